@@ -1,0 +1,81 @@
+"""HTTP plumbing shared by every blueprint: errors as JSON `{"error": ...}`, body parsing.
+
+Handlers stay thin: they parse with these helpers, authorize, call a service and return a dict.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from chalice import Response
+
+from tandem.errors import TandemError, ValidationError
+from tandem.observability import logger
+
+JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
+
+
+def error_response(status: int, message: str) -> Response:
+    return Response(body={"error": message}, status_code=status, headers=dict(JSON_HEADERS))
+
+
+def handled(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn domain errors into 4xx JSON and anything unexpected into a logged 500."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return view(*args, **kwargs)
+        except TandemError as exc:
+            return error_response(exc.status, exc.message)
+        except Exception:
+            logger.exception("Unhandled error in %s", view.__name__)
+            return error_response(500, "Something went wrong on our side. Please try again.")
+
+    return wrapper
+
+
+def route(blueprint: Any, path: str, **options: Any) -> Callable[..., Any]:
+    """`blueprint.route` with domain-error handling applied to the view."""
+
+    def register(view: Callable[..., Any]) -> Callable[..., Any]:
+        blueprint.route(path, **options)(handled(view))
+        return view
+
+    return register
+
+
+def json_body(request: Any) -> dict[str, Any]:
+    raw = request.raw_body
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ValidationError("The request body must be valid JSON") from None
+    if not isinstance(body, dict):
+        raise ValidationError("The request body must be a JSON object")
+    return body
+
+
+def brand_id_param(raw: str) -> int:
+    """Brand ids in paths and headers are positive integers; anything else is a 400."""
+    if not raw.isdigit() or int(raw) < 1 or len(raw) > 12:
+        raise ValidationError("Brand id must be a positive number")
+    return int(raw)
+
+
+def normalise_chalice_error(response: Response) -> Response:
+    """Chalice's own errors (`{"Code", "Message"}`, e.g. 405 or 415) in our `{"error"}` shape."""
+    body = response.body
+    if response.status_code >= 400 and isinstance(body, dict) and "Message" in body:
+        response.body = {"error": body["Message"]}
+    elif response.status_code >= 400 and isinstance(body, str) and '"Message"' in body:
+        try:
+            response.body = {"error": json.loads(body)["Message"]}
+        except (ValueError, KeyError):
+            pass
+    return response

@@ -1,0 +1,1 @@
+"""One blueprint per area; app.py registers each under /api."""

@@ -1,0 +1,24 @@
+"""GET dashboard and dashboard/{brand}."""
+
+from __future__ import annotations
+
+from chalice import Blueprint
+
+from tandem.services import dashboard
+
+from chalicelib.auth import member_for_brand
+from chalicelib.http import route
+
+bp = Blueprint(__name__)
+
+
+@route(bp, "/dashboard", methods=["GET"])
+def get_dashboard() -> dict:
+    member = member_for_brand(bp.current_request)
+    return dashboard.build(member.brand, member.brands)
+
+
+@route(bp, "/dashboard/{brand}", methods=["GET"])
+def get_brand_dashboard(brand: str) -> dict:
+    member = member_for_brand(bp.current_request, path_brand=brand)
+    return dashboard.build(member.brand, member.brands)

@@ -1,0 +1,17 @@
+"""Liveness: answers without touching any dependency, so it is also the cold-start probe."""
+
+from __future__ import annotations
+
+from chalice import Blueprint
+
+import tandem
+from tandem.config import settings
+
+from chalicelib.http import route
+
+bp = Blueprint(__name__)
+
+
+@route(bp, "/health", methods=["GET"])
+def health() -> dict:
+    return {"status": "ok", "version": tandem.__version__, "stage": settings().stage}

@@ -1,0 +1,56 @@
+"""Notifications queue consumer: each SQS message is one notification to deliver.
+
+Message: {"channel": "email", "to": "...", "subject": "...", "text": "...", "html": "..."}.
+Failed messages are reported back individually (partial batch response) and end in the DLQ
+after the queue's maxReceiveCount. Web push and Slack delivery land with the notifications issue;
+until then such messages fail with a clear reason rather than being dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import (
+    BatchProcessor,
+    EventType,
+    process_partial_response,
+)
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+from tandem.integrations.aws import client
+from tandem.observability import logger
+
+processor = BatchProcessor(event_type=EventType.SQS)
+
+
+class UnsupportedChannel(Exception):
+    pass
+
+
+def _send_email(message: dict[str, Any]) -> None:
+    body: dict[str, Any] = {"Text": {"Data": message["text"], "Charset": "UTF-8"}}
+    if message.get("html"):
+        body["Html"] = {"Data": message["html"], "Charset": "UTF-8"}
+    client("ses").send_email(
+        Source=os.environ.get("MAIL_FROM", "Tandem <hello@tandem.local>"),
+        Destination={"ToAddresses": [message["to"]]},
+        Message={"Subject": {"Data": message["subject"], "Charset": "UTF-8"}, "Body": body},
+    )
+
+
+def deliver(record: SQSRecord) -> None:
+    message = json.loads(record.body)
+    channel = message.get("channel")
+    if channel == "email":
+        _send_email(message)
+    else:
+        raise UnsupportedChannel(f"No delivery for channel {channel!r} yet")
+
+
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return process_partial_response(
+        event=event, record_handler=deliver, processor=processor, context=context
+    )

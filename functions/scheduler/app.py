@@ -1,0 +1,23 @@
+"""Timed jobs. EventBridge schedules in template.yaml send {"job": "<name>"}."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tandem.observability import logger
+from tandem.services import match_runs
+
+JOBS: dict[str, Callable[[], Any]] = {
+    "fail-stuck-match-runs": match_runs.fail_stuck_runs,
+}
+
+
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    job = event.get("job")
+    if job not in JOBS:
+        raise ValueError(f"Unknown job {job!r}; known: {sorted(JOBS)}")
+    result = JOBS[job]()
+    logger.info("Job finished", extra={"job": job, "result": result})
+    return {"job": job, "result": result}

@@ -1,0 +1,59 @@
+"""Stripe webhook: verify the signature on the raw body, record the event id once, start a
+Standard execution named after it, answer 2xx fast. The work happens in the billing workflow.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from tandem.integrations.aws import get_secret
+from tandem.observability import logger
+from tandem.services import stripe_events
+
+STRIPE_SECRET_NAME_ENV = "STRIPE_SECRET_NAME"
+
+
+def _reply(status: int, body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json"},
+        "body": json.dumps(body),
+    }
+
+
+def _webhook_secret() -> str:
+    import os
+
+    raw = get_secret(os.environ.get(STRIPE_SECRET_NAME_ENV, "tandem/local/stripe"))
+    return json.loads(raw)["webhook_secret"]
+
+
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    import stripe
+
+    body = event.get("body") or ""
+    if event.get("isBase64Encoded"):
+        body = base64.b64decode(body).decode("utf-8")
+    headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
+    signature = headers.get("stripe-signature", "")
+    if not signature:
+        return _reply(400, {"error": "Missing Stripe-Signature header"})
+    try:
+        stripe_event = stripe.Webhook.construct_event(body, signature, _webhook_secret())
+    except ValueError:
+        return _reply(400, {"error": "Invalid payload"})
+    except stripe.SignatureVerificationError:
+        return _reply(400, {"error": "Invalid signature"})
+    event_id = stripe_event["id"]
+    event_type = stripe_event["type"]
+    obj = stripe_event["data"]["object"]
+    object_id = obj.get("id", "") if hasattr(obj, "get") else ""
+    logger.append_keys(stripe_event_id=event_id, stripe_event_type=event_type)
+    if not stripe_events.record(event_id, event_type, object_id):
+        logger.info("Duplicate Stripe event ignored")
+        return _reply(200, {"received": True, "duplicate": True})
+    stripe_events.start_processing(event_id, event_type, object_id)
+    return _reply(200, {"received": True})

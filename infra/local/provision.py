@@ -1,0 +1,123 @@
+"""Create the template's resources in moto (server or `mock_aws`), through boto3.
+
+Used by the local stack and by the tests, so both run on exactly what template.yaml describes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import secrets
+import zipfile
+from typing import Any
+
+import boto3
+
+from infra.local import lambda_inprocess
+from infra.local.template import REGION, LocalPlan, build_plan
+
+LAMBDA_ROLE = "tandem-local-lambda"
+STATES_ROLE = "tandem-local-states"
+TABLE_KEYS = (
+    "TableName",
+    "AttributeDefinitions",
+    "KeySchema",
+    "GlobalSecondaryIndexes",
+    "BillingMode",
+)
+
+
+def _client(service: str, endpoint_url: str | None) -> Any:
+    return boto3.client(service, region_name=REGION, endpoint_url=endpoint_url)
+
+
+def _placeholder_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("README.txt", "Code runs in-process from the repository (infra/local).")
+    return buffer.getvalue()
+
+
+def default_secret_values(plan: LocalPlan) -> dict[str, str]:
+    """Fresh local secret values, shaped like the ones an operator stores in AWS."""
+    return {
+        plan.secrets["JwtSecret"]: secrets.token_urlsafe(48),
+        plan.secrets["StripeSecret"]: json.dumps(
+            {"api_key": "sk_test_local", "webhook_secret": "whsec_" + secrets.token_hex(16)}
+        ),
+        plan.secrets["VapidSecret"]: json.dumps({"public_key": "", "private_key": ""}),
+        plan.secrets["SlackSecret"]: json.dumps({"client_id": "local", "client_secret": "local"}),
+    }
+
+
+def provision(
+    endpoint_url: str | None = None, secret_values: dict[str, str] | None = None
+) -> LocalPlan:
+    """Create everything; returns the plan with queue URLs resolved."""
+    first = build_plan()
+
+    sqs = _client("sqs", endpoint_url)
+    queue_urls: dict[str, str] = {}
+    # Dead-letter queues first: a redrive policy names its target by ARN.
+    ordered = sorted(first.queues.items(), key=lambda kv: "RedrivePolicy" in kv[1])
+    for logical_id, queue in ordered:
+        attributes = {}
+        if "VisibilityTimeout" in queue:
+            attributes["VisibilityTimeout"] = str(queue["VisibilityTimeout"])
+        if "RedrivePolicy" in queue:
+            attributes["RedrivePolicy"] = json.dumps(queue["RedrivePolicy"])
+        queue_urls[logical_id] = sqs.create_queue(QueueName=queue["name"], Attributes=attributes)[
+            "QueueUrl"
+        ]
+    plan = build_plan(queue_urls=queue_urls)
+
+    table = {k: v for k, v in plan.table.items() if k in TABLE_KEYS}
+    dynamodb = _client("dynamodb", endpoint_url)
+    dynamodb.create_table(**table)
+    ttl = plan.table.get("TimeToLiveSpecification")
+    if ttl:
+        dynamodb.update_time_to_live(TableName=table["TableName"], TimeToLiveSpecification=ttl)
+
+    s3 = _client("s3", endpoint_url)
+    for bucket in plan.buckets.values():
+        s3.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": REGION})
+
+    values = secret_values or default_secret_values(plan)
+    sm = _client("secretsmanager", endpoint_url)
+    for name in plan.secrets.values():
+        sm.create_secret(Name=name, SecretString=values[name])
+
+    iam = _client("iam", endpoint_url)
+    trust = json.dumps({"Version": "2012-10-17", "Statement": []})
+    lambda_role = iam.create_role(RoleName=LAMBDA_ROLE, AssumeRolePolicyDocument=trust)["Role"]["Arn"]
+    states_role = iam.create_role(RoleName=STATES_ROLE, AssumeRolePolicyDocument=trust)["Role"]["Arn"]
+
+    lam = _client("lambda", endpoint_url)
+    code = _placeholder_zip()
+    for spec in plan.functions.values():
+        lam.create_function(
+            FunctionName=spec.name,
+            Runtime="python3.11",
+            Role=lambda_role,
+            Handler=spec.handler,
+            Code={"ZipFile": code},
+            Timeout=spec.timeout,
+            Environment={"Variables": spec.environment},
+        )
+    lambda_inprocess.register(plan.functions)
+    lambda_inprocess.install()
+
+    for queue_logical, function_logical, batch in plan.sqs_triggers:
+        queue_arn = sqs.get_queue_attributes(
+            QueueUrl=queue_urls[queue_logical], AttributeNames=["QueueArn"]
+        )["Attributes"]["QueueArn"]
+        lam.create_event_source_mapping(
+            EventSourceArn=queue_arn, FunctionName=plan.functions[function_logical].name, BatchSize=batch
+        )
+
+    sfn = _client("stepfunctions", endpoint_url)
+    for machine in plan.state_machines.values():
+        sfn.create_state_machine(
+            name=machine.name, definition=machine.definition, roleArn=states_role, type="STANDARD"
+        )
+    return plan

@@ -1,0 +1,263 @@
+"""Read template.yaml and resolve what the local stack and the tests need from it.
+
+The template is the only description of the system: tables, functions (code and handler),
+state machines (with their DefinitionSubstitutions), queues, buckets, secrets and API routes
+are all read from it here, so local and test resources cannot drift from production.
+Intrinsics are resolved for a local account/region; names and ARNs are deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from cfnlint.decode import decode
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+ACCOUNT = "123456789012"
+REGION = "eu-west-2"
+LOCAL_STAGE = "local"
+FUNCTION = "AWS::Serverless::Function"
+STATE_MACHINE = "AWS::Serverless::StateMachine"
+
+
+@dataclass(frozen=True)
+class ApiRoute:
+    path: str
+    method: str
+    function: str  # logical id
+
+
+@dataclass
+class FunctionSpec:
+    logical_id: str
+    name: str
+    code_dir: Path
+    handler: str
+    environment: dict[str, str]
+    timeout: int
+
+
+@dataclass
+class StateMachineSpec:
+    logical_id: str
+    name: str
+    arn: str
+    definition: str
+
+
+@dataclass
+class LocalPlan:
+    table: dict[str, Any]
+    functions: dict[str, FunctionSpec]
+    state_machines: dict[str, StateMachineSpec]
+    queues: dict[str, dict[str, Any]]
+    buckets: dict[str, str]
+    secrets: dict[str, str]  # logical id -> secret name
+    routes: list[ApiRoute]
+    sqs_triggers: list[tuple[str, str, int]] = field(default_factory=list)  # queue, fn, batch
+    environment: dict[str, str] = field(default_factory=dict)  # union of all function env
+
+
+@lru_cache(maxsize=1)
+def load_template() -> dict[str, Any]:
+    template, matches = decode(str(TEMPLATE))
+    if matches or template is None:
+        raise RuntimeError(f"template.yaml does not parse: {matches}")
+    return template
+
+
+class Resolver:
+    """Resolves Ref / GetAtt / Sub / If / Equals for the local account, region and stage."""
+
+    def __init__(self, template: dict[str, Any], stage: str, queue_urls: dict[str, str]):
+        self.template = template
+        self.resources = template["Resources"]
+        self.stage = stage
+        self.queue_urls = queue_urls
+        self.parameters = {
+            name: spec.get("Default") for name, spec in template.get("Parameters", {}).items()
+        }
+        self.parameters["Stage"] = stage
+        self.pseudo = {
+            "AWS::Region": REGION,
+            "AWS::AccountId": ACCOUNT,
+            "AWS::Partition": "aws",
+            "AWS::StackName": f"tandem-{stage}",
+            "AWS::URLSuffix": "amazonaws.com",
+        }
+
+    def name_of(self, logical_id: str) -> str:
+        resource = self.resources[logical_id]
+        props = resource.get("Properties", {})
+        kind = resource["Type"]
+        for key in ("TableName", "QueueName", "BucketName", "Name", "FunctionName"):
+            if key in props:
+                return str(self.resolve(props[key]))
+        if kind == FUNCTION:
+            return f"tandem-{self.stage}-{logical_id}"
+        return f"tandem-{self.stage}-{logical_id}".lower()
+
+    def arn_of(self, logical_id: str) -> str:
+        kind = self.resources[logical_id]["Type"]
+        name = self.name_of(logical_id)
+        if kind == FUNCTION:
+            return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
+        if kind == STATE_MACHINE:
+            return f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{name}"
+        if kind == "AWS::SQS::Queue":
+            return f"arn:aws:sqs:{REGION}:{ACCOUNT}:{name}"
+        if kind == "AWS::DynamoDB::Table":
+            return f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
+        if kind == "AWS::SecretsManager::Secret":
+            return f"arn:aws:secretsmanager:{REGION}:{ACCOUNT}:secret:{name}"
+        if kind == "AWS::S3::Bucket":
+            return f"arn:aws:s3:::{name}"
+        return f"arn:aws:local:{REGION}:{ACCOUNT}:{logical_id}"
+
+    def ref(self, target: str) -> str:
+        if target in self.pseudo:
+            return self.pseudo[target]
+        if target in self.parameters:
+            value = self.parameters[target]
+            return ",".join(value) if isinstance(value, list) else str(value)
+        kind = self.resources[target]["Type"]
+        if kind == "AWS::SQS::Queue":
+            return self.queue_urls.get(target, self.name_of(target))
+        if kind in (STATE_MACHINE, "AWS::SecretsManager::Secret", "AWS::Serverless::LayerVersion"):
+            return self.arn_of(target)
+        return self.name_of(target)
+
+    def get_att(self, target: str, attribute: str) -> str:
+        if attribute == "Arn":
+            return self.arn_of(target)
+        if attribute in ("Name", "QueueName"):
+            return self.name_of(target)
+        if attribute == "QueueUrl":
+            return self.ref(target)
+        return f"{target}.{attribute}.local"
+
+    def condition(self, name: str) -> bool:
+        return bool(self.resolve(self.template.get("Conditions", {})[name]))
+
+    def resolve(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self.resolve(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if len(value) == 1:
+            (key, arg), = value.items()
+            if key == "Ref":
+                return self.ref(arg)
+            if key == "Fn::GetAtt":
+                target, attribute = arg if isinstance(arg, list) else arg.split(".", 1)
+                return self.get_att(target, attribute)
+            if key == "Fn::Sub":
+                return self._sub(arg)
+            if key == "Fn::If":
+                cond, yes, no = arg
+                return self.resolve(yes if self.condition(cond) else no)
+            if key == "Fn::Equals":
+                left, right = (self.resolve(v) for v in arg)
+                return left == right
+            if key == "Fn::Join":
+                sep, parts = arg
+                return sep.join(str(p) for p in self.resolve(parts))
+        return {k: self.resolve(v) for k, v in value.items()}
+
+    def _sub(self, arg: Any) -> str:
+        text, extra = (arg, {}) if isinstance(arg, str) else (arg[0], arg[1])
+
+        def replace(match: re.Match[str]) -> str:
+            token = match.group(1)
+            if token in extra:
+                return str(self.resolve(extra[token]))
+            if "." in token and token.split(".", 1)[0] in self.resources:
+                return self.get_att(*token.split(".", 1))
+            return self.ref(token)
+
+        return re.sub(r"\$\{([^}!]+)\}", replace, text)
+
+
+def _substitute(definition: str, substitutions: dict[str, str]) -> str:
+    for key, value in substitutions.items():
+        definition = definition.replace("${" + key + "}", value)
+    left = re.findall(r"\$\{[A-Za-z0-9_]+\}", definition)
+    if left:
+        raise RuntimeError(f"Unsubstituted placeholders in state machine: {left}")
+    return definition
+
+
+def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = None) -> LocalPlan:
+    template = load_template()
+    resolver = Resolver(template, stage, queue_urls or {})
+    resources = template["Resources"]
+    globals_fn = template.get("Globals", {}).get("Function", {})
+    global_env = resolver.resolve(globals_fn.get("Environment", {}).get("Variables", {}))
+
+    table: dict[str, Any] = {}
+    functions: dict[str, FunctionSpec] = {}
+    machines: dict[str, StateMachineSpec] = {}
+    queues: dict[str, dict[str, Any]] = {}
+    buckets: dict[str, str] = {}
+    secrets: dict[str, str] = {}
+    routes: list[ApiRoute] = []
+    triggers: list[tuple[str, str, int]] = []
+    union_env: dict[str, str] = {}
+
+    for logical_id, resource in resources.items():
+        kind = resource["Type"]
+        props = resource.get("Properties", {})
+        if kind == "AWS::DynamoDB::Table":
+            table = {"logical_id": logical_id, **resolver.resolve(props)}
+        elif kind == FUNCTION:
+            env = dict(global_env)
+            env.update(resolver.resolve(props.get("Environment", {}).get("Variables", {})))
+            env = {k: str(v) for k, v in env.items()}
+            union_env.update(env)
+            functions[logical_id] = FunctionSpec(
+                logical_id=logical_id,
+                name=resolver.name_of(logical_id),
+                code_dir=ROOT / props["CodeUri"],
+                handler=props["Handler"],
+                environment=env,
+                timeout=int(props.get("Timeout", globals_fn.get("Timeout", 3))),
+            )
+            for event in props.get("Events", {}).values():
+                eprops = event.get("Properties", {})
+                if event["Type"] == "Api":
+                    routes.append(ApiRoute(eprops["Path"], eprops["Method"].upper(), logical_id))
+                elif event["Type"] == "SQS":
+                    queue_logical = eprops["Queue"]["Fn::GetAtt"][0]
+                    triggers.append((queue_logical, logical_id, int(eprops.get("BatchSize", 10))))
+        elif kind == STATE_MACHINE:
+            text = (ROOT / props["DefinitionUri"]).read_text()
+            subs = {k: str(resolver.resolve(v)) for k, v in props.get("DefinitionSubstitutions", {}).items()}
+            machines[logical_id] = StateMachineSpec(
+                logical_id=logical_id,
+                name=resolver.name_of(logical_id),
+                arn=resolver.arn_of(logical_id),
+                definition=_substitute(text, subs),
+            )
+        elif kind == "AWS::SQS::Queue":
+            queues[logical_id] = {"name": resolver.name_of(logical_id), **resolver.resolve(props)}
+        elif kind == "AWS::S3::Bucket":
+            buckets[logical_id] = resolver.name_of(logical_id)
+        elif kind == "AWS::SecretsManager::Secret":
+            secrets[logical_id] = resolver.name_of(logical_id)
+
+    return LocalPlan(
+        table=table,
+        functions=functions,
+        state_machines=machines,
+        queues=queues,
+        buckets=buckets,
+        secrets=secrets,
+        routes=routes,
+        sqs_triggers=triggers,
+        environment=union_env,
+    )

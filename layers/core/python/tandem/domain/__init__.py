@@ -1,0 +1,1 @@
+"""Pure domain rules: no I/O, so they are unit-tested directly."""

@@ -1,0 +1,28 @@
+"""The dashboard response of SPEC section 3, with the fields that exist so far."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tandem.services import match_runs
+from tandem.store.models import Brand
+
+
+def build(brand: Brand, user_brands: list[Brand]) -> dict[str, Any]:
+    brand_id = int(brand.brand_id)
+    open_run = match_runs.latest_open_run(brand_id)
+    new_matches = match_runs.new_match_count(brand_id)
+    return {
+        "menuCounts": {
+            "dashboard": 0,
+            "matches": new_matches,
+            "requests": 0,
+            "connections": 0,
+            "declines": 0,
+        },
+        "dashboard": {"brandId": brand_id, "brandName": brand.name},
+        "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
+        "whatsNew": [],
+        "matchRunOutstanding": open_run is not None,
+        "matchRunId": open_run.run_id if open_run else None,
+    }

@@ -1,0 +1,69 @@
+"""Access tokens: short-lived JWTs signed with a key from Secrets Manager.
+
+Only HS256 is accepted when verifying (the algorithm allow-list), and every token carries its
+type, so a refresh token or a link code can never be used as an access token.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from tandem.config import settings
+from tandem.errors import Unauthorized
+from tandem.integrations.aws import get_secret
+
+ALGORITHM = "HS256"
+ACCESS_TTL_SECONDS = 15 * 60
+ISSUER = "tandem"
+
+
+@dataclass(frozen=True)
+class AccessClaims:
+    user_id: str
+    account_id: str
+    access: str
+
+    @property
+    def is_admin(self) -> bool:
+        return self.access == "admin"
+
+
+def _key() -> str:
+    return get_secret(settings().jwt_secret_name)
+
+
+def issue_access_token(user_id: str, account_id: str, access: str, ttl: int = ACCESS_TTL_SECONDS) -> str:
+    import jwt
+
+    now = int(time.time())
+    payload = {
+        "sub": user_id,
+        "acc": account_id,
+        "access": access,
+        "typ": "access",
+        "iss": ISSUER,
+        "iat": now,
+        "exp": now + ttl,
+    }
+    return jwt.encode(payload, _key(), algorithm=ALGORITHM)
+
+
+def verify_access_token(token: str) -> AccessClaims:
+    import jwt
+
+    try:
+        payload = jwt.decode(
+            token,
+            _key(),
+            algorithms=[ALGORITHM],
+            issuer=ISSUER,
+            options={"require": ["exp", "iat", "sub", "iss"]},
+        )
+    except jwt.ExpiredSignatureError:
+        raise Unauthorized("Your session has expired") from None
+    except jwt.PyJWTError:
+        raise Unauthorized("Invalid access token") from None
+    if payload.get("typ") != "access":
+        raise Unauthorized("Invalid access token")
+    return AccessClaims(payload["sub"], payload["acc"], payload.get("access", "member"))

@@ -1,0 +1,61 @@
+"""Key builders for the single table. One place decides how every entity is addressed.
+
+Access patterns:
+- an entity by id                      pk=<KIND>#<id>            sk=<KIND or child>
+- all brands (match candidates)        gsi1pk=BRANDS             gsi1sk=BRAND#<padded id>
+- a user by email                      gsi1pk=EMAIL#<email>      gsi1sk=USER
+- an account's brands                  gsi2pk=ACCOUNT#<id>       gsi2sk=BRAND#<padded id>
+- runs still open (scheduler sweep)    gsi2pk=MATCHRUN#<status>  gsi2sk=<started iso>
+"""
+
+from __future__ import annotations
+
+ID_WIDTH = 10
+
+
+def padded(num: int) -> str:
+    return str(num).zfill(ID_WIDTH)
+
+
+def brand_pk(brand_id: int) -> str:
+    return f"BRAND#{brand_id}"
+
+
+def account_pk(account_id: str) -> str:
+    return f"ACCOUNT#{account_id}"
+
+
+def user_pk(user_id: str) -> str:
+    return f"USER#{user_id}"
+
+
+def email_gsi(email: str) -> str:
+    return f"EMAIL#{email.strip().lower()}"
+
+
+PROFILE = "PROFILE"
+META = "META"
+ALL_BRANDS = "BRANDS"
+
+
+def brand_list_sk(brand_id: int) -> str:
+    return f"BRAND#{padded(brand_id)}"
+
+
+def match_run_sk(run_id: str) -> str:
+    return f"MATCHRUN#{run_id}"
+
+
+def match_sk(candidate_id: int) -> str:
+    return f"MATCH#{padded(candidate_id)}"
+
+
+def match_run_status_gsi(status: str) -> str:
+    return f"MATCHRUN#{status}"
+
+
+def stripe_event_pk(event_id: str) -> str:
+    return f"STRIPE_EVENT#{event_id}"
+
+
+COUNTER_PK = "COUNTER"

@@ -1,0 +1,164 @@
+"""pynamodb models. All entities live in one table; the key builders are in keys.py.
+
+The table itself is created by CloudFormation (template.yaml) in AWS and from the same
+template by the local stack and the tests, never by these classes.
+"""
+
+from __future__ import annotations
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    ListAttribute,
+    MapAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UnicodeSetAttribute,
+    UTCDateTimeAttribute,
+)
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.models import Model
+
+from tandem.config import settings
+
+
+class _Gsi1(GlobalSecondaryIndex):
+    class Meta:
+        index_name = "gsi1"
+        projection = AllProjection()
+
+    gsi1pk = UnicodeAttribute(hash_key=True)
+    gsi1sk = UnicodeAttribute(range_key=True)
+
+
+class _Gsi2(GlobalSecondaryIndex):
+    class Meta:
+        index_name = "gsi2"
+        projection = AllProjection()
+
+    gsi2pk = UnicodeAttribute(hash_key=True)
+    gsi2sk = UnicodeAttribute(range_key=True)
+
+
+class TandemModel(Model):
+    """Base for every entity: the table's key schema and connection settings."""
+
+    class Meta:
+        table_name = settings().table_name
+        region = settings().region
+        host = settings().endpoint_url
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+
+
+ALL_MODELS: list[type[TandemModel]] = []
+
+
+def _register(cls: type[TandemModel]) -> type[TandemModel]:
+    ALL_MODELS.append(cls)
+    return cls
+
+
+def bind_models() -> None:
+    """Point every model at the current settings' table (after the environment changed)."""
+    current = settings()
+    for cls in [TandemModel, *ALL_MODELS]:
+        cls.Meta.table_name = current.table_name
+        cls.Meta.region = current.region
+        cls.Meta.host = current.endpoint_url
+        cls._connection = None
+
+
+@_register
+class Counter(TandemModel):
+    value = NumberAttribute(default=0)
+
+
+@_register
+class Account(TandemModel):
+    account_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+
+
+@_register
+class User(TandemModel):
+    user_id = UnicodeAttribute()
+    account_id = UnicodeAttribute()
+    email = UnicodeAttribute()
+    name = UnicodeAttribute()
+    first_name = UnicodeAttribute()
+    access = UnicodeAttribute(default="member")  # member | admin | feature
+    password_hash = UnicodeAttribute(null=True)
+    email_confirmed = BooleanAttribute(default=False)
+    created_at = UTCDateTimeAttribute()
+    gsi1pk = UnicodeAttribute()
+    gsi1sk = UnicodeAttribute()
+    by_email = _Gsi1()
+
+
+class Audience(MapAttribute):
+    age_bands = UnicodeSetAttribute(null=True)
+    genders = UnicodeSetAttribute(null=True)
+    countries = UnicodeSetAttribute(null=True)
+
+
+@_register
+class Brand(TandemModel):
+    brand_id = NumberAttribute()
+    account_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    category = UnicodeAttribute(default="")
+    description = UnicodeAttribute(default="")
+    website = UnicodeAttribute(null=True)
+    company_size = UnicodeAttribute(default="")
+    values = UnicodeSetAttribute(null=True)
+    collab_kinds = UnicodeSetAttribute(null=True)
+    audience = Audience(null=True)
+    hide_name = BooleanAttribute(default=False)
+    created_at = UTCDateTimeAttribute()
+    gsi1pk = UnicodeAttribute()
+    gsi1sk = UnicodeAttribute()
+    all_brands = _Gsi1()
+    gsi2pk = UnicodeAttribute()
+    gsi2sk = UnicodeAttribute()
+    by_account = _Gsi2()
+
+
+@_register
+class MatchRun(TandemModel):
+    run_id = UnicodeAttribute()
+    brand_id = NumberAttribute()
+    status = UnicodeAttribute()  # queued | running | done | failed
+    message = UnicodeAttribute(default="")
+    trigger = UnicodeAttribute(default="on-demand")
+    candidates = NumberAttribute(default=0)
+    batches = NumberAttribute(default=0)
+    matches = NumberAttribute(default=0)
+    started_at = UTCDateTimeAttribute()
+    finished_at = UTCDateTimeAttribute(null=True)
+    gsi2pk = UnicodeAttribute(null=True)
+    gsi2sk = UnicodeAttribute(null=True)
+    by_status = _Gsi2()
+    ttl = NumberAttribute(null=True)
+
+
+@_register
+class Match(TandemModel):
+    brand_id = NumberAttribute()
+    candidate_id = NumberAttribute()
+    score = NumberAttribute()
+    reasons = ListAttribute(of=UnicodeAttribute, default=list)
+    run_id = UnicodeAttribute()
+    seen = BooleanAttribute(default=False)
+    created_at = UTCDateTimeAttribute()
+
+
+@_register
+class StripeEvent(TandemModel):
+    event_id = UnicodeAttribute()
+    event_type = UnicodeAttribute()
+    object_id = UnicodeAttribute(default="")
+    status = UnicodeAttribute(default="received")  # received | processed | failed
+    message = UnicodeAttribute(default="")
+    received_at = UTCDateTimeAttribute()

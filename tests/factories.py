@@ -7,9 +7,7 @@ from tandem.services import accounts, brands, tokens
 
 def member(email: str = "member@example.com", brand_names: tuple[str, ...] = ("Oat & Co",), **profile):
     account, user = accounts.create_account_with_user(email=email, name="Mia Member", password=None)
-    owned = [
-        brands.create_brand(account_id=account.account_id, name=name, **profile) for name in brand_names
-    ]
+    owned = [brands.create_brand(account_id=account.account_id, name=name, **profile) for name in brand_names]
     token = tokens.issue_access_token(user.user_id, account.account_id, user.access)
     return user, owned, token
 

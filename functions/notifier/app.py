@@ -51,6 +51,4 @@ def deliver(record: SQSRecord) -> None:
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return process_partial_response(
-        event=event, record_handler=deliver, processor=processor, context=context
-    )
+    return process_partial_response(event=event, record_handler=deliver, processor=processor, context=context)

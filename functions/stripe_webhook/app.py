@@ -12,7 +12,7 @@ from tandem.integrations.aws import get_secret
 from tandem.observability import logger
 from tandem.services import stripe_events
 
-STRIPE_SECRET_NAME_ENV = "STRIPE_SECRET_NAME"
+STRIPE_SECRET_NAME_ENV = "STRIPE_SECRET_NAME"  # noqa: S105 (a variable name, not a secret)
 
 
 def _reply(status: int, body: dict[str, Any]) -> dict[str, Any]:
@@ -49,8 +49,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return _reply(400, {"error": "Invalid signature"})
     event_id = stripe_event["id"]
     event_type = stripe_event["type"]
-    obj = stripe_event["data"]["object"]
-    object_id = obj.get("id", "") if hasattr(obj, "get") else ""
+    object_id = str(getattr(stripe_event.data.object, "id", "") or "")
     logger.append_keys(stripe_event_id=event_id, stripe_event_type=event_type)
     if not stripe_events.record(event_id, event_type, object_id):
         logger.info("Duplicate Stripe event ignored")

@@ -73,6 +73,12 @@ def _load_module(code_dir: Path, module_name: str) -> ModuleType:
         return module
 
 
+def load_handler_module(spec: FunctionSpec) -> ModuleType:
+    """The function's handler module, imported once per process (tests use it too, so that
+    Chalice blueprints are never registered on two copies of the app)."""
+    return _load_module(spec.code_dir, spec.handler.rpartition(".")[0])
+
+
 def handler_for(spec: FunctionSpec) -> Callable[[Any, Any], Any]:
     module_name, _, attribute = spec.handler.rpartition(".")
     return getattr(_load_module(spec.code_dir, module_name), attribute)

@@ -50,9 +50,7 @@ def default_secret_values(plan: LocalPlan) -> dict[str, str]:
     }
 
 
-def provision(
-    endpoint_url: str | None = None, secret_values: dict[str, str] | None = None
-) -> LocalPlan:
+def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | None = None) -> LocalPlan:
     """Create everything; returns the plan with queue URLs resolved."""
     first = build_plan()
 
@@ -66,9 +64,7 @@ def provision(
             attributes["VisibilityTimeout"] = str(queue["VisibilityTimeout"])
         if "RedrivePolicy" in queue:
             attributes["RedrivePolicy"] = json.dumps(queue["RedrivePolicy"])
-        queue_urls[logical_id] = sqs.create_queue(QueueName=queue["name"], Attributes=attributes)[
-            "QueueUrl"
-        ]
+        queue_urls[logical_id] = sqs.create_queue(QueueName=queue["name"], Attributes=attributes)["QueueUrl"]
     plan = build_plan(queue_urls=queue_urls)
 
     table = {k: v for k, v in plan.table.items() if k in TABLE_KEYS}
@@ -86,6 +82,11 @@ def provision(
     sm = _client("secretsmanager", endpoint_url)
     for name in plan.secrets.values():
         sm.create_secret(Name=name, SecretString=values[name])
+
+    mail_from = plan.environment.get("MAIL_FROM", "")
+    if "@" in mail_from:  # SES only sends from verified identities
+        domain = mail_from.split("@", 1)[1].rstrip(">").strip()
+        _client("ses", endpoint_url).verify_domain_identity(Domain=domain)
 
     iam = _client("iam", endpoint_url)
     trust = json.dumps({"Version": "2012-10-17", "Statement": []})
@@ -108,9 +109,9 @@ def provision(
     lambda_inprocess.install()
 
     for queue_logical, function_logical, batch in plan.sqs_triggers:
-        queue_arn = sqs.get_queue_attributes(
-            QueueUrl=queue_urls[queue_logical], AttributeNames=["QueueArn"]
-        )["Attributes"]["QueueArn"]
+        queue_arn = sqs.get_queue_attributes(QueueUrl=queue_urls[queue_logical], AttributeNames=["QueueArn"])[
+            "Attributes"
+        ]["QueueArn"]
         lam.create_event_source_mapping(
             EventSourceArn=queue_arn, FunctionName=plan.functions[function_logical].name, BatchSize=batch
         )

@@ -79,9 +79,7 @@ class Resolver:
         self.resources = template["Resources"]
         self.stage = stage
         self.queue_urls = queue_urls
-        self.parameters = {
-            name: spec.get("Default") for name, spec in template.get("Parameters", {}).items()
-        }
+        self.parameters = {name: spec.get("Default") for name, spec in template.get("Parameters", {}).items()}
         self.parameters["Stage"] = stage
         self.pseudo = {
             "AWS::Region": REGION,
@@ -150,7 +148,7 @@ class Resolver:
         if not isinstance(value, dict):
             return value
         if len(value) == 1:
-            (key, arg), = value.items()
+            ((key, arg),) = value.items()
             if key == "Ref":
                 return self.ref(arg)
             if key == "Fn::GetAtt":

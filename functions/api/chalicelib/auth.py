@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chalicelib.http import brand_id_param
 from tandem.errors import Forbidden, Unauthorized
 from tandem.services import brands, tokens
 from tandem.store.models import Brand
-
-from chalicelib.http import brand_id_param
 
 BRAND_HEADER = "x-brand-id"
 

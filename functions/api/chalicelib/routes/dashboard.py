@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from tandem.services import dashboard
-
 from chalicelib.auth import member_for_brand
 from chalicelib.http import route
+from tandem.services import dashboard
 
 bp = Blueprint(__name__)
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from chalice import Blueprint
 
 import tandem
-from tandem.config import settings
-
 from chalicelib.http import route
+from tandem.config import settings
 
 bp = Blueprint(__name__)
 

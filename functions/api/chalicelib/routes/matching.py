@@ -6,11 +6,10 @@ import re
 
 from chalice import Blueprint, Response
 
-from tandem.errors import NotFound
-from tandem.services import dashboard, match_runs
-
 from chalicelib.auth import member_for_brand
 from chalicelib.http import JSON_HEADERS, route
+from tandem.errors import NotFound
+from tandem.services import dashboard, match_runs
 
 bp = Blueprint(__name__)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from tandem.config import settings
 
 
-@lru_cache(maxsize=None)
+@cache
 def client(service: str) -> Any:
     import boto3
 

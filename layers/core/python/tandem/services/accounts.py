@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
-
+from datetime import UTC, datetime
 
 from tandem.domain.passwords import hash_password
 from tandem.errors import Conflict
@@ -25,10 +24,12 @@ def create_account_with_user(
         raise ValueError(f"access must be one of {ACCESS_LEVELS}")
     if find_user_by_email(email):
         raise Conflict("An account with this email already exists")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     account_id = uuid.uuid4().hex
     user_id = uuid.uuid4().hex
-    account = Account(keys.account_pk(account_id), keys.META, account_id=account_id, name=name, created_at=now)
+    account = Account(
+        keys.account_pk(account_id), keys.META, account_id=account_id, name=name, created_at=now
+    )
     user = User(
         keys.user_pk(user_id),
         keys.META,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import UTC
 
 from tandem.domain.matching import Profile
 from tandem.errors import NotFound
@@ -63,7 +64,7 @@ def create_brand(
     age_bands: Iterable[str] = (),
     genders: Iterable[str] = (),
 ) -> Brand:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from tandem.store.ids import next_id
     from tandem.store.models import Audience
@@ -86,7 +87,7 @@ def create_brand(
             age_bands=set(age_bands) or None,
             genders=set(genders) or None,
         ),
-        created_at=datetime.now(timezone.utc),
+        created_at=datetime.now(UTC),
         gsi1pk=keys.ALL_BRANDS,
         gsi1sk=keys.brand_list_sk(brand_id),
         gsi2pk=keys.account_pk(account_id),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tandem.config import settings
@@ -30,7 +30,7 @@ RUNNING_MESSAGE = "We're finding brands that fit you. This usually takes under a
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None:
@@ -123,10 +123,7 @@ def score_batch(run_id: str, brand_id: int, candidate_ids: list[int]) -> list[di
         chunk = candidate_ids[start : start + brands.BATCH_GET_LIMIT]
         candidates.extend(brands.to_profile(b) for b in brands.get_many(chunk))
     ranked = matching.rank(me, candidates, MATCHES_KEPT)
-    return [
-        {"candidateId": s.candidate_id, "score": s.score, "reasons": list(s.reasons)}
-        for s in ranked
-    ]
+    return [{"candidateId": s.candidate_id, "score": s.score, "reasons": list(s.reasons)} for s in ranked]
 
 
 def finalize(run_id: str, brand_id: int, batch_results: list[list[dict[str, Any]]]) -> dict:
@@ -139,8 +136,7 @@ def finalize(run_id: str, brand_id: int, batch_results: list[list[dict[str, Any]
         MATCHES_KEPT,
     )
     existing = {
-        int(m.candidate_id)
-        for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
+        int(m.candidate_id) for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
     }
     now = _now()
     with Match.batch_write() as batch:
@@ -179,17 +175,11 @@ def fail_stuck_runs(now: datetime | None = None) -> int:
     cutoff = ((now or _now()) - STUCK_AFTER).isoformat()
     failed = 0
     for status in OPEN_STATUSES:
-        for run in MatchRun.by_status.query(
-            keys.match_run_status_gsi(status), MatchRun.gsi2sk < cutoff
-        ):
+        for run in MatchRun.by_status.query(keys.match_run_status_gsi(status), MatchRun.gsi2sk < cutoff):
             _set_status(run, FAILED, FAILED_MESSAGE)
             failed += 1
     return failed
 
 
 def new_match_count(brand_id: int) -> int:
-    return sum(
-        1
-        for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
-        if not m.seen
-    )
+    return sum(1 for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#")) if not m.seen)

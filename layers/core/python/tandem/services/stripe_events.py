@@ -9,7 +9,7 @@ recorded and marked processed with a note saying no handler exists for its type.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pynamodb.exceptions import PutError
@@ -30,7 +30,7 @@ def record(event_id: str, event_type: str, object_id: str) -> bool:
         event_id=event_id,
         event_type=event_type,
         object_id=object_id,
-        received_at=datetime.now(timezone.utc),
+        received_at=datetime.now(UTC),
     )
     try:
         item.save(condition=StripeEvent.pk.does_not_exist())

@@ -1,0 +1,123 @@
+"""The HTTP API through the template's routes, with moto and in-process handlers."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.factories import auth_headers, member, population
+from tests.functional.helpers import Api
+
+
+@pytest.fixture
+def api(aws):
+    return Api(aws)
+
+
+def test_health_answers_ok_with_version(api):
+    status, body = api.call("GET", "/api/health")
+    assert status == 200
+    assert body == {"status": "ok", "version": "0.1.0", "stage": "local"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/api/nope"), ("DELETE", "/api/health"), ("GET", "/api"), ("POST", "/api/dashboard")],
+)
+def test_unknown_routes_and_methods_are_json_404(api, method, path):
+    status, body = api.call(method, path)
+    assert status == 404
+    assert body == {"error": "Not found"}
+
+
+def test_private_routes_need_a_valid_token(api, aws):
+    member()
+    for headers in ({}, {"Authorization": "Bearer nonsense"}, {"Authorization": "Basic abc"}):
+        status, body = api.call("GET", "/api/dashboard", headers)
+        assert status == 401
+        assert isinstance(body["error"], str) and body["error"]
+
+
+def test_dashboard_lists_the_members_brands(api):
+    _, owned, token = member(brand_names=("Oat & Co", "Fern Candles"))
+    status, body = api.call("GET", "/api/dashboard", auth_headers(token))
+    assert status == 200
+    assert body["userBrands"] == [{"id": int(b.brand_id), "name": b.name} for b in owned]
+    assert body["dashboard"]["brandId"] == int(owned[0].brand_id)  # first brand by default
+    assert set(body["menuCounts"]) == {"dashboard", "matches", "requests", "connections", "declines"}
+
+
+@pytest.mark.parametrize("header", ["abc", "-1", "0", "1.5", "9" * 20])
+def test_malformed_brand_header_is_a_400(api, header):
+    _, _, token = member()
+    status, body = api.call("GET", "/api/dashboard", auth_headers(token, header))
+    assert status == 400
+    assert body == {"error": "Brand id must be a positive number"}
+
+
+def _fill(path: str, brand: int) -> str:
+    path = path.replace("{brand}", str(brand))
+    return re.sub(r"\{runId\}", "0" * 32, path)
+
+
+def test_every_private_route_refuses_another_members_brand(api, aws):
+    """Walks the app's route table, so new routes are covered automatically."""
+    from infra.local.lambda_inprocess import load_handler_module
+
+    app = load_handler_module(aws.functions["ApiFunction"]).app
+    _, (mine,), token = member("me@example.com")
+    _, (theirs,), _ = member("them@example.com")
+    public = {"/api/health"}
+    checked = 0
+    for path, methods in app.routes.items():
+        if path in public:
+            continue
+        for method in methods:
+            # Their brand in the header...
+            status, body = api.call(
+                method, _fill(path, int(mine.brand_id)), auth_headers(token, int(theirs.brand_id))
+            )
+            assert status == 403, (method, path, status, body)
+            # ...and in the path, where the route has one.
+            if "{brand}" in path:
+                status, body = api.call(method, _fill(path, int(theirs.brand_id)), auth_headers(token))
+                assert status == 403, (method, path, status, body)
+            checked += 1
+    assert checked >= 4
+
+
+def test_match_run_started_through_the_api_reaches_done(api, aws):
+    _, (brand,), token = member(collab_kinds=["giveaways"], values=["vegan"], countries=["GB"])
+    population(12)
+    brand_id = int(brand.brand_id)
+
+    status, started = api.call("POST", f"/api/matching/run/{brand_id}", auth_headers(token, brand_id))
+    assert status == 202
+    assert started["status"] == "queued"
+
+    deadline = time.monotonic() + 30
+    while True:
+        status, check = api.call(
+            "GET", f"/api/matching/run-check/{started['runId']}/{brand_id}", auth_headers(token, brand_id)
+        )
+        assert status == 200
+        if check["status"] in ("done", "failed") or time.monotonic() > deadline:
+            break
+        assert check["dashboard"]["matchRunOutstanding"] is True
+        time.sleep(0.1)
+    assert check["status"] == "done"
+    assert check["message"].startswith("Your matches are up to date")
+    assert check["dashboard"]["matchRunOutstanding"] is False
+    assert check["dashboard"]["menuCounts"]["matches"] > 0
+
+
+@pytest.mark.parametrize("run_id", ["0" * 32, "not-a-run", "%2E%2E"])
+def test_run_check_for_unknown_run_is_404(api, run_id):
+    _, (brand,), token = member()
+    status, body = api.call(
+        "GET", f"/api/matching/run-check/{run_id}/{int(brand.brand_id)}", auth_headers(token)
+    )
+    assert status == 404
+    assert body == {"error": "Match run not found"}

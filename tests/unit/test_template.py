@@ -1,0 +1,62 @@
+"""template.yaml is the only description of the system: these checks keep it honest."""
+
+import importlib.util
+import json
+
+from infra.local.template import ROOT, build_plan, load_template
+
+
+def test_api_gateway_routes_match_the_chalice_app_routes():
+    from infra.local.lambda_inprocess import load_handler_module
+
+    plan = build_plan()
+    app = load_handler_module(plan.functions["ApiFunction"]).app
+    template_routes = {(r.path, r.method) for r in plan.routes if r.function == "ApiFunction"}
+    app_routes = {(path, method) for path, methods in app.routes.items() for method in methods}
+    assert template_routes == app_routes
+
+
+def test_no_proxy_catch_all_resource():
+    assert not [r for r in build_plan().routes if "{proxy+}" in r.path]
+
+
+def test_every_function_handler_exists_in_its_code_uri():
+    for spec in build_plan().functions.values():
+        module, _, attribute = spec.handler.rpartition(".")
+        path = spec.code_dir.joinpath(*module.split(".")).with_suffix(".py")
+        assert path.is_file(), f"{spec.logical_id}: {path} missing"
+        assert f"def {attribute}" in path.read_text() or f"{attribute} =" in path.read_text()
+
+
+def test_state_machines_come_from_files_with_every_substitution_resolved():
+    template = load_template()
+    for logical_id, machine in build_plan().state_machines.items():
+        props = template["Resources"][logical_id]["Properties"]
+        assert "Definition" not in props, "never inline ASL in the template"
+        assert (ROOT / props["DefinitionUri"]).is_file()
+        definition = json.loads(machine.definition)
+        assert "${" not in machine.definition
+        for state in definition["States"].values():
+            if state["Type"] == "Task":
+                assert state.get("Retry"), f"{logical_id}: a task without Retry"
+
+
+def test_layer_requirements_keep_heavy_clients_out_of_the_api_start_up_path():
+    # stripe, pywebpush and slack_sdk are imported inside functions, never at module level.
+    api_sources = list((ROOT / "functions/api").rglob("*.py")) + list(
+        (ROOT / "layers/core/python/tandem").rglob("*.py")
+    )
+    for source in api_sources:
+        for line in source.read_text().splitlines():
+            if not line.startswith((" ", "\t")):
+                assert not line.startswith(
+                    (
+                        "import stripe",
+                        "from stripe",
+                        "import pywebpush",
+                        "from pywebpush",
+                        "import slack_sdk",
+                        "from slack_sdk",
+                    )
+                ), source
+    assert importlib.util.find_spec("stripe") is not None  # installed, just not eagerly imported

@@ -1,0 +1,86 @@
+# Tandem: `make dev` runs everything locally; `make test` runs every check CI runs.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SAM := .venv-sam/bin/sam
+PORT ?= 8080
+ENV ?= dev
+export SAM_CLI_TELEMETRY := 0
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+.PHONY: dev test deps test-deps lint pytest web-test e2e bench deploy build-web clean
+
+## ---- the README's two commands
+dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
+	PORT=$(PORT) $(PY) -m infra.local.stack
+
+test: deps test-deps lint pytest web-test e2e   ## everything CI runs
+	@echo "All checks passed."
+
+## ---- installs (stamped, so repeat runs are quick)
+deps: $(VENV)/.installed web/node_modules/.installed
+
+$(VENV)/.installed: requirements-dev.txt layers/core/python/requirements.txt layers/core/pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt -e layers/core
+	touch $@
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+test-deps: .venv-sam/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium
+
+.venv-sam/.installed:          # SAM CLI in its own venv: its pins must not move the app's
+	test -x .venv-sam/bin/python || $(PYTHON) -m venv .venv-sam
+	.venv-sam/bin/pip install -q --disable-pip-version-check aws-sam-cli==1.170.0
+	touch $@
+
+tests/e2e/node_modules/.installed: tests/e2e/package.json tests/e2e/package-lock.json
+	cd tests/e2e && npm ci --no-audit --no-fund
+	touch $@
+
+infra/node_modules/.installed: infra/package.json infra/package-lock.json
+	cd infra && npm ci --no-audit --no-fund
+	touch $@
+
+/usr/bin/chromium:             # Debian's Chromium and driver; never a tool's own download
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+
+build-web: web/node_modules/.installed
+	cd web && npm run build
+
+## ---- checks
+lint: deps test-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check functions layers infra tests
+	$(VENV)/bin/cfn-lint template.yaml
+	$(SAM) validate --lint -t template.yaml
+	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl
+	cd infra && npx --no-install asl-validator $$(for f in statemachines/*.asl.json ../.local/asl/*.json; do printf -- '--json-path %s ' $$f; done)
+	cd web && npm run typecheck && npm run lint
+
+pytest: deps
+	rc=0; $(PY) -m pytest -n 2 -q || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
+
+web-test: deps
+	cd web && npm test
+
+e2e: deps test-deps build-web
+	cd tests/e2e && npx --no-install playwright test
+
+bench: deps build-web
+	$(PY) tests/bench/cold_start.py
+	cd web && npm run --silent size
+
+## ---- deploy one environment (AWS credentials required): make deploy ENV=staging
+deploy: deps build-web
+	$(SAM) build --config-env $(ENV)
+	$(SAM) deploy --config-env $(ENV)
+	$(PY) -m infra.deploy_web --stack tandem-$(ENV) --dist web/dist
+
+clean:
+	rm -rf .local .aws-sam web/dist

@@ -1,0 +1,46 @@
+"""Upload web/dist to the stack's web bucket and invalidate CloudFront (`make deploy`).
+
+Hashed assets are cached for a year; index.html and other entry files are never cached, so a
+deploy takes effect at the next page load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import mimetypes
+import time
+from pathlib import Path
+
+import boto3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--stack", required=True)
+    parser.add_argument("--dist", default="web/dist")
+    args = parser.parse_args()
+
+    outputs = {
+        o["OutputKey"]: o["OutputValue"]
+        for o in boto3.client("cloudformation").describe_stacks(StackName=args.stack)["Stacks"][0]["Outputs"]
+    }
+    bucket, distribution = outputs["WebBucketName"], outputs["DistributionId"]
+    s3 = boto3.client("s3")
+    dist = Path(args.dist)
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        key = path.relative_to(dist).as_posix()
+        cache = "public, max-age=31536000, immutable" if key.startswith("assets/") else "no-cache"
+        s3.upload_file(
+            str(path), bucket, key,
+            ExtraArgs={"ContentType": mimetypes.guess_type(key)[0] or "application/octet-stream",
+                       "CacheControl": cache},
+        )
+    boto3.client("cloudfront").create_invalidation(
+        DistributionId=distribution,
+        InvalidationBatch={"Paths": {"Quantity": 1, "Items": ["/*"]}, "CallerReference": str(time.time())},
+    )
+    print(f"Uploaded {dist} to s3://{bucket} and invalidated {distribution}: {outputs['SiteUrl']}")
+
+
+if __name__ == "__main__":
+    main()

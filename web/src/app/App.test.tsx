@@ -1,0 +1,14 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { App } from './App';
+
+describe('App', () => {
+  it('boots the browser router and sends a signed-out visitor to login', async () => {
+    window.history.replaceState(null, '', '/');
+    render(<App />);
+    expect(await screen.findByRole('heading', { name: 'Sign in to Tandem' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(window.location.pathname + window.location.search).toBe('/login/?redirect=/');
+    });
+  });
+});

@@ -1,0 +1,49 @@
+import { api } from '@/lib/api';
+import {
+  saveSession,
+  setGlobalMessage,
+  type Session,
+  type SessionInfo,
+} from '@/lib/session';
+
+export interface LoginRequest {
+  readonly email: string;
+  readonly password: string;
+  /** Instant-login code from an emailed link. */
+  readonly code?: string;
+}
+
+/** POST users/login answer (SPEC section 3). */
+export interface LoginResponse {
+  readonly access_token: string;
+  readonly refresh_token: string;
+  readonly uid: string;
+  readonly account: string;
+  readonly initials: string;
+  readonly name: string;
+  readonly firstName: string;
+  readonly sessionInfo?: SessionInfo;
+  readonly redirect?: string;
+  readonly globalMessage?: string;
+}
+
+export function toSession(response: LoginResponse): Session {
+  return {
+    accessToken: response.access_token,
+    refreshToken: response.refresh_token,
+    uid: response.uid,
+    account: response.account,
+    initials: response.initials,
+    name: response.name,
+    firstName: response.firstName,
+    sessionInfo: response.sessionInfo ?? {},
+  };
+}
+
+/** Signs in and stores the session. Rejects with ApiError (status + server message). */
+export async function login(request: LoginRequest): Promise<LoginResponse> {
+  const response = await api.post<LoginResponse>('users/login', request);
+  saveSession(toSession(response));
+  setGlobalMessage(response.globalMessage);
+  return response;
+}

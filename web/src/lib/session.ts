@@ -1,0 +1,122 @@
+import { useSyncExternalStore } from 'react';
+import { storage } from './storage';
+
+/** Extra information the server sends with a login; `access` may be 'admin'. */
+export interface SessionInfo {
+  readonly access?: string;
+  readonly [key: string]: unknown;
+}
+
+/** What is kept in the browser for a signed-in user (SPEC section 3). */
+export interface Session {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  readonly uid: string;
+  readonly account: string;
+  readonly initials: string;
+  readonly name: string;
+  readonly firstName: string;
+  readonly sessionInfo: SessionInfo;
+}
+
+const SESSION_KEY = 'session';
+const BRAND_KEY = 'selectedBrand';
+const GLOBAL_MESSAGE_KEY = 'globalMessage';
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let cached: Session | null | undefined;
+
+function isSession(value: unknown): value is Session {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.accessToken === 'string' && typeof record.refreshToken === 'string';
+}
+
+function emit(): void {
+  cached = undefined;
+  listeners.forEach((listener) => {
+    listener();
+  });
+}
+
+export function getSession(): Session | null {
+  if (cached === undefined) {
+    const stored = storage.get(SESSION_KEY);
+    cached = isSession(stored) ? stored : null;
+  }
+  return cached;
+}
+
+export function isLoggedIn(): boolean {
+  return getSession() !== null;
+}
+
+export function isAdmin(): boolean {
+  return getSession()?.sessionInfo.access === 'admin';
+}
+
+export function saveSession(session: Session): void {
+  storage.set(SESSION_KEY, session);
+  emit();
+}
+
+/** Replace the tokens after a refresh, keeping the rest of the session. */
+export function updateTokens(accessToken: string, refreshToken: string): void {
+  const current = getSession();
+  if (current) saveSession({ ...current, accessToken, refreshToken });
+}
+
+export function clearSession(): void {
+  storage.remove(SESSION_KEY);
+  storage.remove(BRAND_KEY);
+  storage.remove(GLOBAL_MESSAGE_KEY);
+  emit();
+}
+
+/**
+ * The brand every request acts for: a numeric id, or 'default' (the server then
+ * uses the user's first brand). Anything non-numeric is treated as 'default'.
+ */
+export function getSelectedBrand(): string {
+  const stored = storage.get(BRAND_KEY);
+  const value = typeof stored === 'number' ? String(stored) : stored;
+  return typeof value === 'string' && /^\d+$/.test(value) ? value : 'default';
+}
+
+export function setSelectedBrand(brandId: string | number): void {
+  const value = String(brandId);
+  if (/^\d+$/.test(value)) storage.set(BRAND_KEY, value);
+  else storage.remove(BRAND_KEY);
+  emit();
+}
+
+export function getGlobalMessage(): string | null {
+  const stored = storage.get(GLOBAL_MESSAGE_KEY);
+  return typeof stored === 'string' && stored !== '' ? stored : null;
+}
+
+export function setGlobalMessage(message: string | null | undefined): void {
+  if (message) storage.set(GLOBAL_MESSAGE_KEY, message);
+  else storage.remove(GLOBAL_MESSAGE_KEY);
+  emit();
+}
+
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+// Another tab signing in or out changes what this tab should show.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || event.key.startsWith('tandem.')) emit();
+  });
+}
+
+/** The current session, re-rendering when it changes (in this tab or another). */
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribe, getSession, () => null);
+}

@@ -1,0 +1,37 @@
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const apiTarget = 'http://127.0.0.1:8080';
+const apiProxy = { '/api': { target: apiTarget } };
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: { port: 5173, strictPort: false, proxy: apiProxy },
+  preview: { port: 4173, proxy: apiProxy },
+  build: {
+    outDir: 'dist',
+    // The manifest lets scripts/bundle-size.mjs work out what each route loads.
+    manifest: true,
+    // Maps are written for error tracking but not referenced from the served files.
+    sourcemap: 'hidden',
+    target: 'es2022',
+    rollupOptions: {
+      output: {
+        // The framework changes far less often than app code: keep it cacheable apart.
+        manualChunks: { vendor: ['react', 'react-dom', 'react-dom/client', 'react-router'] },
+      },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/testing/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});

@@ -31,9 +31,13 @@ def main() -> None:
         key = path.relative_to(dist).as_posix()
         cache = "public, max-age=31536000, immutable" if key.startswith("assets/") else "no-cache"
         s3.upload_file(
-            str(path), bucket, key,
-            ExtraArgs={"ContentType": mimetypes.guess_type(key)[0] or "application/octet-stream",
-                       "CacheControl": cache},
+            str(path),
+            bucket,
+            key,
+            ExtraArgs={
+                "ContentType": mimetypes.guess_type(key)[0] or "application/octet-stream",
+                "CacheControl": cache,
+            },
         )
     boto3.client("cloudfront").create_invalidation(
         DistributionId=distribution,

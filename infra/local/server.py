@@ -85,6 +85,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _dispatch(self) -> None:
         if self.path == "/api" or self.path.startswith(("/api/", "/api?")):
             self._api()
+        elif self.path.rstrip("/") == "/__local/outbox" and self.command == "GET":
+            from infra.local.outbox import render
+
+            self._send(
+                200, [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], render()
+            )
         elif self.command in ("GET", "HEAD"):
             self._static(head=self.command == "HEAD")
         else:

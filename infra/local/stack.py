@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         secret_values = default_secret_values(build_plan())
         snapshots.save_secrets(secret_values)
     plan = provision(endpoint_url=endpoint, secret_values=secret_values)
+    url = f"http://127.0.0.1:{args.port}"
+    plan.environment["SITE_URL"] = url  # links in emails point at this local stack
     apply_environment(plan, endpoint_url=endpoint)
 
     if snapshots.exists:
@@ -112,12 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, shutdown)
     threading.Thread(target=keep_snapshots, daemon=True).start()
 
-    url = f"http://127.0.0.1:{args.port}"
     logins = "\n".join(f"  {d.role:<24} {d.email:<24} {d.password}" for d in DEMO_LOGINS)
     print(
         f"\nTandem is running at {url}  (API: {url}/api/health, ready in "
         f"{time.monotonic() - started:.1f}s)\n\nDemo logins:\n{logins}\n\n"
-        f"Data: {args.data_dir}   Stop: Ctrl-C\n",
+        f"Emails: {url}/__local/outbox   Data: {args.data_dir}   Stop: Ctrl-C\n",
         flush=True,
     )
     try:

@@ -19,13 +19,14 @@ SAMPLES = int(os.environ.get("BENCH_SAMPLES", "7"))
 API = f"""
 import sys, time
 t0 = time.perf_counter()
-sys.path[:0] = [{str(ROOT / 'functions/api')!r}, {str(ROOT / 'layers/core/python')!r}]
+sys.path[:0] = [{str(ROOT / "functions/api")!r}, {str(ROOT / "layers/core/python")!r}]
 from app import app
 event = {{"resource": "/api/health", "path": "/api/health", "httpMethod": "GET", "headers": {{}},
           "multiValueHeaders": {{}}, "queryStringParameters": None, "multiValueQueryStringParameters": None,
           "pathParameters": None, "stageVariables": None, "body": None, "isBase64Encoded": False,
-          "requestContext": {{"resourcePath": "/api/health", "httpMethod": "GET", "path": "/dev/api/health",
-                              "stage": "dev", "requestId": "bench", "identity": {{"sourceIp": "127.0.0.1"}}}}}}
+          "requestContext": {{"resourcePath": "/api/health", "httpMethod": "GET",
+                              "path": "/dev/api/health", "stage": "dev", "requestId": "bench",
+                              "identity": {{"sourceIp": "127.0.0.1"}}}}}}
 class Ctx:
     function_name = "bench"; memory_limit_in_mb = 512; aws_request_id = "bench"
     invoked_function_arn = "arn:aws:lambda:eu-west-2:123456789012:function:bench"
@@ -44,8 +45,14 @@ print(time.perf_counter() - t0)
 
 
 def sample(code: str) -> float:
-    env = {**os.environ, "AWS_DEFAULT_REGION": "eu-west-2", "AWS_ACCESS_KEY_ID": "x",
-           "AWS_SECRET_ACCESS_KEY": "x", "STAGE": "dev", "PYTHONDONTWRITEBYTECODE": "0"}
+    env = {
+        **os.environ,
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "AWS_ACCESS_KEY_ID": "x",
+        "AWS_SECRET_ACCESS_KEY": "x",
+        "STAGE": "dev",
+        "PYTHONDONTWRITEBYTECODE": "0",
+    }
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -55,7 +62,9 @@ def main() -> None:
     api = [sample(API) for _ in range(SAMPLES)]
     base = [sample(BASELINE) for _ in range(SAMPLES)]
     api_median, base_median = statistics.median(api), statistics.median(base)
-    print(f"api cold start median {api_median * 1000:.0f} ms; boto3 client median {base_median * 1000:.0f} ms")
+    print(
+        f"api cold start median {api_median * 1000:.0f} ms; boto3 client median {base_median * 1000:.0f} ms"
+    )
     print(f"BENCH api_cold_start_ratio {api_median / base_median:.2f}")
 
 

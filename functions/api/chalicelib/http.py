@@ -18,8 +18,11 @@ from tandem.observability import logger
 JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
 
 
-def error_response(status: int, message: str) -> Response:
-    return Response(body={"error": message}, status_code=status, headers=dict(JSON_HEADERS))
+def error_response(status: int, message: str, errors: dict[str, str] | None = None) -> Response:
+    body: dict[str, Any] = {"error": message}
+    if errors:
+        body["errors"] = errors
+    return Response(body=body, status_code=status, headers=dict(JSON_HEADERS))
 
 
 def handled(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -30,7 +33,7 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return view(*args, **kwargs)
         except TandemError as exc:
-            return error_response(exc.status, exc.message)
+            return error_response(exc.status, exc.message, getattr(exc, "errors", None))
         except Exception:
             logger.exception("Unhandled error in %s", view.__name__)
             return error_response(500, "Something went wrong on our side. Please try again.")
@@ -38,11 +41,17 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def route(blueprint: Any, path: str, **options: Any) -> Callable[..., Any]:
-    """`blueprint.route` with domain-error handling applied to the view."""
+PUBLIC_ROUTES: set[tuple[str, str]] = set()  # (path below /api, method) open without sign-in
+
+
+def route(blueprint: Any, path: str, public: bool = False, **options: Any) -> Callable[..., Any]:
+    """`blueprint.route` with domain-error handling applied to the view. `public=True` marks
+    a route that needs no sign-in (the route-walking security test skips only these)."""
 
     def register(view: Callable[..., Any]) -> Callable[..., Any]:
         blueprint.route(path, **options)(handled(view))
+        if public:
+            PUBLIC_ROUTES.update((path, m) for m in options.get("methods", ["GET"]))
         return view
 
     return register
@@ -59,6 +68,10 @@ def json_body(request: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ValidationError("The request body must be a JSON object")
     return body
+
+
+def client_ip(request: Any) -> str:
+    return str(((request.context or {}).get("identity") or {}).get("sourceIp") or "unknown")
 
 
 def brand_id_param(raw: str) -> int:

@@ -13,7 +13,7 @@ bp = Blueprint(__name__)
 
 @route(bp, "/dashboard", methods=["GET"])
 def get_dashboard() -> dict:
-    member = member_for_brand(bp.current_request)
+    member = member_for_brand(bp.current_request, need_brand=False)
     return dashboard.build(member.brand, member.brands)
 
 

@@ -11,6 +11,6 @@ from tandem.config import settings
 bp = Blueprint(__name__)
 
 
-@route(bp, "/health", methods=["GET"])
+@route(bp, "/health", public=True, methods=["GET"])
 def health() -> dict:
     return {"status": "ok", "version": tandem.__version__, "stage": settings().stage}

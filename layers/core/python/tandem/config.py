@@ -23,10 +23,15 @@ class Settings:
     assets_bucket: str
     jwt_secret_name: str
     match_run_batch_size: int
+    site_url: str
 
     @property
     def is_local(self) -> bool:
         return self.stage == "local"
+
+    @property
+    def allows_impersonation(self) -> bool:
+        return self.stage in ("local", "dev")
 
 
 def _int(name: str, default: int) -> int:
@@ -48,6 +53,7 @@ def settings() -> Settings:
         assets_bucket=env("ASSETS_BUCKET", ""),
         jwt_secret_name=env("JWT_SECRET_NAME", "tandem/local/jwt"),
         match_run_batch_size=_int("MATCH_RUN_BATCH_SIZE", 500),
+        site_url=env("SITE_URL", "http://127.0.0.1:8080").rstrip("/"),
     )
 
 

@@ -48,3 +48,23 @@ def create_account_with_user(
     account.save()
     user.save()
     return account, user
+
+
+def get_user(user_id: str) -> User:
+    try:
+        return User.get(keys.user_pk(user_id), keys.META)
+    except User.DoesNotExist:
+        from tandem.errors import Unauthorized
+
+        raise Unauthorized("Please sign in to continue") from None
+
+
+def get_account(account_id: str) -> Account | None:
+    try:
+        return Account.get(keys.account_pk(account_id), keys.META)
+    except Account.DoesNotExist:
+        return None
+
+
+def list_users(limit: int = 200) -> list[User]:
+    return [u for u in User.scan(User.sk == keys.META, limit=limit * 20) if u.pk.startswith("USER#")][:limit]

@@ -8,7 +8,16 @@ from tandem.services import match_runs
 from tandem.store.models import Brand
 
 
-def build(brand: Brand, user_brands: list[Brand]) -> dict[str, Any]:
+def build(brand: Brand | None, user_brands: list[Brand]) -> dict[str, Any]:
+    if brand is None:  # e.g. a Tandem admin: no brand of their own
+        return {
+            "menuCounts": dict.fromkeys(("dashboard", "matches", "requests", "connections", "declines"), 0),
+            "dashboard": {"brandId": None, "brandName": None},
+            "userBrands": [],
+            "whatsNew": [],
+            "matchRunOutstanding": False,
+            "matchRunId": None,
+        }
     brand_id = int(brand.brand_id)
     open_run = match_runs.latest_open_run(brand_id)
     new_matches = match_runs.new_match_count(brand_id)

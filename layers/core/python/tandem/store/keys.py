@@ -59,3 +59,15 @@ def stripe_event_pk(event_id: str) -> str:
 
 
 COUNTER_PK = "COUNTER"
+
+
+def refresh_sk(token_id: str) -> str:
+    return f"REFRESH#{token_id}"
+
+
+def code_pk(code_hash: str) -> str:
+    return f"CODE#{code_hash}"
+
+
+def rate_pk(scope: str, subject: str) -> str:
+    return f"RATE#{scope}#{subject}"

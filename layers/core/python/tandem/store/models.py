@@ -91,10 +91,46 @@ class User(TandemModel):
     access = UnicodeAttribute(default="member")  # member | admin | feature
     password_hash = UnicodeAttribute(null=True)
     email_confirmed = BooleanAttribute(default=False)
+    welcome_done = BooleanAttribute(default=False)
+    brand_visibility_popup_done = BooleanAttribute(default=False)
+    welcome_emails = BooleanAttribute(default=True)
+    last_webhook_update = MapAttribute(default=dict)  # event type -> ISO timestamp
     created_at = UTCDateTimeAttribute()
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
     by_email = _Gsi1()
+
+
+@_register
+class RefreshToken(TandemModel):
+    """One refresh token of a sign-in (family). Only its hash is stored."""
+
+    token_id = UnicodeAttribute()
+    user_id = UnicodeAttribute()
+    family_id = UnicodeAttribute()
+    token_hash = UnicodeAttribute()
+    used = BooleanAttribute(default=False)
+    revoked = BooleanAttribute(default=False)
+    expires_at = NumberAttribute()
+    ttl = NumberAttribute()
+
+
+@_register
+class OneTimeCode(TandemModel):
+    """Single-use, expiring link code (confirm email, reset/create password, instant login).
+    Addressed by the code's SHA-256, so the code itself is never stored."""
+
+    purpose = UnicodeAttribute()
+    user_id = UnicodeAttribute()
+    used = BooleanAttribute(default=False)
+    expires_at = NumberAttribute()
+    ttl = NumberAttribute()
+
+
+@_register
+class RateCounter(TandemModel):
+    count = NumberAttribute(default=0)
+    ttl = NumberAttribute()
 
 
 class Audience(MapAttribute):

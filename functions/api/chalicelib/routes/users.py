@@ -1,0 +1,109 @@
+"""Sign-in, sign-up, link flows and the signed-in user's record (SPEC section 7)."""
+
+from __future__ import annotations
+
+from chalice import Blueprint, Response
+
+from chalicelib.auth import member_for_brand
+from chalicelib.http import JSON_HEADERS, client_ip, json_body, route
+from tandem.errors import Forbidden
+from tandem.services import auth
+from tandem.store.models import User
+
+bp = Blueprint(__name__)
+
+
+def _body() -> dict:
+    return json_body(bp.current_request)
+
+
+@route(bp, "/users/login", public=True, methods=["POST"])
+def login() -> dict:
+    return auth.login(_body(), client_ip(bp.current_request))
+
+
+@route(bp, "/users/refresh-token", public=True, methods=["POST"])
+def refresh_token() -> dict:
+    return auth.refresh(_body())
+
+
+@route(bp, "/users/logout", public=True, methods=["POST"])
+def logout() -> dict:
+    auth.logout(_body())
+    return {"ok": True}
+
+
+@route(bp, "/users/create-account", public=True, methods=["POST"])
+def create_account() -> Response:
+    return Response(body=auth.create_account(_body()), status_code=201, headers=dict(JSON_HEADERS))
+
+
+@route(bp, "/users/confirm-email", public=True, methods=["POST"])
+def confirm_email() -> dict:
+    return auth.confirm_email(_body())
+
+
+@route(bp, "/users/forgot-password", public=True, methods=["POST"])
+def forgot_password() -> dict:
+    return auth.forgot_password(_body(), client_ip(bp.current_request))
+
+
+@route(bp, "/users/reset-password", public=True, methods=["POST"])
+def reset_password() -> dict:
+    return auth.reset_password(_body())
+
+
+@route(bp, "/users/create-password", public=True, methods=["POST"])
+def create_password() -> dict:
+    return auth.create_password(_body())
+
+
+@route(bp, "/users/setup-password", public=True, methods=["POST"])
+def setup_password() -> dict:
+    return auth.setup_password(_body(), client_ip(bp.current_request))
+
+
+@route(bp, "/users/instant-login", public=True, methods=["POST"])
+def instant_login() -> dict:
+    return auth.instant_login(_body())
+
+
+@route(bp, "/users", methods=["GET"])
+def login_check() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return auth.login_check(member.user, member.brand)
+
+
+@route(bp, "/users/check-brand/{brandId}", methods=["GET"])
+def check_brand(brandId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
+    member = member_for_brand(bp.current_request, path_brand=brandId)
+    return auth.login_check(member.user, member.brand)
+
+
+@route(bp, "/users/confirm-email/resend", methods=["GET"])
+def resend_confirmation() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return auth.resend_confirmation(member.user)
+
+
+@route(bp, "/users/stop-welcome-emails/{email}", methods=["GET"])
+def stop_welcome_emails(email: str) -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    if member.user.email != email.strip().lower():
+        raise Forbidden("You can only change your own email settings")
+    member.user.update(actions=[User.welcome_emails.set(False)])
+    return {"message": "You won't get any more welcome emails."}
+
+
+@route(bp, "/users/action/welcome", methods=["POST"])
+def welcome_done() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    member.user.update(actions=[User.welcome_done.set(True)])
+    return {"ok": True}
+
+
+@route(bp, "/users/action/brand-visibility-pupup", methods=["POST"])
+def brand_visibility_popup_done() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    member.user.update(actions=[User.brand_visibility_popup_done.set(True)])
+    return {"ok": True}

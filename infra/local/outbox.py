@@ -1,0 +1,45 @@
+"""The local stack's outbox page: every email the app sent (through moto SES), newest first,
+with clickable links, so a person can confirm an address or reset a password locally."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from infra.local.template import ACCOUNT, REGION
+
+LINK = re.compile(r"(https?://[^\s<]+)")
+
+
+def messages() -> list[dict[str, str]]:
+    from moto.backends import get_backend
+
+    sent = get_backend("ses")[ACCOUNT][REGION].sent_messages
+    return [
+        {
+            "to": ", ".join(m.destinations.get("ToAddresses", [])),
+            "subject": m.subject,
+            "body": m.body,
+        }
+        for m in reversed(sent)
+    ]
+
+
+def render() -> bytes:
+    rows = []
+    for message in messages():
+        body = LINK.sub(r'<a href="\1">\1</a>', html.escape(message["body"]))
+        rows.append(
+            f"<article><h2>{html.escape(message['subject'])}</h2>"
+            f"<p class=to>To: {html.escape(message['to'])}</p><pre>{body}</pre></article>"
+        )
+    content = "".join(rows) or "<p>No emails yet.</p>"
+    return (
+        "<!doctype html><meta charset=utf-8><title>Tandem local outbox</title>"
+        "<meta name=viewport content='width=device-width,initial-scale=1'>"
+        "<style>body{font:15px system-ui;margin:2rem auto;max-width:760px;padding:0 1rem;color:#111827}"
+        "article{border:1px solid #e5e7eb;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}"
+        "h2{font-size:1.05rem;margin:0}.to{color:#6b7280;margin:.25rem 0 0}"
+        "pre{white-space:pre-wrap;font:inherit}a{color:#4f46e5}</style>"
+        f"<h1>Local outbox</h1><p>Emails sent by this local stack, newest first.</p>{content}"
+    ).encode()

@@ -1,0 +1,61 @@
+"""Single-use, expiring link codes, stored by hash.
+
+`consume` flips `used` with a conditional update, so two clicks racing on one link cannot
+both succeed. Codes are 256-bit random values, so a plain SHA-256 is enough to store them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+
+from pynamodb.exceptions import UpdateError
+
+from tandem.errors import ValidationError
+from tandem.store import keys
+from tandem.store.models import OneTimeCode
+
+LIFETIMES = {
+    "confirm-email": 7 * 24 * 3600,
+    "reset-password": 3600,
+    "create-password": 7 * 24 * 3600,
+    "instant-login": 15 * 60,
+}
+EXPIRED_OR_USED = "This link has expired or was already used. Please ask for a new one."
+
+
+def _hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def issue(purpose: str, user_id: str) -> str:
+    lifetime = LIFETIMES[purpose]
+    code = secrets.token_urlsafe(32)
+    now = int(time.time())
+    OneTimeCode(
+        keys.code_pk(_hash(code)),
+        keys.META,
+        purpose=purpose,
+        user_id=user_id,
+        expires_at=now + lifetime,
+        ttl=now + lifetime + 86400,
+    ).save()
+    return code
+
+
+def consume(purpose: str, code: str) -> str:
+    """Use the code once; returns its user id. Wrong, expired or used codes all fail alike."""
+    if not code or len(code) > 200:
+        raise ValidationError(EXPIRED_OR_USED)
+    item = OneTimeCode(keys.code_pk(_hash(code)), keys.META)
+    try:
+        item.update(
+            actions=[OneTimeCode.used.set(True)],
+            condition=(OneTimeCode.purpose == purpose)
+            & (OneTimeCode.used == False)  # noqa: E712 (a DynamoDB condition, not a Python test)
+            & (OneTimeCode.expires_at > int(time.time())),
+        )
+    except UpdateError:
+        raise ValidationError(EXPIRED_OR_USED) from None
+    return item.user_id

@@ -1,0 +1,19 @@
+"""Emails go on the notifications queue; the notifier delivers them through SES."""
+
+from __future__ import annotations
+
+import json
+
+from tandem.config import settings
+from tandem.integrations.aws import client
+
+
+def link(path: str) -> str:
+    return f"{settings().site_url}{path}"
+
+
+def send(to: str, subject: str, text: str) -> None:
+    client("sqs").send_message(
+        QueueUrl=settings().notifications_queue_url,
+        MessageBody=json.dumps({"channel": "email", "to": to, "subject": subject, "text": text}),
+    )

@@ -38,6 +38,9 @@ def aws() -> Iterator[object]:
         plan = provision()
         apply_environment(plan)
         yield plan
+    from tandem.config import reset_settings
+
+    reset_settings()  # a test may have changed the environment (monkeypatch undoes it)
 
 
 def wait_for_execution(execution_arn: str, timeout: float = 30.0) -> dict:

@@ -237,3 +237,20 @@ def test_admin_can_act_as_a_member_only_with_the_admin_role(api):
         403,
         {"error": "Only Tandem admins can do that"},
     )
+
+
+def test_impersonation_is_refused_where_the_stage_does_not_allow_it(api, monkeypatch):
+    from tandem.config import reset_settings
+    from tandem.services import accounts, tokens
+
+    member("mia@example.com")
+    _, admin = accounts.create_account_with_user(
+        email="boss@example.com", name="Ada Admin", password=None, access="admin"
+    )
+    admin_token = tokens.issue_access_token(admin.user_id, admin.account_id, "admin")
+    monkeypatch.setenv("STAGE", "prod")
+    reset_settings()
+    status, body = api.call(
+        "GET", "/api/users", {**auth_headers(admin_token), "X-Impersonate-User": "mia@example.com"}
+    )
+    assert (status, body) == (403, {"error": "You can't act as another user"})

@@ -27,6 +27,10 @@ class NotFound(TandemError):
     status = 404
 
 
+class PaymentRequired(TandemError):
+    status = 402
+
+
 class Conflict(TandemError):
     status = 409
 

@@ -71,3 +71,15 @@ def code_pk(code_hash: str) -> str:
 
 def rate_pk(scope: str, subject: str) -> str:
     return f"RATE#{scope}#{subject}"
+
+
+def bucket_sk(bucket_id: str) -> str:
+    return f"BUCKET#{bucket_id}"
+
+
+def hold_sk(hold_id: str) -> str:
+    return f"HOLD#{hold_id}"
+
+
+def ledger_sk(op_id: str, bucket_id: str) -> str:
+    return f"LEDGER#{op_id}#{bucket_id}"

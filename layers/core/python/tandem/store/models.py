@@ -198,3 +198,41 @@ class StripeEvent(TandemModel):
     status = UnicodeAttribute(default="received")  # received | processed | failed
     message = UnicodeAttribute(default="")
     received_at = UTCDateTimeAttribute()
+
+
+@_register
+class CreditBucket(TandemModel):
+    """Credits granted together (a subscription month, an add-on, a gift), spendable from
+    valid_from until valid_to (epoch seconds)."""
+
+    bucket_id = UnicodeAttribute()
+    account_id = UnicodeAttribute()
+    kind = UnicodeAttribute()  # main | add-on-one-time | recurring | gifted
+    product_name = UnicodeAttribute(default="")
+    total = NumberAttribute()
+    available = NumberAttribute()
+    valid_from = NumberAttribute()
+    valid_to = NumberAttribute()
+
+
+@_register
+class CreditHold(TandemModel):
+    """One credit held for a connection request until it is accepted (spent) or returned."""
+
+    hold_id = UnicodeAttribute()
+    bucket_id = UnicodeAttribute()
+    status = UnicodeAttribute()  # held | released | spent
+    release_until = NumberAttribute()  # the bucket's month end: after it a hold is spent
+    created_at = NumberAttribute()
+
+
+@_register
+class LedgerEntry(TandemModel):
+    """Immutable record of one credit operation; the op id makes every operation apply once."""
+
+    op_id = UnicodeAttribute()
+    op = UnicodeAttribute()  # grant | hold | release | spend | settle
+    bucket_id = UnicodeAttribute()
+    delta = NumberAttribute()
+    ref = UnicodeAttribute(default="")
+    created_at = NumberAttribute()

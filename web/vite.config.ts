@@ -1,12 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+
+const { version } = JSON.parse(
+  readFileSync(new URL('./package.json', import.meta.url), 'utf8'),
+) as { version: string };
 
 const apiTarget = 'http://127.0.0.1:8080';
 const apiProxy = { '/api': { target: apiTarget } };
 
 export default defineConfig({
   plugins: [react()],
+  // The app version, shown to admins in the footer.
+  define: { 'import.meta.env.VITE_APP_VERSION': JSON.stringify(version) },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

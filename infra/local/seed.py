@@ -96,10 +96,18 @@ def _profile(rng: random.Random) -> dict:
     }
 
 
+def _onboarded(*users) -> None:  # noqa: ANN002
+    """Demo users have been here before: no first-visit popups."""
+    from tandem.store.models import User
+
+    for user in users:
+        user.update(actions=[User.welcome_done.set(True), User.brand_visibility_popup_done.set(True)])
+
+
 def seed(population: int = POPULATION) -> None:
     rng = random.Random(2026)
     member, admin, feature = DEMO_LOGINS
-    account, _ = accounts.create_account_with_user(
+    account, dana = accounts.create_account_with_user(
         email=member.email, name="Dana Demo", password=member.password, confirmed=True
     )
     brands.create_brand(
@@ -126,12 +134,13 @@ def seed(population: int = POPULATION) -> None:
         countries=["GB", "IE"],
         age_bands=["25-34"],
     )
-    accounts.create_account_with_user(
+    _, alex = accounts.create_account_with_user(
         email=admin.email, name="Alex Admin", password=admin.password, access="admin", confirmed=True
     )
-    feature_account, _ = accounts.create_account_with_user(
+    feature_account, fin = accounts.create_account_with_user(
         email=feature.email, name="Fin Feature", password=feature.password, access="feature", confirmed=True
     )
+    _onboarded(dana, alex, fin)
     brands.create_brand(account_id=feature_account.account_id, name="Northwind Outdoor", **_profile(rng))
 
     names: set[str] = set()

@@ -47,9 +47,12 @@ class _Handler(BaseHTTPRequestHandler):
             if name.lower() not in names:
                 self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if not head:
-            self.wfile.write(body)
+        try:
+            self.end_headers()
+            if not head:
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the browser went away (navigation, reload)
 
     def _api(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)

@@ -254,3 +254,16 @@ def test_impersonation_is_refused_where_the_stage_does_not_allow_it(api, monkeyp
         "GET", "/api/users", {**auth_headers(admin_token), "X-Impersonate-User": "mia@example.com"}
     )
     assert (status, body) == (403, {"error": "You can't act as another user"})
+
+
+def test_stop_welcome_emails_only_for_your_own_address(api):
+    from tandem.services import accounts
+
+    user, _, token = member("mia@example.com")
+    assert api.call("GET", "/api/users/stop-welcome-emails/bob@example.com", auth_headers(token)) == (
+        400,
+        {"error": "You can only change your own email settings"},
+    )
+    status, body = api.call("GET", "/api/users/stop-welcome-emails/mia@example.com", auth_headers(token))
+    assert (status, body) == (200, {"message": "You won't get any more welcome emails."})
+    assert accounts.get_user(user.user_id).welcome_emails is False

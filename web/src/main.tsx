@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/App';
+import { silenceResizeLoopErrors } from '@/lib/resize-loop';
 import '@/styles/index.css';
+
+silenceResizeLoopErrors();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');

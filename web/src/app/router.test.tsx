@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderRoute } from '@/testing/render-route';
+import { mockApi, shellRoutes } from '@/testing/api-mock';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { accessRedirect } from './access';
 
@@ -53,6 +54,7 @@ describe('router', () => {
 
   it('shows the dashboard to a signed-in user', async () => {
     signIn();
+    mockApi(shellRoutes());
     renderRoute('/');
     expect(await screen.findByRole('heading', { name: 'Welcome back, Ana' })).toBeInTheDocument();
     await waitFor(() => {
@@ -66,5 +68,44 @@ describe('router', () => {
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/');
     });
+  });
+});
+
+describe('access rules by route kind', () => {
+  it.each(['/create-account', '/forgot-password', '/setup-password', '/setup-password-direct', '/reset-password/c1', '/create-password/c1'])(
+    'sends a signed-in user from logged-out-only %s to /',
+    async (path) => {
+      signIn();
+      mockApi(shellRoutes());
+      const { router } = renderRoute(path);
+      await waitFor(() => {
+        expect(router.state.location.pathname).toBe('/');
+      });
+    },
+  );
+
+  it('sends a signed-out visitor of a private page to login, keeping path and query', async () => {
+    const { router } = renderRoute('/matches/saved?sort=new');
+    await screen.findByRole('heading', { name: 'Sign in to Tandem' });
+    const { pathname, search } = router.state.location;
+    expect(pathname + search).toBe('/login/?redirect=/matches/saved%3Fsort%3Dnew');
+  });
+
+  it('lets a signed-in user open an instant-login link', async () => {
+    signIn();
+    mockApi({
+      'POST users/instant-login': jsonResponse({ error: 'This link has expired' }, 400),
+    });
+    const { router } = renderRoute('/login/code1/u1');
+    expect(await screen.findByRole('heading', { name: "This sign-in link didn't work" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login/code1/u1');
+  });
+
+  it.each([true, false])('serves public /confirm-email/* (signed in: %s)', async (signedIn) => {
+    if (signedIn) signIn();
+    mockApi({ 'POST users/confirm-email': { message: 'Email confirmed' } });
+    const { router } = renderRoute('/confirm-email/code-1');
+    expect(await screen.findByRole('heading', { name: 'Email confirmed' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/confirm-email/code-1');
   });
 });

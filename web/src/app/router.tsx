@@ -1,21 +1,30 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { RouteErrorPage } from '@/components/errors/RouteErrorPage';
-import { AppLayout } from '@/components/layout/AppLayout';
 import { PublicLayout } from '@/components/layout/PublicLayout';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { SignOutButton } from '@/features/auth/components/SignOutButton';
-import { isLoggedIn } from '@/lib/session';
+import { setAppNavigator } from '@/lib/force-logout';
+import { resetAllResources } from '@/lib/resource';
+import { getSession, isLoggedIn, subscribe } from '@/lib/session';
 import { accessRedirect } from './access';
+import { Root } from './Root';
 import { isRedirectRoute, routes, type AppRoute, type PageRoute, type RouteLayout } from './routes';
+import type { RouteHandle } from './route-types';
+import { AppShell } from './shell/AppShell';
 
 export interface BuildOptions {
   readonly isLoggedIn?: () => boolean;
 }
 
 function pageRoute(route: PageRoute, loggedIn: () => boolean): RouteObject {
+  const handle: RouteHandle = {
+    ...route.meta,
+    access: route.access,
+    title: route.title,
+    area: route.area ?? route.title,
+  };
   return {
     path: route.path,
-    handle: { access: route.access, ...route.meta },
+    handle,
     loader: ({ request }) => {
       const target = accessRedirect(route.access, loggedIn(), new URL(request.url));
       return target === null ? null : redirect(target);
@@ -26,7 +35,8 @@ function pageRoute(route: PageRoute, loggedIn: () => boolean): RouteObject {
 
 const layouts: Record<RouteLayout, RouteObject['element']> = {
   public: <PublicLayout />,
-  app: <AppLayout actions={<SignOutButton />} />,
+  publicWithFooter: <PublicLayout withFooter />,
+  app: <AppShell />,
 };
 
 /** Turns the route table into React Router route objects (shared by the app and tests). */
@@ -46,6 +56,7 @@ export function buildRoutes(table: readonly AppRoute[] = routes, options: BuildO
   return [
     {
       id: 'root',
+      element: <Root />,
       errorElement: <RouteErrorPage />,
       hydrateFallbackElement: <PageLoader />,
       children: [...layoutRoutes, ...redirects],
@@ -53,6 +64,37 @@ export function buildRoutes(table: readonly AppRoute[] = routes, options: BuildO
   ];
 }
 
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+/**
+ * Lets the API client leave the page through the router (forced sign-out), and
+ * forgets cached server data whenever the signed-in user changes.
+ */
+export function connectRouter(router: Pick<AppRouter, 'state' | 'navigate'>): () => void {
+  setAppNavigator({
+    currentPath: () => {
+      const { pathname, search, hash } = router.state.location;
+      return pathname + search + hash;
+    },
+    go: (to) => {
+      void router.navigate(to, { replace: true });
+    },
+  });
+  let uid = getSession()?.uid ?? null;
+  const unsubscribe = subscribe(() => {
+    const next = getSession()?.uid ?? null;
+    if (next === uid) return;
+    uid = next;
+    resetAllResources();
+  });
+  return () => {
+    unsubscribe();
+    setAppNavigator(null);
+  };
+}
+
 export function createAppRouter() {
-  return createBrowserRouter(buildRoutes());
+  const router = createBrowserRouter(buildRoutes());
+  connectRouter(router);
+  return router;
 }

@@ -1,68 +1,158 @@
-import type { ComponentType } from 'react';
+import type { AppRoute, PageRoute, RouteMeta } from './route-types';
+
+export type { AppRoute, PageRoute, RedirectRoute, RouteAccess, RouteLayout, RouteMeta } from './route-types';
+export { isRedirectRoute } from './route-types';
 
 /**
- * The route table: every path the SPA serves, with who may see it.
- *
- * - public:        anyone.
- * - loggedOutOnly: signed-in users are sent to '/'.
- * - private:       signed-out users are sent to '/login/?redirect=<path>'.
- * - instantLogin:  the emailed instant-login link; open to everyone, signed in or not.
- *
- * Pages are loaded lazily so each route ships its own chunk. Paths match with
- * or without a trailing slash ('/login' serves '/login/' too).
+ * The route table: every path of SPEC section 2, with who may see it, its shell
+ * and its page title. Pages load lazily (one chunk each). Paths match with or
+ * without a trailing slash ('/login' serves '/login/' too). Areas still to be
+ * built share one placeholder page that names the area.
  */
-export type RouteAccess = 'public' | 'loggedOutOnly' | 'private' | 'instantLogin';
-
-/** Which shell wraps the page. */
-export type RouteLayout = 'public' | 'app';
-
-/** Static data a page can read through useMatches() (e.g. a subscription overlay type). */
-export type RouteMeta = Readonly<Record<string, string | boolean>>;
-
-export interface PageRoute {
-  readonly path: string;
-  readonly access: RouteAccess;
-  readonly layout: RouteLayout;
-  readonly page: () => Promise<ComponentType>;
-  readonly meta?: RouteMeta;
-}
-
-export interface RedirectRoute {
-  readonly path: string;
-  readonly redirectTo: string;
-}
-
-export type AppRoute = PageRoute | RedirectRoute;
-
-export function isRedirectRoute(route: AppRoute): route is RedirectRoute {
-  return 'redirectTo' in route;
-}
-
 export const NOT_FOUND_PATH = '/404';
 
-export const routes: readonly AppRoute[] = [
-  // Public (SPEC section 2)
-  {
-    path: '/login',
-    access: 'loggedOutOnly',
-    layout: 'public',
-    page: () => import('@/features/auth/components/LoginPage').then((m) => m.LoginPage),
-  },
-  {
-    path: NOT_FOUND_PATH,
-    access: 'public',
-    layout: 'public',
-    page: () => import('@/features/misc/components/NotFoundPage').then((m) => m.NotFoundPage),
-  },
+const pages = {
+  login: () => import('@/features/auth/components/LoginPage').then((m) => m.LoginPage),
+  instantLogin: () =>
+    import('@/features/auth/components/InstantLoginPage').then((m) => m.InstantLoginPage),
+  createAccount: () =>
+    import('@/features/auth/components/CreateAccountPage').then((m) => m.CreateAccountPage),
+  forgotPassword: () =>
+    import('@/features/auth/components/ForgotPasswordPage').then((m) => m.ForgotPasswordPage),
+  setupPassword: () =>
+    import('@/features/auth/components/SetupPasswordPage').then((m) => m.SetupPasswordPage),
+  setupPasswordDirect: () =>
+    import('@/features/auth/components/SetupPasswordPage').then((m) => m.SetupPasswordDirectPage),
+  resetPassword: () =>
+    import('@/features/auth/components/SetPasswordPage').then((m) => m.ResetPasswordPage),
+  createPassword: () =>
+    import('@/features/auth/components/SetPasswordPage').then((m) => m.CreatePasswordPage),
+  confirmEmail: () =>
+    import('@/features/auth/components/ConfirmEmailPage').then((m) => m.ConfirmEmailPage),
+  maintenance: () =>
+    import('@/features/misc/components/MaintenancePage').then((m) => m.MaintenancePage),
+  notFound: () => import('@/features/misc/components/NotFoundPage').then((m) => m.NotFoundPage),
+  dashboard: () =>
+    import('@/features/dashboard/components/DashboardPage').then((m) => m.DashboardPage),
+  stopWelcomeEmails: () =>
+    import('@/features/auth/components/StopWelcomeEmailsPage').then((m) => m.StopWelcomeEmailsPage),
+  comingSoon: () => import('./ComingSoonRoute').then((m) => m.ComingSoonRoute),
+} as const;
 
-  // Private
+function loggedOutOnly(path: string, title: string, page: PageRoute['page']): PageRoute {
+  return { path, title, page, access: 'loggedOutOnly', layout: 'public' };
+}
+
+/** A signed-in area that is still being built: the shared placeholder, named by `area`. */
+function comingSoon(path: string, title: string, area: string = title, meta?: RouteMeta): PageRoute {
+  return { path, title, area, meta, page: pages.comingSoon, access: 'private', layout: 'app' };
+}
+
+/** A page and its payment-processing variants (they share the page). */
+function withPayment(
+  path: string,
+  title: string,
+  area: string,
+  subscriptionType: NonNullable<RouteMeta['subscriptionType']>,
+  { bare = true }: { bare?: boolean } = {},
+): PageRoute[] {
+  const meta: RouteMeta = { subscriptionType, paymentProcessing: true };
+  return [
+    ...(bare ? [comingSoon(`${path}/payment-processing`, title, area, meta)] : []),
+    comingSoon(`${path}/payment-processing/:checkoutSessionId`, title, area, meta),
+  ];
+}
+
+export const routes: readonly AppRoute[] = [
+  // Logged-out only
+  loggedOutOnly('/login', 'Login', pages.login),
+  loggedOutOnly('/create-account', 'Create account', pages.createAccount),
+  loggedOutOnly('/forgot-password', 'Forgot password', pages.forgotPassword),
+  loggedOutOnly('/setup-password', 'Set up password', pages.setupPassword),
+  loggedOutOnly('/setup-password-direct', 'Set up password', pages.setupPasswordDirect),
+  loggedOutOnly('/reset-password/:code', 'Reset password', pages.resetPassword),
+  loggedOutOnly('/create-password/:code', 'Create password', pages.createPassword),
+
+  // Instant login: exempt from the logged-out-only rule
+  { path: '/login/:code/:id', title: 'Signing in', page: pages.instantLogin, access: 'instantLogin', layout: 'public' },
+  { path: '/login/:code/:id/:status', title: 'Signing in', page: pages.instantLogin, access: 'instantLogin', layout: 'public' },
+
+  // Public
+  { path: '/confirm-email/*', title: 'Confirm email', page: pages.confirmEmail, access: 'public', layout: 'public' },
+  { path: '/maintenance', title: 'Maintenance', page: pages.maintenance, access: 'public', layout: 'public' },
   {
-    path: '/',
-    access: 'private',
-    layout: 'app',
-    page: () =>
-      import('@/features/dashboard/components/DashboardPage').then((m) => m.DashboardPage),
+    path: '/quick-action/:action/:actioner/:actionee/:unique',
+    title: 'Quick action',
+    page: pages.comingSoon,
+    access: 'public',
+    layout: 'publicWithFooter',
   },
+  { path: NOT_FOUND_PATH, title: 'Page not found', page: pages.notFound, access: 'public', layout: 'public' },
+
+  // Private: dashboard and account
+  { path: '/', title: 'Dashboard', page: pages.dashboard, access: 'private', layout: 'app' },
+  { path: '/stop-welcome-emails/:email', title: 'Welcome emails', page: pages.stopWelcomeEmails, access: 'private', layout: 'app' },
+  comingSoon('/account', 'Account'),
+  comingSoon('/account/brands', 'Brands'),
+  comingSoon('/account/profile', 'Profile'),
+  comingSoon('/account/notifications', 'Notifications'),
+  comingSoon('/account/subscriptions', 'Billing', 'Billing', { subscriptionType: 'account' }),
+  ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false }),
+  comingSoon('/account/*', 'Account'),
+
+  // Requests
+  comingSoon('/requests', 'Requests'),
+  comingSoon('/requests/received', 'Requests received', 'Requests'),
+  comingSoon('/requests/sent', 'Requests sent', 'Requests'),
+  comingSoon('/requests/:userBrand', 'Requests'),
+  comingSoon('/requests/:filter/:userBrand', 'Requests'),
+  comingSoon('/requests/received/:userBrand/:_id', 'Request', 'Requests', { subscriptionType: 'request' }),
+  ...withPayment('/requests/received/:userBrand/:_id', 'Request', 'Requests', 'request'),
+
+  // Connections
+  comingSoon('/connections', 'Connections'),
+  comingSoon('/connections/connected', 'Connections'),
+  comingSoon('/connections/:userBrand', 'Connections'),
+  comingSoon('/connections/:userBrand/:_id', 'Connection', 'Connections'),
+
+  // Declines
+  comingSoon('/declines', 'Declines'),
+  comingSoon('/declines/out', 'Declines sent', 'Declines'),
+  comingSoon('/declines/in', 'Declines received', 'Declines'),
+  comingSoon('/declines/out/:userBrand', 'Declines sent', 'Declines'),
+  comingSoon('/declines/in/:userBrand', 'Declines received', 'Declines'),
+  comingSoon('/declines/:userBrand', 'Declines'),
+
+  // Collab Ideas
+  comingSoon('/inspiration', 'Collab Ideas'),
+  comingSoon('/inspiration/ideas', 'Collab Ideas'),
+  comingSoon('/inspiration/calendar', 'Collab calendar', 'Collab Ideas'),
+  comingSoon('/inspiration/member-collabs', 'Member collabs', 'Collab Ideas'),
+
+  // Matches
+  comingSoon('/matches', 'Matches', 'Matches', { subscriptionType: 'matches' }),
+  comingSoon('/matches/potentials', 'Potential matches', 'Matches', { subscriptionType: 'matches' }),
+  comingSoon('/matches/saved', 'Saved matches', 'Matches', { subscriptionType: 'matches' }),
+  comingSoon('/matches/:userBrand', 'Matches', 'Matches', { subscriptionType: 'matches' }),
+  comingSoon('/matches/potentials/:userBrand', 'Potential matches', 'Matches', { subscriptionType: 'matches' }),
+  comingSoon('/matches/saved/:userBrand', 'Saved matches', 'Matches', { subscriptionType: 'matches' }),
+  comingSoon('/matches/brand/:_id', 'Match', 'Matches', { subscriptionType: 'match' }),
+  comingSoon('/matches/:userBrand/brand/:_id', 'Match', 'Matches', { subscriptionType: 'match' }),
+  comingSoon('/matches/brands/:brandIds', 'Matches', 'Matches', { subscriptionType: 'matches' }),
+  ...withPayment('/matches', 'Matches', 'Matches', 'matches', { bare: false }),
+  ...withPayment('/matches/brand/:_id', 'Match', 'Matches', 'match', { bare: false }),
+
+  // Brand pages
+  comingSoon('/brand/:_id', 'Brand'),
+  comingSoon('/brand/:userBrand/:_id', 'Brand'),
+
+  // Pitch Area
+  comingSoon('/pitch', 'Pitch Area', 'Pitch Area', { subscriptionType: 'pitch' }),
+  comingSoon('/pitch/new', 'Feature your brand', 'Pitch Area', { subscriptionType: 'pitch' }),
+  comingSoon('/pitch/:_id', 'Pitch', 'Pitch Area', { subscriptionType: 'pitch' }),
+  comingSoon('/pitch/jump/:_id', 'Pitch', 'Pitch Area', { subscriptionType: 'pitch' }),
+  ...withPayment('/pitch/:_id', 'Pitch', 'Pitch Area', 'pitch'),
+  ...withPayment('/pitch', 'Pitch Area', 'Pitch Area', 'pitch'),
 
   // Anything else
   { path: '*', redirectTo: NOT_FOUND_PATH },

@@ -22,3 +22,21 @@ describe('readConfig', () => {
     expect(readConfig({}).hubName).toBe('Tandem Hub');
   });
 });
+
+describe('version', () => {
+  it('comes from VITE_APP_VERSION, else "dev"', () => {
+    expect(readConfig({ VITE_APP_VERSION: '1.2.3' }).version).toBe('1.2.3');
+    expect(readConfig({}).version).toBe('dev');
+  });
+});
+
+describe('siteUrl', () => {
+  it('defaults to a placeholder and drops a trailing slash', () => {
+    expect(readConfig({}).siteUrl).toBe('https://tandem.example');
+    expect(readConfig({ VITE_SITE_URL: 'https://tandem.co/' }).siteUrl).toBe('https://tandem.co');
+  });
+
+  it('rejects anything but an http(s) URL', () => {
+    expect(() => readConfig({ VITE_SITE_URL: 'tandem.co' })).toThrow(ConfigError);
+  });
+});

@@ -11,10 +11,16 @@ export interface AppConfig {
   /** Base of every API call, always ending in '/'. */
   readonly apiBase: string;
   readonly isDev: boolean;
+  /** The public website (terms, privacy, FAQs), without a trailing slash. */
+  readonly siteUrl: string;
+  /** The app's version (package.json), shown to admins in the footer. */
+  readonly version: string;
 }
 
 export interface RawEnv {
   readonly VITE_API_BASE?: string;
+  readonly VITE_APP_VERSION?: string;
+  readonly VITE_SITE_URL?: string;
   readonly DEV?: boolean;
 }
 
@@ -37,12 +43,31 @@ function readApiBase(raw: string | undefined): string {
   return value;
 }
 
+/** Placeholder until the marketing site's address is settled; override with VITE_SITE_URL. */
+const DEFAULT_SITE_URL = 'https://tandem.example';
+
+function readSiteUrl(raw: string | undefined): string {
+  const value = raw?.trim() ?? '';
+  if (value === '') return DEFAULT_SITE_URL;
+  if (!/^https?:\/\/[^/\s]+/.test(value)) {
+    throw new ConfigError(`VITE_SITE_URL must be an http(s) URL, got '${value}'`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function readVersion(raw: string | undefined): string {
+  const value = raw?.trim() ?? '';
+  return value === '' ? 'dev' : value;
+}
+
 export function readConfig(raw: RawEnv): AppConfig {
   return Object.freeze({
     appName: 'Tandem',
     hubName: 'Tandem Hub',
     apiBase: readApiBase(raw.VITE_API_BASE),
+    siteUrl: readSiteUrl(raw.VITE_SITE_URL),
     isDev: raw.DEV === true,
+    version: readVersion(raw.VITE_APP_VERSION),
   });
 }
 

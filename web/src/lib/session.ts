@@ -22,6 +22,7 @@ export interface Session {
 const SESSION_KEY = 'session';
 const BRAND_KEY = 'selectedBrand';
 const GLOBAL_MESSAGE_KEY = 'globalMessage';
+const IMPERSONATE_KEY = 'impersonateUser';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -56,6 +57,11 @@ export function isAdmin(): boolean {
   return getSession()?.sessionInfo.access === 'admin';
 }
 
+/** Feature-only users (SPEC section 1) see a reduced menu. */
+export function isFeatureOnlySession(session: Session | null = getSession()): boolean {
+  return session?.sessionInfo.access === 'feature';
+}
+
 export function saveSession(session: Session): void {
   storage.set(SESSION_KEY, session);
   emit();
@@ -71,6 +77,7 @@ export function clearSession(): void {
   storage.remove(SESSION_KEY);
   storage.remove(BRAND_KEY);
   storage.remove(GLOBAL_MESSAGE_KEY);
+  storage.remove(IMPERSONATE_KEY);
   emit();
 }
 
@@ -102,6 +109,21 @@ export function setGlobalMessage(message: string | null | undefined): void {
   emit();
 }
 
+/**
+ * Developer mode only: the user an admin acts as (sent as X-Impersonate-User).
+ * Empty or missing means nobody.
+ */
+export function getImpersonatedUser(): string | null {
+  const stored = storage.get(IMPERSONATE_KEY);
+  return typeof stored === 'string' && stored.trim() !== '' ? stored.trim() : null;
+}
+
+export function setImpersonatedUser(user: string | null): void {
+  if (user?.trim()) storage.set(IMPERSONATE_KEY, user.trim());
+  else storage.remove(IMPERSONATE_KEY);
+  emit();
+}
+
 export function subscribe(listener: Listener): () => void {
   listeners.add(listener);
   return () => {
@@ -119,4 +141,19 @@ if (typeof window !== 'undefined') {
 /** The current session, re-rendering when it changes (in this tab or another). */
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribe, getSession, () => null);
+}
+
+/** The selected brand ('default' or a numeric id), re-rendering when it changes. */
+export function useSelectedBrand(): string {
+  return useSyncExternalStore(subscribe, getSelectedBrand, () => 'default');
+}
+
+/** The message for the top message bar, re-rendering when it changes. */
+export function useGlobalMessage(): string | null {
+  return useSyncExternalStore(subscribe, getGlobalMessage, () => null);
+}
+
+/** The impersonated user (developer mode), re-rendering when it changes. */
+export function useImpersonatedUser(): string | null {
+  return useSyncExternalStore(subscribe, getImpersonatedUser, () => null);
 }

@@ -1,13 +1,29 @@
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { buildRoutes } from '@/app/router';
+import { createMemoryRouter, parsePath, RouterProvider } from 'react-router';
+import { onTestFinished } from 'vitest';
+import { buildRoutes, connectRouter } from '@/app/router';
+
+export interface RenderRouteOptions {
+  /** Router state for the first entry (e.g. { email } for /setup-password-direct). */
+  readonly state?: unknown;
+  /** Passed to userEvent.setup (e.g. advanceTimers with fake timers). */
+  readonly user?: Parameters<typeof userEvent.setup>[0];
+  /** Render inside <StrictMode>, as the app does (effects run twice in development). */
+  readonly strict?: boolean;
+}
 
 /** Renders the real route table at `path` in memory; returns the router to inspect location. */
-export function renderRoute(path: string) {
-  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
-  const user = userEvent.setup();
-  const view = render(<RouterProvider router={router} />);
+export function renderRoute(path: string, options: RenderRouteOptions = {}) {
+  const router = createMemoryRouter(buildRoutes(), {
+    initialEntries: [{ ...parsePath(path), state: options.state }],
+  });
+  const disconnect = connectRouter(router);
+  onTestFinished(disconnect);
+  const user = userEvent.setup(options.user);
+  const app = <RouterProvider router={router} />;
+  const view = render(options.strict ? <StrictMode>{app}</StrictMode> : app);
   return { router, user, ...view };
 }
 

@@ -6,7 +6,7 @@ from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
 from chalicelib.http import JSON_HEADERS, client_ip, json_body, route
-from tandem.errors import Forbidden
+from tandem.errors import ValidationError
 from tandem.services import auth
 from tandem.store.models import User
 
@@ -90,7 +90,8 @@ def resend_confirmation() -> dict:
 def stop_welcome_emails(email: str) -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
     if member.user.email != email.strip().lower():
-        raise Forbidden("You can only change your own email settings")
+        # 400, not 403: the app signs a member out on 403, and this is only a wrong link
+        raise ValidationError("You can only change your own email settings")
     member.user.update(actions=[User.welcome_emails.set(False)])
     return {"message": "You won't get any more welcome emails."}
 

@@ -60,3 +60,23 @@ describe('useField', () => {
     expect(result.current.error).toBeNull();
   });
 });
+
+describe('useField server errors', () => {
+  it('shows a server message until the value changes', () => {
+    const { result } = renderHook(() => useField(EMAIL));
+    act(() => {
+      result.current.setValue('ana@brand.com');
+    });
+    act(() => {
+      result.current.setError('An account with this email already exists');
+    });
+    act(() => {
+      vi.advanceTimersByTime(ERROR_RECHECK_MS * 2);
+    });
+    expect(result.current.error).toBe('An account with this email already exists');
+    act(() => {
+      result.current.setValue('ana@brand.co');
+    });
+    expect(result.current.error).toBeNull();
+  });
+});

@@ -13,17 +13,21 @@ export interface Field {
   readonly onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
   /** Validates now, shows the result and returns the error (null when valid). */
   readonly validate: () => string | null;
+  /** Shows a message from the server (a 400's per-field error) until the value changes. */
+  readonly setError: (message: string | null) => void;
 }
 
 /**
  * State for one form input. Errors appear when `validate` runs (usually on
  * submit); while an error is on screen it is checked again ERROR_RECHECK_MS
- * after each change, so it clears itself once the value is fixed.
+ * after each change, so it clears itself once the value is fixed. A server
+ * message set with `setError` stays until the value changes or `validate` runs.
  */
 export function useField({ initialValue = '', required, rules }: FieldOptions = {}): Field {
   const id = useId();
-  const [value, setValue] = useState(initialValue);
-  const [error, setError] = useState<string | null>(null);
+  const [value, setValueState] = useState(initialValue);
+  const [error, setClientError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
 
   const check = useCallback(
     (current: string) => validateValue(current, { required, rules }),
@@ -33,7 +37,7 @@ export function useField({ initialValue = '', required, rules }: FieldOptions = 
   useEffect(() => {
     if (error === null) return undefined;
     const timer = window.setTimeout(() => {
-      setError(check(value));
+      setClientError(check(value));
     }, ERROR_RECHECK_MS);
     return () => {
       window.clearTimeout(timer);
@@ -42,13 +46,30 @@ export function useField({ initialValue = '', required, rules }: FieldOptions = 
 
   const validate = useCallback(() => {
     const message = check(value);
-    setError(message);
+    setClientError(message);
+    setServerError(null);
     return message;
   }, [check, value]);
 
-  const onChange = useCallback((event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    setValue(event.target.value);
+  const setValue = useCallback((next: string) => {
+    setValueState(next);
+    setServerError(null);
   }, []);
 
-  return { id, value, error, setValue, onChange, validate };
+  const onChange = useCallback(
+    (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      setValue(event.target.value);
+    },
+    [setValue],
+  );
+
+  return {
+    id,
+    value,
+    error: error ?? serverError,
+    setValue,
+    onChange,
+    validate,
+    setError: setServerError,
+  };
 }

@@ -1,8 +1,14 @@
 import { Outlet } from 'react-router';
 import { Wordmark } from '@/components/ui/Wordmark';
+import { Footer } from './Footer';
 
-/** Shell for public pages: a header with the wordmark; no footer links (SPEC section 2). */
-export function PublicLayout() {
+export interface PublicLayoutProps {
+  /** Footer links are hidden on public routes, except where a page asks for them. */
+  readonly withFooter?: boolean;
+}
+
+/** Shell for public pages: a header with the wordmark (SPEC section 2). */
+export function PublicLayout({ withFooter = false }: PublicLayoutProps) {
   return (
     <div className="shell shell--public">
       <a className="skip-link" href="#main">
@@ -14,6 +20,7 @@ export function PublicLayout() {
       <main id="main" className="shell__main" tabIndex={-1}>
         <Outlet />
       </main>
+      {withFooter && <Footer />}
     </div>
   );
 }

@@ -1,10 +1,11 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  readonly variant?: 'primary' | 'secondary' | 'ghost';
+  readonly variant?: 'primary' | 'secondary' | 'ghost' | 'danger';
   readonly block?: boolean;
   /** Shows a spinner and blocks clicks, keeping the label (and accessible name) unchanged. */
   readonly busy?: boolean;
+  readonly ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({

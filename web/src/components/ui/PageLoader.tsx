@@ -1,7 +1,7 @@
-/** Shown while a route's code or data loads. */
-export function PageLoader() {
+/** Shown while a route's code or data loads. `inline` fits inside a card. */
+export function PageLoader({ inline = false }: { readonly inline?: boolean }) {
   return (
-    <div className="page-loader" role="status">
+    <div className={inline ? 'page-loader page-loader--inline' : 'page-loader'} role="status">
       <span className="spinner spinner--large" aria-hidden="true" />
       <span className="visually-hidden">Loading…</span>
     </div>

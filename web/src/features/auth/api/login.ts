@@ -27,6 +27,9 @@ export interface LoginResponse {
   readonly globalMessage?: string;
 }
 
+/** The login answer's status when the account has no password yet. */
+export const NO_PASSWORD_STATUS = 400;
+
 export function toSession(response: LoginResponse): Session {
   return {
     accessToken: response.access_token,
@@ -40,10 +43,14 @@ export function toSession(response: LoginResponse): Session {
   };
 }
 
-/** Signs in and stores the session. Rejects with ApiError (status + server message). */
-export async function login(request: LoginRequest): Promise<LoginResponse> {
-  const response = await api.post<LoginResponse>('users/login', request);
+/** Stores the session a login (or instant login) answer carries. */
+export function startSession(response: LoginResponse): LoginResponse {
   saveSession(toSession(response));
   setGlobalMessage(response.globalMessage);
   return response;
+}
+
+/** Signs in and stores the session. Rejects with ApiError (status + server message). */
+export async function login(request: LoginRequest): Promise<LoginResponse> {
+  return startSession(await api.post<LoginResponse>('users/login', request, { auth: false }));
 }

@@ -4,44 +4,37 @@ import { FormField } from '@/components/form/FormField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { ApiError } from '@/lib/api';
-import { email as emailRule } from '@/lib/validation';
-import { login, type LoginResponse } from '../api/login';
-
-const EMAIL_FIELD = { rules: [emailRule] } as const;
-const PASSWORD_FIELD = {} as const;
+import { ApiError, describeError } from '@/lib/api';
+import { login, NO_PASSWORD_STATUS, type LoginResponse } from '../api/login';
+import { EMAIL_FIELD, REQUIRED_FIELD, validateAll } from './fields';
 
 export interface LoginFormProps {
   readonly onSuccess: (response: LoginResponse) => void | Promise<void>;
+  /** The account exists but has no password yet (the login answers 400). */
+  readonly onNoPassword: (email: string) => void | Promise<void>;
 }
 
-function failureMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  return 'Something went wrong. Please try again.';
-}
-
-export function LoginForm({ onSuccess }: LoginFormProps) {
+export function LoginForm({ onSuccess, onNoPassword }: LoginFormProps) {
   const email = useField(EMAIL_FIELD);
-  const password = useField(PASSWORD_FIELD);
+  const password = useField(REQUIRED_FIELD);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (submitting) return;
-    const invalid = [email, password].filter((field) => field.validate() !== null);
-    if (invalid.length > 0) {
-      const first = invalid[0];
-      if (first) document.getElementById(first.id)?.focus();
-      return;
-    }
+    if (submitting || !validateAll([email, password])) return;
     setServerError(null);
     setSubmitting(true);
+    const address = email.value.trim();
     try {
-      const response = await login({ email: email.value.trim(), password: password.value });
+      const response = await login({ email: address, password: password.value });
       await onSuccess(response);
     } catch (error) {
-      setServerError(failureMessage(error));
+      if (error instanceof ApiError && error.status === NO_PASSWORD_STATUS) {
+        await onNoPassword(address);
+        return;
+      }
+      setServerError(describeError(error));
       setSubmitting(false);
     }
   };

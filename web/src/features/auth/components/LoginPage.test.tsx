@@ -128,3 +128,31 @@ describe('LoginPage', () => {
     });
   });
 });
+
+describe('LoginPage server answers', () => {
+  it('sends an account without a password to /setup-password-direct with the email', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ error: 'No password set' }, 400));
+    const { user, router } = await openLogin();
+    await user.type(screen.getByLabelText('Email'), 'ana@brand.com');
+    await user.type(screen.getByLabelText('Password'), 'whatever');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(
+      await screen.findByRole('heading', { name: "Your account doesn't have a password yet" }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/setup-password-direct');
+    expect(screen.getByLabelText('Email')).toHaveValue('ana@brand.com');
+  });
+
+  it('shows the rate-limit message', async () => {
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ error: 'Too many sign-in attempts. Please wait 15 minutes.' }, 429),
+    );
+    const { user } = await openLogin();
+    await user.type(screen.getByLabelText('Email'), 'ana@brand.com');
+    await user.type(screen.getByLabelText('Password'), 'whatever');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many sign-in attempts. Please wait 15 minutes.',
+    );
+  });
+});

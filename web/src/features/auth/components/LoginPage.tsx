@@ -1,13 +1,17 @@
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useDocumentTitle } from '@/hooks/use-document-title';
+import { Alert } from '@/components/ui/Alert';
+import { clearSessionEndedNotice, hasSessionEndedNotice } from '@/lib/force-logout';
 import { safeRedirect } from '@/lib/redirect';
 import type { LoginResponse } from '../api/login';
+import { AuthCard } from './AuthCard';
 import { LoginForm } from './LoginForm';
 
 export function LoginPage() {
-  useDocumentTitle('Login');
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
+  const [sessionEnded] = useState(hasSessionEndedNotice);
+  useEffect(clearSessionEndedNotice, []);
 
   const onSuccess = async (response: LoginResponse) => {
     const target =
@@ -15,16 +19,26 @@ export function LoginPage() {
     await navigate(target, { replace: true });
   };
 
+  const onNoPassword = async (email: string) => {
+    await navigate('/setup-password-direct', { state: { email } });
+  };
+
   return (
-    <div className="auth">
-      <div className="card auth__card">
-        <h1 className="card__title">Sign in to Tandem</h1>
-        <p className="muted auth__lead">Welcome back. Find your next brand partner.</p>
-        <LoginForm onSuccess={onSuccess} />
-      </div>
-      <p className="auth__switch">
-        New to Tandem? <Link to="/create-account">Create an account</Link>
-      </p>
-    </div>
+    <AuthCard
+      title="Sign in to Tandem"
+      lead="Welcome back. Find your next brand partner."
+      footer={
+        <>
+          New to Tandem? <Link to="/create-account">Create an account</Link>
+        </>
+      }
+    >
+      {sessionEnded && (
+        <div className="auth__notice">
+          <Alert tone="info">Your session has ended. Please sign in again.</Alert>
+        </div>
+      )}
+      <LoginForm onSuccess={onSuccess} onNoPassword={onNoPassword} />
+    </AuthCard>
   );
 }

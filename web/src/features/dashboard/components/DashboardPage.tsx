@@ -1,21 +1,122 @@
-import { useDocumentTitle } from '@/hooks/use-document-title';
-import { useSession } from '@/lib/session';
+import { Link } from 'react-router';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { useIsFeatureOnly } from '@/lib/login-check';
+import { useSelectedBrand, useSession } from '@/lib/session';
+import {
+  hasHadLiveFeature,
+  menuCountsOf,
+  reloadDashboard,
+  useDashboard,
+  type MenuCounts,
+} from '../api/dashboard';
+import { nextStep } from './next-step';
 
-/** Placeholder dashboard: the real one (menu counts, credits, matches) comes later. */
+interface Stat {
+  readonly key: keyof MenuCounts;
+  readonly label: string;
+  readonly to: string;
+}
+
+function statsFor(counts: MenuCounts, featureOnly: boolean, hasHadLive: boolean): Stat[] {
+  if (featureOnly) {
+    return hasHadLive ? [{ key: 'requests', label: 'Pitches received', to: '/requests/received' }] : [];
+  }
+  return [
+    { key: 'matches', label: 'New matches', to: '/matches' },
+    { key: 'requests', label: 'New requests', to: counts.requests > 0 ? '/requests/received' : '/requests' },
+    {
+      key: 'connections',
+      label: 'New connections',
+      to: counts.connections > 0 ? '/connections/connected' : '/connections',
+    },
+    { key: 'declines', label: 'Declines', to: '/declines' },
+  ];
+}
+
 export function DashboardPage() {
-  useDocumentTitle('Dashboard');
   const session = useSession();
-  const firstName = session?.firstName;
+  const brand = useSelectedBrand();
+  const { status, data, error } = useDashboard();
+  const featureOnly = useIsFeatureOnly();
+  const hasHadLive = hasHadLiveFeature(data);
+  const counts = menuCountsOf(data);
+  const brandName = data?.dashboard?.brandName;
+  const step = nextStep({ counts, featureOnly, hasHadLive });
+  const stats = statsFor(counts, featureOnly, hasHadLive);
+  const loaded = data !== null;
+  const news = (data?.whatsNew ?? []).filter((item) => typeof item.title === 'string');
 
   return (
-    <section className="stack">
-      <h1 className="page-title">{firstName ? `Welcome back, ${firstName}` : 'Dashboard'}</h1>
-      <div className="card">
-        <h2 className="card__subtitle">Your dashboard is on its way</h2>
-        <p className="muted">
-          Matches, requests and credits will appear here. For now you are signed in and ready to go.
-        </p>
-      </div>
-    </section>
+    <div className="dashboard">
+      <header className="page-header">
+        <h1 className="page-title">{session?.firstName ? `Welcome back, ${session.firstName}` : 'Dashboard'}</h1>
+        {brandName && (
+          <p className="page-header__lead">
+            You're working as <strong>{brandName}</strong>.
+          </p>
+        )}
+      </header>
+
+      {status === 'error' && (
+        <Alert title="We couldn't load your dashboard">
+          <p>{error?.message}</p>
+          <Button variant="secondary" className="alert__action" onClick={() => void reloadDashboard(brand)}>
+            Try again
+          </Button>
+        </Alert>
+      )}
+
+      {data?.matchRunOutstanding && (
+        <Alert tone="info" title="New matches on the way">
+          We're finding brands for {brandName ?? 'your brand'}. This usually takes a few minutes.
+        </Alert>
+      )}
+
+      <section className="card next-step" aria-labelledby="next-step-title">
+        <p className="next-step__eyebrow">Next step</p>
+        <h2 id="next-step-title" className="card__subtitle">
+          {step.title}
+        </h2>
+        <p className="muted">{step.text}</p>
+        <Link to={step.to} className="button button--primary next-step__action">
+          {step.action}
+        </Link>
+      </section>
+
+      {stats.length > 0 && (
+        <section aria-labelledby="activity-title">
+          <h2 id="activity-title" className="section-title">
+            Your activity
+          </h2>
+          <ul className="stat-grid" aria-busy={!loaded}>
+            {stats.map((stat) => (
+              <li key={stat.key}>
+                <Link to={stat.to} className="stat">
+                  <span className="stat__value">{loaded ? counts[stat.key] : '–'}</span>
+                  <span className="stat__label">{stat.label}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {news.length > 0 && (
+        <section className="card" aria-labelledby="news-title">
+          <h2 id="news-title" className="card__subtitle">
+            What's new
+          </h2>
+          <ul className="news-list">
+            {news.map((item) => (
+              <li key={item.title}>
+                <strong>{item.title}</strong>
+                {item.text && <span className="muted"> {item.text}</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
   );
 }

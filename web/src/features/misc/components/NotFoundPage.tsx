@@ -1,8 +1,6 @@
 import { Link } from 'react-router';
-import { useDocumentTitle } from '@/hooks/use-document-title';
 
 export function NotFoundPage() {
-  useDocumentTitle('Page not found');
   return (
     <div className="card card--narrow not-found">
       <p className="not-found__code" aria-hidden="true">

@@ -1,0 +1,112 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const DEMO = { email: 'demo@tandem.local', password: 'TandemDemo1' };
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a new member signs up, confirms through the outbox link, signs in and out', async ({ page }) => {
+  const email = `nina.${Date.now()}@example.com`;
+  await page.goto('/create-account');
+  await expect(page).toHaveTitle(/^Tandem Hub: /);
+  await page.getByLabel('Your name').fill('Nina New');
+  await page.getByLabel('Brand name').fill("Nina's Teas");
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('Tandem-Oats-2026');
+  await page.getByRole('button', { name: /create/i }).click();
+  await expect(page.getByText(/check your email/i)).toBeVisible();
+
+  // The local outbox shows the email; its link confirms the address.
+  await page.goto('/__local/outbox');
+  const link = page.locator('article', { hasText: email }).getByRole('link').first();
+  const href = await link.getAttribute('href');
+  expect(href).toContain('/confirm-email/');
+  await page.goto(href!);
+  await expect(page.getByText('Thanks, your email address is confirmed.')).toBeVisible();
+
+  await signIn(page, email, 'Tandem-Oats-2026');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+
+  // First visit: the welcome popup (three steps), then the brand-visibility note.
+  const welcome = page.getByRole('dialog', { name: 'Welcome' });
+  await expect(welcome).toBeVisible();
+  await welcome.getByRole('button', { name: 'Next' }).click();
+  await welcome.getByRole('button', { name: 'Next' }).click();
+  await welcome.getByRole('button', { name: 'Finish' }).click();
+  await page.getByRole('button', { name: 'Got it' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /Nina/ })).toBeVisible();
+
+  await page.getByRole('button', { name: /account menu|NN/i }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('a wrong password shows the message and keeps the member on the sign-in page', async ({ page }) => {
+  await signIn(page, DEMO.email, 'Not-The-Password-1');
+  await expect(page.getByRole('alert')).toHaveText('Wrong email or password');
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('a member with two brands switches brand', async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  const switcher = page.getByLabel(/brand/i).first();
+  await expect(switcher).toBeVisible();
+  const reloaded = page.waitForRequest((r) => r.url().includes('/api/dashboard'));
+  await switcher.selectOption({ label: 'Wild Fern Candles' });
+  const request = await reloaded;
+  const chosen = await switcher.inputValue();
+  expect(chosen).toMatch(/^\d+$/);
+  expect(request.headers()['x-brand-id']).toBe(chosen);
+  await expect(switcher.locator('option:checked')).toHaveText('Wild Fern Candles');
+});
+
+test('an expired access token is refreshed once for requests that fail together', async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+
+  // Spoil the access token, as if it had expired, then load a page that makes several calls.
+  await page.evaluate(() => {
+    const key = 'tandem.session';
+    const session = JSON.parse(localStorage.getItem(key)!);
+    session.accessToken = 'expired.invalid.token';
+    localStorage.setItem(key, JSON.stringify(session));
+  });
+  const refreshes: string[] = [];
+  const unauthorized: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/users/refresh-token')) refreshes.push(r.url());
+  });
+  page.on('response', (r) => {
+    if (r.status() === 401) unauthorized.push(r.url());
+  });
+  const dashboardLoaded = page.waitForResponse((r) => r.url().endsWith('/api/dashboard') && r.status() === 200);
+  await page.reload();
+  await dashboardLoaded; // the retried call, with the refreshed token
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: /Dana/ })).toBeVisible();
+  expect(unauthorized.length).toBeGreaterThanOrEqual(2);
+  expect(refreshes).toHaveLength(1);
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a signed-in member opening /login lands on the dashboard', async ({ page }) => {
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a signed-out member opening /matches is sent to sign in and back', async ({ page }) => {
+  await page.goto('/matches');
+  await expect(page).toHaveURL(/\/login\/\?redirect=\/matches$/);
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/matches$/);
+});

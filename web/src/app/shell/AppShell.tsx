@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Outlet, useNavigate } from 'react-router';
+import { AppLayout } from '@/components/layout/AppLayout';
+import { Footer } from '@/components/layout/Footer';
+import { MessageBar } from '@/components/layout/MessageBar';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { config } from '@/config/env';
+import { ImpersonateField } from '@/features/admin/components/ImpersonateField';
+import { logout } from '@/features/auth/api/logout';
+import { hasHadLiveFeature, menuCountsOf, useDashboard } from '@/features/dashboard/api/dashboard';
+import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
+import { MainMenu } from '@/features/navigation/components/MainMenu';
+import { UserMenu } from '@/features/navigation/components/UserMenu';
+import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
+import { IssueReportBox } from '@/features/support/components/IssueReportBox';
+import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
+import { setMenuSize, useMenuSize } from '@/lib/preferences';
+import { resetAllResources } from '@/lib/resource';
+import { setSelectedBrand, useSelectedBrand, useSession } from '@/lib/session';
+import { ShellPopups, type ShellPopup } from './ShellPopups';
+import { useShellMessages } from './use-shell-messages';
+
+/** The signed-in app: menus, brand switcher, message bar, footer and shell popups around the page. */
+export function AppShell() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const brand = useSelectedBrand();
+  const dashboard = useDashboard();
+  const check = useLoginCheck();
+  const featureOnly = useIsFeatureOnly();
+  const menuSize = useMenuSize();
+  const messages = useShellMessages(check.data);
+  const [popup, setPopup] = useState<ShellPopup | null>(null);
+
+  // Between a forced sign-out and the navigation to /login.
+  if (!session) return <PageLoader />;
+
+  const context: MenuContext = {
+    counts: menuCountsOf(dashboard.data),
+    featureOnly,
+    hasHadLive: hasHadLiveFeature(dashboard.data),
+  };
+  const isAdmin = session.sessionInfo.access === 'admin';
+  const mini = menuSize === 'mini';
+
+  const signOut = async () => {
+    await logout();
+    resetAllResources();
+    await navigate('/login/', { replace: true });
+  };
+
+  return (
+    <AppLayout
+      mini={mini}
+      messageBar={<MessageBar messages={messages} />}
+      headerEnd={
+        <>
+          <BrandSwitcher brands={dashboard.data?.userBrands ?? []} selected={brand} onSelect={setSelectedBrand} />
+          <UserMenu
+            initials={session.initials}
+            name={session.name}
+            email={check.data?.email}
+            links={buildUserMenuLinks(context)}
+            onHelp={() => {
+              setPopup('help');
+            }}
+            onLogout={() => void signOut()}
+          />
+        </>
+      }
+      nav={
+        <MainMenu
+          entries={buildMainMenu(context)}
+          mini={mini}
+          onToggleMini={() => {
+            setMenuSize(mini ? 'full' : 'mini');
+          }}
+          onAction={setPopup}
+        />
+      }
+      footer={
+        <Footer version={isAdmin ? config.version : undefined}>
+          {(isAdmin || config.isDev) && <IssueReportBox />}
+          {isAdmin && config.isDev && <ImpersonateField onChange={resetAllResources} />}
+        </Footer>
+      }
+    >
+      <Outlet />
+      <ShellPopups
+        firstName={session.firstName}
+        check={check.data}
+        open={popup}
+        onClose={() => {
+          setPopup(null);
+        }}
+      />
+    </AppLayout>
+  );
+}

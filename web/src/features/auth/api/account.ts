@@ -1,0 +1,57 @@
+import { api } from '@/lib/api';
+
+/** The plain `{ message }` answer of the account-link calls. */
+export interface MessageResponse {
+  readonly message: string;
+}
+
+export interface CreateAccountRequest {
+  readonly name: string;
+  readonly email: string;
+  readonly password: string;
+  readonly brandName: string;
+}
+
+/** 201 { message }; 400 with per-field `errors`; 409 when the email is taken. */
+export function createAccount(request: CreateAccountRequest): Promise<MessageResponse> {
+  return api.post<MessageResponse>('users/create-account', request, { auth: false });
+}
+
+/** Confirms an email address with the code from the emailed link. */
+export function confirmEmail(code: string): Promise<MessageResponse> {
+  return api.post<MessageResponse>('users/confirm-email', { code }, { auth: false });
+}
+
+/** Sends the signed-in user a new confirmation email. */
+export function resendConfirmationEmail(): Promise<MessageResponse> {
+  return api.get<MessageResponse>('users/confirm-email/resend', {
+    operation: 'Resend confirmation email',
+  });
+}
+
+/** Always answers 200 (it never reveals whether the email has an account). */
+export function forgotPassword(email: string): Promise<MessageResponse> {
+  return api.post<MessageResponse>('users/forgot-password', { email }, { auth: false });
+}
+
+/** Emails a link for creating a first password. */
+export function setupPassword(email: string): Promise<MessageResponse> {
+  return api.post<MessageResponse>('users/setup-password', { email }, { auth: false });
+}
+
+/** The two emailed-link password screens share their shape. */
+export type PasswordLinkKind = 'reset' | 'create';
+
+export function setPasswordWithCode(
+  kind: PasswordLinkKind,
+  code: string,
+  password: string,
+): Promise<MessageResponse> {
+  const path = kind === 'reset' ? 'users/reset-password' : 'users/create-password';
+  return api.post<MessageResponse>(path, { code, password }, { auth: false });
+}
+
+/** Stops the welcome email series for the signed-in user (the link in those emails). */
+export function stopWelcomeEmails(email: string): Promise<MessageResponse> {
+  return api.get<MessageResponse>(`users/stop-welcome-emails/${encodeURIComponent(email)}`);
+}

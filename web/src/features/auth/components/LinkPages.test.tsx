@@ -1,0 +1,78 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { getSession } from '@/lib/session';
+import { mockApi, shellRoutes } from '@/testing/api-mock';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
+import { signIn } from '@/testing/session';
+
+describe('ConfirmEmailPage', () => {
+  it('confirms with the code from the rest of the path and links to sign in', async () => {
+    const api = mockApi({ 'POST users/confirm-email': { message: 'Thanks, your email is confirmed.' } });
+    renderRoute('/confirm-email/abc/def');
+    expect(await screen.findByRole('heading', { name: 'Email confirmed' })).toBeInTheDocument();
+    expect(screen.getByText('Thanks, your email is confirmed.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+    expect(api.calls('POST users/confirm-email')).toHaveLength(1);
+    expect(api.calls('POST users/confirm-email')[0]?.body).toEqual({ code: 'abc/def' });
+  });
+
+  it('shows an expired or used link and links a signed-in user home', async () => {
+    signIn();
+    mockApi({ 'POST users/confirm-email': jsonResponse({ error: 'This link has expired' }, 400) });
+    renderRoute('/confirm-email/abc');
+    expect(await screen.findByRole('heading', { name: "We couldn't confirm your email" })).toBeInTheDocument();
+    expect(screen.getByText('This link has expired')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/');
+  });
+
+  it('explains a link without a code', async () => {
+    const api = mockApi();
+    renderRoute('/confirm-email/');
+    expect(await screen.findByRole('heading', { name: "We couldn't confirm your email" })).toBeInTheDocument();
+    expect(screen.getByText(/This confirmation link is incomplete/)).toBeInTheDocument();
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('InstantLoginPage', () => {
+  it('signs in with the emailed code and goes to the dashboard', async () => {
+    const api = mockApi({
+      'POST users/instant-login': {
+        access_token: 'access-i',
+        refresh_token: 'refresh-i',
+        uid: 'u5',
+        account: 'a5',
+        initials: 'CD',
+        name: 'Cleo Dane',
+        firstName: 'Cleo',
+        sessionInfo: { access: 'member' },
+      },
+      ...shellRoutes(),
+    });
+    const { router } = renderRoute('/login/code-7/u5/new');
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Cleo' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(getSession()).toMatchObject({ accessToken: 'access-i', uid: 'u5' });
+    expect(api.calls('POST users/instant-login')).toHaveLength(1);
+    expect(api.calls('POST users/instant-login')[0]?.body).toEqual({ code: 'code-7', id: 'u5' });
+  });
+
+  it('shows the error with a link to sign in', async () => {
+    mockApi({ 'POST users/instant-login': jsonResponse({ error: 'This sign-in link has expired' }, 400) });
+    renderRoute('/login/code-7/u5');
+    expect(await screen.findByText('This sign-in link has expired')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
+    await waitFor(() => {
+      expect(document.title).toBe('Tandem Hub: Signing in');
+    });
+  });
+});
+
+describe('single-use links under StrictMode', () => {
+  it('calls the server once even when React mounts the page twice', async () => {
+    const api = mockApi({ 'POST users/confirm-email': { message: 'Confirmed' } });
+    renderRoute('/confirm-email/once', { strict: true });
+    expect(await screen.findByRole('heading', { name: 'Email confirmed' })).toBeInTheDocument();
+    expect(api.calls('POST users/confirm-email')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,63 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
+
+describe('ResetPasswordPage', () => {
+  it('sets the new password with the code from the link', async () => {
+    const api = mockApi({ 'POST users/reset-password': { message: 'Your password has been reset.' } });
+    const { user } = renderRoute('/reset-password/code-9');
+    await screen.findByRole('heading', { name: 'Choose a new password' });
+    await user.type(screen.getByLabelText('New password'), 'Tandem2025');
+    await user.type(screen.getByLabelText('Confirm new password'), 'Tandem2025');
+    await user.click(screen.getByRole('button', { name: 'Save new password' }));
+    expect(await screen.findByRole('heading', { name: 'Password updated' })).toBeInTheDocument();
+    expect(screen.getByText('Your password has been reset.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+    expect(api.calls('POST users/reset-password')[0]?.body).toEqual({ code: 'code-9', password: 'Tandem2025' });
+  });
+
+  it('checks the password rules and the confirmation', async () => {
+    const api = mockApi();
+    const { user } = renderRoute('/reset-password/code-9');
+    await user.type(await screen.findByLabelText('New password'), 'Passw0rd');
+    await user.type(screen.getByLabelText('Confirm new password'), 'Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save new password' }));
+    expect(screen.getByText('Your password must be harder')).toBeInTheDocument();
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('shows an expired link error with a way to ask for a new one', async () => {
+    mockApi({ 'POST users/reset-password': jsonResponse({ error: 'This link has expired' }, 400) });
+    const { user } = renderRoute('/reset-password/code-9');
+    await user.type(await screen.findByLabelText('New password'), 'Tandem2025');
+    await user.type(screen.getByLabelText('Confirm new password'), 'Tandem2025');
+    await user.click(screen.getByRole('button', { name: 'Save new password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This link has expired');
+    expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/forgot-password');
+  });
+});
+
+describe('CreatePasswordPage', () => {
+  it('creates the first password', async () => {
+    const api = mockApi({ 'POST users/create-password': { message: 'Password created.' } });
+    const { user } = renderRoute('/create-password/code-3');
+    await screen.findByRole('heading', { name: 'Create your password' });
+    await user.type(screen.getByLabelText('Password'), 'Tandem2025');
+    await user.type(screen.getByLabelText('Confirm password'), 'Tandem2025');
+    await user.click(screen.getByRole('button', { name: 'Create password' }));
+    expect(await screen.findByRole('heading', { name: 'Password created' })).toBeInTheDocument();
+    expect(api.calls('POST users/create-password')[0]?.body).toEqual({ code: 'code-3', password: 'Tandem2025' });
+  });
+
+  it('shows a used link error', async () => {
+    mockApi({ 'POST users/create-password': jsonResponse({ error: 'This link has already been used' }, 400) });
+    const { user } = renderRoute('/create-password/code-3');
+    await user.type(await screen.findByLabelText('Password'), 'Tandem2025');
+    await user.type(screen.getByLabelText('Confirm password'), 'Tandem2025');
+    await user.click(screen.getByRole('button', { name: 'Create password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This link has already been used');
+    expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/setup-password');
+  });
+});

@@ -1,0 +1,56 @@
+import type { MenuCounts } from '../api/dashboard';
+
+export interface NextStep {
+  readonly title: string;
+  readonly text: string;
+  readonly action: string;
+  readonly to: string;
+}
+
+export interface NextStepContext {
+  readonly counts: MenuCounts;
+  readonly featureOnly: boolean;
+  readonly hasHadLive: boolean;
+}
+
+/** The one thing the dashboard suggests doing next. */
+export function nextStep({ counts, featureOnly, hasHadLive }: NextStepContext): NextStep {
+  if (featureOnly) {
+    if (hasHadLive && counts.requests > 0) {
+      return {
+        title: 'Brands have pitched to you',
+        text: 'Read the pitches brands have sent in reply to your feature and answer the ones you like.',
+        action: 'Read pitches',
+        to: '/requests/received',
+      };
+    }
+    return {
+      title: 'Feature your brand in the Pitch Area',
+      text: 'Show your collaboration opportunity to every brand on Tandem for 3 or 6 months.',
+      action: hasHadLive ? 'See your feature' : 'Feature your brand',
+      to: hasHadLive ? '/pitch' : '/pitch/new',
+    };
+  }
+  if (counts.requests > 0) {
+    return {
+      title: 'Brands want to work with you',
+      text: 'You have new connection requests. Accepting a request is free and shares contact details.',
+      action: 'Review requests',
+      to: '/requests/received',
+    };
+  }
+  if (counts.connections > 0) {
+    return {
+      title: 'Find more partners',
+      text: 'Browse brands matched to yours and send a connection request to the ones you like.',
+      action: 'Browse matches',
+      to: '/matches',
+    };
+  }
+  return {
+    title: 'Find your first partners',
+    text: 'Browse brands matched to yours and send a connection request. A request holds 1 credit, returned if it is declined.',
+    action: 'Find your first partners',
+    to: '/matches',
+  };
+}

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { useIsFeatureOnly } from '@/lib/login-check';
+import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { useSelectedBrand, useSession } from '@/lib/session';
 import {
   hasHadLiveFeature,
@@ -10,6 +10,7 @@ import {
   useDashboard,
   type MenuCounts,
 } from '../api/dashboard';
+import { greeting } from './greeting';
 import { nextStep } from './next-step';
 
 interface Stat {
@@ -39,6 +40,7 @@ export function DashboardPage() {
   const brand = useSelectedBrand();
   const { status, data, error } = useDashboard();
   const featureOnly = useIsFeatureOnly();
+  const firstVisit = useLoginCheck().data?.showWelcome === true;
   const hasHadLive = hasHadLiveFeature(data);
   const counts = menuCountsOf(data);
   const brandName = data?.dashboard?.brandName;
@@ -50,7 +52,7 @@ export function DashboardPage() {
   return (
     <div className="dashboard">
       <header className="page-header">
-        <h1 className="page-title">{session?.firstName ? `Welcome back, ${session.firstName}` : 'Dashboard'}</h1>
+        <h1 className="page-title">{greeting(session?.firstName, firstVisit)}</h1>
         {brandName && (
           <p className="page-header__lead">
             You're working as <strong>{brandName}</strong>.

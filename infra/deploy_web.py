@@ -1,12 +1,14 @@
 """Upload web/dist to the stack's web bucket and invalidate CloudFront (`make deploy`).
 
 Hashed assets are cached for a year; index.html and other entry files are never cached, so a
-deploy takes effect at the next page load.
+deploy takes effect at the next page load. `/config.json` carries the stack's runtime settings
+for the browser (analytics identity pool and stream), so one build serves every environment.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import mimetypes
 import time
 from pathlib import Path
@@ -39,6 +41,20 @@ def main() -> None:
                 "CacheControl": cache,
             },
         )
+    runtime_config = {
+        "analytics": {
+            "region": s3.meta.region_name,
+            "identityPoolId": outputs["AnalyticsIdentityPoolId"],
+            "streamName": outputs["AnalyticsStreamName"],
+        }
+    }
+    s3.put_object(
+        Bucket=bucket,
+        Key="config.json",
+        Body=json.dumps(runtime_config).encode(),
+        ContentType="application/json",
+        CacheControl="no-cache",
+    )
     boto3.client("cloudfront").create_invalidation(
         DistributionId=distribution,
         InvalidationBatch={"Paths": {"Quantity": 1, "Items": ["/*"]}, "CallerReference": str(time.time())},

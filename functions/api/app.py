@@ -9,13 +9,13 @@ from __future__ import annotations
 from chalice import Chalice
 
 from chalicelib.http import normalise_chalice_error
-from chalicelib.routes import admin, dashboard, health, matching, users
+from chalicelib.routes import admin, dashboard, health, matching, support, users
 
 app = Chalice(app_name="tandem-api")
 app.api.binary_types = []
 
 API_PREFIX = "/api"
-for blueprint in (health.bp, users.bp, dashboard.bp, matching.bp, admin.bp):
+for blueprint in (health.bp, users.bp, dashboard.bp, matching.bp, support.bp, admin.bp):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 
 

@@ -267,3 +267,22 @@ def test_stop_welcome_emails_only_for_your_own_address(api):
     status, body = api.call("GET", "/api/users/stop-welcome-emails/mia@example.com", auth_headers(token))
     assert (status, body) == (200, {"message": "You won't get any more welcome emails."})
     assert accounts.get_user(user.user_id).welcome_emails is False
+
+
+def test_issue_box_stores_a_report_and_requires_a_description(api):
+    from tandem.store.models import IssueReport
+
+    _, _, token = member("mia@example.com")
+    assert api.call("POST", "/api/issues/report", auth_headers(token), {"description": "  "}) == (
+        400,
+        {"error": "Please enter a description"},
+    )
+    status, body = api.call(
+        "POST",
+        "/api/issues/report",
+        auth_headers(token),
+        {"description": "Menu overlaps", "path": "/matches"},
+    )
+    assert (status, body) == (201, {"message": "Issue sent"})
+    (stored,) = list(IssueReport.scan(IssueReport.pk.startswith("ISSUE#")))
+    assert (stored.description, stored.path) == ("Menu overlaps", "/matches")

@@ -236,3 +236,16 @@ class LedgerEntry(TandemModel):
     delta = NumberAttribute()
     ref = UnicodeAttribute(default="")
     created_at = NumberAttribute()
+
+
+@_register
+class IssueReport(TandemModel):
+    """A problem reported from the app's developer issue box (admins, or any user in dev)."""
+
+    report_id = UnicodeAttribute()
+    user_id = UnicodeAttribute()
+    description = UnicodeAttribute()
+    path = UnicodeAttribute(default="")
+    created_at = UTCDateTimeAttribute()
+    gsi1pk = UnicodeAttribute()
+    gsi1sk = UnicodeAttribute()

@@ -1,0 +1,36 @@
+"""Issue reports from the developer issue box: stored for the team, newest listed first."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from tandem.errors import ValidationError
+from tandem.store.models import IssueReport
+
+EMPTY = "Please enter a description"
+MAX_DESCRIPTION = 5000
+
+
+def report(user_id: str, body: dict[str, Any]) -> dict[str, str]:
+    description = body.get("description")
+    if not isinstance(description, str) or not description.strip():
+        raise ValidationError(EMPTY)
+    if len(description) > MAX_DESCRIPTION:
+        raise ValidationError(f"Please keep the description under {MAX_DESCRIPTION} characters")
+    path = body.get("path") if isinstance(body.get("path"), str) else ""
+    now = datetime.now(UTC)
+    report_id = uuid.uuid4().hex
+    IssueReport(
+        f"ISSUE#{report_id}",
+        "META",
+        report_id=report_id,
+        user_id=user_id,
+        description=description.strip(),
+        path=path[:500],
+        created_at=now,
+        gsi1pk="ISSUES",
+        gsi1sk=now.isoformat(),
+    ).save()
+    return {"message": "Issue sent"}

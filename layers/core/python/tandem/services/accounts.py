@@ -67,4 +67,10 @@ def get_account(account_id: str) -> Account | None:
 
 
 def list_users(limit: int = 200) -> list[User]:
-    return [u for u in User.scan(User.sk == keys.META, limit=limit * 20) if u.pk.startswith("USER#")][:limit]
+    """Users for the admin list (a scan: admin-only and small; an index comes when it grows)."""
+    found: list[User] = []
+    for user in User.scan(User.pk.startswith("USER#") & (User.sk == keys.META)):
+        found.append(user)
+        if len(found) == limit:
+            break
+    return found

@@ -1,3 +1,4 @@
+import { EmailField } from '@/components/form/EmailField';
 import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '@/components/form/FormField';
@@ -95,16 +96,7 @@ export function CreateAccountPage() {
         )}
         <FormField field={name} name="name" label="Your name" autoComplete="name" autoFocus />
         <FormField field={brandName} name="brandName" label="Brand name" autoComplete="organization" />
-        <FormField
-          field={email}
-          name="email"
-          type="email"
-          label="Email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-        />
+        <EmailField field={email} />
         <FormField
           field={password}
           name="password"

@@ -1,6 +1,6 @@
+import { EmailField } from '@/components/form/EmailField';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
-import { FormField } from '@/components/form/FormField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -66,17 +66,7 @@ export function EmailLinkForm({ title, lead, submitLabel, send, initialEmail = '
     <AuthCard title={title} lead={lead} footer={backToSignIn}>
       <form className="form" noValidate onSubmit={(event) => void submit(event)}>
         {serverError && <Alert>{serverError}</Alert>}
-        <FormField
-          field={email}
-          name="email"
-          type="email"
-          label="Email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          autoFocus
-        />
+        <EmailField field={email} autoFocus />
         <Button type="submit" block busy={submitting}>
           {submitLabel}
         </Button>

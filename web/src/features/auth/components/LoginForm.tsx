@@ -1,3 +1,4 @@
+import { EmailField } from '@/components/form/EmailField';
 import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '@/components/form/FormField';
@@ -42,17 +43,7 @@ export function LoginForm({ onSuccess, onNoPassword }: LoginFormProps) {
   return (
     <form className="form" noValidate onSubmit={(event) => void submit(event)}>
       {serverError && <Alert>{serverError}</Alert>}
-      <FormField
-        field={email}
-        name="email"
-        type="email"
-        label="Email"
-        autoComplete="username"
-        inputMode="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        autoFocus
-      />
+      <EmailField field={email} autoComplete="username" autoFocus />
       <FormField
         field={password}
         name="password"

@@ -1,12 +1,18 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 // Import from 'react-router' only (not 'react-router/dom'): under Vitest the two entry
 // points resolve to different builds with separate router contexts.
 import { RouterProvider } from 'react-router';
+import { startAnalytics } from '@/lib/analytics-start';
 import { AppProvider } from './provider';
 import { createAppRouter } from './router';
 
 export function App() {
   const [router] = useState(createAppRouter);
+  // After the first render, never before it: reads /config.json and, on deployed stacks,
+  // loads the aws-amplify analytics sink in its own chunk.
+  useEffect(() => {
+    void startAnalytics();
+  }, []);
   return (
     <AppProvider>
       <RouterProvider router={router} />

@@ -5,8 +5,10 @@ import { config } from '@/config/env';
  *
  * Events go to a sink. In development every event is also written to the console.
  * Production analytics (aws-amplify, named by the customer) plugs in through
- * `installAnalyticsSink(() => import('./analytics-amplify').then(...))`: the loader is
- * a dynamic import, so the library lands in its own chunk and never in the initial bundle.
+ * `installAnalyticsSink(() => import('./analytics-amplify').then(...))`, done by
+ * `startAnalytics` (analytics-start.ts) when `/config.json` has an `analytics` block: the
+ * loader is a dynamic import, so the library lands in its own chunk and never in the
+ * initial bundle.
  * Events raised before a sink is installed are kept (up to MAX_QUEUED) and replayed.
  */
 export interface AnalyticsEvent {
@@ -14,11 +16,17 @@ export interface AnalyticsEvent {
   readonly properties: Readonly<Record<string, unknown>>;
 }
 
-export type AnalyticsSink = (event: AnalyticsEvent) => void;
+/** Receives each event with the time it was raised (queued events keep their own time). */
+export type AnalyticsSink = (event: AnalyticsEvent, at: Date) => void;
+
+interface QueuedEvent {
+  readonly event: AnalyticsEvent;
+  readonly at: Date;
+}
 
 const MAX_QUEUED = 50;
 let sink: AnalyticsSink | null = null;
-let queue: AnalyticsEvent[] = [];
+let queue: QueuedEvent[] = [];
 
 /** Reads `{ name, properties }` from an unknown value, or null when it is not an event. */
 export function toAnalyticsEvent(value: unknown): AnalyticsEvent | null {
@@ -37,15 +45,19 @@ export function trackEvent(event: AnalyticsEvent): void {
     // eslint-disable-next-line no-console -- the development analytics sink is the console
     console.debug('[analytics]', event.name, event.properties);
   }
+  deliver({ event, at: new Date() });
+}
+
+function deliver(queued: QueuedEvent): void {
   if (sink) {
     try {
-      sink(event);
+      sink(queued.event, queued.at);
     } catch (error) {
       console.warn('Analytics sink failed', error);
     }
     return;
   }
-  queue = [...queue, event].slice(-MAX_QUEUED);
+  queue = [...queue, queued].slice(-MAX_QUEUED);
 }
 
 /** Sets (or clears) the sink and replays queued events into it. */
@@ -54,7 +66,7 @@ export function setAnalyticsSink(next: AnalyticsSink | null): void {
   if (!next) return;
   const pending = queue;
   queue = [];
-  pending.forEach(trackEvent);
+  pending.forEach(deliver);
 }
 
 /** Installs a sink that is loaded lazily (keep heavy SDKs out of the initial bundle). */
@@ -64,4 +76,10 @@ export async function installAnalyticsSink(load: () => Promise<AnalyticsSink>): 
   } catch (error) {
     console.warn('Analytics could not start', error);
   }
+}
+
+/** Forgets the sink and any queued events (tests). */
+export function resetAnalytics(): void {
+  sink = null;
+  queue = [];
 }

@@ -2,6 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { resetConfirms } from '@/components/ui/confirm';
+import { resetAnalytics } from '@/lib/analytics';
+import { resetAnalyticsStart } from '@/lib/analytics-start';
 import { resetAllResources } from '@/lib/resource';
 import { clearToasts } from '@/lib/toast';
 import { mockApi } from './api-mock';
@@ -18,4 +20,6 @@ afterEach(() => {
   clearToasts();
   resetConfirms();
   resetAllResources();
+  resetAnalytics();
+  resetAnalyticsStart();
 });

@@ -13,7 +13,7 @@ from typing import Any
 
 import boto3
 
-from infra.local import lambda_inprocess
+from infra.local import lambda_inprocess, moto_isolation
 from infra.local.template import REGION, LocalPlan, build_plan
 
 LAMBDA_ROLE = "tandem-local-lambda"
@@ -52,6 +52,7 @@ def default_secret_values(plan: LocalPlan) -> dict[str, str]:
 
 def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | None = None) -> LocalPlan:
     """Create everything; returns the plan with queue URLs resolved."""
+    moto_isolation.install()
     first = build_plan()
 
     sqs = _client("sqs", endpoint_url)

@@ -68,8 +68,11 @@ def test_grant_is_idempotent_on_its_operation_id(aws):
 
 
 def test_concurrent_holds_never_overdraw(aws):
+    from infra.local import moto_isolation
     from tandem.errors import PaymentRequired
     from tandem.services import credits
+
+    assert moto_isolation.is_installed()  # without it moto itself lets two writers overdraw
 
     now = int(time.time())
     month("acc", now - DAY)

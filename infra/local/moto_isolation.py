@@ -1,0 +1,52 @@
+"""Give moto's DynamoDB the isolation real DynamoDB has.
+
+DynamoDB applies each conditional write atomically and runs a transaction as one serializable
+step; moto checks conditions and applies changes without any locking, so two threads can both
+pass `available >= 1` and overdraw. The local stack and the tests serialize moto's DynamoDB
+operations behind one lock (coarser than DynamoDB, never weaker), so concurrency tests exercise
+our conditions rather than moto's races. tests/functional/test_credits.py depends on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any
+
+OPERATIONS = (
+    "put_item",
+    "update_item",
+    "delete_item",
+    "transact_write_items",
+    "get_item",
+    "query",
+    "scan",
+    "batch_get_item",
+    "batch_write_item",
+    "transact_get_items",
+)
+_LOCK = threading.RLock()
+_MARK = "_tandem_serialized"
+
+
+def install() -> None:
+    from moto.dynamodb.models import DynamoDBBackend
+
+    for name in OPERATIONS:
+        original = getattr(DynamoDBBackend, name)
+        if getattr(original, _MARK, False):
+            continue
+
+        @functools.wraps(original)
+        def serialized(self: Any, *args: Any, __original=original, **kwargs: Any) -> Any:
+            with _LOCK:
+                return __original(self, *args, **kwargs)
+
+        setattr(serialized, _MARK, True)
+        setattr(DynamoDBBackend, name, serialized)
+
+
+def is_installed() -> bool:
+    from moto.dynamodb.models import DynamoDBBackend
+
+    return all(getattr(getattr(DynamoDBBackend, name), _MARK, False) for name in OPERATIONS)

@@ -77,6 +77,19 @@ def start_run(brand_id: int, trigger: str = "on-demand") -> MatchRun:
     return run
 
 
+# Profile fields whose change can change who fits a brand (and so starts a run).
+MATCH_FIELDS = frozenset(
+    {"category", "company_size", "values", "collab_kinds", "audience", "countries", "age_bands", "genders"}
+)
+
+
+def profile_changed(brand_id: int, *, created: bool, changed: set[str]) -> MatchRun | None:
+    """Called after a brand is created or saved: start a run when the change matters."""
+    if created or changed & MATCH_FIELDS:
+        return start_run(brand_id, trigger="profile")
+    return None
+
+
 def get_run(brand_id: int, run_id: str) -> MatchRun:
     try:
         return MatchRun.get(keys.brand_pk(brand_id), keys.match_run_sk(run_id))

@@ -5,6 +5,7 @@ Access patterns:
 - all brands (match candidates)        gsi1pk=BRANDS             gsi1sk=BRAND#<padded id>
 - a user by email                      gsi1pk=EMAIL#<email>      gsi1sk=USER
 - an account's brands                  gsi2pk=ACCOUNT#<id>       gsi2sk=BRAND#<padded id>
+- a brand's relations to others       pk=BRAND#<id>             sk=REL#<padded other id>
 - runs still open (scheduler sweep)    gsi2pk=MATCHRUN#<status>  gsi2sk=<started iso>
 """
 
@@ -52,6 +53,10 @@ def match_sk(candidate_id: int) -> str:
 
 def match_run_status_gsi(status: str) -> str:
     return f"MATCHRUN#{status}"
+
+
+def relation_sk(other_id: int) -> str:
+    return f"REL#{padded(other_id)}"
 
 
 def stripe_event_pk(event_id: str) -> str:

@@ -79,6 +79,10 @@ class Account(TandemModel):
     account_id = UnicodeAttribute()
     name = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
+    # none | pending_approval | active | trialling | cancelled | gifted | fixed_term
+    # (billing sets it from Stripe; tandem.services.subscriptions reads it)
+    subscription_status = UnicodeAttribute(default="none")
+    subscription_valid_to = NumberAttribute(null=True)  # epoch seconds; cancelled stays valid until then
 
 
 @_register
@@ -188,6 +192,24 @@ class Match(TandemModel):
     run_id = UnicodeAttribute()
     seen = BooleanAttribute(default=False)
     created_at = UTCDateTimeAttribute()
+
+
+@_register
+class BrandRelation(TandemModel):
+    """What brand `brand_id` has to do with brand `other_id` (one item per direction).
+
+    Matches keep `saved` / `dismissed`; connection requests keep `request_state` and the
+    request's id. The matcher reads one brand's relations in one query to exclude them.
+    """
+
+    brand_id = NumberAttribute()
+    other_id = NumberAttribute()
+    saved = BooleanAttribute(default=False)
+    dismissed = BooleanAttribute(default=False)
+    # "" | requested-out | requested-in | connected | declined-out | declined-in | cancelled
+    request_state = UnicodeAttribute(default="")
+    request_id = UnicodeAttribute(default="")
+    updated_at = NumberAttribute(default=0)
 
 
 @_register

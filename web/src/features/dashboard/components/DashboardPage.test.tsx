@@ -26,7 +26,7 @@ describe('DashboardPage', () => {
     mockApi(shellRoutes());
     renderRoute('/');
     const step = within(await screen.findByRole('region', { name: 'Find your first partners' }));
-    expect(step.getByRole('link', { name: 'Find your first partners' })).toHaveAttribute('href', '/matches');
+    expect(step.getByRole('link', { name: 'See your matches' })).toHaveAttribute('href', '/matches');
   });
 
   it('offers a retry when the dashboard fails to load', async () => {

@@ -50,7 +50,7 @@ export function nextStep({ counts, featureOnly, hasHadLive }: NextStepContext): 
   return {
     title: 'Find your first partners',
     text: 'Browse brands matched to yours and send a connection request. A request holds 1 credit, returned if it is declined.',
-    action: 'Find your first partners',
+    action: 'See your matches',
     to: '/matches',
   };
 }

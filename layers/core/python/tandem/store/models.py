@@ -143,6 +143,23 @@ class Audience(MapAttribute):
     countries = UnicodeSetAttribute(null=True)
 
 
+class SocialLinks(MapAttribute):
+    instagram = UnicodeAttribute(null=True)
+    tiktok = UnicodeAttribute(null=True)
+    facebook = UnicodeAttribute(null=True)
+    linkedin = UnicodeAttribute(null=True)
+    x = UnicodeAttribute(null=True)
+    youtube = UnicodeAttribute(null=True)
+
+
+class Contact(MapAttribute):
+    """Revealed only to connected brands (and the brand's own account)."""
+
+    name = UnicodeAttribute(null=True)
+    email = UnicodeAttribute(null=True)
+    phone = UnicodeAttribute(null=True)
+
+
 @_register
 class Brand(TandemModel):
     brand_id = NumberAttribute()
@@ -156,7 +173,11 @@ class Brand(TandemModel):
     collab_kinds = UnicodeSetAttribute(null=True)
     audience = Audience(null=True)
     hide_name = BooleanAttribute(default=False)
+    logo_key = UnicodeAttribute(null=True)  # logos/<brand id>/<random>.<ext> in the assets bucket
+    social = SocialLinks(null=True)
+    contact = Contact(null=True)
     created_at = UTCDateTimeAttribute()
+    updated_at = UTCDateTimeAttribute(null=True)
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
     all_brands = _Gsi1()

@@ -1,0 +1,427 @@
+"""Brand profile rules: the option lists the forms offer, field validation, name visibility.
+
+Pure: no I/O. The web app mirrors the URL and email rules (web/src/lib/validation.ts, SPEC
+section 5) word for word, so a member sees the same message before and after submitting.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from tandem.errors import ValidationError
+
+# ---------------------------------------------------------------- option lists
+
+CATEGORIES = (
+    "food & drink",
+    "beauty",
+    "home",
+    "fashion",
+    "wellness",
+    "kids",
+    "pets",
+    "outdoors",
+    "tech",
+    "travel",
+    "fitness",
+    "stationery",
+)
+COMPANY_SIZES = ("1-10", "11-50", "51-200", "200+")
+VALUES = (
+    "sustainable",
+    "vegan",
+    "independent",
+    "family-run",
+    "premium",
+    "playful",
+    "B Corp",
+    "local",
+    "inclusive",
+    "handmade",
+)
+COLLAB_KINDS = (
+    "giveaways",
+    "co-branded products",
+    "content swaps",
+    "newsletter swaps",
+    "events",
+    "bundles",
+)
+AGE_BANDS = ("18-24", "25-34", "35-44", "45-54", "55+")
+GENDERS = ("women", "men", "non-binary")
+COUNTRIES = (
+    ("GB", "United Kingdom"),
+    ("IE", "Ireland"),
+    ("US", "United States"),
+    ("CA", "Canada"),
+    ("AU", "Australia"),
+    ("NZ", "New Zealand"),
+    ("FR", "France"),
+    ("DE", "Germany"),
+    ("NL", "Netherlands"),
+    ("BE", "Belgium"),
+    ("ES", "Spain"),
+    ("IT", "Italy"),
+    ("PT", "Portugal"),
+    ("SE", "Sweden"),
+    ("DK", "Denmark"),
+    ("NO", "Norway"),
+    ("FI", "Finland"),
+    ("CH", "Switzerland"),
+    ("AT", "Austria"),
+    ("PL", "Poland"),
+    ("AE", "United Arab Emirates"),
+    ("SG", "Singapore"),
+    ("JP", "Japan"),
+    ("ZA", "South Africa"),
+)
+COUNTRY_CODES = frozenset(code for code, _ in COUNTRIES)
+SOCIAL_NETWORKS = ("instagram", "tiktok", "facebook", "linkedin", "x", "youtube")
+CONTACT_FIELDS = ("name", "email", "phone")
+
+NAME_MAX = 80
+DESCRIPTION_MAX = 1000
+CONTACT_NAME_MAX = 80
+URL_MAX = 300
+
+# ---------------------------------------------------------------- logos
+
+LOGO_TYPES = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+LOGO_MAX_BYTES = 2 * 1024 * 1024
+LOGO_TYPE_MESSAGE = "Logos must be PNG, JPEG or WebP images"
+LOGO_SIZE_MESSAGE = "Logos must be 2 MB or smaller"
+LOGO_EMPTY_MESSAGE = "The logo file is empty"
+LOGO_KEY_MESSAGE = "Upload the logo again: we couldn't find that upload"
+LOGO_PREFIX = "logos"
+_LOGO_KEY = re.compile(r"^logos/(\d{1,12})/[0-9a-f]{32}\.(png|jpg|webp)$")
+
+# ---------------------------------------------------------------- messages (SPEC section 5)
+
+REQUIRED = "This field is required"
+INVALID_EMAIL = "Invalid email"
+INVALID_URL = "Invalid URL"
+URL_HTTPS = "Must start with https://"
+INVALID_PHONE = "Invalid phone number"
+CHECK_FIELDS = "Please check the highlighted fields"
+
+
+def url_scheme_case(scheme: str) -> str:
+    return f"{scheme} must be lowercase"
+
+
+def options() -> dict[str, Any]:
+    """GET brands/options: the only values the forms offer (and the server accepts)."""
+    return {
+        "categories": list(CATEGORIES),
+        "companySizes": list(COMPANY_SIZES),
+        "values": list(VALUES),
+        "collabKinds": list(COLLAB_KINDS),
+        "countries": [{"code": code, "name": name} for code, name in COUNTRIES],
+        "ageBands": list(AGE_BANDS),
+        "genders": list(GENDERS),
+        "socialNetworks": list(SOCIAL_NETWORKS),
+    }
+
+
+# ---------------------------------------------------------------- single-value rules
+
+_SCHEME = re.compile(r"^(https?)://", re.IGNORECASE)
+_HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$", re.IGNORECASE)
+_HTTP_URL = re.compile(r"^https?://\S+$")
+_EMAIL = re.compile(r"^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$")
+_PHONE_CHARS = re.compile(r"^\+?[0-9 ()./-]+$")
+
+
+def url_error(raw: str) -> str | None:
+    """SPEC section 5's URL rule, as web/src/lib/validation.ts applies it."""
+    value = raw.strip()
+    match = _SCHEME.match(value)
+    if match and match.group(1) != match.group(1).lower():
+        return url_scheme_case(match.group(1))
+    if len(value) > 7 and not value.startswith("https://"):
+        return URL_HTTPS
+    if not _HTTP_URL.match(value):
+        return INVALID_URL
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 (raises on a port that is not a number, as the browser's URL does)
+    except ValueError:
+        return INVALID_URL
+    if not _HOST.match(host):
+        return INVALID_URL
+    if len(value) > URL_MAX:
+        return f"Links must be {URL_MAX} characters or fewer"
+    return None
+
+
+def https_url_error(raw: str) -> str | None:
+    """Social links: the URL rule, and always https (also for short values)."""
+    message = url_error(raw)
+    if message is None and not raw.strip().startswith("https://"):
+        return URL_HTTPS
+    return message
+
+
+def email_error(raw: str) -> str | None:
+    value = raw.strip()
+    return None if _EMAIL.match(value) and len(value) <= 254 else INVALID_EMAIL
+
+
+def phone_error(raw: str) -> str | None:
+    """A phone number a person could dial: digits with the usual separators, 7 to 15 digits."""
+    value = raw.strip()
+    digits = sum(ch.isdigit() for ch in value)
+    if not _PHONE_CHARS.match(value) or not 7 <= digits <= 15 or "+" in value[1:]:
+        return INVALID_PHONE
+    return None
+
+
+# ---------------------------------------------------------------- the whole profile
+
+
+class ProfileInvalid(ValidationError):
+    """400 `{error, errors: {field: message}}`; nothing is saved."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__(CHECK_FIELDS)
+        self.errors = errors
+
+
+@dataclass
+class _Collector:
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def add(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, message)
+
+
+def _text(value: Any, name: str, out: _Collector, max_len: int, required: bool = False) -> str | None:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        out.add(name, "Must be text")
+        return None
+    value = value.strip()
+    if required and not value:
+        out.add(name, REQUIRED)
+        return None
+    if len(value) > max_len:
+        out.add(name, f"Must be {max_len:,} characters or fewer")
+        return None
+    return value
+
+
+def _choice(value: Any, name: str, allowed: tuple[str, ...], out: _Collector, label: str) -> str | None:
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str) or value not in allowed:
+        out.add(name, f"Choose a {label} from the list")
+        return None
+    return value
+
+
+def _choices(
+    value: Any, name: str, allowed: frozenset[str] | tuple[str, ...], out: _Collector
+) -> list[str] | None:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        out.add(name, "Must be a list of options")
+        return None
+    unknown = [v for v in value if v not in allowed]
+    if unknown:
+        out.add(name, f"Not one of the options: {unknown[0]}")
+        return None
+    return sorted(set(value))
+
+
+def _optional_url(value: Any, name: str, out: _Collector, rule: Any) -> str | None | bool:
+    """The cleaned URL, None to clear, or False when invalid."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        out.add(name, INVALID_URL)
+        return False
+    message = rule(value)
+    if message:
+        out.add(name, message)
+        return False
+    return value.strip()
+
+
+def _object(value: Any, name: str, out: _Collector, keys: tuple[str, ...]) -> Mapping[str, Any] | None:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        out.add(name, "Must be an object")
+        return None
+    unknown = [k for k in value if k not in keys]
+    if unknown:
+        out.add(f"{name}.{unknown[0]}", f"Unknown field {unknown[0]}")
+        return None
+    return value
+
+
+def clean_profile(body: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
+    """Validate a BrandProfile body (all fields on create, any subset on update).
+
+    Returns the cleaned values keyed by model attribute name (name, website, description,
+    category, company_size, values, collab_kinds, audience {age_bands, genders, countries},
+    social {network: url|None}, contact {name, email, phone}, hide_name), holding only the
+    fields the body named. Raises ProfileInvalid with every field's first error otherwise.
+    Error keys are the API's field names (`website`, `audience.countries`, `contact.email`).
+    """
+    out = _Collector()
+    clean: dict[str, Any] = {}
+
+    if creating or "name" in body:
+        name = _text(body.get("name"), "name", out, NAME_MAX, required=True)
+        if name is not None:
+            clean["name"] = name
+    if "website" in body:
+        website = _optional_url(body["website"], "website", out, url_error)
+        if website is not False:
+            clean["website"] = website
+    if "description" in body:
+        description = _text(body["description"], "description", out, DESCRIPTION_MAX)
+        if description is not None:
+            clean["description"] = description
+    if "category" in body:
+        category = _choice(body["category"], "category", CATEGORIES, out, "category")
+        if category is not None:
+            clean["category"] = category
+    if "companySize" in body:
+        size = _choice(body["companySize"], "companySize", COMPANY_SIZES, out, "company size")
+        if size is not None:
+            clean["company_size"] = size
+    lists = (("values", "values", VALUES), ("collabKinds", "collab_kinds", COLLAB_KINDS))
+    for api_name, attr, allowed in lists:
+        if api_name in body:
+            chosen = _choices(body[api_name], api_name, allowed, out)
+            if chosen is not None:
+                clean[attr] = chosen
+    if "audience" in body:
+        audience = _object(body["audience"], "audience", out, ("ageBands", "genders", "countries"))
+        if audience is not None:
+            parts = {}
+            for api_name, attr, allowed in (
+                ("ageBands", "age_bands", AGE_BANDS),
+                ("genders", "genders", GENDERS),
+                ("countries", "countries", COUNTRY_CODES),
+            ):
+                chosen = _choices(audience.get(api_name), f"audience.{api_name}", allowed, out)
+                if chosen is not None:
+                    parts[attr] = chosen
+            clean["audience"] = parts
+    if "social" in body:
+        social = _object(body["social"], "social", out, SOCIAL_NETWORKS)
+        if social is not None:
+            links = {}
+            for network in SOCIAL_NETWORKS:
+                link = _optional_url(social.get(network), f"social.{network}", out, https_url_error)
+                if link is not False:
+                    links[network] = link
+            clean["social"] = links
+    if "contact" in body:
+        contact = _object(body["contact"], "contact", out, CONTACT_FIELDS)
+        if contact is not None:
+            details: dict[str, str | None] = {}
+            person = _text(contact.get("name"), "contact.name", out, CONTACT_NAME_MAX)
+            if person is not None:
+                details["name"] = person or None
+            for key, rule in (("email", email_error), ("phone", phone_error)):
+                raw = contact.get(key)
+                if raw is None or (isinstance(raw, str) and not raw.strip()):
+                    details[key] = None
+                elif not isinstance(raw, str):
+                    out.add(f"contact.{key}", INVALID_EMAIL if key == "email" else INVALID_PHONE)
+                elif message := rule(raw):
+                    out.add(f"contact.{key}", message)
+                else:
+                    details[key] = raw.strip().lower() if key == "email" else raw.strip()
+            clean["contact"] = details
+    if "hideName" in body:
+        if not isinstance(body["hideName"], bool):
+            out.add("hideName", "Must be true or false")
+        else:
+            clean["hide_name"] = body["hideName"]
+
+    if out.errors:
+        raise ProfileInvalid(out.errors)
+    return clean
+
+
+# ---------------------------------------------------------------- logo upload
+
+
+def check_logo_upload(body: Mapping[str, Any]) -> tuple[str, int]:
+    """`{contentType, size}` of a logo about to be uploaded -> (content type, extension)."""
+    content_type = body.get("contentType")
+    size = body.get("size")
+    if not isinstance(content_type, str) or content_type.strip().lower() not in LOGO_TYPES:
+        raise ProfileInvalid({"logo": LOGO_TYPE_MESSAGE})
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise ProfileInvalid({"logo": "The logo's size must be a number of bytes"})
+    if size == 0:
+        raise ProfileInvalid({"logo": LOGO_EMPTY_MESSAGE})
+    if size > LOGO_MAX_BYTES:
+        raise ProfileInvalid({"logo": LOGO_SIZE_MESSAGE})
+    return content_type.strip().lower(), size
+
+
+def logo_key_belongs(brand_id: int, key: Any) -> bool:
+    """Keys the upload endpoint hands out for this brand: logos/<brand id>/<random>.<ext>."""
+    if not isinstance(key, str):
+        return False
+    match = _LOGO_KEY.match(key)
+    return bool(match) and int(match.group(1)) == brand_id
+
+
+# ---------------------------------------------------------------- names in Matches
+
+# Brand names are shown in Matches on this platform (SPEC section 1), to subscribers.
+NAMES_SHOWN_GLOBALLY = True
+
+
+def name_visible(*, same_account: bool, connected: bool, viewer_subscribed: bool, hides_name: bool) -> bool:
+    """Whether a viewer sees another brand's name: always their own and connected brands';
+    otherwise only with a subscription, and only when the brand does not hide its name."""
+    if same_account or connected:
+        return True
+    return NAMES_SHOWN_GLOBALLY and viewer_subscribed and not hides_name
+
+
+def masked_name(category: str) -> str:
+    """What a member sees instead of a hidden name: 'A food & drink brand', 'An outdoors brand'."""
+    if not category:
+        return "A brand"
+    article = "An" if category[0].lower() in "aeiou" else "A"
+    return f"{article} {category} brand"
+
+
+def masked_description(description: str, name: str) -> str:
+    """The description without the brand's own name in it."""
+    if not name.strip():
+        return description
+    return re.sub(re.escape(name.strip()), "This brand", description, flags=re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- match scores
+
+
+def score_percent(score: float) -> int:
+    """A match score (0..1) as the 0-100 number members see."""
+    return max(0, min(100, round(float(score) * 100)))
+
+
+def fit_label(percent: int) -> str:
+    if percent >= 70:
+        return "Great fit"
+    if percent >= 40:
+        return "Good fit"
+    return "Worth a look"

@@ -9,13 +9,22 @@ from __future__ import annotations
 from chalice import Chalice
 
 from chalicelib.http import normalise_chalice_error
-from chalicelib.routes import admin, dashboard, health, matching, support, users
+from chalicelib.routes import admin, brands, dashboard, health, matches, matching, support, users
 
 app = Chalice(app_name="tandem-api")
 app.api.binary_types = []
 
 API_PREFIX = "/api"
-for blueprint in (health.bp, users.bp, dashboard.bp, matching.bp, support.bp, admin.bp):
+for blueprint in (
+    health.bp,
+    users.bp,
+    dashboard.bp,
+    matching.bp,
+    support.bp,
+    admin.bp,
+    brands.bp,
+    matches.bp,
+):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 
 

@@ -24,6 +24,9 @@ class Settings:
     jwt_secret_name: str
     match_run_batch_size: int
     site_url: str
+    # Where browsers post presigned logo uploads when that is not S3 itself (the local stack's
+    # upload endpoint); empty in AWS, where the presigned POST's own S3 URL is used.
+    assets_upload_url: str = ""
 
     @property
     def is_local(self) -> bool:
@@ -54,6 +57,7 @@ def settings() -> Settings:
         jwt_secret_name=env("JWT_SECRET_NAME", "tandem/local/jwt"),
         match_run_batch_size=_int("MATCH_RUN_BATCH_SIZE", 500),
         site_url=env("SITE_URL", "http://127.0.0.1:8080").rstrip("/"),
+        assets_upload_url=env("ASSETS_UPLOAD_URL", ""),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import UTC
+from typing import Any
 
 from tandem.domain.matching import Profile
 from tandem.errors import NotFound
@@ -63,11 +64,14 @@ def create_brand(
     countries: Iterable[str] = (),
     age_bands: Iterable[str] = (),
     genders: Iterable[str] = (),
+    social: dict[str, str | None] | None = None,
+    contact: dict[str, str | None] | None = None,
+    hide_name: bool = False,
 ) -> Brand:
     from datetime import datetime
 
     from tandem.store.ids import next_id
-    from tandem.store.models import Audience
+    from tandem.store.models import Audience, Contact, SocialLinks
 
     brand_id = next_id("brand")
     brand = Brand(
@@ -87,6 +91,9 @@ def create_brand(
             age_bands=set(age_bands) or None,
             genders=set(genders) or None,
         ),
+        social=SocialLinks(**social) if social else None,
+        contact=Contact(**contact) if contact else None,
+        hide_name=hide_name,
         created_at=datetime.now(UTC),
         gsi1pk=keys.ALL_BRANDS,
         gsi1sk=keys.brand_list_sk(brand_id),
@@ -95,3 +102,242 @@ def create_brand(
     )
     brand.save()
     return brand
+
+
+# ---------------------------------------------------------------- profiles (API: Brands)
+
+
+def logo_url(brand: Brand) -> str | None:
+    """Logos are served from the assets bucket under /assets/ (CloudFront; the local server)."""
+    return f"/assets/{brand.logo_key}" if brand.logo_key else None
+
+
+def _sorted(values: Iterable[str] | None) -> list[str]:
+    return sorted(values or ())
+
+
+def audience_json(brand: Brand) -> dict[str, list[str]]:
+    audience = brand.audience
+    return {
+        "ageBands": _sorted(audience.age_bands if audience else None),
+        "genders": _sorted(audience.genders if audience else None),
+        "countries": _sorted(audience.countries if audience else None),
+    }
+
+
+def social_json(brand: Brand) -> dict[str, str | None]:
+    from tandem.domain.brand_profile import SOCIAL_NETWORKS
+
+    return {n: (getattr(brand.social, n, None) if brand.social else None) for n in SOCIAL_NETWORKS}
+
+
+def contact_json(brand: Brand) -> dict[str, str | None]:
+    from tandem.domain.brand_profile import CONTACT_FIELDS
+
+    return {f: (getattr(brand.contact, f, None) if brand.contact else None) for f in CONTACT_FIELDS}
+
+
+def profile_json(brand: Brand) -> dict[str, Any]:
+    """The BrandProfile of docs/api.md: every field, for the brand's own account."""
+    return {
+        "id": int(brand.brand_id),
+        "name": brand.name,
+        "logoUrl": logo_url(brand),
+        "website": brand.website or None,
+        "description": brand.description or "",
+        "category": brand.category or "",
+        "companySize": brand.company_size or "",
+        "audience": audience_json(brand),
+        "values": _sorted(brand.values),
+        "collabKinds": _sorted(brand.collab_kinds),
+        "social": social_json(brand),
+        "contact": contact_json(brand),
+        "hideName": bool(brand.hide_name),
+    }
+
+
+def _comparable(brand: Brand, attr: str) -> Any:
+    """A model value in the shape `clean_profile` returns, to tell what a save changes."""
+    if attr in ("values", "collab_kinds"):
+        return _sorted(getattr(brand, attr))
+    if attr == "audience":
+        a = audience_json(brand)
+        return {"age_bands": a["ageBands"], "genders": a["genders"], "countries": a["countries"]}
+    if attr == "social":
+        return social_json(brand)
+    if attr == "contact":
+        return contact_json(brand)
+    if attr == "hide_name":
+        return bool(brand.hide_name)
+    if attr == "website":
+        return brand.website or None
+    return getattr(brand, attr) or ""
+
+
+def _set_action(attr: str, value: Any) -> Any:
+    from tandem.store.models import Audience, Contact, SocialLinks
+
+    column = getattr(Brand, attr)
+    if attr in ("values", "collab_kinds"):
+        return column.set(set(value)) if value else column.remove()
+    if attr in ("website", "logo_key"):
+        return column.set(value) if value else column.remove()
+    if attr == "audience":
+        return column.set(Audience(**{k: set(v) or None for k, v in value.items()}))
+    if attr == "social":
+        links = {k: v for k, v in value.items() if v}
+        return column.set(SocialLinks(**links)) if links else column.remove()
+    if attr == "contact":
+        details = {k: v for k, v in value.items() if v}
+        return column.set(Contact(**details)) if details else column.remove()
+    return column.set(value)
+
+
+def _start_run(brand_id: int, *, created: bool, changed: set[str]) -> str | None:
+    """Start a match run when the profile change matters; a failure to start never loses the save
+    (the run is recorded as failed and the member can run matching again)."""
+    from tandem.observability import logger
+    from tandem.services import match_runs
+
+    try:
+        run = match_runs.profile_changed(brand_id, created=created, changed=changed)
+    except Exception:
+        logger.exception("Could not start a match run for brand %s", brand_id)
+        return None
+    return run.run_id if run else None
+
+
+def create_profile(account_id: str, body: dict[str, Any]) -> tuple[Brand, str | None]:
+    """POST brands: a new brand of `account_id`, validated as a whole; nothing saved on error."""
+    from tandem.domain import brand_profile
+
+    clean = brand_profile.clean_profile(body, creating=True)
+    if "logoKey" in body and body["logoKey"] is not None:
+        raise brand_profile.ProfileInvalid({"logoKey": "Add a logo after the brand is created"})
+    audience = clean.get("audience", {})
+    brand = create_brand(
+        account_id=account_id,
+        name=clean["name"],
+        category=clean.get("category", ""),
+        description=clean.get("description", ""),
+        website=clean.get("website"),
+        company_size=clean.get("company_size", ""),
+        values=clean.get("values", ()),
+        collab_kinds=clean.get("collab_kinds", ()),
+        countries=audience.get("countries", ()),
+        age_bands=audience.get("age_bands", ()),
+        genders=audience.get("genders", ()),
+        social={k: v for k, v in clean.get("social", {}).items() if v} or None,
+        contact={k: v for k, v in clean.get("contact", {}).items() if v} or None,
+        hide_name=clean.get("hide_name", False),
+    )
+    return brand, _start_run(int(brand.brand_id), created=True, changed=set(clean))
+
+
+def _checked_logo_key(brand_id: int, key: Any) -> tuple[str | None, str | None]:
+    """(key, None) for an uploaded logo of this brand, (None, None) to remove the logo,
+    (None, message) when the key is not an upload of this brand's or the file is not acceptable."""
+    from tandem.config import settings
+    from tandem.domain import brand_profile
+    from tandem.integrations.aws import client
+
+    if key is None or key == "":
+        return None, None
+    if not brand_profile.logo_key_belongs(brand_id, key):
+        return None, brand_profile.LOGO_KEY_MESSAGE
+    try:
+        head = client("s3").head_object(Bucket=settings().assets_bucket, Key=key)
+    except Exception as exc:  # botocore ClientError: 404 / 403 for a key that was never uploaded
+        code = str(getattr(exc, "response", {}).get("Error", {}).get("Code", ""))
+        if code in ("404", "403", "NoSuchKey", "NotFound"):
+            return None, brand_profile.LOGO_KEY_MESSAGE
+        raise
+    if int(head.get("ContentLength", 0)) > brand_profile.LOGO_MAX_BYTES:
+        return None, brand_profile.LOGO_SIZE_MESSAGE
+    content_type = str(head.get("ContentType", "")).split(";")[0].strip().lower()
+    if content_type not in brand_profile.LOGO_TYPES:
+        return None, brand_profile.LOGO_TYPE_MESSAGE
+    return key, None
+
+
+def update_profile(brand: Brand, body: dict[str, Any]) -> tuple[Brand, str | None]:
+    """PUT brands/{brandId}: any BrandProfile fields (and `logoKey`); all checked before anything
+    is written. Starts a match run when a field that matters for matching changed."""
+    from datetime import datetime
+
+    from tandem.domain import brand_profile
+
+    brand_id = int(brand.brand_id)
+    errors: dict[str, str] = {}
+    try:
+        clean = brand_profile.clean_profile(body, creating=False)
+    except brand_profile.ProfileInvalid as exc:
+        clean, errors = {}, dict(exc.errors)
+    if "logoKey" in body:
+        key, message = _checked_logo_key(brand_id, body["logoKey"])
+        if message:
+            errors["logoKey"] = message
+        else:
+            clean["logo_key"] = key
+    if errors:
+        raise brand_profile.ProfileInvalid(errors)
+
+    changed = {attr for attr, value in clean.items() if value != _comparable(brand, attr)}
+    if "logo_key" in clean:
+        changed.discard("logo_key")
+        if clean["logo_key"] != (brand.logo_key or None):
+            changed.add("logo_key")
+    if not changed:
+        return brand, None
+    old_logo = brand.logo_key
+    actions = [_set_action(attr, clean[attr]) for attr in sorted(changed)]
+    actions.append(Brand.updated_at.set(datetime.now(UTC)))
+    brand.update(actions=actions, condition=Brand.pk.exists())
+    if "logo_key" in changed and old_logo:
+        _delete_logo(old_logo)
+    run_id = _start_run(brand_id, created=False, changed=changed)
+    return brand, run_id
+
+
+def _delete_logo(key: str) -> None:
+    from tandem.config import settings
+    from tandem.integrations.aws import client
+    from tandem.observability import logger
+
+    try:
+        client("s3").delete_object(Bucket=settings().assets_bucket, Key=key)
+    except Exception:  # a stale object costs pennies; never fail the save for it
+        logger.warning("Could not delete the replaced logo %s", key)
+
+
+LOGO_UPLOAD_SECONDS = 600
+
+
+def logo_upload(brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
+    """POST brands/{brandId}/logo: a presigned S3 POST for one logo file. S3 itself enforces
+    the type (Content-Type fixed) and the size (content-length-range) of what is posted."""
+    import uuid
+
+    from tandem.config import settings
+    from tandem.domain import brand_profile
+    from tandem.integrations.aws import client
+
+    content_type, _size = brand_profile.check_logo_upload(body)
+    extension = brand_profile.LOGO_TYPES[content_type]
+    key = f"{brand_profile.LOGO_PREFIX}/{int(brand.brand_id)}/{uuid.uuid4().hex}.{extension}"
+    post = client("s3").generate_presigned_post(
+        Bucket=settings().assets_bucket,
+        Key=key,
+        Fields={"Content-Type": content_type},
+        Conditions=[
+            {"Content-Type": content_type},
+            ["content-length-range", 1, brand_profile.LOGO_MAX_BYTES],
+        ],
+        ExpiresIn=LOGO_UPLOAD_SECONDS,
+    )
+    return {
+        "url": settings().assets_upload_url or post["url"],
+        "fields": post["fields"],
+        "key": key,
+        "maxBytes": brand_profile.LOGO_MAX_BYTES,
+    }

@@ -1,0 +1,76 @@
+"""Brand profiles of the caller's account, logo uploads, and the public view of any brand."""
+
+from __future__ import annotations
+
+from chalice import Blueprint, Response
+
+from chalicelib.auth import Member, member_for_brand
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
+from tandem.domain import brand_profile
+from tandem.errors import Forbidden
+from tandem.services import accounts, brands, matches
+from tandem.store.models import Brand
+
+bp = Blueprint(__name__)
+
+
+def _own_brand(member: Member, raw_id: str) -> Brand:
+    """A brand of the caller's account named in the path (whichever brand is selected)."""
+    brand_id = brand_id_param(raw_id)
+    for brand in member.brands:
+        if int(brand.brand_id) == brand_id:
+            return brand
+    raise Forbidden("You don't have access to this brand")
+
+
+@route(bp, "/brands/options", methods=["GET"])
+def options() -> dict:
+    member_for_brand(bp.current_request, need_brand=False)
+    return brand_profile.options()
+
+
+@route(bp, "/brands", methods=["GET"])
+def list_brands() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return {"brands": [brands.profile_json(b) for b in member.brands]}
+
+
+@route(bp, "/brands", methods=["POST"])
+def create_brand() -> Response:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    brand, run_id = brands.create_profile(member.user.account_id, json_body(bp.current_request))
+    return Response(
+        body={"brand": brands.profile_json(brand), "runId": run_id},
+        status_code=201,
+        headers=dict(JSON_HEADERS),
+    )
+
+
+@route(bp, "/brands/{brandId}", methods=["GET"])
+def get_brand(brandId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return {"brand": brands.profile_json(_own_brand(member, brandId))}
+
+
+@route(bp, "/brands/{brandId}", methods=["PUT"])
+def update_brand(brandId: str) -> dict:  # noqa: N803
+    member = member_for_brand(bp.current_request, need_brand=False)
+    brand = _own_brand(member, brandId)
+    brand, run_id = brands.update_profile(brand, json_body(bp.current_request))
+    return {"brand": brands.profile_json(brand), "runId": run_id}
+
+
+@route(bp, "/brands/{brandId}/logo", methods=["POST"])
+def logo_upload(brandId: str) -> dict:  # noqa: N803
+    member = member_for_brand(bp.current_request, need_brand=False)
+    brand = _own_brand(member, brandId)
+    return brands.logo_upload(brand, json_body(bp.current_request))
+
+
+@route(bp, "/brand/{otherBrandId}", methods=["GET"])
+def public_brand(otherBrandId: str) -> dict:  # noqa: N803
+    """Any brand, as the selected brand (X-Brand-Id) sees it."""
+    member = member_for_brand(bp.current_request)
+    other_id = brand_id_param(otherBrandId)
+    viewer = matches.viewer_for(member.brand, accounts.get_account(member.user.account_id))
+    return matches.public_view(viewer, other_id)

@@ -17,6 +17,7 @@ def build(brand: Brand | None, user_brands: list[Brand]) -> dict[str, Any]:
             "whatsNew": [],
             "matchRunOutstanding": False,
             "matchRunId": None,
+            **_brand_names(None),
         }
     brand_id = int(brand.brand_id)
     open_run = match_runs.latest_open_run(brand_id)
@@ -34,4 +35,20 @@ def build(brand: Brand | None, user_brands: list[Brand]) -> dict[str, Any]:
         "whatsNew": [],
         "matchRunOutstanding": open_run is not None,
         "matchRunId": open_run.run_id if open_run else None,
+        **_brand_names(brand),
+    }
+
+
+def _brand_names(brand: Brand | None) -> dict[str, bool]:
+    """showingBrandNames: this member sees other brands' names in Matches (a subscription);
+    showingBrandNamesGlobal: names are shown in Matches platform-wide; brandInfoPublic: the
+    selected brand's own name is visible to others (not hidden)."""
+    from tandem.domain.brand_profile import NAMES_SHOWN_GLOBALLY
+    from tandem.services import accounts, matches
+
+    account = accounts.get_account(brand.account_id) if brand is not None else None
+    return {
+        "showingBrandNames": brand is not None and matches.showing_brand_names(account),
+        "showingBrandNamesGlobal": NAMES_SHOWN_GLOBALLY,
+        "brandInfoPublic": brand is not None and not brand.hide_name,
     }

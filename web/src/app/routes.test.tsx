@@ -126,9 +126,6 @@ describe('route table', () => {
 describe('placeholder pages', () => {
   it.each([
     ['/matches/saved', 'Matches', 'Saved matches'],
-    ['/requests/received', 'Requests', 'Requests received'],
-    ['/connections', 'Connections', 'Connections'],
-    ['/declines/in', 'Declines', 'Declines received'],
     ['/pitch/new', 'Pitch Area', 'Feature your brand'],
     ['/inspiration/calendar', 'Collab Ideas', 'Collab calendar'],
     ['/brand/b7', 'Brand', 'Brand'],
@@ -147,8 +144,9 @@ describe('placeholder pages', () => {
   });
 
   it('shows the quick-action page with header and footer to signed-out visitors', async () => {
+    mockApi({ 'POST quick-action/accept/12/34/xyz': { error: 'This link has expired.' } });
     renderRoute('/quick-action/accept/12/34/xyz');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Quick action' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: /accepting the request|this link can't be used/i })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Tandem home' })).toBeInTheDocument();
     const footer = screen.getByRole('contentinfo');
     expect(within(footer).getByRole('link', { name: 'Terms' })).toBeInTheDocument();

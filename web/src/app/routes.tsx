@@ -37,6 +37,15 @@ const pages = {
   stopWelcomeEmails: () =>
     import('@/features/auth/components/StopWelcomeEmailsPage').then((m) => m.StopWelcomeEmailsPage),
   comingSoon: () => import('./ComingSoonRoute').then((m) => m.ComingSoonRoute),
+  requests: () => import('@/features/requests/components/RequestsPage').then((m) => m.RequestsPage),
+  request: () => import('@/features/requests/components/RequestDetailPage').then((m) => m.RequestDetailPage),
+  connections: () =>
+    import('@/features/connections/components/ConnectionsPage').then((m) => m.ConnectionsPage),
+  connection: () =>
+    import('@/features/connections/components/ConnectionDetailPage').then((m) => m.ConnectionDetailPage),
+  declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
+  quickAction: () =>
+    import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
 
 function loggedOutOnly(path: string, title: string, page: PageRoute['page']): PageRoute {
@@ -46,6 +55,11 @@ function loggedOutOnly(path: string, title: string, page: PageRoute['page']): Pa
 /** A signed-in area that is still being built: the shared placeholder, named by `area`. */
 function comingSoon(path: string, title: string, area: string = title, meta?: RouteMeta): PageRoute {
   return { path, title, area, meta, page: pages.comingSoon, access: 'private', layout: 'app' };
+}
+
+/** A signed-in page of the app. */
+function privatePage(path: string, title: string, page: PageRoute['page'], area: string = title, meta?: RouteMeta): PageRoute {
+  return { path, title, area, meta, page, access: 'private', layout: 'app' };
 }
 
 /** A page and its payment-processing variants (they share the page). */
@@ -83,7 +97,7 @@ export const routes: readonly AppRoute[] = [
   {
     path: '/quick-action/:action/:actioner/:actionee/:unique',
     title: 'Quick action',
-    page: pages.comingSoon,
+    page: pages.quickAction,
     access: 'public',
     layout: 'publicWithFooter',
   },
@@ -101,27 +115,32 @@ export const routes: readonly AppRoute[] = [
   comingSoon('/account/*', 'Account'),
 
   // Requests
-  comingSoon('/requests', 'Requests'),
-  comingSoon('/requests/received', 'Requests received', 'Requests'),
-  comingSoon('/requests/sent', 'Requests sent', 'Requests'),
-  comingSoon('/requests/:userBrand', 'Requests'),
-  comingSoon('/requests/:filter/:userBrand', 'Requests'),
-  comingSoon('/requests/received/:userBrand/:_id', 'Request', 'Requests', { subscriptionType: 'request' }),
-  ...withPayment('/requests/received/:userBrand/:_id', 'Request', 'Requests', 'request'),
+  privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  privatePage('/requests/:filter/:userBrand', 'Requests', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  privatePage('/requests/received/:userBrand/:_id', 'Request', pages.request, 'Requests', { subscriptionType: 'request' }),
+  ...['/payment-processing', '/payment-processing/:checkoutSessionId'].map((tail) =>
+    privatePage(`/requests/received/:userBrand/:_id${tail}`, 'Request', pages.request, 'Requests', {
+      subscriptionType: 'request',
+      paymentProcessing: true,
+    }),
+  ),
 
   // Connections
-  comingSoon('/connections', 'Connections'),
-  comingSoon('/connections/connected', 'Connections'),
-  comingSoon('/connections/:userBrand', 'Connections'),
-  comingSoon('/connections/:userBrand/:_id', 'Connection', 'Connections'),
+  privatePage('/connections', 'Connections', pages.connections),
+  privatePage('/connections/connected', 'Connections', pages.connections),
+  privatePage('/connections/:userBrand', 'Connections', pages.connections),
+  privatePage('/connections/:userBrand/:_id', 'Connection', pages.connection, 'Connections'),
 
   // Declines
-  comingSoon('/declines', 'Declines'),
-  comingSoon('/declines/out', 'Declines sent', 'Declines'),
-  comingSoon('/declines/in', 'Declines received', 'Declines'),
-  comingSoon('/declines/out/:userBrand', 'Declines sent', 'Declines'),
-  comingSoon('/declines/in/:userBrand', 'Declines received', 'Declines'),
-  comingSoon('/declines/:userBrand', 'Declines'),
+  privatePage('/declines', 'Declined by others', pages.declines, 'Declines'),
+  privatePage('/declines/out', 'Declined by others', pages.declines, 'Declines'),
+  privatePage('/declines/in', 'Declined by you', pages.declines, 'Declines'),
+  privatePage('/declines/out/:userBrand', 'Declined by others', pages.declines, 'Declines'),
+  privatePage('/declines/in/:userBrand', 'Declined by you', pages.declines, 'Declines'),
+  privatePage('/declines/:userBrand', 'Declined by others', pages.declines, 'Declines'),
 
   // Collab Ideas
   comingSoon('/inspiration', 'Collab Ideas'),

@@ -12,6 +12,9 @@ import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
 import { MainMenu } from '@/features/navigation/components/MainMenu';
 import { UserMenu } from '@/features/navigation/components/UserMenu';
 import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
+import { SendRequestHost } from '@/features/requests/components/SendRequestHost';
+import { CreditsBadge } from '@/features/subscriptions/components/CreditsBadge';
+import { SubscriptionOverlayHost } from '@/features/subscriptions/components/SubscriptionOverlayHost';
 import { IssueReportBox } from '@/features/support/components/IssueReportBox';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { setMenuSize, useMenuSize } from '@/lib/preferences';
@@ -55,6 +58,7 @@ export function AppShell() {
       messageBar={<MessageBar messages={messages} />}
       headerEnd={
         <>
+          <CreditsBadge credits={dashboard.data?.credits} />
           <BrandSwitcher brands={dashboard.data?.userBrands ?? []} selected={brand} onSelect={setSelectedBrand} />
           <UserMenu
             initials={session.initials}
@@ -86,6 +90,8 @@ export function AppShell() {
       }
     >
       <Outlet />
+      <SendRequestHost />
+      <SubscriptionOverlayHost />
       <ShellPopups
         firstName={session.firstName}
         check={check.data}

@@ -22,14 +22,53 @@ export interface WhatsNewItem {
   readonly link?: string;
 }
 
+/** A bought, recurring or gifted credit pack (SPEC section 3 "Add-on"). */
+export interface CreditAddOn {
+  readonly productName?: string;
+  readonly type?: 'gifted' | 'add-on-one-time' | 'recurring' | (string & {});
+  readonly total?: number;
+  readonly available?: number;
+  readonly valid?: { readonly to?: string | number | null } | null;
+  readonly cancelled?: { readonly cancelled_at?: string | number | null; readonly cancels_at?: string | number | null } | null;
+}
+
+/** The account's credits and plan (SPEC section 3 "Credits info"); every field may be missing. */
+export interface CreditsInfo {
+  readonly available?: number;
+  readonly total?: number;
+  readonly totalMain?: number;
+  readonly totalAddOns?: number;
+  readonly active?: boolean;
+  readonly trialling?: boolean;
+  readonly giftedOnly?: boolean;
+  readonly fixedTerm?: boolean;
+  readonly isYearly?: boolean;
+  readonly hasSubscription?: boolean;
+  readonly hasNewPayment?: boolean;
+  readonly productsAllowed?: boolean;
+  readonly addonsAllowed?: boolean;
+  readonly mainSubscripionProductId?: string | null;
+  readonly cancels?: { readonly cancel_at?: string | number | null; readonly cancelled_at?: string | number | null } | null;
+  readonly expires?: { readonly subscription?: string | number | null; readonly period?: string | number | null } | null;
+  readonly next?: { readonly to?: string | number | null; readonly credits?: number } | null;
+  readonly notAllowedMessage?: string | null;
+  readonly featureDone?: {
+    readonly _id?: string;
+    readonly approved?: boolean;
+    readonly current?: boolean;
+    readonly pending?: boolean;
+    readonly paid?: boolean;
+    readonly expires?: string | number | null;
+    readonly hasHadLive?: boolean;
+  } | null;
+  readonly addOns?: readonly CreditAddOn[];
+}
+
 /** GET dashboard or dashboard/{brand} answer (SPEC section 3). */
 export interface DashboardResponse {
   readonly menuCounts?: Partial<MenuCounts>;
   readonly dashboard?: { readonly brandId?: number | string; readonly brandName?: string };
-  readonly credits?: {
-    readonly active?: boolean;
-    readonly featureDone?: { readonly hasHadLive?: boolean } | null;
-  } | null;
+  readonly credits?: CreditsInfo | null;
   readonly userBrands?: readonly UserBrand[];
   readonly whatsNew?: readonly WhatsNewItem[];
   readonly matchRunOutstanding?: boolean;
@@ -61,6 +100,15 @@ export function useDashboard(): ResourceState<DashboardResponse> {
   const signedIn = useSession() !== null;
   const brand = useSelectedBrand();
   return useResource(dashboardResource, signedIn ? brand : null);
+}
+
+/**
+ * Puts the credits an action answered with (send, accept, decline, cancel) into the
+ * loaded dashboard at once, so the badge is right before the next reload.
+ */
+export function applyCredits(credits: CreditsInfo | null | undefined): void {
+  if (!credits) return;
+  dashboardResource.update((data) => ({ ...data, credits: { ...data.credits, ...credits } }));
 }
 
 export function reloadDashboard(brand: string): Promise<DashboardResponse | null> {

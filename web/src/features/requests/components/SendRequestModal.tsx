@@ -1,0 +1,104 @@
+import { useState, type SubmitEvent } from 'react';
+import { useField } from '@/components/form/use-field';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { Modal } from '@/components/ui/Modal';
+import { applyCredits, reloadDashboard } from '@/features/dashboard/api/dashboard';
+import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions/overlay-store';
+import { useRouteSubscriptionType } from '@/features/subscriptions/use-subscription-type';
+import { ApiError, describeError, SessionEndedError } from '@/lib/api';
+import { getSelectedBrand } from '@/lib/session';
+import { showToast } from '@/lib/toast';
+import { sendRequest, type BrandSummary, type RequestItem } from '../api/requests';
+import { BrandIdentity } from './BrandIdentity';
+import { maxLengthRule } from '../utils/rules';
+import { CountedTextArea } from './CountedTextArea';
+
+export const MESSAGE_MAX_LENGTH = 1000;
+const MESSAGE_RULES = [maxLengthRule(MESSAGE_MAX_LENGTH)];
+
+export interface SendRequestModalProps {
+  /** The brand to ask; the popup is open while this is set. */
+  readonly brand: BrandSummary | null;
+  readonly onClose: () => void;
+  /** Called with the new request after the server accepted it (the popup has closed). */
+  readonly onSent?: (request: RequestItem) => void;
+}
+
+function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { readonly brand: BrandSummary }) {
+  const message = useField({ rules: MESSAGE_RULES });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const type = useRouteSubscriptionType();
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy || message.validate() !== null) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { request, credits } = await sendRequest(brand.id, message.value.trim());
+      applyCredits(credits);
+      void reloadDashboard(getSelectedBrand());
+      showToast({ tone: 'success', title: 'Request sent', message: `We've let ${brand.name} know. You'll hear from us when they reply.` });
+      onClose();
+      onSent?.(request);
+    } catch (failure) {
+      setBusy(false);
+      if (failure instanceof SessionEndedError) return;
+      const refusal = paymentRefusal(failure);
+      if (refusal) {
+        onClose();
+        openSubscriptionOverlay({ reason: refusal.reason, type: type ?? 'request' });
+        return;
+      }
+      const fieldError = failure instanceof ApiError ? failure.fieldErrors.message : undefined;
+      if (fieldError) message.setError(fieldError);
+      else setError(describeError(failure));
+    }
+  };
+
+  return (
+    <form className="form send-request" noValidate onSubmit={(event) => void submit(event)}>
+      <BrandIdentity brand={brand} as="h3" />
+      <p className="muted small">
+        Sending a request holds 1 credit. It comes back to you if {brand.name} declines or you cancel within the same
+        subscription month.
+      </p>
+      {error && (
+        <Alert title="We couldn't send your request">
+          <p>{error}</p>
+        </Alert>
+      )}
+      <CountedTextArea
+        field={message}
+        name="message"
+        label="Your message"
+        maxLength={MESSAGE_MAX_LENGTH}
+        hint="Say hello and what you'd like to do together."
+        placeholder="Hi! We love what you do and think our audiences would enjoy a giveaway together…"
+      />
+      <div className="actions actions--end">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" busy={busy}>
+          Send request
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The popup to ask a brand to connect: a message (required, at most 1000
+ * characters). On success: a toast and the credits badge updates. Out of credits
+ * or without a subscription, the subscription overlay opens instead.
+ */
+export function SendRequestModal({ brand, onClose, onSent }: SendRequestModalProps) {
+  return (
+    <Modal open={brand !== null} width={800} title={brand ? `Connect with ${brand.name}` : ''} onClose={onClose} closeOnOverlayClick={false}>
+      {brand && <SendRequestForm key={brand.id} brand={brand} onClose={onClose} onSent={onSent} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,22 @@
+import type { RequestItem } from './api/requests';
+
+const TEXT: Record<RequestItem['status'], { received: string; sent: string; tone: string }> = {
+  pending: { received: 'Awaiting your reply', sent: 'Awaiting reply', tone: 'pending' },
+  awaiting_approval: {
+    received: 'Awaiting approval',
+    sent: 'Sends once your subscription is approved',
+    tone: 'pending',
+  },
+  accepted: { received: 'Connected', sent: 'Connected', tone: 'accepted' },
+  declined: { received: 'Declined', sent: 'Declined', tone: 'declined' },
+  cancelled: { received: 'Cancelled by sender', sent: 'Cancelled', tone: 'cancelled' },
+};
+
+export function statusText(item: Pick<RequestItem, 'status' | 'direction'>): string {
+  const entry = TEXT[item.status] as (typeof TEXT)[RequestItem['status']] | undefined;
+  return entry ? entry[item.direction] : item.status;
+}
+
+export function statusTone(status: RequestItem['status']): string {
+  return (TEXT[status] as (typeof TEXT)[RequestItem['status']] | undefined)?.tone ?? 'pending';
+}

@@ -1,0 +1,72 @@
+import { Link } from 'react-router';
+import { Modal } from '@/components/ui/Modal';
+import { useDashboard } from '@/features/dashboard/api/dashboard';
+import { BILLING_PATH } from '@/features/navigation/menu';
+import { overlayTitle, PLAN_BENEFITS, planDescription } from '../credits';
+import { closeSubscriptionOverlay, type OverlayRequest } from '../overlay-store';
+import { CreditsSummary } from './CreditsSummary';
+import { HowCreditsWork } from './HowCreditsWork';
+
+const UNTITLED_LABEL = 'Your plan and credits';
+
+/**
+ * The subscription overlay shown in the request, pitch and matches flows (SPEC
+ * "Subscriptions screen"): the credits badge, the plan, its benefits and the way
+ * to Billing. Buying happens on the Billing page.
+ */
+export function SubscriptionOverlay({ request }: { readonly request: OverlayRequest }) {
+  const credits = useDashboard().data?.credits;
+  const title = overlayTitle(request.reason, request.type, credits);
+  const subscribed = credits?.hasSubscription === true || credits?.active === true || credits?.trialling === true;
+  return (
+    <Modal
+      open
+      width={1000}
+      title={title ?? UNTITLED_LABEL}
+      onClose={closeSubscriptionOverlay}
+      footer={
+        <>
+          <button type="button" className="button button--secondary" onClick={closeSubscriptionOverlay}>
+            Not now
+          </button>
+          <Link to={BILLING_PATH} className="button button--primary" onClick={closeSubscriptionOverlay}>
+            {subscribed ? 'Get more credits in Billing' : 'See plans in Billing'}
+          </Link>
+        </>
+      }
+    >
+      <div className={`subscription-overlay${title === null ? ' subscription-overlay--untitled' : ''}`}>
+        {request.reason === 'out_of_credits' && (
+          <p className="subscription-overlay__lead">
+            You've used all your credits for now. Buy more, or wait for your next monthly credits.
+          </p>
+        )}
+        {request.reason === 'no_subscription' && (
+          <p className="subscription-overlay__lead">Connection requests, pitches and features are part of a Tandem subscription.</p>
+        )}
+        <CreditsSummary credits={credits} />
+        <div className="subscription-overlay__columns">
+          <section aria-labelledby="plan-title" className="subscription-overlay__plan">
+            <h3 id="plan-title" className="card__subtitle">
+              Your plan
+            </h3>
+            <p>{planDescription(credits)}</p>
+            {credits?.notAllowedMessage && <p className="notice">{credits.notAllowedMessage}</p>}
+            <h3 className="card__subtitle subscription-overlay__benefits-title">What a subscription includes</h3>
+            <ul className="benefits">
+              {PLAN_BENEFITS.map((benefit) => (
+                <li key={benefit}>{benefit}</li>
+              ))}
+            </ul>
+          </section>
+          <section aria-labelledby="credits-rules-title" className="subscription-overlay__rules">
+            <h3 id="credits-rules-title" className="card__subtitle">
+              How credits work
+            </h3>
+            <HowCreditsWork headingLevel="h4" />
+          </section>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -9,7 +9,17 @@ from __future__ import annotations
 from chalice import Chalice
 
 from chalicelib.http import normalise_chalice_error
-from chalicelib.routes import admin, brands, dashboard, health, matches, matching, support, users
+from chalicelib.routes import (
+    admin,
+    brands,
+    dashboard,
+    health,
+    matches,
+    matching,
+    requests,
+    support,
+    users,
+)
 
 app = Chalice(app_name="tandem-api")
 app.api.binary_types = []
@@ -24,6 +34,7 @@ for blueprint in (
     admin.bp,
     brands.bp,
     matches.bp,
+    requests.bp,
 ):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 

@@ -1,6 +1,7 @@
 """Notifications queue consumer: each SQS message is one notification to deliver.
 
-Message: {"channel": "email", "to": "...", "subject": "...", "text": "...", "html": "..."}.
+Message: {"channel": "email", "to": "..." | "toAccount": "<account id>", "subject": "...", "text": "...",
+"html"?: "...", "replyTo"?: "..."}.
 Failed messages are reported back individually (partial batch response) and end in the DLQ
 after the queue's maxReceiveCount. Web push and Slack delivery land with the notifications issue;
 until then such messages fail with a clear reason rather than being dropped silently.
@@ -29,14 +30,29 @@ class UnsupportedChannel(Exception):
     pass
 
 
+def _addresses(message: dict[str, Any]) -> list[str]:
+    """`to`, or with `toAccount` every user of that account (brand emails: requests)."""
+    if message.get("to"):
+        return [message["to"]]
+    from tandem.services.accounts import users_of_account
+
+    return sorted({user.email for user in users_of_account(message["toAccount"]) if user.email})
+
+
 def _send_email(message: dict[str, Any]) -> None:
     body: dict[str, Any] = {"Text": {"Data": message["text"], "Charset": "UTF-8"}}
     if message.get("html"):
         body["Html"] = {"Data": message["html"], "Charset": "UTF-8"}
+    addresses = _addresses(message)
+    if not addresses:
+        logger.info("Email has no recipient (account without users)", extra={"subject": message["subject"]})
+        return
+    extra: dict[str, Any] = {"ReplyToAddresses": [message["replyTo"]]} if message.get("replyTo") else {}
     client("ses").send_email(
         Source=os.environ.get("MAIL_FROM", "Tandem <hello@tandem.local>"),
-        Destination={"ToAddresses": [message["to"]]},
+        Destination={"ToAddresses": addresses},
         Message={"Subject": {"Data": message["subject"], "Charset": "UTF-8"}, "Body": body},
+        **extra,
     )
 
 

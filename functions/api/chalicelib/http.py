@@ -18,10 +18,14 @@ from tandem.observability import logger
 JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
 
 
-def error_response(status: int, message: str, errors: dict[str, str] | None = None) -> Response:
+def error_response(
+    status: int, message: str, errors: dict[str, str] | None = None, code: str | None = None
+) -> Response:
     body: dict[str, Any] = {"error": message}
     if errors:
         body["errors"] = errors
+    if code:
+        body["code"] = code  # a machine code where docs/api.md names one (e.g. out_of_credits)
     return Response(body=body, status_code=status, headers=dict(JSON_HEADERS))
 
 
@@ -33,7 +37,9 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return view(*args, **kwargs)
         except TandemError as exc:
-            return error_response(exc.status, exc.message, getattr(exc, "errors", None))
+            return error_response(
+                exc.status, exc.message, getattr(exc, "errors", None), getattr(exc, "code", None)
+            )
         except Exception:
             logger.exception("Unhandled error in %s", view.__name__)
             return error_response(500, "Something went wrong on our side. Please try again.")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.auth import admin_only
-from chalicelib.http import route
-from tandem.services import accounts
+from chalicelib.http import json_body, route
+from tandem.services import accounts, credits
 
 bp = Blueprint(__name__)
 
@@ -20,3 +20,9 @@ def list_users() -> dict:
             for u in sorted(accounts.list_users(), key=lambda u: u.email)
         ]
     }
+
+
+@route(bp, "/admin/credits/grant", methods=["POST"])
+def grant_credits() -> dict:
+    admin_only(bp.current_request)
+    return credits.admin_grant(json_body(bp.current_request))

@@ -44,6 +44,8 @@ def create_account_with_user(
         created_at=now,
         gsi1pk=keys.email_gsi(email),
         gsi1sk="USER",
+        gsi2pk=keys.account_users_gsi(account_id),
+        gsi2sk=keys.user_pk(user_id),
     )
     account.save()
     user.save()
@@ -74,3 +76,8 @@ def list_users(limit: int = 200) -> list[User]:
         if len(found) == limit:
             break
     return found
+
+
+def users_of_account(account_id: str) -> list[User]:
+    """The account's users (who is emailed about its brands' requests)."""
+    return list(User.by_account.query(keys.account_users_gsi(account_id)))

@@ -20,8 +20,10 @@ from pynamodb.transactions import TransactWrite
 from tandem.config import settings
 from tandem.domain import credits as rules
 from tandem.errors import Conflict, NotFound, PaymentRequired
+from tandem.observability import logger
+from tandem.services import subscriptions
 from tandem.store import keys
-from tandem.store.models import CreditBucket, CreditHold, LedgerEntry
+from tandem.store.models import Account, CreditBucket, CreditHold, LedgerEntry
 
 ATTEMPTS = 4  # a lost race on a bucket re-reads the buckets and tries again
 SETTLED = "This request's credit was already settled."
@@ -94,6 +96,8 @@ def grant(
         available=amount,
         valid_from=valid_from,
         valid_to=valid_to,
+        gsi1pk=keys.LIVE_BUCKETS,
+        gsi1sk=keys.bucket_gsi_sk(valid_to, account_id, bucket_id),
     )
     try:
         with _tx() as tx:
@@ -107,36 +111,89 @@ def grant(
     return bucket_id
 
 
-def hold(account_id: str, ref: str, now: int | None = None) -> str:
-    """Hold one credit for a request (`ref`); returns the hold id. 402 when none is left."""
-    now = int(now if now is not None else time.time())
-    op_id = f"hold:{ref}"
-    for _ in range(ATTEMPTS):
-        plan = rules.pick(buckets(account_id), rules.REQUEST_HOLD, now)
-        if not plan:
-            raise PaymentRequired(rules.OUT_OF_CREDITS)
-        ((bucket, amount),) = plan
-        held = CreditHold(
+def pick_for_hold(account_id: str, now: int) -> rules.Bucket:
+    """The bucket a new hold takes its credit from (soonest-expiring); 402 when none is left."""
+    plan = rules.pick(buckets(account_id), rules.REQUEST_HOLD, now)
+    if not plan:
+        raise PaymentRequired(rules.OUT_OF_CREDITS)
+    ((bucket, _),) = plan
+    return bucket
+
+
+def add_hold(tx: TransactWrite, account_id: str, ref: str, bucket: rules.Bucket, now: int) -> None:
+    """The writes of holding one credit for `ref`, added to a caller's transaction: the bucket
+    loses it (only while valid and not below zero), the hold is created once, the entry once."""
+    amount = rules.REQUEST_HOLD
+    tx.update(
+        CreditBucket(keys.account_pk(account_id), keys.bucket_sk(bucket.bucket_id)),
+        actions=[CreditBucket.available.add(-amount)],
+        condition=(CreditBucket.available >= amount) & (CreditBucket.valid_to > now),
+    )
+    tx.save(
+        CreditHold(
             keys.account_pk(account_id),
             keys.hold_sk(ref),
             hold_id=ref,
+            account_id=account_id,
             bucket_id=bucket.bucket_id,
             status="held",
             release_until=bucket.valid_to,
             created_at=now,
-        )
+            gsi2pk=keys.HELD_HOLDS,
+            gsi2sk=keys.held_hold_gsi_sk(bucket.valid_to, account_id, ref),
+        ),
+        condition=CreditHold.sk.does_not_exist(),
+    )
+    tx.save(
+        _entry(account_id, f"hold:{ref}", "hold", bucket.bucket_id, -amount, ref, now),
+        condition=_new_entry_condition(),
+    )
+
+
+def _finish_hold(tx: TransactWrite, account_id: str, ref: str, status: str) -> None:
+    tx.update(
+        CreditHold(keys.account_pk(account_id), keys.hold_sk(ref)),
+        actions=[CreditHold.status.set(status), CreditHold.gsi2pk.remove(), CreditHold.gsi2sk.remove()],
+        condition=CreditHold.status == "held",
+    )
+
+
+def add_settle(tx: TransactWrite, account_id: str, ref: str, bucket_id: str, now: int) -> None:
+    """The writes of a held credit becoming spent, added to a caller's transaction."""
+    _finish_hold(tx, account_id, ref, "spent")
+    tx.save(
+        _entry(account_id, f"settle:{ref}", "settle", bucket_id, 0, ref, now),
+        condition=_new_entry_condition(),
+    )
+
+
+def add_release(tx: TransactWrite, account_id: str, ref: str, bucket_id: str, now: int) -> None:
+    """The writes of a held credit going back to its bucket, added to a caller's transaction."""
+    _finish_hold(tx, account_id, ref, "released")
+    tx.update(
+        CreditBucket(keys.account_pk(account_id), keys.bucket_sk(bucket_id)),
+        actions=[CreditBucket.available.add(1)],
+        condition=CreditBucket.sk.exists(),
+    )
+    tx.save(
+        _entry(account_id, f"release:{ref}", "release", bucket_id, 1, ref, now),
+        condition=_new_entry_condition(),
+    )
+
+
+def finish_for(now: int, release_until: int) -> str:
+    """What ending a request does to its hold: 'release' within the month, else 'settle'."""
+    return "release" if now < release_until else "settle"
+
+
+def hold(account_id: str, ref: str, now: int | None = None) -> str:
+    """Hold one credit for a request (`ref`); returns the hold id. 402 when none is left."""
+    now = int(now if now is not None else time.time())
+    for _ in range(ATTEMPTS):
+        bucket = pick_for_hold(account_id, now)
         try:
             with _tx() as tx:
-                tx.update(
-                    CreditBucket(keys.account_pk(account_id), keys.bucket_sk(bucket.bucket_id)),
-                    actions=[CreditBucket.available.add(-amount)],
-                    condition=(CreditBucket.available >= amount) & (CreditBucket.valid_to > now),
-                )
-                tx.save(held, condition=CreditHold.sk.does_not_exist())
-                tx.save(
-                    _entry(account_id, op_id, "hold", bucket.bucket_id, -amount, ref, now),
-                    condition=_new_entry_condition(),
-                )
+                add_hold(tx, account_id, ref, bucket, now)
             return ref
         except TransactWriteError:
             if _get_hold(account_id, ref) is not None:
@@ -166,20 +223,7 @@ def release(account_id: str, ref: str, now: int | None = None) -> str:
         return "spent"
     try:
         with _tx() as tx:
-            tx.update(
-                held,
-                actions=[CreditHold.status.set("released")],
-                condition=CreditHold.status == "held",
-            )
-            tx.update(
-                CreditBucket(keys.account_pk(account_id), keys.bucket_sk(held.bucket_id)),
-                actions=[CreditBucket.available.add(1)],
-                condition=CreditBucket.sk.exists(),
-            )
-            tx.save(
-                _entry(account_id, f"release:{ref}", "release", held.bucket_id, 1, ref, now),
-                condition=_new_entry_condition(),
-            )
+            add_release(tx, account_id, ref, held.bucket_id, now)
     except TransactWriteError:
         raise Conflict(SETTLED) from None
     return "released"
@@ -193,11 +237,7 @@ def settle(account_id: str, ref: str, now: int | None = None) -> None:
         raise NotFound("No credit is held for this request.")
     try:
         with _tx() as tx:
-            tx.update(held, actions=[CreditHold.status.set("spent")], condition=CreditHold.status == "held")
-            tx.save(
-                _entry(account_id, f"settle:{ref}", "settle", held.bucket_id, 0, ref, now),
-                condition=_new_entry_condition(),
-            )
+            add_settle(tx, account_id, ref, held.bucket_id, now)
     except TransactWriteError:
         raise Conflict(SETTLED) from None
 
@@ -249,5 +289,92 @@ def verify(account_id: str) -> dict[str, tuple[int, int]]:
     return mismatches
 
 
-def info(account_id: str, now: int | None = None) -> dict:
-    return rules.summary(buckets(account_id), int(now if now is not None else time.time()))
+def info(account_id: str, now: int | None = None, account: Account | None = None) -> dict:
+    """SPEC section 3's credits info: what the ledger knows plus the subscription status."""
+    from tandem.services import accounts
+
+    now = int(now if now is not None else time.time())
+    if account is None:
+        account = accounts.get_account(account_id)
+    return rules.credits_info(
+        rules.summary(buckets(account_id), now),
+        status=subscriptions.status(account, now),
+        valid_to=int(account.subscription_valid_to) if account and account.subscription_valid_to else None,
+    )
+
+
+# ---------------------------------------------------------------- scheduler jobs
+
+VERIFY_LOOKBACK = 40 * 24 * 3600  # buckets that ended within this window are still checked
+
+
+def verify_all(now: int | None = None) -> dict:
+    """Prove every recently active account's balance equals its ledger (scheduler job)."""
+    now = int(now if now is not None else time.time())
+    since = keys.bucket_gsi_sk(now - VERIFY_LOOKBACK, "", "")
+    seen: set[str] = set()
+    for bucket in CreditBucket.live.query(keys.LIVE_BUCKETS, CreditBucket.gsi1sk >= since):
+        seen.add(bucket.account_id)
+    mismatched = {}
+    for account_id in sorted(seen):
+        found = verify(account_id)
+        if found:
+            mismatched[account_id] = {b: list(pair) for b, pair in found.items()}
+            logger.error("Credit ledger mismatch", extra={"account": account_id, "buckets": found})
+    return {"accounts": len(seen), "mismatched": mismatched}
+
+
+def settle_expired_holds(now: int | None = None) -> dict:
+    """Holds whose month has ended become spent (a later decline or cancel returns nothing)."""
+    now = int(now if now is not None else time.time())
+    settled = 0
+    for held in CreditHold.held.query(
+        keys.HELD_HOLDS, CreditHold.gsi2sk < keys.held_hold_gsi_sk(now, "", "")
+    ):
+        try:
+            with _tx() as tx:
+                add_settle(tx, held.account_id, held.hold_id, held.bucket_id, now)
+            settled += 1
+        except TransactWriteError:
+            continue  # settled or released meanwhile: nothing left to do
+    return {"settled": settled}
+
+
+def admin_grant(body: dict) -> dict:
+    """POST admin/credits/grant {email, amount, kind, days}: credits for a member's account,
+    valid from now for `days` (until billing grants them; also gifts). Returns {credits}."""
+    import uuid
+
+    from tandem.errors import ValidationError
+    from tandem.services import accounts
+
+    errors: dict[str, str] = {}
+    email = body.get("email")
+    user = accounts.find_user_by_email(email) if isinstance(email, str) and "@" in email else None
+    if not isinstance(email, str) or not email.strip():
+        errors["email"] = "This field is required"
+    elif user is None:
+        errors["email"] = "No member has this email"
+    amount, days, kind = body.get("amount"), body.get("days"), body.get("kind")
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 100:
+        errors["amount"] = "Amount must be a whole number from 1 to 100"
+    if kind not in rules.KINDS:
+        errors["kind"] = f"Kind must be one of: {', '.join(rules.KINDS)}"
+    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 366:
+        errors["days"] = "Days must be a whole number from 1 to 366"
+    if errors:
+        error = ValidationError(next(iter(errors.values())))
+        error.errors = errors  # type: ignore[attr-defined]
+        raise error
+    now = int(time.time())
+    names = {"main": "Subscription credits", "gifted": "Gifted credits"}
+    grant(
+        user.account_id,
+        kind=kind,
+        amount=amount,
+        valid_from=now,
+        valid_to=now + days * 86400,
+        op_id=f"admin-grant:{uuid.uuid4().hex}",
+        product_name=names.get(kind, "Add-on credits"),
+    )
+    return {"credits": info(user.account_id, now)}

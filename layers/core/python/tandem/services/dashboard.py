@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tandem.services import match_runs
+from tandem.services import credits, match_runs, requests
 from tandem.store.models import Brand
 
 
@@ -17,20 +17,23 @@ def build(brand: Brand | None, user_brands: list[Brand]) -> dict[str, Any]:
             "whatsNew": [],
             "matchRunOutstanding": False,
             "matchRunId": None,
+            "credits": _no_credits(),
             **_brand_names(None),
         }
     brand_id = int(brand.brand_id)
     open_run = match_runs.latest_open_run(brand_id)
     new_matches = match_runs.new_match_count(brand_id)
+    new_items = requests.menu_counts(brand_id)  # new received requests, connections, declines
     return {
         "menuCounts": {
             "dashboard": 0,
             "matches": new_matches,
-            "requests": 0,
-            "connections": 0,
-            "declines": 0,
+            "requests": new_items["requests"],
+            "connections": new_items["connections"],
+            "declines": new_items["declines"],
         },
         "dashboard": {"brandId": brand_id, "brandName": brand.name},
+        "credits": credits.info(brand.account_id),
         "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
         "whatsNew": [],
         "matchRunOutstanding": open_run is not None,
@@ -52,3 +55,10 @@ def _brand_names(brand: Brand | None) -> dict[str, bool]:
         "showingBrandNamesGlobal": NAMES_SHOWN_GLOBALLY,
         "brandInfoPublic": brand is not None and not brand.hide_name,
     }
+
+
+def _no_credits() -> dict[str, Any]:
+    """Credits info for a caller without a brand (e.g. an admin): nothing to spend."""
+    from tandem.domain import credits as credit_rules
+
+    return credit_rules.credits_info(credit_rules.summary([], 0), status="none", valid_to=None)

@@ -17,3 +17,11 @@ def send(to: str, subject: str, text: str) -> None:
         QueueUrl=settings().notifications_queue_url,
         MessageBody=json.dumps({"channel": "email", "to": to, "subject": subject, "text": text}),
     )
+
+
+def send_to_account(account_id: str, subject: str, text: str, reply_to: str | None = None) -> None:
+    """An email to every user of an account; the notifier looks the addresses up."""
+    message = {"channel": "email", "toAccount": account_id, "subject": subject, "text": text}
+    if reply_to:
+        message["replyTo"] = reply_to
+    client("sqs").send_message(QueueUrl=settings().notifications_queue_url, MessageBody=json.dumps(message))

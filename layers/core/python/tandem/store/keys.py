@@ -7,6 +7,14 @@ Access patterns:
 - an account's brands                  gsi2pk=ACCOUNT#<id>       gsi2sk=BRAND#<padded id>
 - a brand's relations to others       pk=BRAND#<id>             sk=REL#<padded other id>
 - runs still open (scheduler sweep)    gsi2pk=MATCHRUN#<status>  gsi2sk=<started iso>
+- a connection request by id           pk=REQUEST#<id>           sk=META
+- requests a brand received, by box    gsi1pk=REQ-IN#<brand>     gsi1sk=<BOX>#<ms>#<id>
+- requests a brand sent, by box        gsi2pk=REQ-OUT#<brand>    gsi2sk=<BOX>#<ms>#<id>
+  (BOX: PENDING | AWAITING | CONNECTED | DECLINED | CANCELLED; ms = last change, newest first)
+- what a brand has seen (isNew)        pk=BRAND#<id>             sk=SEEN
+- an account's users (notifications)   gsi2pk=ACCOUNT-USERS#<id> gsi2sk=USER#<id>
+- holds still held (month-end settle)  gsi2pk=HOLDS#held         gsi2sk=<release_until>#<account>#<ref>
+- live credit buckets (ledger check)   gsi1pk=BUCKETS            gsi1sk=<valid_to>#<account>#<bucket>
 """
 
 from __future__ import annotations
@@ -88,3 +96,48 @@ def hold_sk(hold_id: str) -> str:
 
 def ledger_sk(op_id: str, bucket_id: str) -> str:
     return f"LEDGER#{op_id}#{bucket_id}"
+
+
+def request_pk(request_id: str) -> str:
+    return f"REQUEST#{request_id}"
+
+
+def requests_in_gsi(brand_id: int) -> str:
+    return f"REQ-IN#{brand_id}"
+
+
+def requests_out_gsi(brand_id: int) -> str:
+    return f"REQ-OUT#{brand_id}"
+
+
+TIME_WIDTH = 13  # epoch milliseconds
+
+
+def box_sk(box: str, ms: int, request_id: str) -> str:
+    return f"{box}#{str(ms).zfill(TIME_WIDTH)}#{request_id}"
+
+
+def box_after(box: str, ms: int) -> tuple[str, str]:
+    """Sort-key bounds of a box's entries changed after `ms` (for new-item counts)."""
+    return f"{box}#{str(ms + 1).zfill(TIME_WIDTH)}", f"{box}#~"
+
+
+SEEN = "SEEN"
+
+
+def account_users_gsi(account_id: str) -> str:
+    return f"ACCOUNT-USERS#{account_id}"
+
+
+HELD_HOLDS = "HOLDS#held"
+
+
+def held_hold_gsi_sk(release_until: int, account_id: str, ref: str) -> str:
+    return f"{str(release_until).zfill(ID_WIDTH)}#{account_id}#{ref}"
+
+
+LIVE_BUCKETS = "BUCKETS"
+
+
+def bucket_gsi_sk(valid_to: int, account_id: str, bucket_id: str) -> str:
+    return f"{str(valid_to).zfill(ID_WIDTH)}#{account_id}#{bucket_id}"

@@ -104,6 +104,9 @@ class User(TandemModel):
     gsi1sk = UnicodeAttribute()
     by_email = _Gsi1()
 
+    gsi2pk = UnicodeAttribute(null=True)  # ACCOUNT-USERS#<account>: who to email for a brand
+    gsi2sk = UnicodeAttribute(null=True)
+    by_account = _Gsi2()
 
 @_register
 class RefreshToken(TandemModel):
@@ -271,6 +274,9 @@ class CreditHold(TandemModel):
 
 @_register
 class LedgerEntry(TandemModel):
+    gsi1pk = UnicodeAttribute(null=True)  # BUCKETS: the scheduler's ledger check finds accounts
+    gsi1sk = UnicodeAttribute(null=True)
+    live = _Gsi1()
     """Immutable record of one credit operation; the op id makes every operation apply once."""
 
     op_id = UnicodeAttribute()
@@ -282,6 +288,10 @@ class LedgerEntry(TandemModel):
 
 
 @_register
+    account_id = UnicodeAttribute(null=True)
+    gsi2pk = UnicodeAttribute(null=True)  # HOLDS#held while held (sparse): month-end settle
+    gsi2sk = UnicodeAttribute(null=True)
+    held = _Gsi2()
 class IssueReport(TandemModel):
     """A problem reported from the app's developer issue box (admins, or any user in dev)."""
 
@@ -292,3 +302,54 @@ class IssueReport(TandemModel):
     created_at = UTCDateTimeAttribute()
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
+
+
+class BrandSummaryMap(MapAttribute):
+    """A brand as a request shows it (kept as it was when the request was sent)."""
+
+    id = NumberAttribute()
+    name = UnicodeAttribute()
+    category = UnicodeAttribute(default="")
+    logo_url = UnicodeAttribute(null=True)
+    hide_name = BooleanAttribute(default=False)
+
+
+@_register
+class ConnectionRequest(TandemModel):
+    """A connection request from one brand to another (pk=REQUEST#<id>, sk=META).
+
+    gsi1 is the recipient's boxes and gsi2 the sender's (keys.box_sk): each list is one query.
+    """
+
+    request_id = UnicodeAttribute()
+    from_brand_id = NumberAttribute()
+    to_brand_id = NumberAttribute()
+    from_account_id = UnicodeAttribute()
+    to_account_id = UnicodeAttribute()
+    from_brand = BrandSummaryMap()
+    to_brand = BrandSummaryMap()
+    message = UnicodeAttribute()
+    reply = UnicodeAttribute(null=True)
+    from_contact = MapAttribute(null=True)  # each side's contact details, kept on accept
+    to_contact = MapAttribute(null=True)
+    # awaiting_approval | pending | accepted | declined | cancelled
+    status = UnicodeAttribute()
+    hold_bucket_id = UnicodeAttribute(null=True)
+    hold_release_until = NumberAttribute(null=True)
+    created_at = NumberAttribute()  # epoch milliseconds
+    updated_at = NumberAttribute()
+    gsi1pk = UnicodeAttribute()
+    gsi1sk = UnicodeAttribute()
+    received = _Gsi1()
+    gsi2pk = UnicodeAttribute()
+    gsi2sk = UnicodeAttribute()
+    sent = _Gsi2()
+
+
+@_register
+class BrandSeen(TandemModel):
+    """Up to when (epoch ms) a brand has seen its received requests, connections and declines."""
+
+    requests = NumberAttribute(default=0)
+    connections = NumberAttribute(default=0)
+    declines = NumberAttribute(default=0)

@@ -1,0 +1,84 @@
+"""Connection requests, connections, declines, and the email quick-action links.
+
+Every private route acts as the selected brand (`X-Brand-Id`, checked by `member_for_brand`);
+a request of another brand is 404, a request of the brand in the wrong role is 403.
+"""
+
+from __future__ import annotations
+
+from chalice import Blueprint, Response
+
+from chalicelib.auth import member_for_brand
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
+from tandem.services import requests
+
+bp = Blueprint(__name__)
+
+
+def _query(name: str) -> str | None:
+    params = bp.current_request.query_params or {}
+    value = params.get(name)
+    return value if value else None
+
+
+@route(bp, "/requests", methods=["POST"])
+def send_request() -> Response:
+    member = member_for_brand(bp.current_request)
+    result = requests.send(member.brand, json_body(bp.current_request))
+    return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
+
+
+@route(bp, "/requests", methods=["GET"])
+def list_requests() -> dict:
+    member = member_for_brand(bp.current_request)
+    return requests.list_requests(int(member.brand.brand_id), _query("box") or "received", _query("cursor"))
+
+
+@route(bp, "/requests/{requestId}", methods=["GET"])
+def get_request(requestId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    member = member_for_brand(bp.current_request)
+    return requests.view(requestId, int(member.brand.brand_id))
+
+
+def _act(action: str, request_id: str) -> dict:
+    member = member_for_brand(bp.current_request)
+    body = json_body(bp.current_request) if action == "decline" else None
+    return requests.act(action, request_id, member.brand, body)
+
+
+@route(bp, "/requests/{requestId}/accept", methods=["POST"])
+def accept_request(requestId: str) -> dict:  # noqa: N803
+    return _act("accept", requestId)
+
+
+@route(bp, "/requests/{requestId}/decline", methods=["POST"])
+def decline_request(requestId: str) -> dict:  # noqa: N803
+    return _act("decline", requestId)
+
+
+@route(bp, "/requests/{requestId}/cancel", methods=["POST"])
+def cancel_request(requestId: str) -> dict:  # noqa: N803
+    return _act("cancel", requestId)
+
+
+@route(bp, "/connections", methods=["GET"])
+def list_connections() -> dict:
+    member = member_for_brand(bp.current_request)
+    return requests.list_connections(int(member.brand.brand_id), _query("cursor"))
+
+
+@route(bp, "/connections/{otherBrandId}", methods=["GET"])
+def get_connection(otherBrandId: str) -> dict:  # noqa: N803
+    member = member_for_brand(bp.current_request)
+    return requests.connection_with(int(member.brand.brand_id), brand_id_param(otherBrandId))
+
+
+@route(bp, "/declines", methods=["GET"])
+def list_declines() -> dict:
+    member = member_for_brand(bp.current_request)
+    return requests.list_declines(int(member.brand.brand_id), _query("dir") or "out", _query("cursor"))
+
+
+@route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["POST"], public=True)
+def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict:
+    return requests.quick_action(action, actioner, actionee, unique)

@@ -1,0 +1,187 @@
+"""Connection-request rules with no I/O: states, who may do what, boxes, quick-action links.
+
+A request is sent (pending; awaiting_approval while the sender's subscription awaits approval),
+then accepted or declined by the recipient, or cancelled by the sender. Only a pending request
+can be accepted or declined; a pending or awaiting one can be cancelled. Every transition is a
+conditional write on the old status, so of two racing changes exactly one wins.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+AWAITING = "awaiting_approval"
+PENDING = "pending"
+ACCEPTED = "accepted"
+DECLINED = "declined"
+CANCELLED = "cancelled"
+STATUSES = (AWAITING, PENDING, ACCEPTED, DECLINED, CANCELLED)
+
+MESSAGE_MAX = 1000
+REPLY_MAX = 1000
+PAGE_SIZE = 20
+
+# Which statuses each action may start from, and where it goes.
+TRANSITIONS = {
+    "accept": ((PENDING,), ACCEPTED),
+    "decline": ((PENDING,), DECLINED),
+    "cancel": ((PENDING, AWAITING), CANCELLED),
+}
+# Who may do it: the request's recipient or its sender.
+ACTOR = {"accept": "recipient", "decline": "recipient", "cancel": "sender"}
+
+# The box each status sits in, per side (keys.box_sk). The recipient never sees a request that
+# still awaits the sender's subscription approval.
+RECEIVED_BOX = {
+    AWAITING: "AWAITING",
+    PENDING: "PENDING",
+    ACCEPTED: "CONNECTED",
+    DECLINED: "DECLINED",
+    CANCELLED: "CANCELLED",
+}
+SENT_BOX = {**RECEIVED_BOX, AWAITING: "PENDING"}
+
+# Brand-pair relation states (tandem.services.relations) after each status: (sender, recipient).
+RELATION_STATES = {
+    AWAITING: ("requested-out", None),  # the recipient learns of it on approval
+    PENDING: ("requested-out", "requested-in"),
+    ACCEPTED: ("connected", "connected"),
+    DECLINED: ("declined-out", "declined-in"),
+    CANCELLED: ("cancelled", "cancelled"),
+}
+BLOCKING_STATES = ("requested-out", "requested-in", "connected")
+
+ALREADY_SENT = "You have already sent a request to this brand"
+ALREADY_CONNECTED = "You are already connected"
+ALREADY_RECEIVED = "This brand has already sent you a request. You can accept it in Requests."
+OWN_BRAND = "You can't send a request to your own brand"
+MESSAGE_REQUIRED = "This field is required"
+MESSAGE_TOO_LONG = f"Your message can be at most {MESSAGE_MAX} characters"
+REPLY_TOO_LONG = f"Your reply can be at most {REPLY_MAX} characters"
+
+NOT_PENDING = {
+    ACCEPTED: "This request was already accepted.",
+    DECLINED: "This request was already declined.",
+    CANCELLED: "This request was cancelled by the brand that sent it.",
+    PENDING: "This request is still waiting for an answer.",
+    AWAITING: "This request is waiting for the sender's subscription to be approved.",
+}
+
+DEFAULT_REPLY = (
+    "Thank you for reaching out and for thinking of us. We've had a look and it isn't the right "
+    "fit for us at the moment, but we wish you every success with your collaborations."
+)
+
+
+def clean_message(raw: object, *, required: bool = True, limit: int = MESSAGE_MAX) -> str:
+    """A request message or reply: text, trimmed, 1..limit characters (or empty when optional)."""
+    if raw is None:
+        raw = ""
+    if not isinstance(raw, str):
+        raise ValueError("This must be text")
+    text = raw.strip()
+    if not text and required:
+        raise ValueError(MESSAGE_REQUIRED)
+    if len(text) > limit:
+        raise ValueError(MESSAGE_TOO_LONG if limit == MESSAGE_MAX else REPLY_TOO_LONG)
+    return text
+
+
+def conflict_for(sender_state: str | None, recipient_state: str | None) -> str | None:
+    """Why a new request from sender to recipient is refused (relation states as each side
+    records them), or None when it may be sent."""
+    states = {sender_state or "", recipient_state or ""}
+    if "connected" in states:
+        return ALREADY_CONNECTED
+    if (sender_state or "") == "requested-out" or (recipient_state or "") == "requested-in":
+        return ALREADY_SENT
+    if (sender_state or "") == "requested-in" or (recipient_state or "") == "requested-out":
+        return ALREADY_RECEIVED
+    return None
+
+
+def can(action: str, status: str) -> bool:
+    starts, _ = TRANSITIONS[action]
+    return status in starts
+
+
+def refusal(action: str, status: str) -> str:
+    """The message for an action that is no longer possible from `status`."""
+    if action == "cancel" and status in (ACCEPTED, DECLINED):
+        return NOT_PENDING[status] + " It can no longer be cancelled."
+    return NOT_PENDING.get(status, "This request can no longer be changed.")
+
+
+def masked_name(name: str, category: str, hide_name: bool, visible: bool) -> str:
+    """A brand that hides its name shows as 'A <category> brand' until connected."""
+    if not hide_name or visible:
+        return name
+    kind = (category or "").strip()
+    if not kind:
+        return "A brand"
+    article = "An" if kind[0].lower() in "aeiou" else "A"
+    return f"{article} {kind} brand"
+
+
+# ---------------------------------------------------------------- quick-action links
+
+QUICK_ACTIONS = ("accept", "decline")
+QUICK_ACTION_DAYS = 14
+LINK_INVALID = "This link is not valid. Please sign in to answer the request."
+LINK_EXPIRED = "This link has expired. Please sign in to answer the request."
+
+
+@dataclass(frozen=True)
+class QuickAction:
+    action: str
+    actioner: int  # the recipient brand
+    actionee: int  # the sender brand
+    request_id: str
+    expires: int  # epoch seconds
+
+
+def _signature(key: bytes, qa: QuickAction) -> str:
+    message = f"quick-action|{qa.action}|{qa.actioner}|{qa.actionee}|{qa.request_id}|{qa.expires}"
+    digest = hmac.new(key, message.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def quick_action_key(secret: str) -> bytes:
+    """A key of its own for links, derived from the app's signing secret."""
+    return hmac.new(secret.encode(), b"tandem quick-action links v1", hashlib.sha256).digest()
+
+
+def sign_quick_action(key: bytes, qa: QuickAction) -> str:
+    """The link's `{unique}` part: request id, expiry and signature."""
+    return f"{qa.request_id}.{qa.expires}.{_signature(key, qa)}"
+
+
+def quick_action_path(key: bytes, qa: QuickAction) -> str:
+    return f"/quick-action/{qa.action}/{qa.actioner}/{qa.actionee}/{sign_quick_action(key, qa)}"
+
+
+class LinkError(ValueError):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def verify_quick_action(
+    key: bytes, action: str, actioner: str, actionee: str, unique: str, now: int
+) -> QuickAction:
+    """The link's action if it is genuine and not expired; LinkError (400 forged, 410 expired)."""
+    if action not in QUICK_ACTIONS or not actioner.isdigit() or not actionee.isdigit() or len(unique) > 200:
+        raise LinkError(LINK_INVALID, 400)
+    parts = unique.split(".")
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[0]:
+        raise LinkError(LINK_INVALID, 400)
+    qa = QuickAction(action, int(actioner), int(actionee), parts[0], int(parts[1]))
+    if not hmac.compare_digest(_signature(key, qa), parts[2]):
+        raise LinkError(LINK_INVALID, 400)
+    if now >= qa.expires:
+        raise LinkError(LINK_EXPIRED, 410)
+    return qa

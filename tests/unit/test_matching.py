@@ -1,4 +1,23 @@
-from tandem.domain.matching import Profile, Scored, merge_ranked, rank, score_pair, split_batches
+import random
+
+import pytest
+
+from tandem.domain import brand_profile, matching
+from tandem.domain.matching import (
+    Packed,
+    Profile,
+    Scored,
+    diversify,
+    explain,
+    merge_ranked,
+    pack,
+    rank,
+    score_packed,
+    score_pair,
+    split_batches,
+    top_positions,
+    unpack,
+)
 
 
 def p(brand_id, account="a", **kw):
@@ -9,33 +28,167 @@ def p(brand_id, account="a", **kw):
     )
 
 
-def test_shared_wants_and_markets_give_reasons_members_can_read():
-    me = p(1, collab_kinds=["giveaways", "events"], countries=["GB"], values=["vegan"])
-    other = p(2, "b", collab_kinds=["giveaways"], countries=["GB"], values=["vegan"])
-    scored = score_pair(me, other)
-    assert scored.score > 0
-    assert scored.reasons == (
-        "You both want giveaways",
-        "You share the values vegan",
-        "You both reach customers in GB",
+OAT = dict(
+    category="food & drink",
+    company_size="11-50",
+    collab_kinds=["giveaways", "newsletter swaps"],
+    values=["sustainable", "vegan"],
+    countries=["GB"],
+    age_bands=["25-34"],
+    genders=["women"],
+)
+
+
+def test_mutual_fit_ranks_above_a_fit_that_only_suits_me():
+    me = p(1, "me", **OAT)
+    # Suits both: same market and audience, wants what I want, complementary category.
+    mutual = p(2, "x", **{**OAT, "category": "home"})
+    # Serves my audience (its markets include GB) and wants my kinds, but I reach a sliver of
+    # its customers, it is far larger than me and it wants many things I do not offer.
+    one_sided = p(
+        3,
+        "y",
+        category="home",
+        company_size="200+",
+        collab_kinds=["giveaways", "newsletter swaps", "events", "bundles", "sampling", "pop-ups"],
+        values=["sustainable", "vegan", "premium", "local", "organic", "B Corp"],
+        countries=["GB", "US", "FR", "DE", "NL", "AU"],
+        age_bands=["25-34", "35-44", "45-54"],
+        genders=["women", "men"],
+    )
+    fit_mine = matching.fit(me, one_sided)
+    assert fit_mine >= matching.fit(me, mutual) * 0.95  # it suits me about as well...
+    assert matching.fit(one_sided, me) < 0.5 * matching.fit(mutual, me)  # ...but I do not suit it
+    ranked = rank(me, [one_sided, mutual], limit=10)
+    assert [s.candidate_id for s in ranked] == [2, 3]
+    assert score_pair(me, one_sided).score < score_pair(me, mutual).score
+
+
+def test_scores_are_symmetric_and_one_sided_cannot_dominate():
+    a = p(1, "a", **OAT)
+    b = p(2, "b", category="wellness", collab_kinds=["giveaways"], countries=["GB", "IE"])
+    assert score_pair(a, b).score == score_pair(b, a).score
+    assert matching.combine(1.0, 0.0, False) == 0.0
+    assert matching.combine(0.9, 0.1, False) < matching.combine(0.5, 0.5, False)
+
+
+def test_reasons_are_worded_for_members_with_country_names():
+    me = p(1, "me", **OAT)
+    other = p(2, "x", **{**OAT, "category": "home", "countries": ["GB", "IE"]})
+    reasons, _ = explain(me, other)
+    many = p(5, "z", countries=["GB", "IE", "FR", "DE", "NL"], genders=["women", "men"])
+    mine_many = p(6, "me", countries=["GB", "IE", "FR", "DE", "NL"], genders=["women", "men"])
+    assert explain(mine_many, many)[0] == (
+        "You both reach women and men in France, Germany and 3 more countries",
+    )
+    assert reasons == (
+        "You both reach women 25-34 in the UK",
+        "They want giveaways and newsletter swaps, like you",
+        "You share sustainable and vegan values",
+        "Their home products complement your food & drink range",
+    )
+    partial = p(3, "y", category="pets", collab_kinds=["newsletter swaps"], countries=["IE", "FR", "NL"])
+    mine = p(4, "me", category="outdoors", collab_kinds=["newsletter swaps"], countries=["NL", "IE", "FR"])
+    assert explain(mine, partial)[0] == (
+        "You both reach people in France, Ireland and the Netherlands",
+        "They want newsletter swaps, like you",
+        "Their pet products complement your outdoor range",
     )
 
 
-def test_rank_excludes_own_account_and_orders_best_first():
-    me = p(1, "mine", collab_kinds=["giveaways"])
-    sibling = p(2, "mine", collab_kinds=["giveaways"])
-    strong = p(3, "x", collab_kinds=["giveaways"])
-    weak = p(4, "y", collab_kinds=["giveaways", "events", "bundles"])
-    none = p(5, "z", collab_kinds=["events"])
-    ranked = rank(me, [sibling, weak, none, strong], limit=10)
-    assert [s.candidate_id for s in ranked] == [3, 4]
+def test_no_reason_for_competing_categories_and_nothing_in_common():
+    me = p(1, "me", category="beauty", collab_kinds=["events"], countries=["US"])
+    rival = p(2, "x", category="beauty", collab_kinds=["bundles"], countries=["FR"])
+    assert explain(me, rival)[0] == ()
+    same = p(3, "y", **{**OAT, "category": "beauty"})
+    other = p(4, "z", **{**OAT, "category": "wellness"})
+    base = p(5, "me", **{**OAT, "category": "beauty"})
+    assert score_pair(base, same).score < score_pair(base, other).score
 
 
-def test_same_category_scores_lower_than_complementary():
-    me = p(1, category="food", collab_kinds=["giveaways"])
-    same = p(2, "b", category="food", collab_kinds=["giveaways"])
-    other = p(3, "c", category="home", collab_kinds=["giveaways"])
-    assert score_pair(me, same).score < score_pair(me, other).score
+def test_rank_excludes_own_account_itself_excluded_and_zero():
+    me = p(1, "mine", **OAT)
+    sibling = p(2, "mine", **OAT)
+    good = p(3, "x", **{**OAT, "category": "home"})
+    dismissed = p(4, "y", **{**OAT, "category": "home"})
+    ranked = rank(me, [me, sibling, good, dismissed], limit=10, exclude={4})
+    assert [s.candidate_id for s in ranked] == [3]
+
+
+def test_diversity_breaks_up_near_copies():
+    # Ten near-identical home brands score a little above one different (wellness) brand.
+    copies = [
+        Scored(i, 0.80 - i * 0.001, ("r",), "home", frozenset({"kinds:giveaways", "values:vegan"}))
+        for i in range(10)
+    ]
+    different = Scored(99, 0.74, ("s",), "wellness", frozenset({"audience:GB"}))
+    plain = merge_ranked([[*copies, different]], limit=5)
+    assert 99 not in [s.candidate_id for s in plain]
+    diverse = diversify([*copies, different], limit=5)
+    assert [s.candidate_id for s in diverse][:2] == [0, 99]
+    assert diversify([*copies, different], limit=5, lam=1.0) == plain
+
+
+def test_pack_round_trip_keeps_listed_terms():
+    profile = p(42, "acct", **{**OAT, "values": ["sustainable", "something unlisted"]})
+    back = unpack(pack(profile), "acct")
+    assert back.brand_id == 42 and back.category == "food & drink" and back.company_size == "11-50"
+    assert back.values == frozenset({"sustainable"})  # unlisted terms are hashed, not kept
+    assert back.countries == frozenset({"GB"}) and back.genders == frozenset({"women"})
+    assert len(pack(profile)) == matching.RECORD_SIZE
+
+
+def _random_profile(rng, i):
+    return Profile(
+        i,
+        f"acct{i % 300}",
+        category=rng.choice((*brand_profile.CATEGORIES, "", "something else")),
+        company_size=rng.choice((*brand_profile.COMPANY_SIZES, "")),
+        values=frozenset(rng.sample((*brand_profile.VALUES, "unlisted"), rng.randint(0, 3))),
+        collab_kinds=frozenset(rng.sample(brand_profile.COLLAB_KINDS, rng.randint(0, 3))),
+        countries=frozenset(rng.sample(["GB", "US", "IE", "FR", "DE", "NL", "ZA", "JP"], rng.randint(0, 3))),
+        age_bands=frozenset(rng.sample(brand_profile.AGE_BANDS, rng.randint(0, 2))),
+        genders=frozenset(rng.sample(brand_profile.GENDERS, rng.randint(0, 2))),
+    )
+
+
+def test_vectorised_scores_equal_the_plain_rules():
+    rng = random.Random(7)
+    profiles = [_random_profile(rng, i) for i in range(1, 801)]
+    packed = Packed.from_bytes(pack(x) for x in profiles)
+    for me in profiles[:5]:
+        scores = score_packed(pack(me), packed, exclude=[profiles[-1].brand_id])
+        for position, other in enumerate(profiles):
+            expected = 0.0
+            if other.account_id != me.account_id and other is not profiles[-1]:
+                expected = score_pair(me, other).score
+            assert scores.score[position] == pytest.approx(expected, abs=1e-3), (me, other)
+        best = top_positions(scores.score, 10)
+        plain = sorted(
+            (x for x in profiles[:-1] if x.account_id != me.account_id),
+            key=lambda x: -score_pair(me, x).score,
+        )
+        assert abs(scores.score[best[0]] - score_pair(me, plain[0]).score) < 1e-3
+
+
+def test_top_positions_orders_best_first_and_skips_zero():
+    import numpy as np
+
+    scores = np.array([0.1, 0.0, 0.9, 0.5, 0.9], dtype=np.float32)
+    assert top_positions(scores, 3).tolist() == [2, 4, 3]
+    assert top_positions(scores, 10).tolist() == [2, 4, 3, 0]
+
+
+def test_every_option_the_forms_offer_has_a_place_in_the_packed_form():
+    # A term outside the vocabulary would only be hashed: matches still work, reasons omit it.
+    assert set(brand_profile.CATEGORIES) <= set(matching.CATEGORIES)
+    assert set(brand_profile.COMPANY_SIZES) <= set(matching.COMPANY_SIZES)
+    assert set(brand_profile.VALUES) <= set(matching.VALUES)
+    assert set(brand_profile.COLLAB_KINDS) <= set(matching.COLLAB_KINDS)
+    assert set(brand_profile.AGE_BANDS) <= set(matching.AGE_BANDS)
+    assert set(brand_profile.GENDERS) <= set(matching.GENDERS)
+    assert brand_profile.COUNTRY_CODES <= set(matching.COUNTRIES)
+    assert len(matching.COLLAB_KINDS) <= 64 and len(matching.VALUES) <= 64 and len(matching.AGE_BANDS) <= 16
 
 
 def test_merge_keeps_global_best_and_split_covers_every_id():

@@ -1,6 +1,9 @@
-"""Task handlers of the match-run state machine (infra/statemachines/match_run.asl.json).
+"""Task handlers of the match-run state machines.
 
-Prepare -> Map(ScoreBatch over candidate batches) -> Finalize; any failure -> MarkFailed.
+One brand (infra/statemachines/match_run.asl.json):
+    Prepare -> Map(ScoreBatch over groups of index shards) -> Finalize; any failure -> MarkFailed.
+Every brand, nightly (infra/statemachines/match_nightly.asl.json):
+    NightlyPlan -> Map(NightlyRebuildShard) -> Map(NightlyBatch over brand-id ranges).
 Each handler only unpacks its input and calls tandem.services.match_runs.
 """
 
@@ -19,16 +22,28 @@ def prepare(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
 
 @logger.inject_lambda_context(clear_state=True)
-def score_batch(event: dict[str, Any], context: Any) -> list[dict[str, Any]]:
+def score_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
-    ids = [int(i) for i in event["candidateIds"]]
-    return match_runs.score_batch(event["runId"], int(event["brandId"]), ids)
+    return match_runs.score_batch(
+        event["runId"],
+        int(event["brandId"]),
+        [int(s) for s in event["shards"]],
+        me=event["me"],
+        excluded=[int(i) for i in event.get("excluded", [])],
+        saved=[int(i) for i in event.get("saved", [])],
+    )
 
 
 @logger.inject_lambda_context(clear_state=True)
 def finalize(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
-    return match_runs.finalize(event["runId"], int(event["brandId"]), event["batchResults"])
+    return match_runs.finalize(
+        event["runId"],
+        int(event["brandId"]),
+        event["batchResults"],
+        me=event["me"],
+        saved=[int(i) for i in event.get("saved", [])],
+    )
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -36,3 +51,22 @@ def mark_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
     logger.error("Match run failed", extra={"error": event.get("error", {})})
     return match_runs.mark_failed(event["runId"], int(event["brandId"]))
+
+
+@logger.inject_lambda_context(clear_state=True)
+def nightly_plan(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return match_runs.nightly_plan(str(event.get("run", "nightly")))
+
+
+@logger.inject_lambda_context(clear_state=True)
+def nightly_rebuild_shard(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return match_runs.nightly_rebuild_shard(int(event["shard"]))
+
+
+@logger.inject_lambda_context(clear_state=True)
+def nightly_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    logger.append_keys(run=event["run"], first=event["first"], last=event["last"])
+    result = match_runs.nightly_batch(str(event["run"]), int(event["first"]), int(event["last"]))
+    if result["failed"]:
+        logger.error("Some brands were not matched", extra={"failed": result["failed"]})
+    return result

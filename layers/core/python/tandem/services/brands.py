@@ -6,7 +6,6 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC
 from typing import Any
 
-from tandem.domain.matching import Profile
 from tandem.errors import NotFound
 from tandem.store import keys
 from tandem.store.models import Brand
@@ -36,19 +35,6 @@ def all_brand_ids() -> list[int]:
 def get_many(brand_ids: Iterable[int]) -> list[Brand]:
     items = [(keys.brand_pk(i), keys.PROFILE) for i in brand_ids]
     return list(Brand.batch_get(items))
-
-
-def to_profile(brand: Brand) -> Profile:
-    audience = brand.audience
-    return Profile(
-        brand_id=int(brand.brand_id),
-        account_id=brand.account_id,
-        category=brand.category or "",
-        values=frozenset(brand.values or ()),
-        collab_kinds=frozenset(brand.collab_kinds or ()),
-        countries=frozenset((audience.countries or ()) if audience else ()),
-        age_bands=frozenset((audience.age_bands or ()) if audience else ()),
-    )
 
 
 def create_brand(

@@ -6,6 +6,7 @@ by the scheduler's sweep, so the app's polling always ends.
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 import uuid
@@ -16,7 +17,7 @@ from tandem.config import settings
 from tandem.domain import matching
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
-from tandem.services import brands
+from tandem.services import brands, match_index, relations
 from tandem.store import keys
 from tandem.store.models import Match, MatchRun
 
@@ -84,8 +85,10 @@ MATCH_FIELDS = frozenset(
 
 
 def profile_changed(brand_id: int, *, created: bool, changed: set[str]) -> MatchRun | None:
-    """Called after a brand is created or saved: start a run when the change matters."""
+    """Called after a brand is created or saved: keep the match index current, and start a run
+    when the change matters."""
     if created or changed & MATCH_FIELDS:
+        match_index.refresh(brands.get_brand(brand_id))
         return start_run(brand_id, trigger="profile")
     return None
 
@@ -108,52 +111,111 @@ def latest_open_run(brand_id: int) -> MatchRun | None:
 
 # --- steps of the state machine (called by functions/workflows/match_run) ---
 
+MAX_MAP_ITEMS = 8  # a run's Map never has more items than this (the state's 256 KB payload)
+POOL = MATCHES_KEPT * matching.POOL_FACTOR  # best candidates diversity chooses from
+
+
+def plan_batches(shards: int, batch_size: int, index_shard_size: int) -> list[list[int]]:
+    """Group shard numbers into Map items: about `batch_size` candidates each, whole shards,
+    at most MAX_MAP_ITEMS items."""
+    if shards <= 0:
+        return []
+    per_item = max(1, -(-batch_size // index_shard_size), -(-shards // MAX_MAP_ITEMS))
+    return matching.split_batches(list(range(shards)), per_item)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
 
 def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
+    """Pack the brand, read its relations once, plan the Map over index shards."""
     run = get_run(brand_id, run_id)
     me = brands.get_brand(brand_id)
-    candidate_ids = [i for i in brands.all_brand_ids() if i != brand_id]
-    batches = matching.split_batches(candidate_ids, settings().match_run_batch_size)
-    _set_status(
-        run,
-        RUNNING,
-        RUNNING_MESSAGE,
-        candidates=len(candidate_ids),
-        batches=len(batches),
+    excluded, saved = _exclusions(brand_id)
+    batches = plan_batches(
+        match_index.shard_count(), settings().match_run_batch_size, match_index.SHARD_SIZE
     )
+    _set_status(run, RUNNING, RUNNING_MESSAGE, batches=len(batches))
     return {
         "runId": run_id,
         "brandId": brand_id,
         "accountId": me.account_id,
+        "me": _b64(matching.pack(match_index.to_profile(me))),
+        "excluded": sorted(excluded),
+        "saved": sorted(saved),
         "batches": batches,
     }
 
 
-def score_batch(run_id: str, brand_id: int, candidate_ids: list[int]) -> list[dict[str, Any]]:
-    me = brands.to_profile(brands.get_brand(brand_id))
-    candidates = []
-    for start in range(0, len(candidate_ids), brands.BATCH_GET_LIMIT):
-        chunk = candidate_ids[start : start + brands.BATCH_GET_LIMIT]
-        candidates.extend(brands.to_profile(b) for b in brands.get_many(chunk))
-    ranked = matching.rank(me, candidates, MATCHES_KEPT)
-    return [{"candidateId": s.candidate_id, "score": s.score, "reasons": list(s.reasons)} for s in ranked]
+def _exclusions(brand_id: int) -> tuple[set[int], set[int]]:
+    """(never suggest: dismissed, requested, connected, declined; saved and still allowed)."""
+    rels = relations.of_brand(brand_id)
+    excluded = {other for other, rel in rels.items() if relations.is_excluded(rel)}
+    saved = {other for other, rel in rels.items() if rel.saved and other not in excluded}
+    return excluded, saved
 
 
-def finalize(run_id: str, brand_id: int, batch_results: list[list[dict[str, Any]]]) -> dict:
-    run = get_run(brand_id, run_id)
-    ranked = matching.merge_ranked(
-        (
-            [matching.Scored(r["candidateId"], r["score"], tuple(r["reasons"])) for r in batch]
-            for batch in batch_results
-        ),
-        MATCHES_KEPT,
-    )
+def _top_entries(me: bytes, cands: matching.Packed, excluded: list[int], saved: list[int]) -> dict:
+    """Best POOL candidates (and any saved ones) as compact entries:
+    [candidate id, score, packed record (base64)]."""
+    import numpy as np
+
+    scores = matching.score_packed(me, cands, excluded)
+    positions = list(matching.top_positions(scores.score, POOL))
+    if saved:
+        wanted = np.flatnonzero(np.isin(cands.ids, np.asarray(saved, dtype=np.int64)) & (scores.score > 0))
+        positions += [p for p in wanted.tolist() if p not in set(positions)]
+    considered = int(np.count_nonzero(scores.score > 0))
+    return {
+        "scored": considered,
+        "top": [
+            [int(cands.ids[p]), round(float(scores.score[p]), 4), _b64(cands.record(p))] for p in positions
+        ],
+    }
+
+
+def score_batch(
+    run_id: str, brand_id: int, shards: list[int], *, me: str, excluded: list[int], saved: list[int]
+) -> dict[str, Any]:
+    """Score the brand against every candidate of `shards` (one BatchGetItem)."""
+    cands = match_index.load(shards)
+    return _top_entries(base64.b64decode(me), cands, excluded, saved)
+
+
+def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple[list, list]:
+    """(diversified best MATCHES_KEPT, saved candidates outside them), each as Scored."""
+    best: dict[int, list] = {}
+    for entry in entries:
+        if entry[0] not in best or entry[1] > best[entry[0]][1]:
+            best[entry[0]] = entry
+    ordered = sorted(best.values(), key=lambda e: (-e[1], e[0]))
+
+    def scored(entry: list) -> matching.Scored:
+        other = matching.unpack(base64.b64decode(entry[2]))
+        reasons, reason_keys = matching.explain(me, other)
+        return matching.Scored(entry[0], entry[1], reasons, other.category, reason_keys)
+
+    chosen = matching.diversify([scored(e) for e in ordered[:POOL]], MATCHES_KEPT)
+    taken = {s.candidate_id for s in chosen}
+    extra = [scored(e) for e in ordered if e[0] in saved and e[0] not in taken]
+    return chosen, extra
+
+
+def store_matches(
+    brand_id: int, run_id: str, chosen: list[matching.Scored], extra: list[matching.Scored]
+) -> int:
+    """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
+    keep `seen` and `created_at` of matches already there; delete the ones no longer suggested
+    (fallen out of the list, or excluded since). Returns how many are new."""
     existing = {
-        int(m.candidate_id) for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
+        int(m.candidate_id): m for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
     }
     now = _now()
+    kept = [*chosen, *extra]
     with Match.batch_write() as batch:
-        for s in ranked:
+        for place, s in enumerate(kept, start=1):
+            old = existing.get(s.candidate_id)
             batch.save(
                 Match(
                     keys.brand_pk(brand_id),
@@ -163,18 +225,89 @@ def finalize(run_id: str, brand_id: int, batch_results: list[list[dict[str, Any]
                     score=s.score,
                     reasons=list(s.reasons),
                     run_id=run_id,
-                    seen=s.candidate_id in existing,
-                    created_at=now,
+                    seen=bool(old.seen) if old is not None else False,
+                    created_at=old.created_at if old is not None else now,
+                    rank=place if place <= len(chosen) else None,
                 )
             )
-    new = sum(1 for s in ranked if s.candidate_id not in existing)
-    message = (
-        f"Your matches are up to date: {new} new {'match' if new == 1 else 'matches'}."
-        if new
-        else "Your matches are up to date."
+        for stale in set(existing) - {s.candidate_id for s in kept}:
+            batch.delete(existing[stale])
+    return sum(1 for s in chosen if s.candidate_id not in existing)
+
+
+def _done_message(new: int) -> str:
+    if not new:
+        return "Your matches are up to date."
+    return f"Your matches are up to date: {new} new {'match' if new == 1 else 'matches'}."
+
+
+def finalize(
+    run_id: str, brand_id: int, batch_results: list[dict[str, Any]], *, me: str, saved: list[int]
+) -> dict:
+    """Merge the batches' best, diversify, store, and mark the run done."""
+    run = get_run(brand_id, run_id)
+    profile = matching.unpack(base64.b64decode(me))
+    entries = [entry for result in batch_results for entry in result["top"]]
+    chosen, extra = _choose(profile, entries, set(saved))
+    new = store_matches(brand_id, run_id, chosen, extra)
+    scored = sum(int(result["scored"]) for result in batch_results)
+    _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
+    return {"runId": run_id, "brandId": brand_id, "status": DONE, "matches": len(chosen)}
+
+
+# --- the nightly run for every brand (infra/statemachines/match_nightly.asl.json) ---
+
+NIGHTLY_BATCH = 250  # brands per nightly Map item (one Lambda scores and stores them all)
+
+
+def start_nightly() -> dict[str, str]:
+    """Scheduler job: start the nightly execution (named, so a repeated start cannot collide)."""
+    import os
+
+    name = f"nightly-{_now():%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
+    client("stepfunctions").start_execution(
+        stateMachineArn=os.environ["NIGHTLY_MATCH_RUN_STATE_MACHINE_ARN"],
+        name=name,
+        input=json.dumps({"run": name}),
     )
-    _set_status(run, DONE, message, matches=len(ranked))
-    return {"runId": run_id, "brandId": brand_id, "status": DONE, "matches": len(ranked)}
+    return {"execution": name}
+
+
+def nightly_plan(run: str) -> dict[str, Any]:
+    """Shards to rebuild, and brand-id ranges for the matching Map."""
+    highest = match_index.highest_brand_id()
+    shards = match_index.shard_count(highest)
+    ranges = [[lo, min(lo + NIGHTLY_BATCH - 1, highest)] for lo in range(1, highest + 1, NIGHTLY_BATCH)]
+    return {"run": run, "shards": list(range(shards)), "batches": ranges}
+
+
+def nightly_rebuild_shard(shard: int) -> dict[str, int]:
+    match_index.rebuild_shard(shard)
+    return {"shard": shard}
+
+
+def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
+    """Match every brand with an id in first..last against all candidates (index read once).
+    A brand that fails is logged and counted; the others still get their matches."""
+    from tandem.observability import logger
+
+    cands = match_index.load(list(range(match_index.shard_count())))
+    done, failed = 0, []
+    for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
+        brand_id = int(cands.ids[position])
+        try:
+            record = cands.record(position)
+            excluded, saved = _exclusions(brand_id)
+            entries = _top_entries(record, cands, sorted(excluded), sorted(saved))["top"]
+            chosen, extra = _choose(matching.unpack(record), entries, saved)
+            store_matches(brand_id, run, chosen, extra)
+            done += 1
+        except Exception:
+            logger.exception("Nightly matching failed for a brand", extra={"brand_id": brand_id})
+            failed.append(brand_id)
+    if failed and not done:
+        raise RuntimeError(f"Nightly matching failed for every brand in {first}..{last}")
+    return {"first": first, "last": last, "matched": done, "failed": failed}
 
 
 def mark_failed(run_id: str, brand_id: int) -> dict[str, Any]:

@@ -59,6 +59,13 @@ def match_sk(candidate_id: int) -> str:
     return f"MATCH#{padded(candidate_id)}"
 
 
+MATCH_INDEX = "MATCHINDEX"  # packed match profiles: pk=MATCHINDEX sk=SHARD#<n>
+
+
+def match_index_shard_sk(shard: int) -> str:
+    return f"SHARD#{str(shard).zfill(6)}"
+
+
 def match_run_status_gsi(status: str) -> str:
     return f"MATCHRUN#{status}"
 

@@ -7,6 +7,7 @@ template by the local stack and the tests, never by these classes.
 from __future__ import annotations
 
 from pynamodb.attributes import (
+    BinaryAttribute,
     BooleanAttribute,
     ListAttribute,
     MapAttribute,
@@ -216,6 +217,20 @@ class Match(TandemModel):
     run_id = UnicodeAttribute()
     seen = BooleanAttribute(default=False)
     created_at = UTCDateTimeAttribute()
+    rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
+
+
+@_register
+class MatchIndexShard(TandemModel):
+    """Packed match profiles of brands `n * size` .. `(n + 1) * size - 1` (pk=MATCHINDEX,
+    sk=SHARD#n): fixed-width records (tandem.domain.matching.RECORD_FORMAT), slot = id % size.
+    `version` guards read-modify-write refreshes (conditional put)."""
+
+    records = BinaryAttribute(legacy_encoding=False)
+    version = NumberAttribute(default=0)
+    vocab = NumberAttribute(default=0)  # matching.VOCAB_VERSION the records were packed with
+    slots = NumberAttribute(default=0)  # shard size when written
+    updated_at = NumberAttribute(default=0)
 
 
 @_register

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tandem.services import accounts, brands
+from tandem.services import accounts, brands, match_index
 
 POPULATION = 300
 
@@ -153,3 +153,4 @@ def seed(population: int = POPULATION) -> None:
             description=f"{name} is an independent brand looking for partners.",
             **_profile(rng),
         )
+    match_index.rebuild()  # the packed candidates every match run reads

@@ -125,10 +125,8 @@ describe('route table', () => {
 
 describe('placeholder pages', () => {
   it.each([
-    ['/matches/saved', 'Matches', 'Saved matches'],
     ['/pitch/new', 'Pitch Area', 'Feature your brand'],
     ['/inspiration/calendar', 'Collab Ideas', 'Collab calendar'],
-    ['/brand/b7', 'Brand', 'Brand'],
     ['/account/notifications/', 'Notifications', 'Notifications'],
     ['/pitch/p1/payment-processing/cs_1', 'Pitch Area', 'Pitch'],
   ])('%s names its area (%s) inside the app layout, titled %s', async (path, area, title) => {

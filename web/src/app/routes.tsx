@@ -37,6 +37,10 @@ const pages = {
   stopWelcomeEmails: () =>
     import('@/features/auth/components/StopWelcomeEmailsPage').then((m) => m.StopWelcomeEmailsPage),
   comingSoon: () => import('./ComingSoonRoute').then((m) => m.ComingSoonRoute),
+  brands: () => import('@/features/brands/components/BrandsPage').then((m) => m.BrandsPage),
+  matches: () => import('@/features/matches/components/MatchesPage').then((m) => m.MatchesRoute),
+  matchBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.MatchBrandPage),
+  publicBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.PublicBrandPage),
   requests: () => import('@/features/requests/components/RequestsPage').then((m) => m.RequestsPage),
   request: () => import('@/features/requests/components/RequestDetailPage').then((m) => m.RequestDetailPage),
   connections: () =>
@@ -107,7 +111,7 @@ export const routes: readonly AppRoute[] = [
   { path: '/', title: 'Dashboard', page: pages.dashboard, access: 'private', layout: 'app' },
   { path: '/stop-welcome-emails/:email', title: 'Welcome emails', page: pages.stopWelcomeEmails, access: 'private', layout: 'app' },
   comingSoon('/account', 'Account'),
-  comingSoon('/account/brands', 'Brands'),
+  privatePage('/account/brands', 'Brands', pages.brands),
   comingSoon('/account/profile', 'Profile'),
   comingSoon('/account/notifications', 'Notifications'),
   comingSoon('/account/subscriptions', 'Billing', 'Billing', { subscriptionType: 'account' }),
@@ -149,21 +153,23 @@ export const routes: readonly AppRoute[] = [
   comingSoon('/inspiration/member-collabs', 'Member collabs', 'Collab Ideas'),
 
   // Matches
-  comingSoon('/matches', 'Matches', 'Matches', { subscriptionType: 'matches' }),
-  comingSoon('/matches/potentials', 'Potential matches', 'Matches', { subscriptionType: 'matches' }),
-  comingSoon('/matches/saved', 'Saved matches', 'Matches', { subscriptionType: 'matches' }),
-  comingSoon('/matches/:userBrand', 'Matches', 'Matches', { subscriptionType: 'matches' }),
-  comingSoon('/matches/potentials/:userBrand', 'Potential matches', 'Matches', { subscriptionType: 'matches' }),
-  comingSoon('/matches/saved/:userBrand', 'Saved matches', 'Matches', { subscriptionType: 'matches' }),
-  comingSoon('/matches/brand/:_id', 'Match', 'Matches', { subscriptionType: 'match' }),
-  comingSoon('/matches/:userBrand/brand/:_id', 'Match', 'Matches', { subscriptionType: 'match' }),
-  comingSoon('/matches/brands/:brandIds', 'Matches', 'Matches', { subscriptionType: 'matches' }),
+  privatePage('/matches', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+  privatePage('/matches/potentials', 'Potential matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+  privatePage('/matches/saved', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+  privatePage('/matches/:userBrand', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+  privatePage('/matches/potentials/:userBrand', 'Potential matches', pages.matches, 'Matches', {
+    subscriptionType: 'matches',
+  }),
+  privatePage('/matches/saved/:userBrand', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+  privatePage('/matches/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
+  privatePage('/matches/:userBrand/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
+  privatePage('/matches/brands/:brandIds', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
   ...withPayment('/matches', 'Matches', 'Matches', 'matches', { bare: false }),
   ...withPayment('/matches/brand/:_id', 'Match', 'Matches', 'match', { bare: false }),
 
   // Brand pages
-  comingSoon('/brand/:_id', 'Brand'),
-  comingSoon('/brand/:userBrand/:_id', 'Brand'),
+  privatePage('/brand/:_id', 'Brand', pages.publicBrand),
+  privatePage('/brand/:userBrand/:_id', 'Brand', pages.publicBrand),
 
   // Pitch Area
   comingSoon('/pitch', 'Pitch Area', 'Pitch Area', { subscriptionType: 'pitch' }),

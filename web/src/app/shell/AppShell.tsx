@@ -11,6 +11,7 @@ import { hasHadLiveFeature, menuCountsOf, useDashboard } from '@/features/dashbo
 import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
 import { MainMenu } from '@/features/navigation/components/MainMenu';
 import { UserMenu } from '@/features/navigation/components/UserMenu';
+import { MatchRunWatcher } from '@/features/matches/components/MatchRunWatcher';
 import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
 import { SendRequestHost } from '@/features/requests/components/SendRequestHost';
 import { CreditsBadge } from '@/features/subscriptions/components/CreditsBadge';
@@ -90,6 +91,7 @@ export function AppShell() {
       }
     >
       <Outlet />
+      <MatchRunWatcher />
       <SendRequestHost />
       <SubscriptionOverlayHost />
       <ShellPopups

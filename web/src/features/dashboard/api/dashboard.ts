@@ -73,6 +73,12 @@ export interface DashboardResponse {
   readonly whatsNew?: readonly WhatsNewItem[];
   readonly matchRunOutstanding?: boolean;
   readonly matchRunId?: string | null;
+  /** This member sees other brands' names in Matches (has a subscription). */
+  readonly showingBrandNames?: boolean;
+  /** Brand names are shown in Matches platform-wide. */
+  readonly showingBrandNamesGlobal?: boolean;
+  /** The selected brand's own name is visible to others (not hidden). */
+  readonly brandInfoPublic?: boolean;
   readonly globalMessage?: string;
 }
 

@@ -1,0 +1,227 @@
+import { api, API_HEADERS, ApiError } from '@/lib/api';
+import { createResource } from '@/lib/resource';
+
+/** docs/api.md "Brands": a brand of the caller's own account, every field. */
+export interface Audience {
+  readonly ageBands: readonly string[];
+  readonly genders: readonly string[];
+  readonly countries: readonly string[];
+}
+
+export const SOCIAL_NETWORKS = ['instagram', 'tiktok', 'facebook', 'linkedin', 'x', 'youtube'] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+export type SocialLinks = Readonly<Record<SocialNetwork, string | null>>;
+
+export const SOCIAL_LABELS: Readonly<Record<SocialNetwork, string>> = {
+  instagram: 'Instagram',
+  tiktok: 'TikTok',
+  facebook: 'Facebook',
+  linkedin: 'LinkedIn',
+  x: 'X',
+  youtube: 'YouTube',
+};
+
+export interface Contact {
+  readonly name: string | null;
+  readonly email: string | null;
+  readonly phone: string | null;
+}
+
+export interface BrandProfile {
+  readonly id: number;
+  readonly name: string;
+  readonly logoUrl: string | null;
+  readonly website: string | null;
+  readonly description: string;
+  readonly category: string;
+  readonly companySize: string;
+  readonly audience: Audience;
+  readonly values: readonly string[];
+  readonly collabKinds: readonly string[];
+  readonly social: Partial<SocialLinks>;
+  readonly contact: Partial<Contact> | null;
+  readonly hideName: boolean;
+}
+
+/** What POST brands / PUT brands/{id} take. */
+export type BrandInput = Omit<BrandProfile, 'id' | 'logoUrl'>;
+
+export interface Country {
+  readonly code: string;
+  readonly name: string;
+}
+
+/** GET brands/options: the only values the forms offer (the server rejects anything else). */
+export interface BrandOptions {
+  readonly categories: readonly string[];
+  readonly companySizes: readonly string[];
+  readonly values: readonly string[];
+  readonly collabKinds: readonly string[];
+  readonly countries: readonly Country[];
+  readonly ageBands: readonly string[];
+  readonly genders: readonly string[];
+}
+
+export interface SaveBrandResult {
+  readonly brand: BrandProfile;
+  /** Set when a field that matters for matching changed: a match run started. */
+  readonly runId: string | null;
+}
+
+/** The public view of any brand, as the selected brand sees it (GET brand/{brandId}). */
+export interface PublicBrand {
+  readonly id: number;
+  readonly name: string;
+  readonly nameVisible: boolean;
+  readonly logoUrl: string | null;
+  readonly website: string | null;
+  readonly description: string;
+  readonly category: string;
+  readonly companySize: string;
+  readonly audience: Partial<Audience> | null;
+  readonly values: readonly string[];
+  readonly collabKinds: readonly string[];
+  readonly social: Partial<SocialLinks> | null;
+  readonly contact: Partial<Contact> | null;
+}
+
+export interface BrandRelation {
+  readonly saved: boolean;
+  readonly dismissed: boolean;
+  readonly requestState: string | null;
+  readonly requestId: string | number | null;
+}
+
+export type Fit = 'Great fit' | 'Good fit' | 'Worth a look';
+
+export interface MatchInfo {
+  readonly score: number;
+  readonly fit: Fit;
+  readonly reasons: readonly string[];
+}
+
+export interface PublicBrandView {
+  readonly brand: PublicBrand;
+  readonly relation: BrandRelation;
+  readonly match: MatchInfo | null;
+  readonly isOwn: boolean;
+}
+
+/**
+ * Options for a call about one brand named in the path: the brand header must name
+ * the same brand (the server refuses a mismatch), even when another one is selected.
+ */
+export function asBrand(brandId: number | string) {
+  return { headers: { [API_HEADERS.brand]: String(brandId) } };
+}
+
+export function listBrands(): Promise<readonly BrandProfile[]> {
+  return api.get<{ brands: BrandProfile[] }>('brands').then((body) => body.brands);
+}
+
+export function createBrand(input: BrandInput): Promise<SaveBrandResult> {
+  return api
+    .post<{ brand: BrandProfile; runId?: string | null }>('brands', input)
+    .then((body) => ({ brand: body.brand, runId: body.runId ?? null }));
+}
+
+export function updateBrand(
+  brandId: number,
+  input: Partial<BrandInput> & { readonly logoKey?: string },
+): Promise<SaveBrandResult> {
+  return api
+    .put<{ brand: BrandProfile; runId?: string | null }>(`brands/${brandId}`, input, asBrand(brandId))
+    .then((body) => ({ brand: body.brand, runId: body.runId ?? null }));
+}
+
+export function getPublicBrand(brandId: string): Promise<PublicBrandView> {
+  return api.get<PublicBrandView>(`brand/${encodeURIComponent(brandId)}`);
+}
+
+let options: Promise<BrandOptions> | null = null;
+
+/** The option lists, fetched once per page load (a failed fetch is tried again next time). */
+export function getBrandOptions(): Promise<BrandOptions> {
+  options ??= api.get<BrandOptions>('brands/options').catch((error: unknown) => {
+    options = null;
+    throw error;
+  });
+  return options;
+}
+
+/** Test hook: forget the cached option lists. */
+export function resetBrandOptions(): void {
+  options = null;
+}
+
+/* Logo upload ------------------------------------------------------------- */
+
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+export const LOGO_MESSAGES = {
+  type: 'Choose a PNG, JPEG or WebP image.',
+  size: (bytes: number) =>
+    `The logo must be 2 MB or smaller; this file is ${(bytes / (1024 * 1024)).toFixed(1)} MB.`,
+  empty: 'This file is empty. Choose another image.',
+  upload: 'We could not upload your logo. Please try again.',
+} as const;
+
+/** Checks a picked file before anything is sent: the message to show, or null. */
+export function checkLogoFile(file: Pick<File, 'type' | 'size'>): string | null {
+  if (!(LOGO_TYPES as readonly string[]).includes(file.type)) return LOGO_MESSAGES.type;
+  if (file.size === 0) return LOGO_MESSAGES.empty;
+  if (file.size > LOGO_MAX_BYTES) return LOGO_MESSAGES.size(file.size);
+  return null;
+}
+
+interface PresignedPost {
+  readonly url: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly key: string;
+  readonly maxBytes: number;
+}
+
+/**
+ * Uploads a logo straight to storage: asks for a presigned POST, posts the file
+ * with its fields, then saves the key on the brand. Resolves with the saved brand.
+ */
+export async function uploadLogo(brandId: number, file: File): Promise<SaveBrandResult> {
+  const presigned = await api.post<PresignedPost>(
+    `brands/${brandId}/logo`,
+    { contentType: file.type, size: file.size },
+    asBrand(brandId),
+  );
+  const form = new FormData();
+  for (const [name, value] of Object.entries(presigned.fields)) form.append(name, value);
+  form.append('file', file);
+  let response: Response;
+  try {
+    response = await fetch(presigned.url, { method: 'POST', body: form });
+  } catch {
+    throw new ApiError(0, LOGO_MESSAGES.upload);
+  }
+  if (!response.ok) {
+    const tooLarge = response.status === 400 && (await response.text()).includes('EntityTooLarge');
+    throw new ApiError(response.status, tooLarge ? LOGO_MESSAGES.size(file.size) : LOGO_MESSAGES.upload);
+  }
+  return updateBrand(brandId, { logoKey: presigned.key });
+}
+
+/* Shared server data ------------------------------------------------------- */
+
+export interface MyBrands {
+  readonly brands: readonly BrandProfile[];
+  readonly options: BrandOptions;
+}
+
+/** The account's brands with the option lists (key 'mine'): the /account/brands page. */
+export const myBrandsResource = createResource<MyBrands>(async () => {
+  const [brands, options] = await Promise.all([listBrands(), getBrandOptions()]);
+  return { brands, options };
+});
+
+/** A brand's public view as one of the member's brands sees it; key '{viewer}|{brandId}'. */
+export const publicBrandResource = createResource<PublicBrandView>((key) =>
+  getPublicBrand(key.slice(key.indexOf('|') + 1)),
+);

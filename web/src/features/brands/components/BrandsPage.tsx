@@ -1,0 +1,204 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { reloadDashboard, useDashboard } from '@/features/dashboard/api/dashboard';
+import { watchMatchRun } from '@/features/matches/api/match-run';
+import { describeError, SessionEndedError } from '@/lib/api';
+import { useResource } from '@/lib/resource';
+import { getSelectedBrand, setSelectedBrand } from '@/lib/session';
+import { myBrandsResource, type BrandProfile } from '../api/brands';
+import { missingForMatching } from '../utils';
+import { BrandForm, type SavedBrand } from './BrandForm';
+import { BrandLogo } from './BrandLogo';
+
+interface Notice {
+  readonly brand: BrandProfile;
+  readonly created: boolean;
+  readonly matching: boolean;
+  readonly logoError: string | null;
+}
+
+/** /account/brands: the member's brands, and the form to add or edit one (?brand=new | ?brand={id}). */
+export function BrandsPage() {
+  const [params, setParams] = useSearchParams();
+  const editing = params.get('brand');
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const dashboard = useDashboard();
+  const selectedId = String(dashboard.data?.dashboard?.brandId ?? '');
+  const state = useResource(myBrandsResource, 'mine');
+
+  const openForm = useCallback(
+    (brand: string | null) => {
+      setParams(brand === null ? {} : { brand });
+      window.scrollTo({ top: 0 });
+    },
+    [setParams],
+  );
+
+  const onSaved = ({ brand, created, runId, logoError }: SavedBrand) => {
+    if (runId) watchMatchRun(runId, brand.id);
+    void reloadDashboard(getSelectedBrand());
+    myBrandsResource.update((current) => ({
+      ...current,
+      brands: created ? [...current.brands, brand] : current.brands.map((item) => (item.id === brand.id ? brand : item)),
+    }));
+    setNotice({ brand, created, matching: runId !== null, logoError });
+    openForm(null);
+  };
+
+  if (state.data === null && state.status !== 'error') {
+    return (
+      <div className="brands-page">
+        <BrandsHeader />
+        <PageLoader inline />
+      </div>
+    );
+  }
+
+  if (state.data === null) {
+    if (state.error instanceof SessionEndedError) return null;
+    return (
+      <div className="brands-page">
+        <BrandsHeader />
+        <Alert title="We couldn't load your brands">
+          <p>{describeError(state.error)}</p>
+          <Button
+            variant="secondary"
+            className="alert__action"
+            onClick={() => {
+              void myBrandsResource.load('mine', { force: true });
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      </div>
+    );
+  }
+
+  const { brands, options } = state.data;
+
+  if (editing !== null) {
+    const brand = editing === 'new' ? null : (brands.find((item) => String(item.id) === editing) ?? undefined);
+    if (brand === undefined) {
+      return (
+        <div className="brands-page">
+          <BrandsHeader />
+          <Alert title="We couldn't find that brand">
+            <p>It isn't one of your brands.</p>
+            <Button variant="secondary" className="alert__action" onClick={() => { openForm(null); }}>
+              Back to your brands
+            </Button>
+          </Alert>
+        </div>
+      );
+    }
+    return (
+      <div className="brands-page">
+        <header className="page-header">
+          <button type="button" className="link-button back-link" onClick={() => { openForm(null); }}>
+            ← Your brands
+          </button>
+          <h1 className="page-title">{brand === null ? 'Add a brand' : `Edit ${brand.name}`}</h1>
+          <p className="page-header__lead">
+            The more you tell us, the better your matches. Only your name, logo and profile are shown in Matches.
+          </p>
+        </header>
+        <BrandForm
+          key={editing}
+          brand={brand}
+          options={options}
+          onSaved={onSaved}
+          onCancel={() => {
+            openForm(null);
+          }}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <div className="brands-page">
+      <BrandsHeader>
+        <Button onClick={() => { openForm('new'); }}>Add brand</Button>
+      </BrandsHeader>
+
+      {notice && (
+        <Alert tone="success" title={notice.created ? `${notice.brand.name} is added` : `${notice.brand.name} is saved`}>
+          {notice.matching && <p>We're finding matches for it now; you'll see them in Matches in a minute.</p>}
+          {notice.logoError && <p className="field__error">Your logo didn't upload: {notice.logoError}</p>}
+          {notice.created && String(notice.brand.id) !== selectedId && (
+            <Button
+              variant="secondary"
+              className="alert__action"
+              onClick={() => {
+                setSelectedBrand(notice.brand.id);
+                setNotice(null);
+              }}
+            >
+              Work as {notice.brand.name}
+            </Button>
+          )}
+        </Alert>
+      )}
+
+      {brands.length === 0 ? (
+        <section className="card empty-state" aria-labelledby="no-brands-title">
+          <h2 id="no-brands-title" className="card__subtitle">
+            Add your first brand
+          </h2>
+          <p className="muted">Tell us about your brand and we'll suggest partners that fit it, with the reasons why.</p>
+          <Button onClick={() => { openForm('new'); }}>Add brand</Button>
+        </section>
+      ) : (
+        <ul className="brand-list" aria-label="Your brands">
+          {brands.map((brand) => (
+            <li key={brand.id} className="card brand-list__item">
+              <BrandLogo name={brand.name} logoUrl={brand.logoUrl} />
+              <div className="brand-list__who">
+                <h2 className="brand-list__name">
+                  {brand.name}
+                  {String(brand.id) === selectedId && brands.length > 1 && (
+                    <span className="badge badge--current">Selected</span>
+                  )}
+                </h2>
+                <p className="muted small">
+                  {[brand.category || 'No category yet', brand.hideName ? 'Name hidden in Matches' : null]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </p>
+                {missingForMatching(brand).length > 0 && (
+                  <p className="brand-list__todo small">
+                    Add {missingForMatching(brand).join(', ')} for better matches.
+                  </p>
+                )}
+              </div>
+              <div className="brand-list__actions">
+                <Link to={`/brand/${brand.id}`} className="button button--ghost">
+                  Preview<span className="visually-hidden"> {brand.name}</span>
+                </Link>
+                <Button variant="secondary" onClick={() => { openForm(String(brand.id)); }}>
+                  Edit<span className="visually-hidden"> {brand.name}</span>
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function BrandsHeader({ children }: { readonly children?: ReactNode }) {
+  return (
+    <header className="page-header brands-page__header">
+      <div>
+        <h1 className="page-title">Your brands</h1>
+        <p className="page-header__lead">Your brand profiles decide who you are matched with.</p>
+      </div>
+      {children}
+    </header>
+  );
+}

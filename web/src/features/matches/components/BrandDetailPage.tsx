@@ -1,0 +1,385 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { PageLoader } from '@/components/ui/PageLoader';
+import {
+  getBrandOptions,
+  publicBrandResource,
+  SOCIAL_LABELS,
+  SOCIAL_NETWORKS,
+  type BrandOptions,
+  type BrandRelation,
+  type PublicBrandView,
+} from '@/features/brands/api/brands';
+import { BrandLogo } from '@/features/brands/components/BrandLogo';
+import { useCurrentBrandId, usePathBrand } from '@/features/brands/hooks/use-path-brand';
+import { useDashboard } from '@/features/dashboard/api/dashboard';
+import { BRAND_PROFILE_PATH } from '@/features/navigation/menu';
+import { ApiError, describeError, SessionEndedError } from '@/lib/api';
+import { useResource } from '@/lib/resource';
+import { showToast } from '@/lib/toast';
+import { setDismissed, setSaved } from '../api/matches';
+import { FitMeter } from './FitMeter';
+import { MaskedNameHint } from './MaskedNameHint';
+import { openRequestFor, requestStateText } from '../utils';
+import { SendRequestButton } from './SendRequestButton';
+
+function canRequest(view: PublicBrandView): boolean {
+  const state = view.relation.requestState;
+  return !view.isOwn && (state === null || state === 'cancelled');
+}
+
+function Chips({ items }: { readonly items: readonly string[] }) {
+  return (
+    <ul className="chips">
+      {items.map((item) => (
+        <li key={item} className="chip">
+          {item}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Detail({ label, children }: { readonly label: string; readonly children: ReactNode }) {
+  return (
+    <div className="brand-facts__item">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+export interface BrandDetailPageProps {
+  /** 'match': the brand within Matches; 'public': the brand's public page. */
+  readonly mode: 'match' | 'public';
+}
+
+/** A brand as the selected brand sees it: /matches/brand/{_id}, /brand/{_id} and their per-brand variants. */
+export function BrandDetailPage({ mode }: BrandDetailPageProps) {
+  const { userBrand, _id: rawId = '' } = useParams();
+  const pathBrand = usePathBrand(userBrand);
+  const brandId = useCurrentBrandId();
+  const dashboard = useDashboard();
+  const hasNoBrand = dashboard.data?.userBrands?.length === 0;
+  const [options, setOptions] = useState<BrandOptions | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [restoring, setRestoring] = useState(false);
+  const titleId = useId();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [search, setSearch] = useSearchParams();
+  const wantsRequest = search.get('request') === '1';
+  const validId = /^\d+$/.test(rawId);
+  const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand && validId;
+
+  const key = canLoad ? `${brandId}|${rawId}` : null;
+  const state = useResource(publicBrandResource, key);
+  const view = state.status === 'success' && String(state.data?.brand.id) === rawId ? state.data : null;
+  const failure = state.status === 'error' ? state.error : null;
+  const missing = failure instanceof ApiError && (failure.status === 404 || failure.status === 400);
+
+  const setRelation = (change: Partial<BrandRelation>) => {
+    publicBrandResource.update((current) =>
+      current.brand.id === Number(rawId) ? { ...current, relation: { ...current.relation, ...change } } : current,
+    );
+  };
+
+  // /matches/brand/{_id}?request=1 opens the request popup once the brand is loaded.
+  const loaded = view;
+  useEffect(() => {
+    if (!wantsRequest || loaded === null) return;
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('request');
+        return next;
+      },
+      { replace: true },
+    );
+    if (!canRequest(loaded)) return;
+    const brand = loaded.brand;
+    openRequestFor(brand, (requestId) => {
+      publicBrandResource.update((current) =>
+        current.brand.id === brand.id
+          ? { ...current, relation: { ...current.relation, requestState: 'requested-out', requestId } }
+          : current,
+      );
+    });
+  }, [wantsRequest, loaded, setSearch]);
+
+  useEffect(() => {
+    let cancelled = false;
+    getBrandOptions().then(
+      (loaded) => {
+        if (!cancelled) setOptions(loaded);
+      },
+      () => undefined, // Country codes are shown instead of names.
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const matchesPath = userBrand === undefined ? '/matches' : `/matches/${userBrand}`;
+  const back =
+    mode === 'match' || location.key === 'default' ? (
+      <Link to={matchesPath} className="back-link">
+        ← Back to matches
+      </Link>
+    ) : (
+      <button
+        type="button"
+        className="link-button back-link"
+        onClick={() => {
+          void navigate(-1);
+        }}
+      >
+        ← Back
+      </button>
+    );
+
+  if (!validId || missing) {
+    return (
+      <div className="brand-page">
+        {back}
+        <section className="card empty-state" aria-labelledby={titleId}>
+          <h1 id={titleId} className="card__subtitle">
+            We couldn't find that brand
+          </h1>
+          <p className="muted">The link may be wrong, or the brand is no longer on Tandem.</p>
+          <Link to="/matches" className="button button--secondary">
+            See your matches
+          </Link>
+        </section>
+      </div>
+    );
+  }
+
+  if (hasNoBrand) {
+    return (
+      <div className="brand-page">
+        <section className="card empty-state" aria-labelledby={titleId}>
+          <h1 id={titleId} className="card__subtitle">
+            Add your brand first
+          </h1>
+          <p className="muted">Brands are shown as your brand sees them, so tell us about yours first.</p>
+          <Link to={`${BRAND_PROFILE_PATH}?brand=new`} className="button button--primary">
+            Add your brand
+          </Link>
+        </section>
+      </div>
+    );
+  }
+
+  if (failure !== null) {
+    if (failure instanceof SessionEndedError) return null;
+    return (
+      <div className="brand-page">
+        {back}
+        <Alert title="We couldn't load this brand">
+          <p>{describeError(failure)}</p>
+          <Button
+            variant="secondary"
+            className="alert__action"
+            onClick={() => {
+              if (key !== null) void publicBrandResource.load(key, { force: true });
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      </div>
+    );
+  }
+
+  if (view === null) {
+    return (
+      <div className="brand-page">
+        {back}
+        <PageLoader inline />
+      </div>
+    );
+  }
+
+  const { brand, relation, match } = view;
+  const masked = !brand.nameVisible;
+  const countryName = (code: string) => options?.countries.find((country) => country.code === code)?.name ?? code;
+  const audience = brand.audience ?? {};
+  const social = SOCIAL_NETWORKS.filter((network) => brand.social?.[network]);
+  const contact = brand.contact;
+  const requestText = requestStateText(relation.requestState);
+
+  const toggleSave = async () => {
+    setSaving(true);
+    try {
+      const result = await setSaved(brand.id, !relation.saved);
+      setRelation({ saved: result.saved });
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) {
+        showToast({ tone: 'error', title: relation.saved ? 'Could not unsave' : 'Could not save', message: describeError(error) });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const restore = async () => {
+    setRestoring(true);
+    try {
+      const result = await setDismissed(brand.id, false);
+      setRelation({ dismissed: result.dismissed });
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) {
+        showToast({ tone: 'error', title: 'Could not undo', message: describeError(error) });
+      }
+    } finally {
+      setRestoring(false);
+    }
+  };
+
+  return (
+    <div className="brand-page">
+      {back}
+      <article className="card brand-profile" aria-labelledby={titleId}>
+        <header className="brand-profile__header">
+          <BrandLogo name={brand.name} logoUrl={brand.logoUrl} masked={masked} size="lg" />
+          <div className="brand-profile__who">
+            <h1 id={titleId} className={masked ? 'page-title brand-name brand-name--masked' : 'page-title brand-name'}>
+              {brand.name}
+            </h1>
+            {masked && <MaskedNameHint showingBrandNames={dashboard.data?.showingBrandNames !== false} />}
+            <p className="muted">{[brand.category, brand.companySize && `${brand.companySize} people`].filter(Boolean).join(' · ')}</p>
+            {brand.website && (
+              <a href={brand.website} target="_blank" rel="noopener noreferrer" className="brand-profile__website">
+                {brand.website.replace(/^https?:\/\//, '')}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            )}
+          </div>
+        </header>
+
+        {view.isOwn && (
+          <Alert tone="info" title="This is your brand">
+            This is how other brands see it. <Link to={`${BRAND_PROFILE_PATH}?brand=${brand.id}`}>Edit your brand profile</Link>
+          </Alert>
+        )}
+
+        {relation.dismissed && (
+          <div className="undo-bar" role="status">
+            <span>You dismissed this brand, so it isn't suggested to you.</span>
+            <Button variant="secondary" busy={restoring} onClick={() => void restore()}>
+              Bring it back
+            </Button>
+          </div>
+        )}
+
+        {!view.isOwn && (
+          <div className="brand-profile__actions" id="send-request">
+            {canRequest(view) && (
+              <SendRequestButton
+                brand={brand}
+                onSent={(requestId) => {
+                  setRelation({ requestState: 'requested-out', requestId });
+                }}
+              />
+            )}
+            {requestText && <p className="request-state">{requestText}</p>}
+            <Button variant="secondary" busy={saving} onClick={() => void toggleSave()}>
+              {relation.saved ? 'Unsave' : 'Save'}
+              <span className="visually-hidden"> {brand.name}</span>
+            </Button>
+          </div>
+        )}
+
+        {match && (
+          <section className="brand-profile__section" aria-label="How you fit">
+            <h2 className="section-title">How you fit</h2>
+            <FitMeter score={match.score} fit={match.fit} />
+            <p className="muted small">The score says how well your brands suit each other, both ways.</p>
+            {match.reasons.length > 0 && (
+              <ul className="reasons">
+                {match.reasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            )}
+          </section>
+        )}
+
+        {brand.description && (
+          <section className="brand-profile__section" aria-label="About">
+            <h2 className="section-title">About</h2>
+            <p className="brand-profile__description">{brand.description}</p>
+          </section>
+        )}
+
+        <section className="brand-profile__section" aria-label="Details">
+          <h2 className="section-title">Details</h2>
+          <dl className="brand-facts">
+            {(audience.ageBands?.length ?? 0) > 0 && <Detail label="Audience ages">{audience.ageBands?.join(', ')}</Detail>}
+            {(audience.genders?.length ?? 0) > 0 && <Detail label="Audience">{audience.genders?.join(', ')}</Detail>}
+            {(audience.countries?.length ?? 0) > 0 && (
+              <Detail label="Markets">{audience.countries?.map(countryName).join(', ')}</Detail>
+            )}
+            {brand.values.length > 0 && (
+              <Detail label="Values">
+                <Chips items={brand.values} />
+              </Detail>
+            )}
+            {brand.collabKinds.length > 0 && (
+              <Detail label="Collaborations wanted">
+                <Chips items={brand.collabKinds} />
+              </Detail>
+            )}
+            {social.length > 0 && (
+              <Detail label="Social">
+                <ul className="link-list">
+                  {social.map((network) => (
+                    <li key={network}>
+                      <a href={brand.social?.[network] ?? undefined} target="_blank" rel="noopener noreferrer">
+                        {SOCIAL_LABELS[network]}
+                        <span className="visually-hidden"> (opens in a new tab)</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </Detail>
+            )}
+          </dl>
+        </section>
+
+        {contact && [contact.name, contact.email, contact.phone].some(Boolean) && (
+          <section className="brand-profile__section" aria-label="Contact">
+            <h2 className="section-title">Contact</h2>
+            <p className="muted small">
+              {view.isOwn ? 'Only brands you are connected with see these.' : "You see these because you're connected."}
+            </p>
+            <dl className="brand-facts">
+              {contact.name && <Detail label="Name">{contact.name}</Detail>}
+              {contact.email && (
+                <Detail label="Email">
+                  <a href={`mailto:${contact.email}`}>{contact.email}</a>
+                </Detail>
+              )}
+              {contact.phone && (
+                <Detail label="Phone">
+                  <a href={`tel:${contact.phone}`}>{contact.phone}</a>
+                </Detail>
+              )}
+            </dl>
+          </section>
+        )}
+      </article>
+    </div>
+  );
+}
+
+export function MatchBrandPage() {
+  return <BrandDetailPage mode="match" />;
+}
+
+export function PublicBrandPage() {
+  return <BrandDetailPage mode="public" />;
+}

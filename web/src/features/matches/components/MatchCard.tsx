@@ -1,0 +1,103 @@
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/Button';
+import { BrandLogo } from '@/features/brands/components/BrandLogo';
+import type { MatchCard as Match } from '../api/matches';
+import { FitMeter } from './FitMeter';
+import { MaskedNameHint } from './MaskedNameHint';
+import { SendRequestButton } from './SendRequestButton';
+
+export const REASONS_ON_CARD = 3;
+
+export interface MatchCardProps {
+  readonly match: Match;
+  readonly showingBrandNames: boolean;
+  /** The brand's page within Matches. */
+  readonly detailPath: string;
+  readonly onToggleSave: (match: Match) => void;
+  readonly onDismiss: (match: Match) => void;
+  /** The request popup sent a request to this brand. */
+  readonly onRequested?: (match: Match) => void;
+  readonly saving?: boolean;
+  readonly dismissing?: boolean;
+}
+
+/** One suggested brand: who they are, how well you fit, why, and what to do next. */
+export function MatchCard({
+  match,
+  showingBrandNames,
+  detailPath,
+  onToggleSave,
+  onDismiss,
+  onRequested,
+  saving = false,
+  dismissing = false,
+}: MatchCardProps) {
+  const nameId = useId();
+  const masked = !match.nameVisible;
+  const reasons = match.reasons.slice(0, REASONS_ON_CARD);
+  return (
+    <article className={`match-card${match.isNew ? ' match-card--new' : ''}`} aria-labelledby={nameId}>
+      <div className="match-card__head">
+        <BrandLogo name={match.name} logoUrl={match.logoUrl} masked={masked} />
+        <div className="match-card__who">
+          <h3 id={nameId} className="match-card__name">
+            <Link to={detailPath} className={masked ? 'brand-name brand-name--masked' : 'brand-name'}>
+              {match.name}
+            </Link>
+          </h3>
+          {match.category && <p className="match-card__category">{match.category}</p>}
+        </div>
+        <div className="match-card__badges">
+          {match.isNew && <span className="badge badge--new">New</span>}
+          {match.saved && <span className="badge badge--saved">Saved</span>}
+        </div>
+      </div>
+      {masked && <MaskedNameHint showingBrandNames={showingBrandNames} />}
+
+      <FitMeter score={match.score} fit={match.fit} />
+
+      {reasons.length > 0 && (
+        <div className="match-card__why">
+          <p className="match-card__why-title">Why you fit</p>
+          <ul className="reasons">
+            {reasons.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <div className="match-card__actions">
+        <SendRequestButton
+          brand={match}
+          onSent={() => {
+            onRequested?.(match);
+          }}
+        />
+        <Link to={detailPath} className="button button--secondary">
+          View brand<span className="visually-hidden">: {match.name}</span>
+        </Link>
+        <Button
+          variant="secondary"
+          busy={saving}
+          onClick={() => {
+            onToggleSave(match);
+          }}
+        >
+          {match.saved ? 'Unsave' : 'Save'}
+          <span className="visually-hidden"> {match.name}</span>
+        </Button>
+        <Button
+          variant="ghost"
+          busy={dismissing}
+          onClick={() => {
+            onDismiss(match);
+          }}
+        >
+          Dismiss<span className="visually-hidden"> {match.name}</span>
+        </Button>
+      </div>
+    </article>
+  );
+}

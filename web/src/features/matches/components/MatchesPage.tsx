@@ -1,0 +1,415 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { useCurrentBrandId, usePathBrand } from '@/features/brands/hooks/use-path-brand';
+import { useDashboard } from '@/features/dashboard/api/dashboard';
+import { BILLING_PATH, BRAND_PROFILE_PATH } from '@/features/navigation/menu';
+import { describeError, SessionEndedError } from '@/lib/api';
+import { useResource } from '@/lib/resource';
+import { showToast } from '@/lib/toast';
+import { findNewMatches, useMatchRun } from '../api/match-run';
+import {
+  matchListsKey,
+  matchListsResource,
+  parseBrandIds,
+  setDismissed,
+  setSaved,
+  type MatchCard as Match,
+  type MatchList,
+  type MatchLists,
+} from '../api/matches';
+import { listOfPath, listPath, matchDetailPath } from '../utils';
+import { MatchCard } from './MatchCard';
+
+interface Dismissed {
+  /** The lists it was dismissed from (brand and filter). */
+  readonly key: string;
+  readonly match: Match;
+  readonly potentialsIndex: number;
+  readonly savedIndex: number;
+}
+
+function insertAt(list: readonly Match[], index: number, match: Match): Match[] {
+  if (index < 0 || list.some((item) => item.id === match.id)) return [...list];
+  const next = [...list];
+  next.splice(Math.min(index, next.length), 0, match);
+  return next;
+}
+
+function without(list: readonly Match[], id: number): Match[] {
+  return list.filter((item) => item.id !== id);
+}
+
+export function MatchesPage({ list }: { readonly list: MatchList }) {
+  const { userBrand, brandIds: rawIds } = useParams();
+  const filter = useMemo(() => parseBrandIds(rawIds), [rawIds]);
+  const pathBrand = usePathBrand(userBrand);
+  const brandId = useCurrentBrandId();
+  const run = useMatchRun(brandId);
+  const dashboard = useDashboard();
+  const hasNoBrand = dashboard.data?.userBrands?.length === 0;
+  const brandName = dashboard.data?.dashboard?.brandName;
+
+  const [busy, setBusy] = useState<ReadonlyMap<number, 'save' | 'dismiss'>>(new Map());
+  const [dismissed, setDismissedMatch] = useState<Dismissed | null>(null);
+  const [undoing, setUndoing] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const undoRef = useRef<HTMLButtonElement>(null);
+
+  const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand;
+  const key = canLoad ? matchListsKey(brandId, filter) : null;
+  const state = useResource(matchListsResource, key);
+  const loaded = state.data?.key === key ? state.data : null;
+  const status = state.status === 'error' ? 'error' : loaded && state.status !== 'loading' ? 'success' : 'loading';
+  const potentials = loaded?.potentials ?? [];
+  const saved = loaded?.saved ?? [];
+  const showingBrandNames = loaded?.showingBrandNames ?? true;
+  const undo = dismissed?.key === key ? dismissed : null;
+
+  // A run of this brand ended: its lists changed.
+  const seenFinished = useRef(run.finished);
+  useEffect(() => {
+    if (run.finished === seenFinished.current) return;
+    seenFinished.current = run.finished;
+    if (key !== null) void matchListsResource.load(key, { force: true });
+  }, [run.finished, key]);
+
+  const update = (change: (lists: MatchLists) => MatchLists) => {
+    matchListsResource.update((lists) => (lists.key === key ? change(lists) : lists));
+  };
+
+  const shown = list === 'saved' ? saved : potentials;
+  const running = run.active !== null;
+
+  const markBusy = (id: number, action: 'save' | 'dismiss' | null) => {
+    setBusy((current) => {
+      const next = new Map(current);
+      if (action === null) next.delete(id);
+      else next.set(id, action);
+      return next;
+    });
+  };
+
+  const toggleSave = async (match: Match) => {
+    markBusy(match.id, 'save');
+    try {
+      const result = await setSaved(match.id, !match.saved);
+      update((lists) => ({
+        ...lists,
+        potentials: lists.potentials.map((item) => (item.id === match.id ? { ...item, saved: result.saved } : item)),
+        saved: result.saved ? insertAt(lists.saved, 0, { ...match, saved: true }) : without(lists.saved, match.id),
+      }));
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) {
+        showToast({ tone: 'error', title: match.saved ? 'Could not unsave' : 'Could not save', message: describeError(error) });
+      }
+    } finally {
+      markBusy(match.id, null);
+    }
+  };
+
+  const dismiss = async (match: Match) => {
+    markBusy(match.id, 'dismiss');
+    try {
+      await setDismissed(match.id, true);
+      if (key === null) return;
+      setDismissedMatch({
+        key,
+        match,
+        potentialsIndex: potentials.findIndex((item) => item.id === match.id),
+        savedIndex: saved.findIndex((item) => item.id === match.id),
+      });
+      update((lists) => ({ ...lists, potentials: without(lists.potentials, match.id), saved: without(lists.saved, match.id) }));
+      requestAnimationFrame(() => undoRef.current?.focus());
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) {
+        showToast({ tone: 'error', title: 'Could not dismiss', message: describeError(error) });
+      }
+    } finally {
+      markBusy(match.id, null);
+    }
+  };
+
+  const undoDismiss = async () => {
+    if (!undo) return;
+    setUndoing(true);
+    try {
+      await setDismissed(undo.match.id, false);
+      update((lists) => ({
+        ...lists,
+        potentials: insertAt(lists.potentials, undo.potentialsIndex, undo.match),
+        saved: insertAt(lists.saved, undo.savedIndex, undo.match),
+      }));
+      setDismissedMatch(null);
+      showToast({ tone: 'success', title: 'Back in your matches', message: undo.match.name });
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) {
+        showToast({ tone: 'error', title: 'Could not undo', message: describeError(error) });
+      }
+    } finally {
+      setUndoing(false);
+    }
+  };
+
+  // A requested brand leaves Potentials (the server no longer suggests it).
+  const requested = (match: Match) => {
+    update((lists) => ({ ...lists, potentials: without(lists.potentials, match.id), saved: without(lists.saved, match.id) }));
+  };
+
+  const startRun = async () => {
+    if (brandId === null) return;
+    setStarting(true);
+    try {
+      await findNewMatches(brandId);
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) {
+        showToast({ tone: 'error', title: 'Could not find new matches', message: describeError(error) });
+      }
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  if (hasNoBrand) {
+    return (
+      <div className="matches">
+        <MatchesHeader brandName={undefined} />
+        <EmptyState title="Add your brand first">
+          <p>Tell us about your brand and we'll suggest partners that fit it, with the reasons why.</p>
+          <Link to={`${BRAND_PROFILE_PATH}?brand=new`} className="button button--primary">
+            Add your brand
+          </Link>
+        </EmptyState>
+      </div>
+    );
+  }
+
+  return (
+    <div className="matches">
+      <MatchesHeader brandName={brandName}>
+        <Button variant="secondary" busy={starting || running} disabled={brandId === null} onClick={() => void startRun()}>
+          {running ? 'Finding matches…' : 'Find new matches'}
+        </Button>
+      </MatchesHeader>
+
+      {pathBrand.notYours && (
+        <Alert tone="info" title="That link is for another brand">
+          It names a brand you don't manage, so you're seeing matches for {brandName ?? 'your brand'}.
+        </Alert>
+      )}
+
+      {run.active && (
+        <Alert tone="info" title="Finding new matches">
+          {run.active.message || "We're finding brands that fit you. This usually takes under a minute."}
+        </Alert>
+      )}
+
+      {status === 'success' && !showingBrandNames && (
+        <div className="matches__notice" role="note">
+          <p>
+            <strong>Some brand names are hidden.</strong> Members with a subscription see every brand's name in
+            Matches.
+          </p>
+          <Link to={BILLING_PATH} className="button button--secondary">
+            See subscriptions
+          </Link>
+        </div>
+      )}
+
+      {dashboard.data?.brandInfoPublic === false && (
+        <p className="matches__own-visibility muted small">
+          Your brand name is hidden from other brands in Matches.{' '}
+          <Link to={BRAND_PROFILE_PATH}>Change this in your brand settings</Link>.
+        </p>
+      )}
+
+      <nav className="tabs" aria-label="Match lists">
+        <Tab to={listPath('potentials', userBrand)} current={list === 'potentials'} label="Potentials">
+          {status === 'success' ? potentials.length : null}
+        </Tab>
+        <Tab to={listPath('saved', userBrand)} current={list === 'saved'} label="Saved">
+          {status === 'success' ? saved.length : null}
+        </Tab>
+      </nav>
+
+      {filter.length > 0 && (
+        <div className="matches__filter" role="note">
+          <span>
+            Showing {filter.length === 1 ? '1 chosen brand' : `${filter.length} chosen brands`}.
+          </span>
+          <Link to="/matches">Show all matches</Link>
+        </div>
+      )}
+
+      {undo && (
+        <div className="undo-bar" role="status">
+          <span>
+            You dismissed <strong>{undo.match.name}</strong>. It won't be suggested again.
+          </span>
+          <div className="undo-bar__actions">
+            <Button ref={undoRef} variant="secondary" busy={undoing} onClick={() => void undoDismiss()}>
+              Undo
+            </Button>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setDismissedMatch(null);
+              }}
+            >
+              Hide<span className="visually-hidden"> this message</span>
+            </button>
+          </div>
+        </div>
+      )}
+
+      {status === 'error' && !(state.error instanceof SessionEndedError) && (
+        <Alert title="We couldn't load your matches">
+          <p>{describeError(state.error)}</p>
+          <Button
+            variant="secondary"
+            className="alert__action"
+            onClick={() => {
+              if (key !== null) void matchListsResource.load(key, { force: true });
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      )}
+
+      {status === 'loading' && loaded === null && <PageLoader inline />}
+
+      {status === 'success' && shown.length === 0 && (
+        <ListEmpty
+          list={list}
+          filtered={filter.length > 0}
+          running={running}
+          userBrand={userBrand}
+          onFind={() => void startRun()}
+          finding={starting}
+        />
+      )}
+
+      {shown.length > 0 && (
+        <ul className="match-grid" aria-label={list === 'saved' ? 'Saved matches' : 'Potential matches'} aria-busy={status === 'loading'}>
+          {shown.map((match) => (
+            <li key={match.id}>
+              <MatchCard
+                match={match}
+                showingBrandNames={showingBrandNames}
+                detailPath={matchDetailPath(match.id, userBrand)}
+                onToggleSave={(item) => void toggleSave(item)}
+                onDismiss={(item) => void dismiss(item)}
+                onRequested={requested}
+                saving={busy.get(match.id) === 'save'}
+                dismissing={busy.get(match.id) === 'dismiss'}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Tab({ to, current, label, children: count }: { readonly to: string; readonly current: boolean; readonly label: string; readonly children: number | null }) {
+  return (
+    <Link to={to} className={current ? 'tabs__tab tabs__tab--current' : 'tabs__tab'} aria-current={current ? 'page' : undefined}>
+      {label}
+      {count !== null && <span className="tabs__count"> {count}</span>}
+    </Link>
+  );
+}
+
+function MatchesHeader({ brandName, children }: { readonly brandName: string | undefined; readonly children?: ReactNode }) {
+  return (
+    <header className="page-header matches__header">
+      <div>
+        <h1 className="page-title">Matches</h1>
+        <p className="page-header__lead">
+          {brandName ? (
+            <>
+              Brands that fit <strong>{brandName}</strong>, and why.
+            </>
+          ) : (
+            'Brands that fit yours, and why.'
+          )}
+        </p>
+      </div>
+      {children}
+    </header>
+  );
+}
+
+function EmptyState({ title, children }: { readonly title: string; readonly children: ReactNode }) {
+  return (
+    <section className="card empty-state" aria-label={title}>
+      <h2 className="card__subtitle">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+interface ListEmptyProps {
+  readonly list: MatchList;
+  readonly filtered: boolean;
+  readonly running: boolean;
+  readonly userBrand: string | undefined;
+  readonly onFind: () => void;
+  readonly finding: boolean;
+}
+
+function ListEmpty({ list, filtered, running, userBrand, onFind, finding }: ListEmptyProps) {
+  if (filtered) {
+    return (
+      <EmptyState title="None of these brands are in your matches">
+        <p className="muted">They may have been dismissed, requested or connected already.</p>
+        <Link to="/matches" className="button button--secondary">
+          Show all matches
+        </Link>
+      </EmptyState>
+    );
+  }
+  if (list === 'saved') {
+    return (
+      <EmptyState title="No saved matches yet">
+        <p className="muted">Save the brands you like in Potentials to come back to them here.</p>
+        <Link to={listPath('potentials', userBrand)} className="button button--secondary">
+          See potential matches
+        </Link>
+      </EmptyState>
+    );
+  }
+  if (running) {
+    return (
+      <EmptyState title="Your matches are on the way">
+        <p className="muted">We're comparing your brand with every brand on Tandem. This page updates by itself.</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title="No matches yet">
+      <p className="muted">
+        Complete your brand profile so we can find partners: your audience, values and the kinds of collaboration
+        you want make the biggest difference.
+      </p>
+      <div className="actions">
+        <Link to={BRAND_PROFILE_PATH} className="button button--primary">
+          Complete your brand profile
+        </Link>
+        <Button variant="secondary" busy={finding} onClick={onFind}>
+          Find new matches
+        </Button>
+      </div>
+    </EmptyState>
+  );
+}
+
+/** Every Matches list route: one component, so switching tabs keeps the loaded lists. */
+export function MatchesRoute() {
+  const { pathname } = useLocation();
+  return <MatchesPage list={listOfPath(pathname)} />;
+}

@@ -1,0 +1,26 @@
+import { Button } from '@/components/ui/Button';
+import { openRequestFor, type RequestTarget } from '../utils';
+
+export interface SendRequestButtonProps {
+  readonly brand: RequestTarget;
+  /** Called once the request is sent (e.g. to take the match off the list). */
+  readonly onSent?: (requestId: string) => void;
+  readonly className?: string;
+}
+
+/**
+ * The "Send request" entry point of a match: opens the requests area's popup
+ * (credits, message, sending). Links elsewhere can use sendRequestPath(id).
+ */
+export function SendRequestButton({ brand, onSent, className }: SendRequestButtonProps) {
+  return (
+    <Button
+      className={className}
+      onClick={() => {
+        openRequestFor(brand, onSent);
+      }}
+    >
+      Send request<span className="visually-hidden"> to {brand.name}</span>
+    </Button>
+  );
+}

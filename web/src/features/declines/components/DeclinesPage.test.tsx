@@ -1,0 +1,42 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { BEAN, FERN, OAT, requestItem } from '@/features/requests/test-fixtures';
+import { mockApi, shellRoutes } from '@/testing/api-mock';
+import { renderRoute } from '@/testing/render-route';
+import { signIn } from '@/testing/session';
+
+const out = requestItem({ id: 'r1', direction: 'sent', status: 'declined', fromBrand: OAT, toBrand: BEAN, reply: 'Not right now.' });
+const inbound = requestItem({ id: 'r2', direction: 'received', status: 'declined', fromBrand: FERN, toBrand: OAT });
+
+function open(path: string) {
+  signIn();
+  const api = mockApi({
+    ...shellRoutes({ menuCounts: { dashboard: 0, matches: 0, requests: 0, connections: 0, declines: 2 } }),
+    'GET declines?dir=out': { items: [out], nextCursor: null },
+    'GET declines?dir=in': { items: [inbound], nextCursor: null },
+  });
+  return { api, ...renderRoute(path) };
+}
+
+describe('DeclinesPage', () => {
+  it('shows your declined requests at /declines, with their reply and no actions', async () => {
+    const { api } = open('/declines');
+    const list = within(await screen.findByRole('list', { name: 'Declined by others' }));
+    expect(list.getByRole('heading', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(list.getByText('Not right now.')).toBeInTheDocument();
+    expect(list.getByText('Declined', { selector: '.status-chip' })).toBeInTheDocument();
+    expect(list.queryByRole('button')).not.toBeInTheDocument();
+    const tabs = within(screen.getByRole('navigation', { name: 'Decline lists' }));
+    expect(tabs.getByRole('link', { name: 'Declined by others (2 new)' })).toHaveAttribute('aria-current', 'page');
+    expect(api.calls('GET declines?dir=in')).toHaveLength(0);
+  });
+
+  it('switches to the ones you declined', async () => {
+    const { user, api } = open('/declines/out');
+    await screen.findByRole('list', { name: 'Declined by others' });
+    await user.click(screen.getByRole('link', { name: 'Declined by you' }));
+    const list = within(await screen.findByRole('list', { name: 'Declined by you' }));
+    expect(list.getByRole('heading', { name: 'Wild Fern Candles' })).toBeInTheDocument();
+    expect(api.calls('GET declines?dir=in')).toHaveLength(1);
+  });
+});

@@ -2,6 +2,12 @@
 
 Statuses: queued -> running -> done | failed. A run that stays open past STUCK_AFTER is failed
 by the scheduler's sweep, so the app's polling always ends.
+
+A run for one brand reads its relations once (exclusions), scores the brand against the packed
+candidates of the match index (services/match_index.py: a BatchGetItem per group of shards),
+keeps the best MATCHES_KEPT after diversifying, and rewrites the brand's Match items (new ones
+unseen, seen ones still seen, ones no longer suggested deleted). Runs start on demand, after a
+profile change that matters (profile_changed), and nightly for every brand (start_nightly).
 """
 
 from __future__ import annotations
@@ -13,10 +19,13 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from pynamodb.exceptions import UpdateError
+
 from tandem.config import settings
 from tandem.domain import matching
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
+from tandem.observability import logger
 from tandem.services import brands, match_index, relations
 from tandem.store import keys
 from tandem.store.models import Match, MatchRun
@@ -44,7 +53,17 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
         actions.append(getattr(MatchRun, name).set(value))
     if status in (DONE, FAILED):
         actions.append(MatchRun.finished_at.set(_now()))
-    run.update(actions=actions)
+    try:
+        run.update(actions=actions, condition=MatchRun.pk.exists())
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            raise NotFound("Match run not found") from None
+        raise
+
+
+def _run_key(brand_id: int, run_id: str) -> MatchRun:
+    """The run's key only: the steps update it without reading it first (fewer calls a run)."""
+    return MatchRun(keys.brand_pk(brand_id), keys.match_run_sk(run_id))
 
 
 def start_run(brand_id: int, trigger: str = "on-demand") -> MatchRun:
@@ -88,7 +107,12 @@ def profile_changed(brand_id: int, *, created: bool, changed: set[str]) -> Match
     """Called after a brand is created or saved: keep the match index current, and start a run
     when the change matters."""
     if created or changed & MATCH_FIELDS:
-        match_index.refresh(brands.get_brand(brand_id))
+        try:
+            match_index.refresh(brands.get_brand(brand_id))
+        except match_index.IndexBusy:
+            # The run itself reads this brand's saved profile; only other brands' runs see the
+            # old one until the next refresh or the nightly rebuild.
+            logger.warning("Match index busy; brand %s refreshed by the nightly rebuild", brand_id)
         return start_run(brand_id, trigger="profile")
     return None
 
@@ -130,12 +154,10 @@ def _b64(data: bytes) -> str:
 
 def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
     """Pack the brand, read its relations once, plan the Map over index shards."""
-    run = get_run(brand_id, run_id)
+    run = _run_key(brand_id, run_id)
     me = brands.get_brand(brand_id)
     excluded, saved = _exclusions(brand_id)
-    batches = plan_batches(
-        match_index.shard_count(), settings().match_run_batch_size, match_index.SHARD_SIZE
-    )
+    batches = plan_batches(match_index.shard_count(), settings().match_run_batch_size, match_index.SHARD_SIZE)
     _set_status(run, RUNNING, RUNNING_MESSAGE, batches=len(batches))
     return {
         "runId": run_id,
@@ -245,7 +267,7 @@ def finalize(
     run_id: str, brand_id: int, batch_results: list[dict[str, Any]], *, me: str, saved: list[int]
 ) -> dict:
     """Merge the batches' best, diversify, store, and mark the run done."""
-    run = get_run(brand_id, run_id)
+    run = _run_key(brand_id, run_id)
     profile = matching.unpack(base64.b64decode(me))
     entries = [entry for result in batch_results for entry in result["top"]]
     chosen, extra = _choose(profile, entries, set(saved))
@@ -289,8 +311,6 @@ def nightly_rebuild_shard(shard: int) -> dict[str, int]:
 def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     """Match every brand with an id in first..last against all candidates (index read once).
     A brand that fails is logged and counted; the others still get their matches."""
-    from tandem.observability import logger
-
     cands = match_index.load(list(range(match_index.shard_count())))
     done, failed = 0, []
     for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
@@ -311,8 +331,7 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
 
 
 def mark_failed(run_id: str, brand_id: int) -> dict[str, Any]:
-    run = get_run(brand_id, run_id)
-    _set_status(run, FAILED, FAILED_MESSAGE)
+    _set_status(_run_key(brand_id, run_id), FAILED, FAILED_MESSAGE)
     return {"runId": run_id, "brandId": brand_id, "status": FAILED}
 
 

@@ -1,0 +1,302 @@
+"""Matching benchmarks (print BENCH lines; no assertions).
+
+- `BENCH match_one_vs_100k_s`: one brand against 100,000 synthetic candidates, in process:
+  decode the packed shards, score every candidate, take the best, word the reasons and
+  diversify (what one ScoreBatch + Finalize do, without DynamoDB). Median of several runs.
+  Target: at most 0.5 s.
+- `BENCH match_run_ddb_calls`: DynamoDB calls of one complete on-demand match run (start to
+  'done', through the state machine) for a 10,000-brand dataset in moto. Target: at most 20.
+- `BENCH match_reciprocal_precision_at_10` / `BENCH match_one_sided_precision_at_10`: on a
+  synthetic population whose true mutual fit is known (hidden rules, noisy profiles), the share
+  of each brand's top 10 that are true mutual fits, for the reciprocal engine and for ranking by
+  one direction only.
+
+Run: `.venv/bin/python tests/bench/matching.py` (BENCH_QUICK=1 for a smaller moto dataset).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "layers/core/python")]
+
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "AWS_REGION": "eu-west-2",
+        "STAGE": "local",
+        "TABLE_NAME": "tandem-local",
+        "POWERTOOLS_LOG_LEVEL": "ERROR",
+    }
+)
+os.environ.pop("AWS_ENDPOINT_URL", None)
+
+from tandem.domain import matching  # noqa: E402
+from tandem.domain.matching import Profile  # noqa: E402
+
+COUNTRIES = ("GB", "US", "IE", "FR", "DE", "NL", "AU", "CA")
+CATEGORIES = matching.CATEGORIES[:8]
+KINDS = matching.COLLAB_KINDS[:6]
+VALUES = matching.VALUES[:8]
+AGES = ("18-24", "25-34", "35-44", "45-54", "55+")
+
+
+def synthetic(rng: random.Random, brand_id: int, account: str | None = None) -> Profile:
+    return Profile(
+        brand_id=brand_id,
+        account_id=account or f"acct-{brand_id}",
+        category=rng.choice(CATEGORIES),
+        company_size=rng.choice(matching.COMPANY_SIZES),
+        values=frozenset(rng.sample(VALUES, rng.randint(1, 3))),
+        collab_kinds=frozenset(rng.sample(KINDS, rng.randint(1, 3))),
+        countries=frozenset(rng.sample(COUNTRIES, rng.randint(1, 3))),
+        age_bands=frozenset(rng.sample(AGES, rng.randint(1, 2))),
+        genders=frozenset(rng.sample(matching.GENDERS[:2], rng.randint(1, 2))),
+    )
+
+
+# ---------------------------------------------------------------- 1. one vs 100k
+
+
+def bench_one_vs_100k(count: int = 100_000, repeats: int = 7) -> float:
+    from tandem.services import match_runs
+
+    rng = random.Random(1)
+    shard = 2000
+    records = [matching.pack(synthetic(rng, i)) for i in range(1, count + 1)]
+    blobs = [b"".join(records[i : i + shard]) for i in range(0, count, shard)]  # as stored
+    me = matching.pack(synthetic(rng, count + 1))
+    timings = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        cands = matching.Packed.from_bytes(blobs)
+        top = match_runs._top_entries(me, cands, excluded=[5, 6, 7], saved=[])
+        chosen, _ = match_runs._choose(matching.unpack(me), top["top"], set())
+        timings.append(time.perf_counter() - start)
+        assert len(chosen) == match_runs.MATCHES_KEPT
+    return statistics.median(timings)
+
+
+# ---------------------------------------------------------------- 2. DynamoDB calls per run
+
+
+class DynamoCalls:
+    """Counts DynamoDB API calls made through botocore (boto3 and pynamodb alike)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.by_operation: dict[str, int] = {}
+
+    def __enter__(self) -> DynamoCalls:
+        from botocore.client import BaseClient
+
+        self._original = original = BaseClient._make_api_call
+        counter = self
+
+        def counting(client, operation_name, api_params):  # noqa: ANN001, ANN202
+            if client.meta.service_model.service_name == "dynamodb":
+                counter.count += 1
+                counter.by_operation[operation_name] = counter.by_operation.get(operation_name, 0) + 1
+            return original(client, operation_name, api_params)
+
+        BaseClient._make_api_call = counting
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from botocore.client import BaseClient
+
+        BaseClient._make_api_call = self._original
+
+
+def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
+    from datetime import UTC, datetime
+
+    from moto import mock_aws
+
+    from infra.local.provision import provision
+    from infra.local.runtime import apply_environment
+    from tandem.config import reset_settings
+    from tandem.integrations.aws import reset_clients
+    from tandem.services import match_index, match_runs
+    from tandem.store import keys
+    from tandem.store.models import Audience, Brand, Counter, bind_models
+    from tests.conftest import MOTO_CONFIG, wait_for_execution
+
+    rng = random.Random(2)
+    with mock_aws(config=MOTO_CONFIG):
+        plan = provision()
+        apply_environment(plan)
+        reset_settings()
+        reset_clients()
+        bind_models()
+        now = datetime.now(UTC)
+        with Brand.batch_write() as batch:
+            for brand_id in range(1, brands + 1):
+                p = synthetic(rng, brand_id)
+                batch.save(
+                    Brand(
+                        keys.brand_pk(brand_id),
+                        keys.PROFILE,
+                        brand_id=brand_id,
+                        account_id=p.account_id,
+                        name=f"Brand {brand_id}",
+                        category=p.category,
+                        company_size=p.company_size,
+                        values=set(p.values),
+                        collab_kinds=set(p.collab_kinds),
+                        audience=Audience(
+                            countries=set(p.countries), age_bands=set(p.age_bands), genders=set(p.genders)
+                        ),
+                        created_at=now,
+                        gsi1pk=keys.ALL_BRANDS,
+                        gsi1sk=keys.brand_list_sk(brand_id),
+                        gsi2pk=keys.account_pk(p.account_id),
+                        gsi2sk=keys.brand_list_sk(brand_id),
+                    )
+                )
+        Counter(keys.COUNTER_PK, "brand", value=brands).save()
+        match_index.rebuild()
+
+        machine = plan.state_machines["MatchRunStateMachine"]
+        me = brands // 2
+        with DynamoCalls() as calls:
+            run = match_runs.start_run(me)
+            arn = machine.arn.replace(":stateMachine:", ":execution:") + f":match-{me}-{run.run_id}"
+            result = wait_for_execution(arn, timeout=300)
+        if result["status"] != "SUCCEEDED":
+            raise RuntimeError(f"match run did not succeed: {result}")
+        stored = match_runs.get_run(me, run.run_id)
+        return calls.count, calls.by_operation, int(stored.matches)
+
+
+# ---------------------------------------------------------------- 3. quality (known mutual fit)
+
+# The hidden rules of the synthetic world (not the engine's rules): brand A would say yes to B
+# when B reaches at least half of A's true markets, they want a kind of collaboration in common,
+# their categories complement (a hidden table, not the engine's) and B is not much smaller.
+_TRUE_COMPLEMENT = {
+    frozenset(pair)
+    for pair in [
+        ("food & drink", "home"),
+        ("food & drink", "wellness"),
+        ("food & drink", "outdoors"),
+        ("food & drink", "kids"),
+        ("beauty", "fashion"),
+        ("beauty", "wellness"),
+        ("home", "wellness"),
+        ("home", "kids"),
+        ("home", "pets"),
+        ("fashion", "outdoors"),
+        ("wellness", "outdoors"),
+        ("kids", "outdoors"),
+        ("pets", "outdoors"),
+        ("beauty", "home"),
+    ]
+}
+_SIZE_RANK = {size: i for i, size in enumerate(matching.COMPANY_SIZES)}
+
+
+def _accepts(a: Profile, b: Profile) -> bool:
+    markets = len(a.countries & b.countries) * 2 >= len(a.countries)
+    kinds = bool(a.collab_kinds & b.collab_kinds)
+    category = frozenset((a.category, b.category)) in _TRUE_COMPLEMENT
+    size = _SIZE_RANK[b.company_size] >= _SIZE_RANK[a.company_size] - 1
+    return markets and kinds and category and size
+
+
+def _world(rng: random.Random, count: int) -> tuple[list[Profile], list[Profile]]:
+    """(true profiles, what members filled in: an item dropped or added now and then)."""
+    truth, observed = [], []
+    for i in range(1, count + 1):
+        broad = rng.random() < 0.25  # big brands in many markets, open to many kinds
+        p = Profile(
+            brand_id=i,
+            account_id=f"acct-{i}",
+            category=rng.choice(CATEGORIES),
+            company_size=rng.choice(matching.COMPANY_SIZES[2:] if broad else matching.COMPANY_SIZES[:3]),
+            values=frozenset(rng.sample(VALUES, rng.randint(1, 3))),
+            collab_kinds=frozenset(rng.sample(KINDS, rng.randint(3, 5) if broad else rng.randint(1, 2))),
+            countries=frozenset(rng.sample(COUNTRIES, rng.randint(4, 7) if broad else rng.randint(1, 2))),
+            age_bands=frozenset(rng.sample(AGES, rng.randint(1, 2))),
+            genders=frozenset(rng.sample(matching.GENDERS[:2], rng.randint(1, 2))),
+        )
+        truth.append(p)
+        observed.append(_noisy(rng, p))
+    return truth, observed
+
+
+def _noisy(rng: random.Random, p: Profile) -> Profile:
+    def jitter(items: frozenset[str], vocab: tuple[str, ...]) -> frozenset[str]:
+        out = set(items)
+        if len(out) > 1 and rng.random() < 0.2:
+            out.discard(rng.choice(sorted(out)))
+        if rng.random() < 0.2:
+            out.add(rng.choice(vocab))
+        return frozenset(out)
+
+    return Profile(
+        brand_id=p.brand_id,
+        account_id=p.account_id,
+        category=p.category,
+        company_size=p.company_size,
+        values=jitter(p.values, VALUES),
+        collab_kinds=jitter(p.collab_kinds, KINDS),
+        countries=jitter(p.countries, COUNTRIES),
+        age_bands=p.age_bands,
+        genders=p.genders,
+    )
+
+
+def bench_quality(count: int = 4000, sample: int = 300) -> tuple[float, float, float]:
+    from tandem.services import match_runs
+
+    rng = random.Random(3)
+    truth, observed = _world(rng, count)
+    cands = matching.Packed.from_bytes(matching.pack(p) for p in observed)
+    by_id = {p.brand_id: p for p in truth}
+    reciprocal, one_sided, mutual_share = [], [], []
+    for me in rng.sample(observed, sample):
+        record = matching.pack(me)
+        top = match_runs._top_entries(record, cands, excluded=[], saved=[])["top"]
+        chosen, _ = match_runs._choose(me, top, set())
+        ours = [s.candidate_id for s in chosen[:10]]
+        baseline_scores = matching.score_packed(record, cands, one_sided=True).score
+        theirs = [int(cands.ids[p]) for p in matching.top_positions(baseline_scores, 10)]
+
+        def mutual(other_id: int, me: Profile = me) -> bool:
+            a, b = by_id[me.brand_id], by_id[other_id]
+            return _accepts(a, b) and _accepts(b, a)
+
+        reciprocal.append(sum(map(mutual, ours)) / 10)
+        one_sided.append(sum(map(mutual, theirs)) / 10)
+        mutual_share.append(sum(mutual(p.brand_id) for p in truth if p.brand_id != me.brand_id) / (count - 1))
+    return statistics.mean(reciprocal), statistics.mean(one_sided), statistics.mean(mutual_share)
+
+
+def main() -> None:
+    seconds = bench_one_vs_100k()
+    print(f"BENCH match_one_vs_100k_s {seconds:.3f}")
+
+    reciprocal, one_sided, base_rate = bench_quality()
+    print(f"quality: {base_rate:.1%} of all pairs are true mutual fits (a random top 10's precision)")
+    print(f"BENCH match_reciprocal_precision_at_10 {reciprocal:.3f}")
+    print(f"BENCH match_one_sided_precision_at_10 {one_sided:.3f}")
+
+    brands = 2_000 if os.environ.get("BENCH_QUICK") else 10_000
+    calls, by_operation, matches = bench_ddb_calls(brands)
+    detail = ", ".join(f"{op} {n}" for op, n in sorted(by_operation.items()))
+    print(f"match run over {brands} brands stored {matches} matches; DynamoDB calls: {detail}")
+    print(f"BENCH match_run_ddb_calls {calls}")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,11 +7,13 @@ section 5) word for word, so a member sees the same message before and after sub
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from tandem.domain.countries import COUNTRY_NAMES
 from tandem.errors import ValidationError
 
 # ---------------------------------------------------------------- option lists
@@ -53,31 +55,9 @@ COLLAB_KINDS = (
 )
 AGE_BANDS = ("18-24", "25-34", "35-44", "45-54", "55+")
 GENDERS = ("women", "men", "non-binary")
-COUNTRIES = (
-    ("GB", "United Kingdom"),
-    ("IE", "Ireland"),
-    ("US", "United States"),
-    ("CA", "Canada"),
-    ("AU", "Australia"),
-    ("NZ", "New Zealand"),
-    ("FR", "France"),
-    ("DE", "Germany"),
-    ("NL", "Netherlands"),
-    ("BE", "Belgium"),
-    ("ES", "Spain"),
-    ("IT", "Italy"),
-    ("PT", "Portugal"),
-    ("SE", "Sweden"),
-    ("DK", "Denmark"),
-    ("NO", "Norway"),
-    ("FI", "Finland"),
-    ("CH", "Switzerland"),
-    ("AT", "Austria"),
-    ("PL", "Poland"),
-    ("AE", "United Arab Emirates"),
-    ("SG", "Singapore"),
-    ("JP", "Japan"),
-    ("ZA", "South Africa"),
+# Every ISO 3166-1 country, by name (tandem.domain.countries holds the names).
+COUNTRIES = tuple(
+    sorted(COUNTRY_NAMES.items(), key=lambda item: unicodedata.normalize("NFKD", item[1]).casefold())
 )
 COUNTRY_CODES = frozenset(code for code, _ in COUNTRIES)
 SOCIAL_NETWORKS = ("instagram", "tiktok", "facebook", "linkedin", "x", "youtube")
@@ -187,9 +167,13 @@ def phone_error(raw: str) -> str | None:
 class ProfileInvalid(ValidationError):
     """400 `{error, errors: {field: message}}`; nothing is saved."""
 
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__(CHECK_FIELDS)
+    def __init__(self, errors: dict[str, str], message: str = CHECK_FIELDS) -> None:
+        super().__init__(message)
         self.errors = errors
+
+
+def _logo_invalid(message: str) -> ProfileInvalid:
+    return ProfileInvalid({"logo": message}, message)
 
 
 @dataclass
@@ -364,13 +348,13 @@ def check_logo_upload(body: Mapping[str, Any]) -> tuple[str, int]:
     content_type = body.get("contentType")
     size = body.get("size")
     if not isinstance(content_type, str) or content_type.strip().lower() not in LOGO_TYPES:
-        raise ProfileInvalid({"logo": LOGO_TYPE_MESSAGE})
+        raise _logo_invalid(LOGO_TYPE_MESSAGE)
     if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-        raise ProfileInvalid({"logo": "The logo's size must be a number of bytes"})
+        raise _logo_invalid("The logo's size must be a number of bytes")
     if size == 0:
-        raise ProfileInvalid({"logo": LOGO_EMPTY_MESSAGE})
+        raise _logo_invalid(LOGO_EMPTY_MESSAGE)
     if size > LOGO_MAX_BYTES:
-        raise ProfileInvalid({"logo": LOGO_SIZE_MESSAGE})
+        raise _logo_invalid(LOGO_SIZE_MESSAGE)
     return content_type.strip().lower(), size
 
 

@@ -266,7 +266,8 @@ def update_profile(brand: Brand, body: dict[str, Any]) -> tuple[Brand, str | Non
         else:
             clean["logo_key"] = key
     if errors:
-        raise brand_profile.ProfileInvalid(errors)
+        message = errors["logoKey"] if list(errors) == ["logoKey"] else brand_profile.CHECK_FIELDS
+        raise brand_profile.ProfileInvalid(errors, message)
 
     changed = {attr for attr, value in clean.items() if value != _comparable(brand, attr)}
     if "logo_key" in clean:

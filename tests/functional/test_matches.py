@@ -1,0 +1,356 @@
+"""Matches API (docs/api.md "Matches"): lists, name visibility, save / unsave, dismiss / undo."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+import pytest
+
+from tandem.services import relations
+from tandem.store import keys
+from tandem.store.models import Account, BrandRelation, Match
+from tests.factories import auth_headers, member, population
+from tests.functional.helpers import Api
+
+
+@pytest.fixture
+def api(aws):
+    return Api(aws)
+
+
+def subscribe(user, status: str = "active") -> None:
+    Account(keys.account_pk(user.account_id), keys.META).update(
+        actions=[Account.subscription_status.set(status)]
+    )
+
+
+def add_match(
+    brand_id: int, other_id: int, score: float, reasons=("They want giveaways, like you",), seen=False
+):
+    Match(
+        keys.brand_pk(brand_id),
+        keys.match_sk(other_id),
+        brand_id=brand_id,
+        candidate_id=other_id,
+        score=score,
+        reasons=list(reasons),
+        run_id="run",
+        seen=seen,
+        created_at=datetime.now(UTC),
+    ).save()
+
+
+def request_state(brand_id: int, other_id: int, state: str) -> None:
+    relations.item(brand_id, other_id).update(
+        actions=relations.request_state_actions(brand_id, other_id, state, "req-1")
+    )
+
+
+def listing(api, token, brand_id: int, which: str = "potentials", query: str = "") -> dict:
+    status, body = api.call("GET", f"/api/matches?list={which}{query}", auth_headers(token, brand_id))
+    assert status == 200, body
+    return body
+
+
+@pytest.fixture
+def scene(api):
+    """A subscribed member's brand with four matches of other members' brands."""
+    user, (mine,), token = member()
+    subscribe(user)
+    _, others, _ = member(
+        "others@example.com",
+        brand_names=("Oat & Honey", "Fern Candles", "Salt Studio", "Moss Goods"),
+        category="home",
+    )
+    me = int(mine.brand_id)
+    ids = [int(b.brand_id) for b in others]
+    for other_id, score in zip(ids, (0.42, 0.91, 0.15, 0.66), strict=True):
+        add_match(me, other_id, score)
+    return user, me, ids, token
+
+
+def test_potentials_are_match_cards_best_first(api, scene):
+    _, me, ids, token = scene
+    body = listing(api, token, me)
+    cards = body["matches"]
+    assert [c["id"] for c in cards] == [ids[1], ids[3], ids[0], ids[2]]
+    assert [c["score"] for c in cards] == [91, 66, 42, 15]
+    assert [c["fit"] for c in cards] == ["Great fit", "Good fit", "Good fit", "Worth a look"]
+    assert set(cards[0]) == {
+        "id",
+        "name",
+        "nameVisible",
+        "logoUrl",
+        "category",
+        "description",
+        "reasons",
+        "score",
+        "fit",
+        "saved",
+        "isNew",
+    }
+    assert cards[0]["name"] == "Fern Candles" and cards[0]["nameVisible"] is True
+    assert cards[0]["reasons"] == ["They want giveaways, like you"]
+    assert cards[0]["category"] == "home"
+    assert all(c["isNew"] for c in cards) and not any(c["saved"] for c in cards)
+    assert body["showingBrandNames"] is True
+    assert body["runOutstanding"] is False and body["runId"] is None
+
+
+def test_listing_potentials_marks_them_seen_so_the_menu_count_drops(api, scene):
+    _, me, ids, token = scene
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["menuCounts"]["matches"] == 4
+    listing(api, token, me, "saved")  # the saved list does not count as seeing potentials
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["menuCounts"]["matches"] == 4
+    assert all(c["isNew"] for c in listing(api, token, me)["matches"])
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["menuCounts"]["matches"] == 0
+    assert not any(c["isNew"] for c in listing(api, token, me)["matches"])
+
+
+def test_potentials_leave_out_dismissed_requested_connected_and_declined_brands(api):
+    user, (mine,), token = member()
+    _, others, _ = member("others@example.com", brand_names=tuple(f"Brand {i}" for i in range(7)))
+    me = int(mine.brand_id)
+    ids = [int(b.brand_id) for b in others]
+    for other_id in ids:
+        add_match(me, other_id, 0.5)
+    relations.set_flags(me, ids[0], dismissed=True)
+    for other_id, state in zip(
+        ids[1:6], ("requested-out", "requested-in", "connected", "declined-out", "declined-in"), strict=True
+    ):
+        request_state(me, other_id, state)
+    request_state(me, ids[6], "cancelled")  # a cancelled request may be suggested again
+    cards = listing(api, token, me)["matches"]
+    assert [c["id"] for c in cards] == [ids[6]]
+    # The hidden ones are not "new" either: the menu count reaches 0.
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["menuCounts"]["matches"] == 0
+
+
+def test_save_and_unsave_are_reflected_in_both_lists(api, scene):
+    _, me, ids, token = scene
+    status, body = api.call("PUT", f"/api/matches/{ids[2]}/saved", auth_headers(token, me))
+    assert status == 200 and body == {"saved": True}
+    saved = listing(api, token, me, "saved")["matches"]
+    assert [c["id"] for c in saved] == [ids[2]]
+    assert saved[0]["saved"] is True and saved[0]["score"] == 15
+    potentials = {c["id"]: c for c in listing(api, token, me)["matches"]}
+    assert potentials[ids[2]]["saved"] is True
+
+    status, body = api.call("DELETE", f"/api/matches/{ids[2]}/saved", auth_headers(token, me))
+    assert status == 200 and body == {"saved": False}
+    assert listing(api, token, me, "saved")["matches"] == []
+    assert not any(c["saved"] for c in listing(api, token, me)["matches"])
+
+
+def test_a_saved_brand_that_is_not_a_match_has_no_score(api):
+    _, (mine,), token = member()
+    _, (theirs,), _ = member("other@example.com")
+    me, other = int(mine.brand_id), int(theirs.brand_id)
+    api.call("PUT", f"/api/matches/{other}/saved", auth_headers(token, me))
+    (card,) = listing(api, token, me, "saved")["matches"]
+    assert card["id"] == other and card["score"] is None and card["fit"] is None and card["reasons"] == []
+    assert card["isNew"] is False
+
+
+def test_dismiss_and_undo(api, scene):
+    _, me, ids, token = scene
+    api.call("PUT", f"/api/matches/{ids[1]}/saved", auth_headers(token, me))
+    status, body = api.call("PUT", f"/api/matches/{ids[1]}/dismissed", auth_headers(token, me))
+    assert status == 200 and body == {"dismissed": True}
+    assert ids[1] not in [c["id"] for c in listing(api, token, me)["matches"]]
+    assert listing(api, token, me, "saved")["matches"] == []  # dismissing unsaves
+    rel = relations.get(me, ids[1])
+    assert rel.dismissed is True and rel.saved is False
+
+    status, body = api.call("DELETE", f"/api/matches/{ids[1]}/dismissed", auth_headers(token, me))
+    assert status == 200 and body == {"dismissed": False}
+    assert listing(api, token, me)["matches"][0]["id"] == ids[1]
+
+
+def test_dismissing_an_unseen_match_clears_it_from_the_menu_count(api, scene):
+    _, me, ids, token = scene
+    api.call("PUT", f"/api/matches/{ids[0]}/dismissed", auth_headers(token, me))
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["menuCounts"]["matches"] == 3
+
+
+@pytest.mark.parametrize(
+    ("method", "suffix"),
+    [("PUT", "saved"), ("DELETE", "saved"), ("PUT", "dismissed"), ("DELETE", "dismissed")],
+)
+def test_save_or_dismiss_of_an_unknown_own_or_malformed_brand_changes_nothing(api, method, suffix):
+    _, (mine, my_other), token = member(brand_names=("Oat & Co", "Fern Candles"))
+    me = int(mine.brand_id)
+    status, body = api.call(method, f"/api/matches/987654/{suffix}", auth_headers(token, me))
+    assert status == 404 and body == {"error": "Brand not found"}
+    status, body = api.call(
+        method, f"/api/matches/{int(my_other.brand_id)}/{suffix}", auth_headers(token, me)
+    )
+    assert status == 400 and body == {"error": "That is one of your own brands"}
+    status, body = api.call(method, f"/api/matches/{me}/{suffix}", auth_headers(token, me))
+    assert status == 400
+    status, body = api.call(method, f"/api/matches/0x1/{suffix}", auth_headers(token, me))
+    assert status == 400 and body == {"error": "Brand id must be a positive number"}
+    assert relations.of_brand(me) == {}
+
+
+def test_another_members_brand_in_the_header_changes_nothing(api, scene):
+    _, me, ids, token = scene
+    _, (stranger,), _ = member("stranger@example.com")
+    status, _ = api.call("PUT", f"/api/matches/{ids[0]}/saved", auth_headers(token, int(stranger.brand_id)))
+    assert status == 403
+    status, _ = api.call("GET", "/api/matches", auth_headers(token, ids[0]))
+    assert status == 403
+    assert relations.of_brand(int(stranger.brand_id)) == {}
+    assert relations.of_brand(me) == {}
+    assert list(BrandRelation.scan(BrandRelation.sk.startswith("REL#"))) == []
+
+
+def test_a_non_subscriber_sees_masked_names(api):
+    user, (mine,), token = member()
+    _, (theirs,), _ = member(
+        "other@example.com",
+        brand_names=("Oat & Honey",),
+        category="food & drink",
+        description="Oat & Honey bakes.",
+    )
+    me, other = int(mine.brand_id), int(theirs.brand_id)
+    add_match(me, other, 0.8)
+    body = listing(api, token, me)
+    (card,) = body["matches"]
+    assert body["showingBrandNames"] is False
+    assert card["name"] == "A food & drink brand" and card["nameVisible"] is False
+    assert card["logoUrl"] is None and card["description"] == "This brand bakes."
+    assert card["score"] == 80 and card["reasons"]
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["showingBrandNames"] is False and dash["showingBrandNamesGlobal"] is True
+
+    subscribe(user)
+    body = listing(api, token, me)
+    assert body["showingBrandNames"] is True
+    assert body["matches"][0]["name"] == "Oat & Honey" and body["matches"][0]["nameVisible"] is True
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["showingBrandNames"] is True
+
+
+@pytest.mark.parametrize(
+    ("status", "sees"), [("trialling", True), ("pending_approval", False), ("gifted", False)]
+)
+def test_which_subscriptions_show_names(api, status, sees):
+    user, (mine,), token = member()
+    _, (theirs,), _ = member("other@example.com", brand_names=("Oat & Honey",))
+    add_match(int(mine.brand_id), int(theirs.brand_id), 0.5)
+    subscribe(user, status)
+    (card,) = listing(api, token, int(mine.brand_id))["matches"]
+    assert card["nameVisible"] is sees
+
+
+def test_a_hidden_name_stays_masked_for_subscribers_but_not_for_connected_brands(api):
+    user, (mine,), token = member()
+    subscribe(user)
+    _, (hidden, connected), their_token = member(
+        "other@example.com", brand_names=("Secret Soap", "Quiet Candles"), category="beauty"
+    )
+    for brand in (hidden, connected):
+        status, _ = api.call(
+            "PUT", f"/api/brands/{int(brand.brand_id)}", auth_headers(their_token), {"hideName": True}
+        )
+        assert status == 200
+    me = int(mine.brand_id)
+    add_match(me, int(hidden.brand_id), 0.5)
+    add_match(me, int(connected.brand_id), 0.6)
+    relations.set_flags(me, int(connected.brand_id), saved=True)
+    request_state(me, int(connected.brand_id), "connected")
+    (card,) = listing(api, token, me)["matches"]  # connected brands are not potentials
+    assert card["name"] == "A beauty brand" and card["nameVisible"] is False
+    (saved,) = listing(api, token, me, "saved")["matches"]
+    assert saved["name"] == "Quiet Candles" and saved["nameVisible"] is True
+
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(their_token, int(hidden.brand_id)))
+    assert dash["brandInfoPublic"] is False
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["brandInfoPublic"] is True
+
+
+def test_brand_ids_filter(api, scene):
+    _, me, ids, token = scene
+    body = listing(api, token, me, query=f"&brandIds={ids[0]},{ids[2]},999999")
+    assert [c["id"] for c in body["matches"]] == [ids[0], ids[2]]
+    # Only what was listed is seen.
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
+    assert dash["menuCounts"]["matches"] == 2
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("list=everything", "list must be potentials or saved"),
+        ("list=potentials&brandIds=1,abc", "brandIds must be brand ids separated by commas"),
+        ("list=potentials&brandIds=-4", "brandIds must be brand ids separated by commas"),
+        ("brandIds=" + ",".join(str(i) for i in range(1, 102)), "Ask for at most 100 brands at a time"),
+    ],
+)
+def test_bad_list_queries_are_400(api, query, message):
+    _, (mine,), token = member()
+    status, body = api.call("GET", f"/api/matches?{query}", auth_headers(token, int(mine.brand_id)))
+    assert status == 400 and body == {"error": message}
+
+
+def test_list_defaults_to_potentials_and_joins_more_than_100_brands(api):
+    user, (mine,), token = member()
+    subscribe(user)
+    others = population(130)
+    me = int(mine.brand_id)
+    for i, other in enumerate(others):
+        add_match(me, int(other.brand_id), (i + 1) / 200, seen=True)
+    status, body = api.call("GET", "/api/matches", auth_headers(token, me))
+    assert status == 200
+    assert len(body["matches"]) == 130
+    assert body["matches"][0]["name"] == others[-1].name
+    assert body["matches"][-1]["score"] == 0  # 0.005 rounds to 0 of 100
+
+
+def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
+    user, _, token = member()
+    subscribe(user)
+    population(40)
+    status, created = api.call(
+        "POST",
+        "/api/brands",
+        auth_headers(token),
+        {
+            "name": "Pebble Paper Co",
+            "category": "home",
+            "values": ["sustainable", "vegan", "local"],
+            "collabKinds": ["giveaways", "newsletter swaps", "content swaps"],
+            "audience": {
+                "countries": ["GB", "US", "IE"],
+                "ageBands": ["25-34", "35-44"],
+                "genders": ["women"],
+            },
+        },
+    )
+    assert status == 201, created
+    brand_id = created["brand"]["id"]
+    deadline = time.monotonic() + 30
+    while True:
+        _, check = api.call(
+            "GET", f"/api/matching/run-check/{created['runId']}/{brand_id}", auth_headers(token, brand_id)
+        )
+        if check["status"] in ("done", "failed") or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert check["status"] == "done", check
+    assert check["dashboard"]["menuCounts"]["matches"] > 0
+    cards = listing(api, token, brand_id)["matches"]
+    assert cards and all(c["reasons"] for c in cards)
+    assert all(0 <= c["score"] <= 100 for c in cards)
+    assert [c["score"] for c in cards] == sorted((c["score"] for c in cards), reverse=True)
+    assert all(c["nameVisible"] and c["name"].startswith("Brand ") for c in cards)
+    _, dash = api.call("GET", "/api/dashboard", auth_headers(token, brand_id))
+    assert dash["menuCounts"]["matches"] == 0

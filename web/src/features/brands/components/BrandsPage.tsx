@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -28,11 +28,19 @@ export function BrandsPage() {
   const dashboard = useDashboard();
   const selectedId = String(dashboard.data?.dashboard?.brandId ?? '');
   const state = useResource(myBrandsResource, 'mine');
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  // Moving between the list and the form puts focus (and the view) on the new heading.
+  const shownView = useRef(editing);
+  useEffect(() => {
+    if (shownView.current === editing) return;
+    shownView.current = editing;
+    headingRef.current?.focus();
+  }, [editing]);
 
   const openForm = useCallback(
     (brand: string | null) => {
       setParams(brand === null ? {} : { brand });
-      window.scrollTo({ top: 0 });
     },
     [setParams],
   );
@@ -101,7 +109,9 @@ export function BrandsPage() {
           <button type="button" className="link-button back-link" onClick={() => { openForm(null); }}>
             ← Your brands
           </button>
-          <h1 className="page-title">{brand === null ? 'Add a brand' : `Edit ${brand.name}`}</h1>
+          <h1 ref={headingRef} tabIndex={-1} className="page-title">
+            {brand === null ? 'Add a brand' : `Edit ${brand.name}`}
+          </h1>
           <p className="page-header__lead">
             The more you tell us, the better your matches. Only your name, logo and profile are shown in Matches.
           </p>
@@ -121,7 +131,7 @@ export function BrandsPage() {
 
   return (
     <div className="brands-page">
-      <BrandsHeader>
+      <BrandsHeader headingRef={headingRef}>
         <Button onClick={() => { openForm('new'); }}>Add brand</Button>
       </BrandsHeader>
 
@@ -191,11 +201,19 @@ export function BrandsPage() {
   );
 }
 
-function BrandsHeader({ children }: { readonly children?: ReactNode }) {
+function BrandsHeader({
+  children,
+  headingRef,
+}: {
+  readonly children?: ReactNode;
+  readonly headingRef?: RefObject<HTMLHeadingElement | null>;
+}) {
   return (
     <header className="page-header brands-page__header">
       <div>
-        <h1 className="page-title">Your brands</h1>
+        <h1 ref={headingRef} tabIndex={-1} className="page-title">
+          Your brands
+        </h1>
         <p className="page-header__lead">Your brand profiles decide who you are matched with.</p>
       </div>
       {children}

@@ -1,0 +1,117 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetBrandOptions } from '@/features/brands/api/brands';
+import { closeSendRequest } from '@/features/requests/send-request-store';
+import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
+import { signIn } from '@/testing/session';
+import { OPTIONS, publicView } from '../test-fixtures';
+
+function openBrand(path: string, routes: Record<string, MockAnswer>, dashboard: Record<string, unknown> = {}) {
+  signIn();
+  const api = mockApi({ ...shellRoutes(dashboard), 'GET brands/options': OPTIONS, ...routes });
+  return { ...renderRoute(path), api };
+}
+
+afterEach(() => {
+  resetBrandOptions();
+  closeSendRequest();
+});
+
+describe('Brand page', () => {
+  it('shows the brand within Matches: fit, reasons, details with country names', async () => {
+    openBrand('/matches/brand/21', { 'GET brand/21': publicView() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.getByText('Great fit · 86%')).toBeInTheDocument();
+    expect(screen.getByText('They want newsletter swaps, like you')).toBeInTheDocument();
+    expect(await screen.findByText('United Kingdom, France')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Instagram (opens in a new tab)' })).toHaveAttribute(
+      'href',
+      'https://instagram.com/bean',
+    );
+    expect(screen.getByRole('link', { name: '← Back to matches' })).toHaveAttribute('href', '/matches');
+    expect(screen.queryByRole('region', { name: 'Contact' })).not.toBeInTheDocument();
+  });
+
+  it('masks the name of a brand a non-subscriber may not see', async () => {
+    openBrand(
+      '/brand/21',
+      {
+        'GET brand/21': publicView({}, { name: 'A food & drink brand', nameVisible: false, website: null }),
+      },
+      { showingBrandNames: false },
+    );
+    const title = await screen.findByRole('heading', { level: 1, name: 'A food & drink brand' });
+    expect(title).toHaveClass('brand-name--masked');
+    expect(screen.getByRole('link', { name: 'Subscribe to see brand names' })).toBeInTheDocument();
+  });
+
+  it('shows contact details of a connected brand and no Send request', async () => {
+    openBrand('/brand/21', {
+      'GET brand/21': publicView(
+        { relation: { saved: false, dismissed: false, requestState: 'connected', requestId: 'q1' } },
+        { contact: { name: 'Ben', email: 'ben@bean.example', phone: null } },
+      ),
+    });
+    const contact = within(await screen.findByRole('region', { name: 'Contact' }));
+    expect(contact.getByRole('link', { name: 'ben@bean.example' })).toHaveAttribute('href', 'mailto:ben@bean.example');
+    expect(screen.getByText("You're connected.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Send request/ })).not.toBeInTheDocument();
+  });
+
+  it('saves from the brand page', async () => {
+    const { user, api } = openBrand('/matches/brand/21', {
+      'GET brand/21': publicView(),
+      'PUT matches/21/saved': { saved: true },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Save Bean Bros' }));
+    expect(await screen.findByRole('button', { name: 'Unsave Bean Bros' })).toBeInTheDocument();
+    expect(api.calls('PUT matches/21/saved')).toHaveLength(1);
+  });
+
+  it('opens the request popup from ?request=1 and from Send request', async () => {
+    const { user, router } = openBrand('/matches/brand/21?request=1', { 'GET brand/21': publicView() });
+    expect(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    await user.click(screen.getByRole('button', { name: 'Send request to Bean Bros' }));
+    expect(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' })).toBeInTheDocument();
+  });
+
+  it('/brand/{userBrand}/{_id} acts for that brand', async () => {
+    const brands = { userBrands: [{ id: 1, name: 'Oat & Co' }, { id: 2, name: 'Fig' }] };
+    const { api } = openBrand(
+      '/brand/2/21',
+      {
+        'GET dashboard/2': { ...brands, dashboard: { brandId: 2, brandName: 'Fig' } },
+        'GET users/check-brand/2': {},
+        'GET brand/21': publicView(),
+      },
+      brands,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
+    expect(api.calls('GET brand/21').map((request) => request.headers.get('X-Brand-Id'))).toEqual(['2']);
+  });
+
+  it('says when a brand does not exist', async () => {
+    openBrand('/brand/999', { 'GET brand/999': jsonResponse({ error: 'Brand not found' }, 404) });
+    expect(await screen.findByRole('heading', { name: "We couldn't find that brand" })).toBeInTheDocument();
+  });
+
+  it('never asks the server about an id that is not a number', async () => {
+    const { api } = openBrand('/brand/b7', {});
+    expect(await screen.findByRole('heading', { name: "We couldn't find that brand" })).toBeInTheDocument();
+    expect(api.requests.some((request) => request.path.startsWith('brand/'))).toBe(false);
+  });
+
+  it('shows your own brand as others see it, with a way to edit', async () => {
+    openBrand('/brand/1', {
+      'GET brand/1': publicView({ isOwn: true, match: null }, { id: 1, name: 'Oat & Co' }),
+    });
+    expect(await screen.findByRole('link', { name: 'Edit your brand profile' })).toHaveAttribute(
+      'href',
+      '/account/brands?brand=1',
+    );
+    expect(screen.queryByRole('button', { name: /Send request/ })).not.toBeInTheDocument();
+  });
+});

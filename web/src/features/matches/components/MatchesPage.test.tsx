@@ -1,0 +1,202 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
+import { signIn } from '@/testing/session';
+import { matchCard, matchesBody } from '../test-fixtures';
+
+const TWO_BRANDS = {
+  userBrands: [
+    { id: 1, name: 'Oat & Co' },
+    { id: 2, name: 'Bean Bros' },
+  ],
+};
+
+function openMatches(path: string, routes: Record<string, MockAnswer>, dashboard: Record<string, unknown> = {}) {
+  signIn();
+  const api = mockApi({ ...shellRoutes(dashboard), ...routes });
+  const view = renderRoute(path);
+  return { ...view, api };
+}
+
+const card = (name: string) => screen.getByRole('article', { name });
+
+describe('Matches page', () => {
+  it('shows cards with fit, reasons and a New badge, and tab counts', async () => {
+    openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([
+        matchCard({ isNew: true }),
+        matchCard({ id: 22, name: 'Soap Co', fit: 'Worth a look', score: 41.6, reasons: [] }),
+      ]),
+      'GET matches?list=saved': matchesBody([matchCard({ id: 23, name: 'Tea Time', saved: true })]),
+    });
+    const bean = within(await screen.findByRole('article', { name: 'Bean Bros' }));
+    expect(bean.getByText('Great fit · 86%')).toBeInTheDocument();
+    expect(bean.getByText('New')).toBeInTheDocument();
+    expect(bean.getByText('They want newsletter swaps, like you')).toBeInTheDocument();
+    expect(bean.getByRole('link', { name: 'Bean Bros' })).toHaveAttribute('href', '/matches/brand/21');
+    expect(within(card('Soap Co')).getByText('Worth a look · 42%')).toBeInTheDocument();
+    const tabs = within(screen.getByRole('navigation', { name: 'Match lists' }));
+    expect(tabs.getByRole('link', { name: 'Potentials 2' })).toHaveAttribute('aria-current', 'page');
+    expect(tabs.getByRole('link', { name: 'Saved 1' })).toHaveAttribute('href', '/matches/saved');
+    expect(screen.queryByText('Tea Time')).not.toBeInTheDocument();
+  });
+
+  it('masks names for members without a subscription and says how to see them', async () => {
+    openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {
+        showingBrandNames: false,
+      }),
+      'GET matches?list=saved': matchesBody([], { showingBrandNames: false }),
+    });
+    const masked = within(await screen.findByRole('article', { name: 'A food & drink brand' }));
+    expect(masked.getByRole('link', { name: 'A food & drink brand' })).toHaveClass('brand-name--masked');
+    expect(masked.getByRole('link', { name: 'Subscribe to see brand names' })).toHaveAttribute(
+      'href',
+      '/account/subscriptions/',
+    );
+    expect(screen.getByText('Some brand names are hidden.')).toBeInTheDocument();
+  });
+
+  it('tells a subscriber when a brand hides its own name', async () => {
+    openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard({ name: 'A beauty brand', nameVisible: false })]),
+      'GET matches?list=saved': matchesBody([]),
+    });
+    const masked = within(await screen.findByRole('article', { name: 'A beauty brand' }));
+    expect(masked.getByText('This brand keeps its name private until you connect.')).toBeInTheDocument();
+    expect(screen.queryByText('Some brand names are hidden.')).not.toBeInTheDocument();
+  });
+
+  it('saves and unsaves a match, moving it in and out of Saved', async () => {
+    const { user, api } = openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard()]),
+      'GET matches?list=saved': matchesBody([]),
+      'PUT matches/21/saved': { saved: true },
+      'DELETE matches/21/saved': { saved: false },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Save Bean Bros' }));
+    expect(await within(card('Bean Bros')).findByText('Saved')).toBeInTheDocument();
+    expect(api.calls('PUT matches/21/saved')).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'Saved 1' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'Saved 1' }));
+    expect(await screen.findByRole('list', { name: 'Saved matches' })).toBeInTheDocument();
+    await user.click(within(card('Bean Bros')).getByRole('button', { name: 'Unsave Bean Bros' }));
+    expect(await screen.findByText('No saved matches yet')).toBeInTheDocument();
+    expect(api.calls('DELETE matches/21/saved')).toHaveLength(1);
+  });
+
+  it('dismisses a match and brings it back with Undo', async () => {
+    const { user, api } = openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard(), matchCard({ id: 22, name: 'Soap Co' })]),
+      'GET matches?list=saved': matchesBody([]),
+      'PUT matches/21/dismissed': { dismissed: true },
+      'DELETE matches/21/dismissed': { dismissed: false },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
+    const bar = await screen.findByText(/You dismissed/);
+    expect(bar).toHaveTextContent("You dismissed Bean Bros. It won't be suggested again.");
+    expect(screen.queryByRole('article', { name: 'Bean Bros' })).not.toBeInTheDocument();
+    expect(api.calls('PUT matches/21/dismissed')).toHaveLength(1);
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Undo' })).toHaveFocus();
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(api.calls('DELETE matches/21/dismissed')).toHaveLength(1);
+    // Back in its place, first.
+    const names = screen.getAllByRole('article').map((article) => article.querySelector('h3')?.textContent);
+    expect(names).toEqual(['Bean Bros', 'Soap Co']);
+    expect(screen.queryByText(/You dismissed/)).not.toBeInTheDocument();
+  });
+
+  it('keeps the card when a dismiss fails, and says why', async () => {
+    const { user } = openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard()]),
+      'GET matches?list=saved': matchesBody([]),
+      'PUT matches/21/dismissed': jsonResponse({ error: 'Match not found' }, 404),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
+    expect(await screen.findByText('Match not found')).toBeInTheDocument();
+    expect(card('Bean Bros')).toBeInTheDocument();
+  });
+
+  it('points a member with no matches at the brand profile and a new run', async () => {
+    const { user, api } = openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([]),
+      'GET matches?list=saved': matchesBody([]),
+      'POST matching/run/1': jsonResponse({ runId: 'r1', status: 'queued', message: "We're on it." }, 202),
+      'GET matching/run-check/r1/1': { status: 'running', message: "We're on it." },
+    });
+    const empty = within(await screen.findByRole('region', { name: 'No matches yet' }));
+    expect(empty.getByRole('link', { name: 'Complete your brand profile' })).toHaveAttribute('href', '/account/brands');
+    await user.click(empty.getByRole('button', { name: 'Find new matches' }));
+    expect(await screen.findByText("We're on it.")).toBeInTheDocument();
+    expect(api.calls('POST matching/run/1')).toHaveLength(1);
+    expect(await screen.findByRole('region', { name: 'Your matches are on the way' })).toBeInTheDocument();
+  });
+
+  it('offers a retry when the matches fail to load', async () => {
+    let calls = 0;
+    const { user } = openMatches('/matches', {
+      'GET matches?list=potentials': () => {
+        calls += 1;
+        return calls === 1 ? jsonResponse({ error: 'Service unavailable' }, 503) : matchesBody([matchCard()]);
+      },
+      'GET matches?list=saved': matchesBody([]),
+    });
+    expect(await screen.findByText('Service unavailable')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+  });
+
+  it('asks a member without a brand to add one, without calling Matches', async () => {
+    const { api } = openMatches('/matches', {}, { userBrands: [], dashboard: { brandId: null, brandName: null } });
+    expect(await screen.findByRole('region', { name: 'Add your brand first' })).toBeInTheDocument();
+    expect(api.requests.some((request) => request.path.startsWith('matches'))).toBe(false);
+  });
+});
+
+describe('Matches routes', () => {
+  it('/matches/saved/{userBrand} selects that brand, then lists its saved matches', async () => {
+    const { api } = openMatches(
+      '/matches/saved/2',
+      {
+        'GET dashboard/2': { ...TWO_BRANDS, dashboard: { brandId: 2, brandName: 'Bean Bros' } },
+        'GET users/check-brand/2': {},
+        'GET matches?list=potentials': matchesBody([]),
+        'GET matches?list=saved': matchesBody([matchCard({ id: 30, name: 'Tea Time', saved: true })]),
+      },
+      TWO_BRANDS,
+    );
+    expect(await screen.findByRole('article', { name: 'Tea Time' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('tandem.selectedBrand')).toBe('"2"');
+    const listCalls = api.calls('GET matches?list=saved');
+    expect(listCalls.every((request) => request.headers.get('X-Brand-Id') === '2')).toBe(true);
+    expect(screen.getByRole('link', { name: 'Potentials 0' })).toHaveAttribute('href', '/matches/potentials/2');
+    expect(screen.getByRole('link', { name: 'Tea Time' })).toHaveAttribute('href', '/matches/2/brand/30');
+  });
+
+  it("doesn't select a brand the member doesn't manage", async () => {
+    const { api } = openMatches(
+      '/matches/99',
+      { 'GET matches?list=potentials': matchesBody([matchCard()]), 'GET matches?list=saved': matchesBody([]) },
+      TWO_BRANDS,
+    );
+    expect(await screen.findByText('That link is for another brand')).toBeInTheDocument();
+    expect(await screen.findByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(api.requests.every((request) => request.headers.get('X-Brand-Id') !== '99')).toBe(true);
+  });
+
+  it('/matches/brands/{brandIds} filters the lists to those brands', async () => {
+    const { api } = openMatches('/matches/brands/21,x,22', {
+      'GET matches?list=potentials&brandIds=21,22': matchesBody([matchCard()]),
+      'GET matches?list=saved&brandIds=21,22': matchesBody([]),
+    });
+    expect(await screen.findByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.getByText('Showing 2 chosen brands.')).toBeInTheDocument();
+    expect(api.calls('GET matches?list=potentials&brandIds=21,22')).toHaveLength(1);
+  });
+});

@@ -7,6 +7,7 @@ next start the snapshot is loaded back after provisioning. Writes are atomic (te
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -16,6 +17,29 @@ from typing import Any
 import boto3
 
 from infra.local.template import REGION
+
+
+def _convert(value: dict[str, Any], to_text: bool) -> dict[str, Any]:
+    """One DynamoDB attribute value with its binaries (the match index) as base64 text, or back."""
+    ((kind, inner),) = value.items()
+    code = (lambda b: base64.b64encode(b).decode()) if to_text else base64.b64decode
+    if kind == "B":
+        return {"B": code(inner)}
+    if kind == "BS":
+        return {"BS": [code(b) for b in inner]}
+    if kind == "M":
+        return {"M": {k: _convert(v, to_text) for k, v in inner.items()}}
+    if kind == "L":
+        return {"L": [_convert(v, to_text) for v in inner]}
+    return value
+
+
+def _item_as_text(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: _convert(value, True) for name, value in item.items()}
+
+
+def _item_from_text(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: _convert(value, False) for name, value in item.items()}
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -50,7 +74,7 @@ class Snapshots:
     def _scan(self) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
         for page in self.dynamodb.get_paginator("scan").paginate(TableName=self.table_name):
-            items.extend(page["Items"])
+            items.extend(_item_as_text(item) for item in page["Items"])
         items.sort(key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
         return items
 
@@ -67,7 +91,7 @@ class Snapshots:
     def restore(self) -> int:
         items = json.loads(self.table_path.read_text())
         for start in range(0, len(items), 25):
-            requests = [{"PutRequest": {"Item": item}} for item in items[start : start + 25]]
+            requests = [{"PutRequest": {"Item": _item_from_text(item)}} for item in items[start : start + 25]]
             pending: dict[str, Any] = {self.table_name: requests}
             while pending:
                 pending = self.dynamodb.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}

@@ -85,9 +85,29 @@ class _Handler(BaseHTTPRequestHandler):
         cache = "public, max-age=31536000, immutable" if "/assets/" in path else "no-cache"
         self._send(200, [("Content-Type", kind), ("Cache-Control", cache)], target.read_bytes(), head)
 
+    def _assets(self, upload: bool) -> None:
+        """Brand logos: the presigned POST upload, and serving /assets/logos/* (infra/local/assets.py)."""
+        from infra.local import assets
+
+        if upload:
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > assets.MAX_UPLOAD:
+                self._send(413, [("Content-Type", "text/plain")], b"Request too large")
+                return
+            body = self.rfile.read(length) if length else b""
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            answer = assets.accept_upload(headers, body)
+        else:
+            answer = assets.serve(unquote(urlsplit(self.path).path))
+        self._send(answer.status, answer.headers, answer.body, head=self.command == "HEAD")
+
     def _dispatch(self) -> None:
         if self.path == "/api" or self.path.startswith(("/api/", "/api?")):
             self._api()
+        elif urlsplit(self.path).path == "/__local/assets-upload" and self.command == "POST":
+            self._assets(upload=True)
+        elif self.path.startswith("/assets/logos/") and self.command in ("GET", "HEAD"):
+            self._assets(upload=False)
         elif self.path.rstrip("/") == "/__local/outbox" and self.command == "GET":
             from infra.local.outbox import render
 

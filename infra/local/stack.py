@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     plan = provision(endpoint_url=endpoint, secret_values=secret_values)
     url = f"http://127.0.0.1:{args.port}"
     plan.environment["SITE_URL"] = url  # links in emails point at this local stack
+    plan.environment["ASSETS_UPLOAD_URL"] = f"{url}/__local/assets-upload"  # logo uploads, same origin
     apply_environment(plan, endpoint_url=endpoint)
 
     if snapshots.exists:

@@ -60,6 +60,7 @@ def test_malformed_brand_header_is_a_400(api, header):
 def _fill(path: str, brand: int) -> str:
     path = path.replace("{brand}", str(brand)).replace("{brandId}", str(brand))
     path = path.replace("{email}", "me@example.com")
+    path = path.replace("{otherBrandId}", str(brand))  # another brand (a match, a public view)
     return re.sub(r"\{runId\}", "0" * 32, path)
 
 

@@ -196,3 +196,17 @@ def test_merge_keeps_global_best_and_split_covers_every_id():
     assert [s.candidate_id for s in merged] == [2, 3]
     batches = split_batches(list(range(10)), 4)
     assert batches == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+def test_a_run_suggests_only_candidates_it_can_give_reasons_for():
+    from tandem.services import match_runs
+
+    me = p(1, "me", **OAT)
+    related = p(2, "x", **{**OAT, "category": "home"})
+    blank = p(3, "y")  # nothing filled in: some score (unknowns get a little credit), no reason
+    cands = Packed.from_bytes(pack(x) for x in (me, related, blank))
+    top = match_runs._top_entries(pack(me), cands, excluded=[], saved=[])
+    assert {entry[0] for entry in top["top"]} == {2, 3} and top["scored"] == 2
+    chosen, extra = match_runs._choose(me, top["top"], saved=set())
+    assert [s.candidate_id for s in chosen] == [2] and extra == []
+    assert chosen[0].reasons[0] == "You both reach women 25-34 in the UK"

@@ -218,7 +218,9 @@ def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple
         reasons, reason_keys = matching.explain(me, other)
         return matching.Scored(entry[0], entry[1], reasons, other.category, reason_keys)
 
-    chosen = matching.diversify([scored(e) for e in ordered[:POOL]], MATCHES_KEPT)
+    # Every suggestion says why: a candidate we can name no reason for is not suggested.
+    pool = [s for s in map(scored, ordered[:POOL]) if s.reasons]
+    chosen = matching.diversify(pool, MATCHES_KEPT)
     taken = {s.candidate_id for s in chosen}
     extra = [scored(e) for e in ordered if e[0] in saved and e[0] not in taken]
     return chosen, extra

@@ -24,6 +24,7 @@ DEMO_LOGINS = (
     DemoLogin("member with two brands", "demo@tandem.local", "TandemDemo1"),
     DemoLogin("admin", "admin@tandem.local", "TandemAdmin1"),
     DemoLogin("feature-only", "feature@tandem.local", "TandemFeature1"),
+    DemoLogin("member, no subscription", "free@tandem.local", "TandemFree1"),
 )
 
 CATEGORIES = ["food & drink", "beauty", "home", "fashion", "wellness", "kids", "pets", "outdoors"]
@@ -96,6 +97,37 @@ def _profile(rng: random.Random) -> dict:
     }
 
 
+GENDER_MIXES = [["women"], ["women", "men"], ["men"], ["women", "men", "non-binary"]]
+
+
+def _details(rng: random.Random, name: str) -> dict:
+    """Audience genders, social links, contact details and (for some) a hidden name.
+    A separate random stream, so the matching profiles above stay as they were."""
+    handle = "".join(ch for ch in name.lower() if ch.isalnum())
+    social = {"instagram": f"https://instagram.com/{handle}"}
+    if rng.random() < 0.5:
+        social["tiktok"] = f"https://tiktok.com/@{handle}"
+    if rng.random() < 0.3:
+        social["linkedin"] = f"https://linkedin.com/company/{handle}"
+    first = rng.choice(["Sam", "Alex", "Jo", "Priya", "Tom", "Maya", "Lee", "Nia"])
+    return {
+        "genders": rng.choice(GENDER_MIXES),
+        "social": social,
+        "contact": {
+            "name": f"{first} at {name}",
+            "email": f"partners@{handle}.example",
+            "phone": f"+44 20 7946 {rng.randint(0, 9999):04d}",
+        },
+        "hide_name": rng.random() < 0.15,
+    }
+
+
+def _subscribe(account) -> None:  # noqa: ANN001
+    from tandem.store.models import Account
+
+    account.update(actions=[Account.subscription_status.set("active")])
+
+
 def _onboarded(*users) -> None:  # noqa: ANN002
     """Demo users have been here before: no first-visit popups."""
     from tandem.store.models import User
@@ -106,10 +138,12 @@ def _onboarded(*users) -> None:  # noqa: ANN002
 
 def seed(population: int = POPULATION) -> None:
     rng = random.Random(2026)
-    member, admin, feature = DEMO_LOGINS
+    details = random.Random(4)
+    member, admin, feature, free = DEMO_LOGINS
     account, dana = accounts.create_account_with_user(
         email=member.email, name="Dana Demo", password=member.password, confirmed=True
     )
+    _subscribe(account)  # sees brand names in Matches
     brands.create_brand(
         account_id=account.account_id,
         name="Oat & Honey",
@@ -121,6 +155,12 @@ def seed(population: int = POPULATION) -> None:
         values=["sustainable", "independent"],
         countries=["GB"],
         age_bands=["25-34", "35-44"],
+        genders=["women", "men"],
+        social={
+            "instagram": "https://instagram.com/oatandhoney",
+            "tiktok": "https://tiktok.com/@oatandhoney",
+        },
+        contact={"name": "Dana Demo", "email": "dana@oatandhoney.example", "phone": "+44 117 496 0000"},
     )
     brands.create_brand(
         account_id=account.account_id,
@@ -133,6 +173,9 @@ def seed(population: int = POPULATION) -> None:
         values=["vegan", "sustainable"],
         countries=["GB", "IE"],
         age_bands=["25-34"],
+        genders=["women"],
+        social={"instagram": "https://instagram.com/wildferncandles"},
+        contact={"name": "Dana Demo", "email": "hello@wildfern.example"},
     )
     _, alex = accounts.create_account_with_user(
         email=admin.email, name="Alex Admin", password=admin.password, access="admin", confirmed=True
@@ -140,8 +183,27 @@ def seed(population: int = POPULATION) -> None:
     feature_account, fin = accounts.create_account_with_user(
         email=feature.email, name="Fin Feature", password=feature.password, access="feature", confirmed=True
     )
-    _onboarded(dana, alex, fin)
-    brands.create_brand(account_id=feature_account.account_id, name="Northwind Outdoor", **_profile(rng))
+    free_account, fay = accounts.create_account_with_user(
+        email=free.email, name="Fay Free", password=free.password, confirmed=True
+    )  # no subscription: other brands' names are masked in Matches
+    _onboarded(dana, alex, fin, fay)
+    northwind = {**_profile(rng), **_details(details, "Northwind Outdoor")}
+    brands.create_brand(account_id=feature_account.account_id, name="Northwind Outdoor", **northwind)
+    brands.create_brand(
+        account_id=free_account.account_id,
+        name="Pebble Paper Co",
+        description="Recycled-paper notebooks and planners, printed in Leeds.",
+        website="https://pebblepaper.example",
+        category="home",
+        company_size="1-10",
+        collab_kinds=["giveaways", "newsletter swaps", "content swaps"],
+        values=["sustainable", "independent"],
+        countries=["GB"],
+        age_bands=["25-34", "35-44"],
+        genders=["women"],
+        social={"instagram": "https://instagram.com/pebblepaper"},
+        contact={"name": "Fay Free", "email": "fay@pebblepaper.example"},
+    )
 
     names: set[str] = set()
     while len(names) < population:
@@ -152,5 +214,6 @@ def seed(population: int = POPULATION) -> None:
             name=name,
             description=f"{name} is an independent brand looking for partners.",
             **_profile(rng),
+            **_details(details, name),
         )
     match_index.rebuild()  # the packed candidates every match run reads

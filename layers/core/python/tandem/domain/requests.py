@@ -155,8 +155,9 @@ def quick_action_key(secret: str) -> bytes:
 
 
 def sign_quick_action(key: bytes, qa: QuickAction) -> str:
-    """The link's `{unique}` part: request id, expiry and signature."""
-    return f"{qa.request_id}.{qa.expires}.{_signature(key, qa)}"
+    """The link's `{unique}` part: request id, expiry and signature, joined by '-' (never '.':
+    a last path segment with a dot is served as a file, not the app, by CloudFront and locally)."""
+    return f"{qa.request_id}-{qa.expires}-{_signature(key, qa)}"
 
 
 def quick_action_path(key: bytes, qa: QuickAction) -> str:
@@ -176,7 +177,7 @@ def verify_quick_action(
     """The link's action if it is genuine and not expired; LinkError (400 forged, 410 expired)."""
     if action not in QUICK_ACTIONS or not actioner.isdigit() or not actionee.isdigit() or len(unique) > 200:
         raise LinkError(LINK_INVALID, 400)
-    parts = unique.split(".")
+    parts = unique.split("-", 2)  # the base64url signature may itself contain '-'
     if len(parts) != 3 or not parts[1].isdigit() or not parts[0]:
         raise LinkError(LINK_INVALID, 400)
     qa = QuickAction(action, int(actioner), int(actionee), parts[0], int(parts[1]))

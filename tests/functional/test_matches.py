@@ -147,14 +147,28 @@ def test_save_and_unsave_are_reflected_in_both_lists(api, scene):
     assert not any(c["saved"] for c in listing(api, token, me)["matches"])
 
 
-def test_a_saved_brand_that_is_not_a_match_has_no_score(api):
-    _, (mine,), token = member()
-    _, (theirs,), _ = member("other@example.com")
+def test_a_saved_brand_that_is_not_a_stored_match_is_scored_on_the_spot(api):
+    _, (mine,), token = member(
+        category="food & drink",
+        collab_kinds=["giveaways"],
+        values=["vegan"],
+        countries=["GB"],
+        age_bands=["25-34"],
+    )
+    _, (theirs,), _ = member(
+        "other@example.com",
+        category="home",
+        collab_kinds=["giveaways"],
+        values=["vegan"],
+        countries=["GB"],
+        age_bands=["25-34"],
+    )
     me, other = int(mine.brand_id), int(theirs.brand_id)
     api.call("PUT", f"/api/matches/{other}/saved", auth_headers(token, me))
     (card,) = listing(api, token, me, "saved")["matches"]
-    assert card["id"] == other and card["score"] is None and card["fit"] is None and card["reasons"] == []
-    assert card["isNew"] is False
+    assert card["id"] == other and card["isNew"] is False and card["saved"] is True
+    assert 0 < card["score"] <= 100 and card["fit"] in ("Great fit", "Good fit", "Worth a look")
+    assert any("giveaways" in reason for reason in card["reasons"])
 
 
 def test_dismiss_and_undo(api, scene):

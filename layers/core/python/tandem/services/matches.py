@@ -75,11 +75,23 @@ def _identity(other: Brand, visible: bool) -> dict[str, Any]:
     }
 
 
-def _score(match: Match | None) -> dict[str, Any]:
-    if match is None:
-        return {"score": None, "fit": None, "reasons": []}
-    percent = brand_profile.score_percent(match.score)
-    return {"score": percent, "fit": brand_profile.fit_label(percent), "reasons": list(match.reasons or [])}
+def _score(match: Match) -> dict[str, Any]:
+    return _scored(float(match.score), list(match.reasons or []))
+
+
+def _scored(score: float, reasons: list[str]) -> dict[str, Any]:
+    percent = brand_profile.score_percent(score)
+    return {"score": percent, "fit": brand_profile.fit_label(percent), "reasons": reasons}
+
+
+def _score_now(me: Brand, other: Brand) -> dict[str, Any]:
+    """A saved brand that is not among the stored matches (saved from its brand page, or a
+    match an older run found): scored on the spot with the same engine as the runs."""
+    from tandem.domain import matching
+    from tandem.services.match_index import to_profile
+
+    scored = matching.score_pair(to_profile(me), to_profile(other))
+    return _scored(scored.score, list(scored.reasons))
 
 
 def _matches_of(brand_id: int) -> dict[int, Match]:
@@ -142,12 +154,12 @@ def list_matches(viewer: Viewer, which: str, brand_ids: set[int] | None = None) 
                 "logoUrl": identity["logoUrl"],
                 "category": other.category or "",
                 "description": identity["description"],
-                **_score(match),
+                **(_score(match) if match is not None else _score_now(viewer.brand, other)),
                 "saved": bool(rel and rel.saved),
                 "isNew": bool(match is not None and not match.seen),
             }
         )
-    cards.sort(key=lambda c: (-(c["score"] if c["score"] is not None else -1), c["id"]))
+    cards.sort(key=lambda c: (-c["score"], c["id"]))
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
         shown = {c["id"] for c in cards}
@@ -244,5 +256,4 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
 
 
 def _match_json(match: Match) -> dict[str, Any]:
-    scored = _score(match)
-    return {"score": scored["score"], "fit": scored["fit"], "reasons": scored["reasons"]}
+    return _score(match)

@@ -96,6 +96,15 @@ def test_reasons_are_worded_for_members_with_country_names():
     )
 
 
+def test_neighbouring_age_bands_read_as_one_range():
+    assert matching.age_ranges(["25-34", "35-44"]) == ["25-44"]
+    assert matching.age_ranges(["18-24", "45-54", "55+"]) == ["18-24", "45+"]
+    assert matching.age_ranges(["under 18", "18-24"]) == ["under 25"]
+    me = p(1, "me", countries=["US"], age_bands=["25-34", "35-44", "55+"], genders=["men"])
+    other = p(2, "x", countries=["US"], age_bands=["25-34", "35-44", "55+"], genders=["men", "women"])
+    assert explain(me, other)[0][0] == "You both reach men 25-44 and 55+ in the US"
+
+
 def test_no_reason_for_competing_categories_and_nothing_in_common():
     me = p(1, "me", category="beauty", collab_kinds=["events"], countries=["US"])
     rival = p(2, "x", category="beauty", collab_kinds=["bundles"], countries=["FR"])

@@ -289,6 +289,43 @@ def _range_word(category: str) -> str:
     return _RANGE_WORD.get(name, name)
 
 
+def _band(band: str) -> tuple[int, int | None] | None:
+    """'25-34' -> (25, 34), '55+' -> (55, None), 'under 18' -> (0, 17); None if unreadable."""
+    text = band.strip().lower()
+    if text.startswith("under "):
+        top = text[6:]
+        return (0, int(top) - 1) if top.isdigit() else None
+    if text.endswith("+") and text[:-1].isdigit():
+        return int(text[:-1]), None
+    low, _, high = text.partition("-")
+    return (int(low), int(high)) if low.isdigit() and high.isdigit() else None
+
+
+def age_ranges(bands: Sequence[str]) -> list[str]:
+    """Neighbouring bands read as one range: ['25-34', '35-44'] -> ['25-44'], ['45-54', '55+']
+    -> ['45+']."""
+    parsed = [(_band(b), b) for b in bands]
+    if any(p is None for p, _ in parsed):
+        return list(bands)
+    spans = sorted(p for p, _ in parsed)  # type: ignore[type-var]
+    merged: list[list[int | None]] = []
+    for low, high in spans:
+        last = merged[-1] if merged else None
+        if last is not None and last[1] is not None and low == last[1] + 1:
+            last[1] = high
+        else:
+            merged.append([low, high])
+    words = []
+    for low, high in merged:
+        if high is None:
+            words.append(f"{low}+")
+        elif low == 0:
+            words.append(f"under {high + 1}")
+        else:
+            words.append(f"{low}-{high}")
+    return words
+
+
 def explain(me: Profile, other: Profile, limit: int = 4) -> tuple[tuple[str, ...], frozenset[str]]:
     """Member-worded reasons why `other` suits `me` (strongest first) and the keys they rest on."""
     reasons: list[tuple[float, str, str]] = []  # (strength, text, key)
@@ -301,7 +338,7 @@ def explain(me: Profile, other: Profile, limit: int = 4) -> tuple[tuple[str, ...
     if countries:
         who = _and(genders) if genders and len(genders) < len(GENDERS) else "people"
         if ages:
-            who = f"{who} {_and(ages)}"
+            who = f"{who} {_and(age_ranges(ages))}"
         places = [country_in_phrase(c) for c in countries[:3]]
         if len(countries) > 3:
             places = [*places[:2], f"{len(countries) - 2} more countries"]

@@ -188,11 +188,6 @@ WEIGHTS = {"audience": 0.30, "kinds": 0.25, "category": 0.20, "values": 0.15, "s
 COMPETING_FACTOR = 0.75  # same category: the pair competes more than it complements
 
 
-def _cover(shared: int, mine: int) -> float:
-    """Share of what I listed that the partner also has (UNKNOWN_OVERLAP if either is empty)."""
-    return shared / mine if mine else UNKNOWN_OVERLAP
-
-
 def _audience(countries: float, ages: float, genders: float) -> float:
     # Markets gate the audience: no shared country, no shared customers.
     return countries * (0.4 + 0.6 * ages) * (0.6 + 0.4 * genders)
@@ -229,6 +224,7 @@ def _shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
 
 
 def _overlap(mine: frozenset[str], theirs: frozenset[str]) -> float:
+    """Share of what I listed that the partner also has (UNKNOWN_OVERLAP if either is empty)."""
     shared = _shared(mine, theirs)
     return UNKNOWN_OVERLAP if shared < 0 else shared / len(mine)
 

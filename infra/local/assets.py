@@ -6,6 +6,8 @@
   (signature, expiry, every condition, content-length-range) and then stores the file in moto.
 - `GET /assets/logos/...` serves the stored file, like the Distribution's /assets/logos/*
   behaviour (bucket key = the path without /assets/).
+- Accepted uploads are also written to DATA_DIR/assets/ and put back into moto at the next
+  start (`restore`), so logos survive a restart like the rest of the local data.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -26,6 +29,7 @@ SERVED_PREFIX = "/assets/logos/"
 MAX_UPLOAD = 10 * 1024 * 1024  # refuse to read anything bigger (the policies allow 2 MB)
 # Form fields S3 does not require a policy condition for.
 UNCONDITIONED = {"file", "policy", "x-amz-signature", "x-amz-security-token"}
+_kept_in: Path | None = None  # where accepted uploads are kept across restarts (local stack only)
 
 
 @dataclass
@@ -183,4 +187,37 @@ def accept_upload(headers: dict[str, str], body: bytes, now: datetime | None = N
         Body=content,
         ContentType=fields.get("Content-Type") or fields.get("content-type") or "binary/octet-stream",
     )
+    if _kept_in is not None:
+        _keep(key, content, fields.get("Content-Type") or "binary/octet-stream")
     return Answer(204, [], b"")
+
+
+# ---------------------------------------------------------------- kept across restarts
+
+
+def _keep(key: str, content: bytes, content_type: str) -> None:
+    assert _kept_in is not None
+    target = (_kept_in / key).resolve()
+    if _kept_in not in target.parents:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(content)
+    target.with_name(target.name + ".type").write_text(content_type)
+
+
+def restore(data_dir: Path) -> int:
+    """Keep uploads under data_dir/assets from now on and put the kept ones back into moto."""
+    global _kept_in
+    _kept_in = (data_dir / "assets").resolve()
+    restored = 0
+    if not _kept_in.is_dir():
+        return restored
+    for path in sorted(_kept_in.rglob("*")):
+        if not path.is_file() or path.name.endswith(".type"):
+            continue
+        type_file = path.with_name(path.name + ".type")
+        content_type = type_file.read_text() if type_file.exists() else "binary/octet-stream"
+        key = path.relative_to(_kept_in).as_posix()
+        _client().put_object(Bucket=_bucket(), Key=key, Body=path.read_bytes(), ContentType=content_type)
+        restored += 1
+    return restored

@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         print("First start: seeding demo data ...", flush=True)
         seed()
         snapshots.save()
+    from infra.local import assets
+
+    assets.restore(Path(args.data_dir))  # uploaded logos, kept in DATA_DIR/assets
 
     site = LocalSite(("127.0.0.1", args.port), LocalApiGateway(plan), Path(args.web_root))
     stop = threading.Event()

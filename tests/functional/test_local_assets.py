@@ -153,3 +153,21 @@ def test_only_logos_are_served_from_the_assets_bucket(aws, site):
         response = requests.get(f"{site}{path}", timeout=10)
         assert response.status_code == 404
         assert b"secret" not in response.content
+
+
+def test_uploaded_logos_are_kept_across_a_restart(aws, site, tmp_path: Path, monkeypatch):
+    from infra.local import assets
+    from tandem.config import settings
+    from tandem.integrations.aws import client
+
+    monkeypatch.setattr(assets, "_kept_in", None)
+    assert assets.restore(tmp_path) == 0
+    _, (brand,), token = member()
+    grant = _fresh_grant(site, token, int(brand.brand_id))
+    assert requests.post(grant["url"], data=grant["fields"], files={"file": ("l.png", PNG)}, timeout=10).ok
+    assert (tmp_path / "assets" / grant["key"]).read_bytes() == PNG
+
+    client("s3").delete_object(Bucket=settings().assets_bucket, Key=grant["key"])  # moto forgets on exit
+    assert assets.restore(tmp_path) == 1
+    served = requests.get(f"{site}/assets/{grant['key']}", timeout=10)
+    assert served.content == PNG and served.headers["Content-Type"] == "image/png"

@@ -204,11 +204,42 @@ class LedgerMachine(RuleBasedStateMachine):
         assert before >= amount
         self._take(amount)
 
-    @rule()
-    def next_month(self):
+    @rule(job=st.booleans())
+    def next_month(self, job):
+        from tandem.services import credits
+
         self.now += 31 * DAY
         self.month_start += 31 * DAY
         self._grant_main()
+        if job:  # the scheduler's month-end job spends every hold whose month is over
+            before = self._live()
+            from tandem.store import keys
+            from tandem.store.models import CreditHold
+
+            held = [r for r, s in self.holds.items() if s == "held"]
+            # (the index is table-wide: earlier examples' accounts may have holds too)
+            assert credits.settle_expired_holds(self.now)["settled"] >= len(held)
+            for ref in held:  # every older hold's month has ended by now
+                assert CreditHold.get(keys.account_pk(self.account), keys.hold_sk(ref)).status == "spent"
+                self.holds[ref] = "spent"
+            assert self._live() == before  # spending a hold never touches a live bucket
+            assert credits.settle_expired_holds(self.now)["settled"] == 0  # once only
+
+    @precondition(lambda self: any(s != "held" for s in self.holds.values()))
+    @rule(data=st.data(), settle=st.booleans())
+    def finish_again(self, data, settle):
+        """Finishing a hold a second time is refused and changes nothing."""
+        from tandem.errors import Conflict
+        from tandem.services import credits
+
+        ref = data.draw(st.sampled_from(sorted(r for r, s in self.holds.items() if s != "held")))
+        before = {b.bucket_id: b.available for b in credits.buckets(self.account)}
+        with pytest.raises(Conflict):
+            if settle:
+                credits.settle(self.account, ref, self.now)
+            else:
+                credits.release(self.account, ref, self.now)
+        assert {b.bucket_id: b.available for b in credits.buckets(self.account)} == before
 
     def _sync(self):
         from tandem.services import credits

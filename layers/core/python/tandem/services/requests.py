@@ -546,7 +546,7 @@ def _seen_mark(brand_id: int, field: str, newest_ms: int | None) -> int:
         UpdateExpression="SET #f = :v",
         ExpressionAttributeNames={"#f": field},
         ExpressionAttributeValues={":v": {"N": str(newest_ms)}},
-        ReturnValues="UPDATED_OLD",
+        ReturnValues="ALL_OLD",
     )
     return int(answer.get("Attributes", {}).get(field, {}).get("N", "0"))
 

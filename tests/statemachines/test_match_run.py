@@ -18,7 +18,8 @@ def _matches(brand_id: int) -> dict:
     from tandem.store import keys
     from tandem.store.models import Match
 
-    return {int(m.candidate_id): m for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))}
+    items = Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
+    return {int(m.candidate_id): m for m in items}
 
 
 @pytest.fixture

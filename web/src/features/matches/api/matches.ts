@@ -77,7 +77,10 @@ export function matchListsKey(brandId: string, brandIds: readonly number[]): str
 export const matchListsResource = createResource<MatchLists>(async (key) => {
   const [brandId = '', filter = ''] = key.split('|');
   const ids = parseBrandIds(filter);
-  const [potentials, saved] = await Promise.all([listMatches('potentials', ids), listMatches('saved', ids)]);
+  // One after the other: the local stack runs the API in-process and does not isolate
+  // concurrent calls (see docs/decisions.md); the saved list is small and quick.
+  const potentials = await listMatches('potentials', ids);
+  const saved = await listMatches('saved', ids);
   if (potentials.runOutstanding && potentials.runId) watchMatchRun(potentials.runId, brandId);
   if (potentials.matches.some((match) => match.isNew)) void reloadDashboard(getSelectedBrand());
   return {

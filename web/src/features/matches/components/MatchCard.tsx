@@ -69,34 +69,39 @@ export function MatchCard({
       )}
 
       <div className="match-card__actions">
-        <SendRequestButton
-          brand={match}
-          onSent={() => {
-            onRequested?.(match);
-          }}
-        />
-        <Link to={detailPath} className="button button--secondary">
-          View brand<span className="visually-hidden">: {match.name}</span>
-        </Link>
-        <Button
-          variant="secondary"
-          busy={saving}
-          onClick={() => {
-            onToggleSave(match);
-          }}
-        >
-          {match.saved ? 'Unsave' : 'Save'}
-          <span className="visually-hidden"> {match.name}</span>
-        </Button>
-        <Button
-          variant="ghost"
-          busy={dismissing}
-          onClick={() => {
-            onDismiss(match);
-          }}
-        >
-          Dismiss<span className="visually-hidden"> {match.name}</span>
-        </Button>
+        <div className="match-card__main-actions">
+          <SendRequestButton
+            brand={match}
+            onSent={() => {
+              onRequested?.(match);
+            }}
+          />
+          <Link to={detailPath} className="button button--secondary">
+            View brand<span className="visually-hidden">: {match.name}</span>
+          </Link>
+        </div>
+        <div className="match-card__more-actions">
+          <Button
+            variant="ghost"
+            busy={saving}
+            onClick={() => {
+              onToggleSave(match);
+            }}
+          >
+            {match.saved ? 'Unsave' : 'Save'}
+            <span className="visually-hidden"> {match.name}</span>
+          </Button>
+          <Button
+            variant="ghost"
+            className="match-card__dismiss"
+            busy={dismissing}
+            onClick={() => {
+              onDismiss(match);
+            }}
+          >
+            Dismiss<span className="visually-hidden"> {match.name}</span>
+          </Button>
+        </div>
       </div>
     </article>
   );

@@ -1,0 +1,148 @@
+"""Email quick-action links: accept or decline without signing in; signed, single-use, expiring."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.functional.helpers import Api
+from tests.functional.test_requests import Brand, available, mail_to, relation_state, send
+
+LINK = re.compile(r"https?://[^/\s]+(/quick-action/(accept|decline)/\d+/\d+/\S+)")
+
+
+@pytest.fixture
+def api(aws):
+    return Api(aws)
+
+
+def links(email: str) -> dict[str, str]:
+    (mail,) = [m for m in mail_to(email) if "would like to collaborate" in m.subject]
+    return {action: path for path, action in LINK.findall(mail.body)}
+
+
+def press(api, path: str):
+    return api.call("POST", f"/api{path}")  # no Authorization header: the link is the credential
+
+
+def test_accept_link_connects_both_brands_once(api):
+    from tandem.services import credits
+
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    found = links("b@example.com")
+    assert set(found) == {"accept", "decline"}
+
+    status, body = press(api, found["accept"])
+    assert status == 200, body
+    assert body == {
+        "result": "accepted",
+        "message": "You're connected with Oat & Co. We've emailed you both each other's contact details.",
+        "request": {
+            "fromBrand": {"id": a.id, "name": "Oat & Co", "logoUrl": None, "category": ""},
+            "toBrand": {"id": b.id, "name": "Fern Candles", "logoUrl": None, "category": ""},
+            "status": "accepted",
+        },
+    }
+    assert relation_state(a.id, b.id) == "connected"
+    assert api.call("GET", f"/api/requests/{request_id}", a.headers)[1]["request"]["status"] == "accepted"
+    assert any(m.subject == "Fern Candles accepted your request" for m in mail_to("a@example.com"))
+    assert available(a.account) == 5 and credits.verify(a.account) == {}
+
+    mails_before = len(mail_to("a@example.com"))
+    assert press(api, found["accept"]) == (410, {"error": "This request was already accepted."})
+    assert press(api, found["decline"]) == (410, {"error": "This request was already accepted."})
+    assert len(mail_to("a@example.com")) == mails_before
+    assert relation_state(a.id, b.id) == "connected"
+
+
+def test_decline_link_returns_the_credit_and_sends_the_polite_reply(api):
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    send(api, a, b)
+    assert available(a.account) == 5
+
+    status, body = press(api, links("b@example.com")["decline"])
+    assert status == 200
+    assert body["result"] == "declined"
+    assert (
+        body["message"] == "You declined the request from Oat & Co. We've let them know with a polite reply."
+    )
+    assert body["request"]["status"] == "declined"
+    assert available(a.account) == 6
+    assert any(m.subject == "A reply from Fern Candles" for m in mail_to("a@example.com"))
+    assert press(api, links("b@example.com")["decline"])[0] == 410
+
+
+def test_a_link_for_a_cancelled_request_says_so(api):
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    api.call("POST", f"/api/requests/{request_id}/cancel", a.headers)
+    assert press(api, links("b@example.com")["accept"]) == (
+        410,
+        {"error": "This request was cancelled by the brand that sent it."},
+    )
+
+
+def test_forged_tampered_and_swapped_links_are_refused_and_change_nothing(api):
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    c = Brand("c@example.com", "Salt Harbour")
+    send(api, a, b)
+    accept = links("b@example.com")["accept"]
+    _, action, actioner, actionee, unique = accept.strip("/").split("/")
+    request_id, expires, signature = unique.split("-", 2)
+    invalid = {"error": "This link is not valid. Please sign in to answer the request."}
+
+    forged = [
+        f"/quick-action/accept/{actioner}/{actionee}/{request_id}-{expires}-{signature[:-2]}xx",
+        f"/quick-action/accept/{actioner}/{actionee}/{request_id}-{int(expires) + 86400}-{signature}",
+        f"/quick-action/accept/{c.id}/{actionee}/{unique}",  # someone else as the actioner
+        f"/quick-action/accept/{actionee}/{actioner}/{unique}",  # swapped
+        f"/quick-action/decline/{actioner}/{actionee}/{unique}",  # the accept link's signature
+        f"/quick-action/delete/{actioner}/{actionee}/{unique}",
+        f"/quick-action/accept/{actioner}/{actionee}/not-a-link",
+        f"/quick-action/accept/x/{actionee}/{unique}",
+        f"/quick-action/accept/{actioner}/{actionee}/{'a' * 300}",
+    ]
+    for path in forged:
+        assert press(api, path) == (400, invalid), path
+    assert relation_state(a.id, b.id) == "requested-out"
+    assert available(a.account) == 5
+    assert action == "accept"
+
+
+def test_an_expired_link_is_gone(api, monkeypatch):
+    from tandem.domain import requests as rules
+    from tandem.services import requests
+
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    old = requests.quick_action_links(requests.get_request(request_id), now=int(time.time()) - 15 * 86400)
+    path = old["accept"].split("://", 1)[1].split("/", 1)[1]
+    assert press(api, f"/{path}") == (410, {"error": rules.LINK_EXPIRED})
+    assert relation_state(a.id, b.id) == "requested-out"
+    # A link just inside its 14 days still works.
+    fresh = requests.quick_action_links(requests.get_request(request_id), now=int(time.time()) - 13 * 86400)
+    path = fresh["decline"].split("://", 1)[1].split("/", 1)[1]
+    assert press(api, f"/{path}")[0] == 200
+
+
+def test_links_are_signed_with_a_key_derived_from_the_app_secret(aws):
+    from tandem.domain import requests as rules
+
+    qa = rules.QuickAction("accept", 2, 1, "abc123", 2_000_000_000)
+    one = rules.sign_quick_action(rules.quick_action_key("secret-one"), qa)
+    two = rules.sign_quick_action(rules.quick_action_key("secret-two"), qa)
+    assert one != two
+    key = rules.quick_action_key("secret-one")
+    assert rules.verify_quick_action(key, "accept", "2", "1", one, 1_999_999_999) == qa
+    with pytest.raises(rules.LinkError):
+        rules.verify_quick_action(
+            rules.quick_action_key("secret-two"), "accept", "2", "1", one, 1_999_999_999
+        )

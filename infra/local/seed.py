@@ -217,3 +217,53 @@ def seed(population: int = POPULATION) -> None:
             **_details(details, name),
         )
     match_index.rebuild()  # the packed candidates every match run reads
+    _demo_credits_and_requests(account.account_id)
+
+
+DEMO_REQUESTS = (
+    (12, "Hi Oat & Honey! We'd love to put your oat bites in our winter hamper. Fancy a bundle?"),
+    (47, "Hello! Would you be up for a joint giveaway on Instagram next month?"),
+)
+
+
+def _demo_credits_and_requests(account_id: str) -> None:
+    """The demo member's 6 credits for this subscription month, and two requests its first
+    brand (Oat & Honey) has received from population brands, so the screens have content."""
+    import time
+    from datetime import UTC, datetime
+
+    from tandem.services import credits, requests
+    from tandem.store import keys
+    from tandem.store.models import Account
+
+    month_start = int(time.time()) - 3 * 86400
+    credits.grant(
+        account_id,
+        kind="main",
+        amount=6,
+        valid_from=month_start,
+        valid_to=month_start + 30 * 86400,
+        op_id=f"seed:main:{account_id}",
+        product_name="Tandem membership",
+    )
+    oat = min(brands.brands_of_account(account_id), key=lambda b: int(b.brand_id))
+    for index, message in DEMO_REQUESTS:
+        sender_account = f"demo-population-{index}"
+        (sender,) = brands.brands_of_account(sender_account)
+        Account(
+            keys.account_pk(sender_account),
+            keys.META,
+            account_id=sender_account,
+            name=sender.name,
+            created_at=datetime.now(UTC),
+            subscription_status="active",
+        ).save()
+        credits.grant(
+            sender_account,
+            kind="main",
+            amount=6,
+            valid_from=month_start,
+            valid_to=month_start + 30 * 86400,
+            op_id=f"seed:main:{sender_account}",
+        )
+        requests.send(sender, {"toBrandId": int(oat.brand_id), "message": message})

@@ -651,3 +651,19 @@ def test_dashboard_serves_the_credits_info(api):
         False,
         "You need to buy a subscription to continue.",
     )
+
+
+def test_demo_seed_gives_the_demo_member_credits_and_received_requests(api):
+    from infra.local.seed import seed
+    from tandem.services import accounts, auth
+
+    seed(population=60)
+    dana = accounts.find_user_by_email("demo@tandem.local")
+    headers = {"Authorization": f"Bearer {auth.login_response(dana)['access_token']}"}
+    credits = api.call("GET", "/api/dashboard", headers)[1]["credits"]
+    assert (credits["available"], credits["total"], credits["active"]) == (6, 6, True)
+    received = api.call("GET", "/api/requests?box=received", headers)[1]["items"]
+    assert len(received) == 2 and all(i["status"] == "pending" and i["isNew"] for i in received)
+    assert {m.subject.split(" would like")[0] for m in mail_to("demo@tandem.local")} == {
+        i["fromBrand"]["name"] for i in received
+    }

@@ -69,8 +69,33 @@ def _load_module(code_dir: Path, module_name: str) -> ModuleType:
         module = importlib.util.module_from_spec(spec)
         sys.modules[private] = module
         spec.loader.exec_module(module)
+        _per_thread_requests(module)
         _MODULES[key] = module
         return module
+
+
+def _per_thread_requests(module: ModuleType) -> None:
+    """A Chalice app keeps the request being handled in `app.current_request`: right in Lambda,
+    where a container runs one invocation at a time, but here the local server calls the same
+    module from several threads at once, and one request would read another's headers (another
+    brand, another user). Keep the request and context per thread instead."""
+    from chalice import Chalice
+
+    app = getattr(module, "app", None)
+    if not isinstance(app, Chalice):
+        return
+    state = threading.local()
+
+    def slot(name: str) -> property:
+        return property(
+            lambda _self: getattr(state, name, None), lambda _self, value: setattr(state, name, value)
+        )
+
+    app.__class__ = type(
+        type(app).__name__,
+        (type(app),),
+        {"current_request": slot("current_request"), "lambda_context": slot("lambda_context")},
+    )
 
 
 def load_handler_module(spec: FunctionSpec) -> ModuleType:

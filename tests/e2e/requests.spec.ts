@@ -1,0 +1,217 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+
+/**
+ * The connection-request journey of issue 5, against the local stack:
+ * brand A (the demo member, subscribed with 6 credits) asks three brands of a new
+ * member B; B accepts one in the app, declines one through the email's quick-action
+ * link (A's credit comes back), A cancels the third; the Declines tabs list the right ones.
+ */
+
+const DEMO = { email: 'demo@tandem.local', password: 'TandemDemo1' };
+const PASSWORD = 'Tandem-Oats-2026';
+const stamp = Date.now();
+const MEMBER_B = { name: 'Bea Partner', email: `bea.${stamp}@example.com` };
+const BRANDS_B = ['Brightside Bakery', 'Brightside Teas', 'Brightside Socks'] as const;
+const MESSAGES = {
+  accepted: 'Shall we bundle your bread with our oat snacks for a spring giveaway?',
+  declined: 'Fancy a tea and oat biscuits newsletter swap?',
+  cancelled: 'Cosy socks and warm oats: a winter bundle?',
+};
+
+interface Tokens {
+  readonly access_token: string;
+  readonly refresh_token: string;
+}
+
+async function apiLogin(request: APIRequestContext, email: string, password: string): Promise<Tokens> {
+  const response = await request.post('/api/users/login', { data: { email, password } });
+  expect(response.ok(), await response.text()).toBeTruthy();
+  return (await response.json()) as Tokens;
+}
+
+function authed(token: string, brand = 'default') {
+  return { Authorization: `Bearer ${token}`, 'X-Brand-Id': brand };
+}
+
+/** The local outbox as one article per email: subject, recipient, links. */
+async function outbox(request: APIRequestContext) {
+  const html = await (await request.get('/__local/outbox')).text();
+  return html
+    .split('<article>')
+    .slice(1)
+    .map((article) => ({
+      subject: /<h2>(.*?)<\/h2>/s.exec(article)?.[1] ?? '',
+      to: /To: (.*?)<\/p>/s.exec(article)?.[1] ?? '',
+      links: [...article.matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&')),
+    }));
+}
+
+/** Waits for an email (they are queued) and returns the first link containing `part`. */
+async function linkFromOutbox(request: APIRequestContext, to: string, subjectPart: string, part: string) {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mail = (await outbox(request)).find((m) => m.to === to && m.subject.includes(subjectPart));
+        link = mail?.links.find((href) => href.includes(part));
+        return link ?? null;
+      },
+      { message: `email to ${to} about "${subjectPart}" with a ${part} link`, timeout: 20_000 },
+    )
+    .not.toBeNull();
+  return new URL(link!).pathname;
+}
+
+/** Member B: signed up and confirmed through the API, with three brands; first-visit popups done. */
+async function createMemberB(request: APIRequestContext): Promise<{ token: string; brandIds: number[] }> {
+  const created = await request.post('/api/users/create-account', {
+    data: { name: MEMBER_B.name, email: MEMBER_B.email, password: PASSWORD, brandName: BRANDS_B[0] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const confirmPath = await linkFromOutbox(request, MEMBER_B.email, 'Confirm your email', '/confirm-email/');
+  const confirmed = await request.post('/api/users/confirm-email', {
+    data: { code: confirmPath.replace('/confirm-email/', '') },
+  });
+  expect(confirmed.ok(), await confirmed.text()).toBeTruthy();
+
+  const { access_token: token } = await apiLogin(request, MEMBER_B.email, PASSWORD);
+  const dashboard = await (await request.get('/api/dashboard', { headers: authed(token) })).json();
+  const first = Number(dashboard.dashboard.brandId);
+  const brandIds = [first];
+  for (const name of BRANDS_B.slice(1)) {
+    const made = await request.post('/api/brands', {
+      headers: authed(token, String(first)),
+      data: { name, category: 'food & drink', description: `${name} makes lovely things.` },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    brandIds.push(Number((await made.json()).brand.id));
+  }
+  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup']) {
+    await request.post(`/api/${action}`, { headers: authed(token) });
+  }
+  return { token, brandIds };
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+}
+
+async function newMemberPage(browser: Browser, email: string, password: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, email, password);
+  return page;
+}
+
+const badge = (page: Page) => page.getByRole('button', { name: /^\d+\/\d+ credits$/ });
+
+/** A sends a request from the brand's page in Matches (the popup opens from ?request=1). */
+async function sendRequest(page: Page, brandId: number, message: string) {
+  await page.goto(`/matches/brand/${brandId}?request=1`);
+  const dialog = page.getByRole('dialog', { name: /^Connect with / });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Your message').fill(message);
+  await dialog.getByRole('button', { name: 'Send request', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Request sent', { exact: true })).toBeVisible();
+}
+
+test('a request is sent, accepted, declined by email, cancelled, and the credits add up', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const demo = await apiLogin(request, DEMO.email, DEMO.password);
+  const credits = (await (await request.get('/api/dashboard', { headers: authed(demo.access_token) })).json())
+    .credits;
+  expect(
+    credits,
+    'the local seed must give demo@tandem.local an active subscription with 6 of 6 credits',
+  ).toMatchObject({ available: 6, total: 6, hasSubscription: true });
+
+  // What B should see once connected: the contact email of A's selected (first) brand, or A's own.
+  const ownBrands = (await (await request.get('/api/brands', { headers: authed(demo.access_token) })).json()).brands;
+  const contactEmail: string = ownBrands[0]?.contact?.email || DEMO.email;
+
+  const memberB = await createMemberB(request);
+  const [acceptId, declineId, cancelId] = memberB.brandIds as [number, number, number];
+
+  // A: 6/6, sends the first request: 5/6.
+  await signIn(page, DEMO.email, DEMO.password);
+  await expect(badge(page)).toHaveText('6/6 credits');
+  await sendRequest(page, acceptId, MESSAGES.accepted);
+  await expect(badge(page)).toHaveText('5/6 credits');
+  await page.goto('/requests/sent');
+  const sentCard = page.getByRole('article').filter({ hasText: MESSAGES.accepted });
+  await expect(sentCard.getByText('Awaiting reply')).toBeVisible();
+
+  // B accepts in the app and sees A's contact details.
+  const pageB = await newMemberPage(browser, MEMBER_B.email, PASSWORD);
+  await expect(pageB.getByRole('link', { name: 'Requests (1 new)' })).toHaveAttribute('href', '/requests/received');
+  await pageB.getByRole('link', { name: 'Requests (1 new)' }).click();
+  const received = pageB.getByRole('article').filter({ hasText: MESSAGES.accepted });
+  await received.getByRole('button', { name: /^Accept/ }).click();
+  const contact = received.getByRole('region', { name: 'Contact details' });
+  await expect(contact.getByRole('link', { name: contactEmail })).toHaveAttribute('href', `mailto:${contactEmail}`);
+  await expect(received.getByText('Connected', { exact: true })).toBeVisible();
+  await pageB.goto('/connections');
+  await expect(pageB.getByRole('heading', { name: 'Oat & Honey' })).toBeVisible();
+
+  // A sees the connection with B's first brand.
+  await page.goto('/connections');
+  await expect(page.getByRole('heading', { name: BRANDS_B[0] })).toBeVisible();
+
+  // A asks the second brand (4/6); B declines it from the email without signing in: the credit comes back.
+  await sendRequest(page, declineId, MESSAGES.declined);
+  await expect(badge(page)).toHaveText('4/6 credits');
+  const declineLink = await linkFromOutbox(request, MEMBER_B.email, BRANDS_B[1], '/quick-action/decline/');
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(declineLink);
+  await expect(visitor.getByRole('heading', { level: 1, name: /^You declined .*'s request$/ })).toBeVisible();
+  await expect(visitor.getByRole('link', { name: 'Sign in to Tandem' })).toBeVisible();
+  // The link works once.
+  await visitor.reload();
+  await expect(visitor.getByRole('heading', { level: 1, name: "This link can't be used" })).toBeVisible();
+  await page.reload();
+  await expect(badge(page)).toHaveText('5/6 credits');
+
+  // A asks the third brand (4/6) and cancels: 5/6 again.
+  await sendRequest(page, cancelId, MESSAGES.cancelled);
+  await expect(badge(page)).toHaveText('4/6 credits');
+  await page.goto('/requests/sent');
+  const toCancel = page.getByRole('article').filter({ hasText: MESSAGES.cancelled });
+  await toCancel.getByRole('button', { name: /^Cancel request/ }).click();
+  await page.getByRole('dialog', { name: 'Cancel this request?' }).getByRole('button', { name: 'Cancel request' }).click();
+  await expect(toCancel.getByText('Cancelled', { exact: true })).toBeVisible();
+  await expect(badge(page)).toHaveText('5/6 credits');
+
+  // Declines: A's declined request is under "Declined by others", none under "Declined by you".
+  await page.goto('/declines');
+  const outList = page.getByRole('list', { name: 'Declined by others' });
+  await expect(outList.getByRole('article')).toHaveCount(1);
+  await expect(outList.getByRole('heading', { name: BRANDS_B[1] })).toBeVisible();
+  await expect(outList.getByText(MESSAGES.declined)).toBeVisible();
+  await page.getByRole('link', { name: 'Declined by you' }).click();
+  await expect(page.getByRole('heading', { name: "You haven't declined any requests" })).toBeVisible();
+
+  // B, as the brand that declined, finds it under "Declined by you" for that brand.
+  await pageB.goto(`/declines/in/${declineId}`);
+  const inList = pageB.getByRole('list', { name: 'Declined by you' });
+  await expect(inList.getByText(MESSAGES.declined)).toBeVisible();
+  await expect(inList.getByRole('article')).toHaveCount(1);
+});
+
+test('a used or forged quick-action link shows a clear error and a way to sign in', async ({ page }) => {
+  await page.goto('/quick-action/accept/1/2/not-a-real-token');
+  await expect(page.getByRole('heading', { level: 1, name: "This link can't be used" })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in to reply' })).toHaveAttribute(
+    'href',
+    '/login/?redirect=/requests/received',
+  );
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+});

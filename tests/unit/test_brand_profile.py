@@ -1,0 +1,167 @@
+"""Brand profile rules (pure). The URL and email cases are web/src/lib/validation.test.ts's, so the
+server and the form agree word for word."""
+
+from __future__ import annotations
+
+import pytest
+
+from tandem.domain import brand_profile as bp
+
+
+@pytest.mark.parametrize("value", ["https://brand.com", "https://www.brand.co.uk/about?x=1"])
+def test_url_accepts(value):
+    assert bp.url_error(value) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("abc", "Invalid URL"),
+        ("https:/", "Invalid URL"),
+        ("http://", "Invalid URL"),
+        ("https://", "Invalid URL"),
+        ("https://localhost", "Invalid URL"),
+        ("https://bad host.com", "Invalid URL"),
+        ("brand.com", "Must start with https://"),
+        ("http://brand.com", "Must start with https://"),
+        ("www.brand.com", "Must start with https://"),
+        ("ftp://brand.com", "Must start with https://"),
+        ("HTTPS://brand.com", "HTTPS must be lowercase"),
+        ("Https://brand.com", "Https must be lowercase"),
+        ("HTTP://brand.com", "HTTP must be lowercase"),
+        ("https://brand.com:port", "Invalid URL"),
+    ],
+)
+def test_url_messages(value, message):
+    assert bp.url_error(value) == message
+
+
+def test_social_links_must_be_https_even_when_short():
+    assert bp.https_url_error("http://x") == "Must start with https://"
+    assert bp.https_url_error("https://instagram.com/oat") is None
+
+
+@pytest.mark.parametrize("value", ["ana@brand.com", "first.last+tag@mail.example.co.uk", " ana@brand.io "])
+def test_email_accepts(value):
+    assert bp.email_error(value) is None
+
+
+@pytest.mark.parametrize("value", ["ana", "ana@", "@brand.com", "ana@brand", "ana @brand.com", "ana@brand.c"])
+def test_email_rejects(value):
+    assert bp.email_error(value) == "Invalid email"
+
+
+@pytest.mark.parametrize("value", ["+44 20 7946 0000", "(020) 7946-0000", "0117 496 0000", "+1 415.555.0100"])
+def test_phone_accepts(value):
+    assert bp.phone_error(value) is None
+
+
+@pytest.mark.parametrize("value", ["12", "call me", "+44 +20 7946", "1" * 16, "020 7946 0000 ext 2"])
+def test_phone_rejects(value):
+    assert bp.phone_error(value) == "Invalid phone number"
+
+
+def test_clean_profile_returns_model_names_for_named_fields_only():
+    clean = bp.clean_profile(
+        {"companySize": "11-50", "collabKinds": ["giveaways", "giveaways"], "hideName": True}, creating=False
+    )
+    assert clean == {"company_size": "11-50", "collab_kinds": ["giveaways"], "hide_name": True}
+
+
+def test_clean_profile_needs_a_name_only_when_creating():
+    with pytest.raises(bp.ProfileInvalid) as raised:
+        bp.clean_profile({}, creating=True)
+    assert raised.value.errors == {"name": "This field is required"}
+    assert bp.clean_profile({}, creating=False) == {}
+
+
+def test_every_option_list_is_accepted_and_nothing_else():
+    options = bp.options()
+    body = {
+        "name": "All",
+        "category": options["categories"][-1],
+        "companySize": options["companySizes"][0],
+        "values": options["values"],
+        "collabKinds": options["collabKinds"],
+        "audience": {
+            "ageBands": options["ageBands"],
+            "genders": options["genders"],
+            "countries": [c["code"] for c in options["countries"]],
+        },
+    }
+    clean = bp.clean_profile(body, creating=True)
+    assert len(clean["audience"]["countries"]) == len(options["countries"]) > 200
+    with pytest.raises(bp.ProfileInvalid):
+        bp.clean_profile({**body, "values": [*options["values"], "Sustainable"]}, creating=True)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"contentType": "image/png", "size": 1}, None),
+        ({"contentType": "IMAGE/JPEG", "size": bp.LOGO_MAX_BYTES}, None),
+        ({"contentType": "image/webp", "size": bp.LOGO_MAX_BYTES + 1}, "Logos must be 2 MB or smaller"),
+        ({"contentType": "image/gif", "size": 1}, "Logos must be PNG, JPEG or WebP images"),
+        ({"contentType": "image/png", "size": True}, "The logo's size must be a number of bytes"),
+        ({"contentType": "image/png", "size": 1.5}, "The logo's size must be a number of bytes"),
+    ],
+)
+def test_logo_upload_rules(body, message):
+    if message is None:
+        assert bp.check_logo_upload(body)[0] in bp.LOGO_TYPES
+    else:
+        with pytest.raises(bp.ProfileInvalid) as raised:
+            bp.check_logo_upload(body)
+        assert raised.value.message == message
+
+
+def test_logo_keys_belong_to_one_brand():
+    key = f"logos/12/{'a' * 32}.png"
+    assert bp.logo_key_belongs(12, key)
+    assert not bp.logo_key_belongs(1, key)
+    assert not bp.logo_key_belongs(12, f"logos/12/../13/{'a' * 32}.png")
+    assert not bp.logo_key_belongs(12, f"logos/12/{'a' * 32}.gif")
+    assert not bp.logo_key_belongs(12, None)
+
+
+@pytest.mark.parametrize(
+    ("same_account", "connected", "subscribed", "hides", "visible"),
+    [
+        (True, False, False, True, True),
+        (False, True, False, True, True),
+        (False, False, True, False, True),
+        (False, False, True, True, False),
+        (False, False, False, False, False),
+    ],
+)
+def test_name_visibility(same_account, connected, subscribed, hides, visible):
+    assert (
+        bp.name_visible(
+            same_account=same_account, connected=connected, viewer_subscribed=subscribed, hides_name=hides
+        )
+        is visible
+    )
+
+
+def test_masked_names_and_descriptions():
+    assert bp.masked_name("food & drink") == "A food & drink brand"
+    assert bp.masked_name("outdoors") == "An outdoors brand"
+    assert bp.masked_name("") == "A brand"
+    assert bp.masked_description("OAT & HONEY bakes. Oat & Honey ships.", "Oat & Honey") == (
+        "This brand bakes. This brand ships."
+    )
+
+
+@pytest.mark.parametrize(
+    ("score", "percent", "fit"),
+    [
+        (0.0, 0, "Worth a look"),
+        (0.394, 39, "Worth a look"),
+        (0.4, 40, "Good fit"),
+        (0.7, 70, "Great fit"),
+        (1.2, 100, "Great fit"),
+    ],
+)
+def test_scores_as_members_see_them(score, percent, fit):
+    assert bp.score_percent(score) == percent
+    assert bp.fit_label(percent) == fit

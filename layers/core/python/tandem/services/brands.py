@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import UTC
+from functools import cache
 from typing import Any
 
 from tandem.errors import NotFound
@@ -300,6 +301,29 @@ def _delete_logo(key: str) -> None:
 LOGO_UPLOAD_SECONDS = 600
 
 
+def _presigner() -> Any:
+    """S3 client for presigned POSTs: the bucket's regional address in AWS (the global one
+    answers a new bucket outside us-east-1 with a redirect a browser's POST does not follow)."""
+    from tandem.config import settings
+    from tandem.integrations.aws import client
+
+    current = settings()
+    return client("s3") if current.endpoint_url else _regional_s3(current.region)
+
+
+@cache
+def _regional_s3(region: str) -> Any:
+    import boto3
+    from botocore.config import Config
+
+    return boto3.client(
+        "s3",
+        region_name=region,
+        endpoint_url=f"https://s3.{region}.amazonaws.com",
+        config=Config(s3={"addressing_style": "virtual"}, signature_version="s3v4"),
+    )
+
+
 def logo_upload(brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
     """POST brands/{brandId}/logo: a presigned S3 POST for one logo file. S3 itself enforces
     the type (Content-Type fixed) and the size (content-length-range) of what is posted."""
@@ -307,12 +331,11 @@ def logo_upload(brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
 
     from tandem.config import settings
     from tandem.domain import brand_profile
-    from tandem.integrations.aws import client
 
     content_type, _size = brand_profile.check_logo_upload(body)
     extension = brand_profile.LOGO_TYPES[content_type]
     key = f"{brand_profile.LOGO_PREFIX}/{int(brand.brand_id)}/{uuid.uuid4().hex}.{extension}"
-    post = client("s3").generate_presigned_post(
+    post = _presigner().generate_presigned_post(
         Bucket=settings().assets_bucket,
         Key=key,
         Fields={"Content-Type": content_type},

@@ -83,6 +83,9 @@ export const CREDIT_RULES: readonly { readonly title: string; readonly text: str
 /** One line about the member's plan, from the credits info. */
 export function planDescription(credits: CreditsInfo | null | undefined): string {
   if (!credits) return "You don't have a subscription yet.";
+  if (credits.pendingApproval) {
+    return 'Your subscription is waiting for approval, normally within 24 hours. Requests you send meanwhile go out once it is approved.';
+  }
   if (credits.trialling) return "You're on a free trial.";
   if (credits.fixedTerm) return 'You have fixed-term access.';
   if (credits.active || credits.hasSubscription) {

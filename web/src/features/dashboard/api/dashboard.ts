@@ -40,6 +40,8 @@ export interface CreditsInfo {
   readonly totalAddOns?: number;
   readonly active?: boolean;
   readonly trialling?: boolean;
+  /** Card entered, waiting for a team member's approval (requests stay pending until then). */
+  readonly pendingApproval?: boolean;
   readonly giftedOnly?: boolean;
   readonly fixedTerm?: boolean;
   readonly isYearly?: boolean;

@@ -57,7 +57,7 @@ describe('RequestsPage', () => {
 
   it('shows sent requests on the Sent tab and says when there are none', async () => {
     const { api } = openRequests('/requests/sent', { 'GET requests?box=sent': { items: [], nextCursor: null } });
-    expect(await screen.findByRole('heading', { name: "You haven't sent any requests yet" })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No requests waiting for a reply' })).toBeInTheDocument();
     expect(api.calls('GET requests?box=sent')).toHaveLength(1);
     expect(api.calls('GET requests?box=received')).toHaveLength(0);
     expect(screen.getByRole('link', { name: 'Sent' })).toHaveAttribute('aria-current', 'page');

@@ -11,12 +11,12 @@ import { RequestCard } from './RequestCard';
 
 const EMPTY: Record<RequestBox, { title: string; text: string }> = {
   received: {
-    title: 'No requests yet',
-    text: 'When a brand asks to collaborate with you, their request shows up here.',
+    title: 'No requests waiting for you',
+    text: 'When a brand asks to collaborate with you, their request shows up here. Ones you accept move to Connections, ones you decline to Declines.',
   },
   sent: {
-    title: "You haven't sent any requests yet",
-    text: 'Find brands you would like to work with in Matches and send them a request.',
+    title: 'No requests waiting for a reply',
+    text: 'Find brands you would like to work with in Matches and send them a request. Accepted ones move to Connections, declined ones to Declines.',
   },
 };
 

@@ -48,6 +48,7 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
       if (failure instanceof SessionEndedError) return;
       const refusal = paymentRefusal(failure);
       if (refusal) {
+        void reloadDashboard(getSelectedBrand()); // the overlay shows the credits as they are now
         onClose();
         openSubscriptionOverlay({ reason: refusal.reason, type: type ?? 'request' });
         return;

@@ -9,6 +9,12 @@ import { HowCreditsWork } from './HowCreditsWork';
 
 const UNTITLED_LABEL = 'Your plan and credits';
 
+const plain = (text: string) => text.trim().replace(/[.!]+$/, '').toLowerCase();
+
+function sameText(a: string | null | undefined, b: string | null): boolean {
+  return !a || (b !== null && plain(a) === plain(b));
+}
+
 /**
  * The subscription overlay shown in the request, pitch and matches flows (SPEC
  * "Subscriptions screen"): the credits badge, the plan, its benefits and the way
@@ -17,6 +23,8 @@ const UNTITLED_LABEL = 'Your plan and credits';
 export function SubscriptionOverlay({ request }: { readonly request: OverlayRequest }) {
   const credits = useDashboard().data?.credits;
   const title = overlayTitle(request.reason, request.type, credits);
+  // The server's note on what the account may do (e.g. pending approval), unless the title already says it.
+  const notice = sameText(credits?.notAllowedMessage, title) ? null : credits?.notAllowedMessage;
   const subscribed = credits?.hasSubscription === true || credits?.active === true || credits?.trialling === true;
   return (
     <Modal
@@ -51,7 +59,7 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
               Your plan
             </h3>
             <p>{planDescription(credits)}</p>
-            {credits?.notAllowedMessage && <p className="notice">{credits.notAllowedMessage}</p>}
+            {notice && <p className="notice">{notice}</p>}
             <h3 className="card__subtitle subscription-overlay__benefits-title">What a subscription includes</h3>
             <ul className="benefits">
               {PLAN_BENEFITS.map((benefit) => (

@@ -362,6 +362,9 @@ def test_logo_upload_grant_is_a_presigned_post_limited_in_type_and_size(api):
     )
     assert status == 200, grant
     assert re.fullmatch(rf"logos/{brand_id}/[0-9a-f]{{32}}\.png", grant["key"])
+    from tandem.config import settings
+
+    assert grant["url"] == f"https://{settings().assets_bucket}.s3.eu-west-2.amazonaws.com/"  # regional
     assert grant["maxBytes"] == 2 * 1024 * 1024
     assert grant["fields"]["key"] == grant["key"]
     assert grant["fields"]["Content-Type"] == "image/png"

@@ -421,7 +421,15 @@ def transition(req: ConnectionRequest, action: str, reply: str | None = None) ->
                 with_credit = False  # the month-end job spent it meanwhile: nothing to return
             req = fresh
             continue
-        return get_request(req.request_id)
+        # The transaction succeeded: the item now reads as follows (no need to read it again).
+        req.status, req.updated_at = status, now_ms
+        req.gsi1sk = keys.box_sk(rules.RECEIVED_BOX[status], now_ms, req.request_id)
+        req.gsi2sk = keys.box_sk(rules.SENT_BOX[status], now_ms, req.request_id)
+        if reply is not None:
+            req.reply = reply
+        for name, value in contacts.items():
+            setattr(req, name, value)
+        return req
     raise Conflict("This request is busy. Please try again.")
 
 

@@ -1,0 +1,155 @@
+"""DynamoDB calls per connection-request operation, counted with a botocore event hook.
+
+Runs the request services against moto (tables provisioned from template.yaml, as the tests
+do) and counts every DynamoDB API call they make, whichever client makes it (pynamodb's or
+boto3's). The caller is already authorized (the route's `member_for_brand` adds the same two
+reads to every private route). Emails are queued, not delivered here: in AWS the notifier is
+another Lambda reading the queue.
+
+Prints `BENCH request_send_ddb_calls <n>` (target: at most 3) and
+`BENCH requests_list_ddb_calls <n>` (one page of received requests, new ones among them, so
+the list also moves the brand's seen mark; target: at most 2), then a few more for context.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+# This file's name would shadow the `requests` package (moto imports it): drop its folder.
+sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
+    p for p in sys.path if Path(p or ".").resolve() != HERE
+]
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "bench",
+        "AWS_SECRET_ACCESS_KEY": "bench",
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "AWS_REGION": "eu-west-2",
+        "STAGE": "local",
+        "TABLE_NAME": "tandem-local",
+        "POWERTOOLS_LOG_LEVEL": "WARNING",
+    }
+)
+os.environ.pop("AWS_ENDPOINT_URL", None)
+
+CALLS: list[str] = []
+
+
+def _install_counter() -> None:
+    """Every botocore client created from now on reports its DynamoDB calls to CALLS."""
+    import botocore.session
+
+    original = botocore.session.Session.create_client
+
+    def create_client(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        made = original(self, *args, **kwargs)
+        if made.meta.service_model.service_name == "dynamodb":
+            made.meta.events.register(
+                "before-call.dynamodb", lambda model, **_: CALLS.append(model.name), unique_id="bench-count"
+            )
+        return made
+
+    botocore.session.Session.create_client = create_client
+
+
+def counted(label: str, action):  # noqa: ANN001, ANN201
+    CALLS.clear()
+    result = action()
+    print(f"# {label}: {', '.join(CALLS)}", file=sys.stderr)
+    return len(CALLS), result
+
+
+def main() -> None:
+    from moto import mock_aws
+
+    _install_counter()
+    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+        from infra.local.provision import provision
+        from infra.local.runtime import apply_environment
+
+        apply_environment(provision())
+        from tandem.integrations.aws import reset_clients
+        from tandem.services import accounts, brands, credits, mailer, requests
+        from tandem.store import keys
+        from tandem.store.models import Account, bind_models
+
+        reset_clients()
+        bind_models()
+        queued: list[tuple] = []
+        mailer.send_to_account = lambda *args, **kwargs: queued.append(args)  # the notifier's job
+
+        sender_account, _ = accounts.create_account_with_user(
+            email="send@bench.example", name="S", password=None
+        )
+        Account(keys.account_pk(sender_account.account_id), keys.META).update(
+            actions=[Account.subscription_status.set("active")]
+        )
+        now = int(time.time())
+        credits.grant(
+            sender_account.account_id,
+            kind="main",
+            amount=40,
+            valid_from=now - 60,
+            valid_to=now + 86400,
+            op_id="b",
+        )
+        sender = brands.create_brand(account_id=sender_account.account_id, name="Bench Sender")
+        targets = [brands.create_brand(account_id=f"bench-{i}", name=f"Target {i}") for i in range(25)]
+        receiver = targets[0]
+        others = []
+        for i in range(24):  # 24 senders to one receiver: more than one page
+            account, _ = accounts.create_account_with_user(
+                email=f"s{i}@bench.example", name="S", password=None
+            )
+            Account(keys.account_pk(account.account_id), keys.META).update(
+                actions=[Account.subscription_status.set("active")]
+            )
+            credits.grant(
+                account.account_id,
+                kind="main",
+                amount=6,
+                valid_from=now - 60,
+                valid_to=now + 86400,
+                op_id="b",
+            )
+            others.append(brands.create_brand(account_id=account.account_id, name=f"Sender {i}"))
+        requests.send(sender, {"toBrandId": int(targets[1].brand_id), "message": "warm-up"})  # warm caches
+
+        send_calls, sent = counted(
+            "send", lambda: requests.send(sender, {"toBrandId": int(receiver.brand_id), "message": "Hello!"})
+        )
+        for other in others[:23]:
+            requests.send(other, {"toBrandId": int(receiver.brand_id), "message": "Hi"})
+        list_calls, page = counted(
+            "list received (new items)", lambda: requests.list_requests(int(receiver.brand_id), "received")
+        )
+        assert len(page["items"]) == 20 and any(i["isNew"] for i in page["items"]), page
+        again_calls, _ = counted(
+            "list received again", lambda: requests.list_requests(int(receiver.brand_id), "received")
+        )
+        next_calls, _ = counted(
+            "list received page 2",
+            lambda: requests.list_requests(int(receiver.brand_id), "received", page["nextCursor"]),
+        )
+        sent_calls, _ = counted("list sent", lambda: requests.list_requests(int(sender.brand_id), "sent"))
+        req = requests.get_request(sent["request"]["id"])
+        accept_calls, _ = counted("accept (transition only)", lambda: requests.transition(req, "accept"))
+        counts_calls, _ = counted("menu counts", lambda: requests.menu_counts(int(receiver.brand_id)))
+
+        print(f"BENCH request_send_ddb_calls {send_calls}")
+        print(f"BENCH requests_list_ddb_calls {list_calls}")
+        print(f"BENCH requests_list_again_ddb_calls {again_calls}")
+        print(f"BENCH requests_list_next_page_ddb_calls {next_calls}")
+        print(f"BENCH requests_sent_list_ddb_calls {sent_calls}")
+        print(f"BENCH request_accept_ddb_calls {accept_calls}")
+        print(f"BENCH menu_counts_ddb_calls {counts_calls}")
+        assert queued, "request emails should have been queued"
+
+
+if __name__ == "__main__":
+    main()

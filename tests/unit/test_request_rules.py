@@ -1,0 +1,98 @@
+import pytest
+
+from tandem.domain import requests as rules
+from tandem.domain.credits import Bucket, credits_info, summary
+
+
+@pytest.mark.parametrize(
+    ("sender", "recipient", "expected"),
+    [
+        ("", "", None),
+        (None, None, None),
+        ("cancelled", "cancelled", None),
+        ("declined-out", "declined-in", None),  # a declined brand may be asked again
+        ("requested-out", "", rules.ALREADY_SENT),
+        ("", "requested-in", rules.ALREADY_SENT),
+        ("requested-in", "requested-out", rules.ALREADY_RECEIVED),
+        ("connected", "connected", rules.ALREADY_CONNECTED),
+        ("", "connected", rules.ALREADY_CONNECTED),
+    ],
+)
+def test_who_may_be_asked(sender, recipient, expected):
+    assert rules.conflict_for(sender, recipient) == expected
+
+
+def test_transitions_start_only_from_open_states():
+    assert rules.can("accept", "pending") and rules.can("decline", "pending")
+    assert not rules.can("accept", "awaiting_approval")
+    assert rules.can("cancel", "awaiting_approval") and rules.can("cancel", "pending")
+    for action in ("accept", "decline", "cancel"):
+        for done in ("accepted", "declined", "cancelled"):
+            assert not rules.can(action, done)
+    assert (
+        rules.refusal("cancel", "accepted")
+        == "This request was already accepted. It can no longer be cancelled."
+    )
+    assert rules.refusal("accept", "cancelled") == "This request was cancelled by the brand that sent it."
+
+
+def test_messages_are_trimmed_required_and_limited():
+    assert rules.clean_message("  hi  ") == "hi"
+    assert rules.clean_message("x" * 1000) == "x" * 1000
+    for bad, error in [
+        ("", "This field is required"),
+        (None, "This field is required"),
+        (3, "This must be text"),
+    ]:
+        with pytest.raises(ValueError, match=error):
+            rules.clean_message(bad)
+    with pytest.raises(ValueError, match="at most 1000"):
+        rules.clean_message("x" * 1001)
+    assert rules.clean_message(None, required=False) == ""
+
+
+def test_hidden_names_read_as_their_category_until_connected():
+    assert rules.masked_name("Oat & Co", "food & drink", True, False) == "A food & drink brand"
+    assert rules.masked_name("Oat & Co", "outdoors", True, False) == "An outdoors brand"
+    assert rules.masked_name("Oat & Co", "", True, False) == "A brand"
+    assert rules.masked_name("Oat & Co", "food", True, True) == "Oat & Co"
+    assert rules.masked_name("Oat & Co", "food", False, False) == "Oat & Co"
+
+
+def test_quick_action_links_verify_expire_and_refuse_tampering():
+    key = rules.quick_action_key("secret")
+    qa = rules.QuickAction("decline", 7, 3, "abcdef0123456789", 1_000)
+    unique = rules.sign_quick_action(key, qa)
+    assert rules.quick_action_path(key, qa) == f"/quick-action/decline/7/3/{unique}"
+    assert rules.verify_quick_action(key, "decline", "7", "3", unique, 999) == qa
+    with pytest.raises(rules.LinkError) as expired:
+        rules.verify_quick_action(key, "decline", "7", "3", unique, 1_000)
+    assert expired.value.status == 410
+    for args in [
+        ("accept", "7", "3", unique),
+        ("decline", "3", "7", unique),
+        ("decline", "7", "3", unique + "x"),
+    ]:
+        with pytest.raises(rules.LinkError) as forged:
+            rules.verify_quick_action(key, *args, 999)
+        assert forged.value.status == 400
+
+
+def test_credits_info_fills_spec_fields_from_ledger_and_status():
+    now = 1_000_000
+    ledger = summary([Bucket("m", "main", 6, 0, now - 10, now + 100)], now)
+    info = credits_info(ledger, status="active", valid_to=None)
+    assert (info["available"], info["total"], info["active"], info["notAllowedMessage"]) == (
+        0,
+        6,
+        True,
+        "You're out of credits. Buy more to continue.",
+    )
+    assert info["expires"]["period"] == "1970-01-12T13:48:20Z"
+    assert credits_info(ledger, status="none", valid_to=None)["notAllowedMessage"] == (
+        "You need to buy a subscription to continue."
+    )
+    pending = credits_info(ledger, status="pending_approval", valid_to=None)
+    assert pending["pendingApproval"] and pending["hasSubscription"] and not pending["active"]
+    cancelled = credits_info(ledger, status="cancelled", valid_to=now + 50)
+    assert cancelled["cancels"] == {"cancel_at": "1970-01-12T13:47:30Z", "cancelled_at": None}

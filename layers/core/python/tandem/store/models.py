@@ -104,10 +104,10 @@ class User(TandemModel):
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
     by_email = _Gsi1()
-
     gsi2pk = UnicodeAttribute(null=True)  # ACCOUNT-USERS#<account>: who to email for a brand
     gsi2sk = UnicodeAttribute(null=True)
     by_account = _Gsi2()
+
 
 @_register
 class RefreshToken(TandemModel):
@@ -274,6 +274,9 @@ class CreditBucket(TandemModel):
     available = NumberAttribute()
     valid_from = NumberAttribute()
     valid_to = NumberAttribute()
+    gsi1pk = UnicodeAttribute(null=True)  # BUCKETS: the scheduler's ledger check finds accounts
+    gsi1sk = UnicodeAttribute(null=True)
+    live = _Gsi1()
 
 
 @_register
@@ -285,13 +288,14 @@ class CreditHold(TandemModel):
     status = UnicodeAttribute()  # held | released | spent
     release_until = NumberAttribute()  # the bucket's month end: after it a hold is spent
     created_at = NumberAttribute()
+    account_id = UnicodeAttribute(null=True)
+    gsi2pk = UnicodeAttribute(null=True)  # HOLDS#held while held (sparse): month-end settle
+    gsi2sk = UnicodeAttribute(null=True)
+    held = _Gsi2()
 
 
 @_register
 class LedgerEntry(TandemModel):
-    gsi1pk = UnicodeAttribute(null=True)  # BUCKETS: the scheduler's ledger check finds accounts
-    gsi1sk = UnicodeAttribute(null=True)
-    live = _Gsi1()
     """Immutable record of one credit operation; the op id makes every operation apply once."""
 
     op_id = UnicodeAttribute()
@@ -303,10 +307,6 @@ class LedgerEntry(TandemModel):
 
 
 @_register
-    account_id = UnicodeAttribute(null=True)
-    gsi2pk = UnicodeAttribute(null=True)  # HOLDS#held while held (sparse): month-end settle
-    gsi2sk = UnicodeAttribute(null=True)
-    held = _Gsi2()
 class IssueReport(TandemModel):
     """A problem reported from the app's developer issue box (admins, or any user in dev)."""
 

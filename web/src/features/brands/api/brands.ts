@@ -187,11 +187,18 @@ interface PresignedPost {
  * with its fields, then saves the key on the brand. Resolves with the saved brand.
  */
 export async function uploadLogo(brandId: number, file: File): Promise<SaveBrandResult> {
-  const presigned = await api.post<PresignedPost>(
-    `brands/${brandId}/logo`,
-    { contentType: file.type, size: file.size },
-    asBrand(brandId),
-  );
+  let presigned: PresignedPost;
+  try {
+    presigned = await api.post<PresignedPost>(
+      `brands/${brandId}/logo`,
+      { contentType: file.type, size: file.size },
+      asBrand(brandId),
+    );
+  } catch (error) {
+    // A refused upload names the problem in errors.logo.
+    const logo = error instanceof ApiError ? error.fieldErrors.logo : undefined;
+    throw logo && error instanceof ApiError ? new ApiError(error.status, logo, error.body) : error;
+  }
   const form = new FormData();
   for (const [name, value] of Object.entries(presigned.fields)) form.append(name, value);
   form.append('file', file);

@@ -200,3 +200,24 @@ describe('Matches routes', () => {
     expect(api.calls('GET matches?list=potentials&brandIds=21,22')).toHaveLength(1);
   });
 });
+
+describe('Undo of a saved match', () => {
+  it('saves it again, which also undoes the dismissal on the server', async () => {
+    signIn();
+    const api = mockApi({
+      ...shellRoutes(),
+      'GET matches?list=potentials': matchesBody([matchCard({ saved: true, isNew: true })]),
+      'GET matches?list=saved': matchesBody([matchCard({ saved: true })]),
+      'PUT matches/21/dismissed': { dismissed: true },
+      'PUT matches/21/saved': { saved: true },
+    });
+    const { user } = renderRoute('/matches/saved');
+    await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
+    expect(await screen.findByText('No saved matches yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(api.calls('PUT matches/21/saved')).toHaveLength(1);
+    expect(api.calls('DELETE matches/21/dismissed')).toHaveLength(0);
+    expect(screen.queryByText('New')).not.toBeInTheDocument();
+  });
+});

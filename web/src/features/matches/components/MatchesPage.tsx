@@ -136,11 +136,14 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
     if (!undo) return;
     setUndoing(true);
     try {
-      await setDismissed(undo.match.id, false);
+      // Dismissing unsaved it on the server; saving again also undoes the dismissal.
+      const restored: Match = { ...undo.match, isNew: false };
+      if (undo.match.saved) await setSaved(undo.match.id, true);
+      else await setDismissed(undo.match.id, false);
       update((lists) => ({
         ...lists,
-        potentials: insertAt(lists.potentials, undo.potentialsIndex, undo.match),
-        saved: insertAt(lists.saved, undo.savedIndex, undo.match),
+        potentials: insertAt(lists.potentials, undo.potentialsIndex, restored),
+        saved: undo.match.saved ? insertAt(lists.saved, undo.savedIndex, restored) : lists.saved,
       }));
       setDismissedMatch(null);
       showToast({ tone: 'success', title: 'Back in your matches', message: undo.match.name });

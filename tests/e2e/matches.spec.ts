@@ -1,0 +1,137 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// A 1 x 1 PNG: a real image for the logo upload (presigned POST straight to storage).
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  // First-visit popups (welcome, brand visibility) would cover the page.
+  for (const name of ['Got it', 'Close']) {
+    const button = page.getByRole('dialog').getByRole('button', { name }).first();
+    if (await button.isVisible().catch(() => false)) await button.click();
+  }
+}
+
+/** The match cards on the current Matches list. */
+const cards = (page: Page) => page.getByRole('list', { name: /Potential matches|Saved matches/ }).getByRole('article');
+
+test('a member completes a brand profile, gets matches with reasons, saves, dismisses and undoes, opens a brand', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'demo@tandem.local', 'TandemDemo1');
+
+  // Complete a brand profile.
+  await page.goto('/account/brands');
+  await page.getByRole('button', { name: 'Add brand' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add a brand' })).toBeVisible();
+  await page.getByLabel('Brand name', { exact: true }).fill('Fig & Fern Tea');
+  await page.getByLabel('Logo (optional)').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByRole('img', { name: 'Preview of your new logo' })).toBeVisible();
+  await page.getByLabel('Website (optional)').fill('http://figfern.example');
+  await page.getByLabel('Description (optional)').fill('Loose-leaf teas blended in small batches.');
+  await page.getByLabel('Category', { exact: true }).selectOption('food & drink');
+  await page.getByLabel('Company size (optional)').selectOption('1-10');
+  await page.getByRole('checkbox', { name: '25-34' }).check();
+  await page.getByRole('checkbox', { name: 'women' }).check();
+  await page.getByRole('searchbox', { name: 'Find a country' }).fill('United King');
+  await page.getByRole('checkbox', { name: 'United Kingdom' }).check();
+  await page.getByRole('checkbox', { name: 'sustainable' }).check();
+  await page.getByRole('checkbox', { name: 'giveaways' }).check();
+  await page.getByRole('checkbox', { name: 'newsletter swaps' }).check();
+  await page.getByLabel('Contact email (optional)').fill('hello@figfern.example');
+
+  // The SPEC's URL rule is checked before anything is sent.
+  await page.getByRole('button', { name: 'Add brand' }).click();
+  await expect(page.getByLabel('Website (optional)')).toHaveAccessibleDescription('Must start with https://');
+  await page.getByLabel('Website (optional)').fill('https://figfern.example');
+  await page.getByRole('button', { name: 'Add brand' }).click();
+
+  await expect(page.getByText('Fig & Fern Tea is added')).toBeVisible();
+  await expect(page.getByText("We're finding matches for it now")).toBeVisible();
+  const added = page.getByRole('list', { name: 'Your brands' }).getByRole('listitem').filter({ hasText: 'Fig & Fern Tea' });
+  await expect(added.locator('img.brand-logo')).toHaveAttribute('src', /\/assets\/logos\//);
+
+  // Work as the new brand: the brand switcher follows.
+  await page.getByRole('button', { name: 'Work as Fig & Fern Tea' }).click();
+  await expect(page.getByLabel('Brand', { exact: true })).toHaveValue(/\d+/);
+  await expect(page.getByLabel('Brand', { exact: true }).locator('option:checked')).toHaveText('Fig & Fern Tea');
+
+  // The match run finishes and matches with reasons appear.
+  await page.goto('/matches');
+  await expect(page.getByRole('heading', { level: 1, name: 'Matches' })).toBeVisible();
+  await expect(page.getByText('Brands that fit Fig & Fern Tea, and why.')).toBeVisible();
+  await expect(cards(page).first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Find new matches' }).first()).toBeEnabled({ timeout: 60_000 });
+  const first = cards(page).first();
+  await expect(first.getByText(/· \d+%$/)).toBeVisible();
+  await expect(first.locator('.reasons li').first()).toHaveText(/\S/);
+  expect(await cards(page).count()).toBeGreaterThan(2);
+
+  // Save one: it shows in Saved.
+  const firstName = (await first.locator('h3').textContent())?.trim() ?? '';
+  await first.getByRole('button', { name: /^Save / }).click();
+  await expect(first.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Saved 1' })).toBeVisible();
+
+  // Dismiss another and undo.
+  const before = await cards(page).count();
+  const second = cards(page).nth(1);
+  const secondHref = await second.locator('h3 a').getAttribute('href');
+  await second.getByRole('button', { name: /^Dismiss / }).click();
+  await expect(page.getByText(/You dismissed .*It won't be suggested again\./)).toBeVisible();
+  await expect(cards(page)).toHaveCount(before - 1);
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeFocused();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(cards(page)).toHaveCount(before);
+  // Back in its place.
+  await expect(cards(page).nth(1).locator('h3 a')).toHaveAttribute('href', secondHref ?? '');
+  await expect(page.getByText(/You dismissed/)).toBeHidden();
+
+  // The dismissal was undone on the server too: a fresh load still lists it.
+  await page.reload();
+  await expect(cards(page)).toHaveCount(before);
+
+  // Open a brand.
+  await page.getByRole('link', { name: 'Saved 1' }).click();
+  await expect(cards(page)).toHaveCount(1);
+  await cards(page).first().getByRole('link', { name: /^View brand/ }).click();
+  await expect(page).toHaveURL(/\/matches\/brand\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name: firstName })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'How you fit' }).locator('.reasons li').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Unsave / })).toBeVisible();
+});
+
+test('a member without a subscription sees brand names masked in Matches', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'free@tandem.local', 'TandemFree1');
+  await page.goto('/matches');
+  await expect(page.getByRole('heading', { level: 1, name: 'Matches' })).toBeVisible();
+  const empty = page.getByRole('region', { name: 'No matches yet' });
+  const list = page.getByRole('list', { name: 'Potential matches' });
+  await expect(empty.or(list)).toBeVisible({ timeout: 30_000 });
+  if (await empty.isVisible()) await empty.getByRole('button', { name: 'Find new matches' }).click();
+  await expect(cards(page).first()).toBeVisible({ timeout: 60_000 });
+
+  const masked = cards(page).filter({ has: page.locator('.brand-name--masked') });
+  await expect(masked.first()).toBeVisible();
+  expect(await masked.count()).toBe(await cards(page).count());
+  await expect(masked.first().getByRole('link', { name: /^An? .+ brand$/ })).toBeVisible();
+  await expect(masked.first().getByRole('link', { name: 'Subscribe to see brand names' })).toHaveAttribute(
+    'href',
+    '/account/subscriptions/',
+  );
+  await expect(page.getByText('Some brand names are hidden.')).toBeVisible();
+
+  // The brand page keeps the name masked too.
+  await masked.first().getByRole('link', { name: /^View brand/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveClass(/brand-name--masked/);
+});

@@ -127,7 +127,7 @@ export function createBrand(input: BrandInput): Promise<SaveBrandResult> {
 
 export function updateBrand(
   brandId: number,
-  input: Partial<BrandInput> & { readonly logoKey?: string },
+  input: Partial<BrandInput> & { readonly logoKey?: string | null },
 ): Promise<SaveBrandResult> {
   return api
     .put<{ brand: BrandProfile; runId?: string | null }>(`brands/${brandId}`, input, asBrand(brandId))

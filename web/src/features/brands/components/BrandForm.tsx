@@ -82,6 +82,7 @@ export function BrandForm({ brand, options, onSaved, onCancel }: BrandFormProps)
   const [saving, setSaving] = useState(false);
 
   const [logoFile, setLogoFile] = useState<File | null>(null);
+  const [removeLogo, setRemoveLogo] = useState(false);
   const [logoPreview, setLogoPreview] = useState<string | null>(null);
   const logoInput = useRef<HTMLInputElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
@@ -121,6 +122,7 @@ export function BrandForm({ brand, options, onSaved, onCancel }: BrandFormProps)
       return;
     }
     clearGroupError('logo');
+    setRemoveLogo(false);
     setLogoFile(file);
     setLogoPreview(typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null);
   };
@@ -196,7 +198,10 @@ export function BrandForm({ brand, options, onSaved, onCancel }: BrandFormProps)
     let saved: BrandProfile;
     let runId: string | null;
     try {
-      const result = brand === null ? await createBrand(input()) : await updateBrand(brand.id, input());
+      const result =
+        brand === null
+          ? await createBrand(input())
+          : await updateBrand(brand.id, removeLogo ? { ...input(), logoKey: null } : input());
       saved = result.brand;
       runId = result.runId;
     } catch (error) {
@@ -227,7 +232,7 @@ export function BrandForm({ brand, options, onSaved, onCancel }: BrandFormProps)
     onSaved({ brand: saved, created: brand === null, runId, logoError });
   };
 
-  const shownLogo = logoPreview ?? brand?.logoUrl ?? null;
+  const shownLogo = logoPreview ?? (removeLogo ? null : (brand?.logoUrl ?? null));
 
   return (
     <form id={formId} className="form brand-form" noValidate onSubmit={(event) => void submit(event)}>
@@ -281,9 +286,22 @@ export function BrandForm({ brand, options, onSaved, onCancel }: BrandFormProps)
               </p>
               {logoFile && (
                 <button type="button" className="link-button" onClick={clearLogo}>
-                  Keep the current logo
+                  {brand?.logoUrl ? 'Keep the current logo' : 'Remove this image'}
                 </button>
               )}
+              {!logoFile && brand?.logoUrl && (
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-pressed={removeLogo}
+                  onClick={() => {
+                    setRemoveLogo((current) => !current);
+                  }}
+                >
+                  {removeLogo ? 'Keep the current logo' : 'Remove the logo'}
+                </button>
+              )}
+              {removeLogo && <p className="field__hint">The logo is removed when you save.</p>}
             </div>
           </div>
           {groupErrors.logo && (

@@ -168,3 +168,20 @@ describe('Brands page', () => {
     expect(screen.getByText(/Your logo didn't upload: We could not upload your logo/)).toBeInTheDocument();
   });
 });
+
+describe('Removing a logo', () => {
+  it('sends logoKey null with the profile', async () => {
+    const withLogo = brandProfile({ logoUrl: '/assets/logos/1/a.png' });
+    const { user, api } = openBrands(
+      '/account/brands?brand=1',
+      { 'PUT brands/1': { brand: { ...withLogo, logoUrl: null }, runId: null } },
+      [withLogo],
+    );
+    expect(await screen.findByRole('img', { name: 'Your current logo' })).toHaveAttribute('src', '/assets/logos/1/a.png');
+    await user.click(screen.getByRole('button', { name: 'Remove the logo' }));
+    expect(screen.queryByRole('img', { name: 'Your current logo' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Oat & Co is saved')).toBeInTheDocument();
+    expect(api.calls('PUT brands/1')[0]?.body).toMatchObject({ logoKey: null, name: 'Oat & Co' });
+  });
+});

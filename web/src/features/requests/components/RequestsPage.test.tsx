@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { dashboardBody, mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
-import { signIn } from '@/testing/session';
+import { signIn, TEST_SESSION } from '@/testing/session';
 import { BEAN, CREDITS_5_OF_6, CREDITS_6_OF_6, FERN, OAT, requestItem } from '../test-fixtures';
 
 function openRequests(path: string, routes: Record<string, MockAnswer>, dashboard: Record<string, unknown> = {}) {
@@ -174,6 +174,35 @@ describe('RequestsPage', () => {
     expect(calls[0]?.headers.get('X-Brand-Id')).toBe('2');
     expect(window.localStorage.getItem('tandem.selectedBrand')).toBe('"2"');
     expect(screen.getByRole('link', { name: 'Received' })).toHaveAttribute('href', '/requests/received/2');
+  });
+
+  it('follows the brand switcher to the same list for the chosen brand', async () => {
+    const brands = { userBrands: [{ id: 1, name: 'Oat & Co' }, { id: 2, name: 'Bean Bros' }] };
+    signIn();
+    const api = mockApi({
+      ...shellRoutes(brands),
+      'GET dashboard/1': { ...brands, dashboard: { brandId: 1, brandName: 'Oat & Co' } },
+      'GET dashboard/2': { ...brands, dashboard: { brandId: 2, brandName: 'Bean Bros' } },
+      'GET users/check-brand/1': { id: 'u1', email: 'ana@oat.co', emailConfirmed: true },
+      'GET users/check-brand/2': { id: 'u1', email: 'ana@oat.co', emailConfirmed: true },
+      'GET requests?box=sent': { items: [], nextCursor: null },
+    });
+    const { user, router } = renderRoute('/requests/sent/1');
+    await screen.findByRole('heading', { name: 'No requests waiting for a reply' });
+    await user.selectOptions(await screen.findByLabelText('Brand'), '2');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/requests/sent/2');
+    });
+    await waitFor(() => {
+      expect(api.calls('GET requests?box=sent').map((call) => call.headers.get('X-Brand-Id'))).toEqual(['1', '2']);
+    });
+  });
+
+  it("is 'Pitches Received' for feature-only members", async () => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    mockApi({ ...shellRoutes(), 'GET requests?box=received': { items: [], nextCursor: null } });
+    renderRoute('/requests/received');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pitches Received' })).toBeInTheDocument();
   });
 
   it('never sends a brand that is not the member’s', async () => {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { menuCountsOf, reloadDashboard, useDashboard } from '@/features/dashboard/api/dashboard';
+import { useIsFeatureOnly } from '@/lib/login-check';
 import { listRequests, type RequestBox, type RequestItem } from '../api/requests';
 import { BOXES, boxOf, requestsPath } from '../paths';
 import { usePagedList } from '../hooks/use-paged-list';
@@ -30,6 +31,8 @@ export function RequestsPage() {
   const { pathname } = useLocation();
   const box = boxOf(pathname, filter);
   const counts = menuCountsOf(useDashboard().data);
+  // Feature-only members receive pitches (SPEC: their Requests item is 'Pitches Received').
+  const featureOnly = useIsFeatureOnly();
   const brandId = useCurrentBrandId();
   const route = useRouteBrand(userBrand, (brand) => requestsPath(box ?? 'received', brand));
   const key = route.status === 'ready' && box ? `${route.brand}:${box}` : null;
@@ -57,7 +60,7 @@ export function RequestsPage() {
   return (
     <div className="requests-page">
       <header className="page-header">
-        <h1 className="page-title">Requests</h1>
+        <h1 className="page-title">{featureOnly ? 'Pitches Received' : 'Requests'}</h1>
         <p className="page-header__lead">
           {box === 'received'
             ? 'Brands that would like to collaborate with you. Accepting is free.'

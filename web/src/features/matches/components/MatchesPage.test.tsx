@@ -221,3 +221,21 @@ describe('Undo of a saved match', () => {
     expect(screen.queryByText('New')).not.toBeInTheDocument();
   });
 });
+
+describe('Names hidden platform-wide', () => {
+  it("doesn't promise names for a subscription", async () => {
+    signIn();
+    mockApi({
+      ...shellRoutes({ showingBrandNamesGlobal: false, showingBrandNames: false }),
+      'GET matches?list=potentials': matchesBody([matchCard({ name: 'A home brand', nameVisible: false })], {
+        showingBrandNames: false,
+      }),
+      'GET matches?list=saved': matchesBody([]),
+    });
+    renderRoute('/matches');
+    const masked = within(await screen.findByRole('article', { name: 'A home brand' }));
+    expect(await masked.findByText('Brand names are shown once you connect.')).toBeInTheDocument();
+    expect(masked.queryByRole('link', { name: 'Subscribe to see brand names' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Some brand names are hidden.')).not.toBeInTheDocument();
+  });
+});

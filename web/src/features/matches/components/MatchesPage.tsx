@@ -209,7 +209,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         </Alert>
       )}
 
-      {!showingBrandNames && shown.some((match) => !match.nameVisible) && (
+      {!showingBrandNames && dashboard.data?.showingBrandNamesGlobal !== false && shown.some((match) => !match.nameVisible) && (
         <div className="matches__notice" role="note">
           <p>
             <strong>Some brand names are hidden.</strong> Members with a subscription see every brand's name in

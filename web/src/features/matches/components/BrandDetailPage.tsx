@@ -13,11 +13,11 @@ import {
   type PublicBrandView,
 } from '@/features/brands/api/brands';
 import { BrandLogo } from '@/features/brands/components/BrandLogo';
+import { useFreshResource } from '@/features/brands/hooks/use-fresh-resource';
 import { useCurrentBrandId, usePathBrand } from '@/features/brands/hooks/use-path-brand';
 import { useDashboard } from '@/features/dashboard/api/dashboard';
 import { BRAND_PROFILE_PATH } from '@/features/navigation/menu';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { useResource } from '@/lib/resource';
 import { showToast } from '@/lib/toast';
 import { setDismissed, setSaved } from '../api/matches';
 import { FitMeter } from './FitMeter';
@@ -75,8 +75,9 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand && validId;
 
   const key = canLoad ? `${brandId}|${rawId}` : null;
-  const state = useResource(publicBrandResource, key);
-  const view = state.status === 'success' && String(state.data?.brand.id) === rawId ? state.data : null;
+  const state = useFreshResource(publicBrandResource, key);
+  // Kept while a fresh copy loads; never another brand's.
+  const view = state.status !== 'error' && state.data && String(state.data.brand.id) === rawId ? state.data : null;
   const failure = state.status === 'error' ? state.error : null;
   const missing = failure instanceof ApiError && (failure.status === 404 || failure.status === 400);
 

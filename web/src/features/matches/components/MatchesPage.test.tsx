@@ -239,3 +239,23 @@ describe('Names hidden platform-wide', () => {
     expect(screen.queryByText('Some brand names are hidden.')).not.toBeInTheDocument();
   });
 });
+
+describe('Coming back to Matches', () => {
+  it('asks for the lists again, showing the earlier ones meanwhile', async () => {
+    signIn();
+    const api = mockApi({
+      ...shellRoutes(),
+      'GET matches?list=potentials': matchesBody([matchCard()]),
+      'GET matches?list=saved': matchesBody([]),
+      'GET brand/21': { brand: { id: 21, name: 'Bean Bros', nameVisible: true, logoUrl: null, website: null, description: '', category: '', companySize: '', audience: null, values: [], collabKinds: [], social: null, contact: null }, relation: { saved: false, dismissed: false, requestState: null, requestId: null }, match: null, isOwn: false },
+    });
+    const { user } = renderRoute('/matches');
+    await user.click(await screen.findByRole('link', { name: /^View brand/ }));
+    await user.click(await screen.findByRole('link', { name: '← Back to matches' }));
+    const list = within(await screen.findByRole('list', { name: 'Potential matches' }));
+    expect(list.getByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(api.calls('GET matches?list=potentials')).toHaveLength(2);
+    });
+  });
+});

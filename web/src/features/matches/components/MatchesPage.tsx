@@ -3,11 +3,11 @@ import { Link, useLocation, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
+import { useFreshResource } from '@/features/brands/hooks/use-fresh-resource';
 import { useCurrentBrandId, usePathBrand } from '@/features/brands/hooks/use-path-brand';
 import { useDashboard } from '@/features/dashboard/api/dashboard';
 import { BILLING_PATH, BRAND_PROFILE_PATH } from '@/features/navigation/menu';
 import { describeError, SessionEndedError } from '@/lib/api';
-import { useResource } from '@/lib/resource';
 import { showToast } from '@/lib/toast';
 import { findNewMatches, useMatchRun } from '../api/match-run';
 import {
@@ -60,7 +60,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
 
   const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand;
   const key = canLoad ? matchListsKey(brandId, filter) : null;
-  const state = useResource(matchListsResource, key);
+  const state = useFreshResource(matchListsResource, key);
   const loaded = state.data?.key === key ? state.data : null;
   const status = state.status === 'error' ? 'error' : loaded && state.status !== 'loading' ? 'success' : 'loading';
   const potentials = loaded?.potentials ?? [];
@@ -230,10 +230,10 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
 
       <nav className="tabs" aria-label="Match lists">
         <Tab to={listPath('potentials', userBrand)} current={list === 'potentials'} label="Potentials">
-          {status === 'success' ? potentials.length : null}
+          {loaded ? potentials.length : null}
         </Tab>
         <Tab to={listPath('saved', userBrand)} current={list === 'saved'} label="Saved">
-          {status === 'success' ? saved.length : null}
+          {loaded ? saved.length : null}
         </Tab>
       </nav>
 

@@ -296,6 +296,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         />
       )}
 
+      <h2 className="visually-hidden">{list === 'saved' ? 'Saved matches' : 'Potential matches'}</h2>
       {shown.length > 0 && (
         <ul className="match-grid" aria-label={list === 'saved' ? 'Saved matches' : 'Potential matches'} aria-busy={status === 'loading'}>
           {shown.map((match) => (

@@ -1,3 +1,4 @@
+import type { Rule } from '@/lib/validation';
 import type { BrandProfile } from './api/brands';
 
 /** Up to two initials: "Oat & Honey" -> "OH". */
@@ -16,3 +17,23 @@ export function missingForMatching(brand: BrandProfile): string[] {
   if (brand.collabKinds.length === 0) missing.push('the collaborations you want');
   return missing;
 }
+
+/* Profile rules the server applies too (docs/api.md "Brands"), checked before sending. */
+
+export const NAME_MAX = 80;
+export const DESCRIPTION_MAX = 1000;
+export const INVALID_PHONE = 'Invalid phone number';
+
+/** "Must be 80 characters or fewer", as the server words it. */
+export function maxLength(max: number): Rule {
+  return (value) => (value.trim().length > max ? `Must be ${max.toLocaleString('en-GB')} characters or fewer` : null);
+}
+
+const PHONE_CHARS = /^\+?[0-9 ()./-]+$/;
+
+/** A number a person could dial: digits with the usual separators, 7 to 15 digits. */
+export const phone: Rule = (raw) => {
+  const value = raw.trim();
+  const digits = value.replace(/\D/g, '').length;
+  return PHONE_CHARS.test(value) && digits >= 7 && digits <= 15 ? null : INVALID_PHONE;
+};

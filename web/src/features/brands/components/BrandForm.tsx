@@ -21,11 +21,16 @@ import {
 } from '../api/brands';
 import { BrandLogo } from './BrandLogo';
 import { CheckboxGroup } from './CheckboxGroup';
+import { DESCRIPTION_MAX, maxLength, NAME_MAX, phone } from '../utils';
 import { CountryPicker } from './CountryPicker';
 import { SelectField } from './SelectField';
 
 const URL_RULES: readonly Rule[] = [url];
 const EMAIL_RULES: readonly Rule[] = [email];
+const NAME_RULES: readonly Rule[] = [maxLength(NAME_MAX)];
+const DESCRIPTION_RULES: readonly Rule[] = [maxLength(DESCRIPTION_MAX)];
+const CONTACT_NAME_RULES: readonly Rule[] = [maxLength(NAME_MAX)];
+const PHONE_RULES: readonly Rule[] = [phone];
 
 export interface SavedBrand {
   readonly brand: BrandProfile;
@@ -46,7 +51,7 @@ export interface BrandFormProps {
 
 type GroupKey = 'ageBands' | 'genders' | 'countries' | 'values' | 'collabKinds' | 'hideName' | 'logo';
 
-const FIX_FIELDS = 'Please fix the highlighted fields.';
+const FIX_FIELDS = 'Please check the highlighted fields';
 
 function useOptionalUrl(initial: string | null | undefined): Field {
   return useField({ initialValue: initial ?? '', required: false, rules: URL_RULES });
@@ -55,14 +60,14 @@ function useOptionalUrl(initial: string | null | undefined): Field {
 /** A brand's profile: who they are, who they reach, what they want to do, and how to reach them. */
 export function BrandForm({ brand, options, onSaved, onCancel }: BrandFormProps) {
   const formId = useId();
-  const name = useField({ initialValue: brand?.name ?? '' });
+  const name = useField({ initialValue: brand?.name ?? '', rules: NAME_RULES });
   const website = useOptionalUrl(brand?.website);
-  const description = useField({ initialValue: brand?.description ?? '', required: false });
+  const description = useField({ initialValue: brand?.description ?? '', required: false, rules: DESCRIPTION_RULES });
   const category = useField({ initialValue: brand?.category ?? '' });
   const companySize = useField({ initialValue: brand?.companySize ?? '', required: false });
-  const contactName = useField({ initialValue: brand?.contact?.name ?? '', required: false });
+  const contactName = useField({ initialValue: brand?.contact?.name ?? '', required: false, rules: CONTACT_NAME_RULES });
   const contactEmail = useField({ initialValue: brand?.contact?.email ?? '', required: false, rules: EMAIL_RULES });
-  const contactPhone = useField({ initialValue: brand?.contact?.phone ?? '', required: false });
+  const contactPhone = useField({ initialValue: brand?.contact?.phone ?? '', required: false, rules: PHONE_RULES });
   const social: Record<SocialNetwork, Field> = {
     instagram: useOptionalUrl(brand?.social.instagram),
     tiktok: useOptionalUrl(brand?.social.tiktok),

@@ -61,9 +61,11 @@ describe('Brands page', () => {
     await user.type(await screen.findByLabelText('Website (optional)'), 'http://oat.example');
     await user.type(field('Instagram'), 'instagram.com/oat');
     await user.type(field('Contact email'), 'ana@');
+    await user.type(field('Contact phone'), '12 34');
     await user.click(screen.getByRole('button', { name: 'Add brand' }));
 
-    expect(await screen.findByText('Please fix the highlighted fields.')).toBeInTheDocument();
+    expect(await screen.findByText('Please check the highlighted fields')).toBeInTheDocument();
+    expect(field('Contact phone')).toHaveAccessibleDescription('Invalid phone number');
     expect(field('Brand name')).toHaveAccessibleDescription('This field is required');
     expect(field('Category')).toHaveAccessibleDescription('This field is required');
     expect(field('Website')).toHaveAccessibleDescription('Must start with https://');
@@ -92,7 +94,7 @@ describe('Brands page', () => {
     });
     await user.type(await screen.findByLabelText('Brand name'), 'Oat');
     await user.selectOptions(field('Category'), 'beauty');
-    await user.type(field('Contact phone'), 'call me');
+    await user.type(field('Contact phone'), '+44 20 7946 0958');
     await user.click(screen.getByRole('button', { name: 'Add brand' }));
 
     expect(await screen.findByText('Invalid phone number')).toBeInTheDocument();

@@ -187,3 +187,26 @@ describe('Removing a logo', () => {
     expect(api.calls('PUT brands/1')[0]?.body).toMatchObject({ logoKey: null, name: 'Oat & Co' });
   });
 });
+
+describe('Audience and visibility choices', () => {
+  it('sends chosen countries (removable as chips) and the hide-name choice', async () => {
+    const { user, api } = openBrands('/account/brands?brand=1', {
+      'PUT brands/1': { brand: brandProfile({ hideName: true }), runId: null },
+    });
+    const picker = within(await screen.findByRole('group', { name: 'Countries (optional)' }));
+    expect(picker.getByRole('list', { name: 'Chosen countries' })).toHaveTextContent('United Kingdom');
+    await user.click(picker.getByRole('checkbox', { name: 'France' }));
+    await user.click(picker.getByRole('button', { name: 'Remove United Kingdom' }));
+    expect(picker.getByRole('checkbox', { name: 'United Kingdom' })).not.toBeChecked();
+    await user.type(picker.getByRole('searchbox', { name: 'Find a country' }), 'zz');
+    expect(picker.getByText('No country matches “zz”.')).toBeInTheDocument();
+    await user.click(screen.getByRole('switch', { name: 'Hide my brand name in Matches' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Oat & Co is saved')).toBeInTheDocument();
+    expect(api.calls('PUT brands/1')[0]?.body).toMatchObject({
+      audience: { ageBands: ['25-34'], genders: ['women'], countries: ['FR'] },
+      hideName: true,
+    });
+    expect(api.calls('PUT brands/1')[0]?.headers.get('X-Brand-Id')).toBe('1');
+  });
+});

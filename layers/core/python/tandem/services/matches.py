@@ -159,7 +159,10 @@ def list_matches(viewer: Viewer, which: str, brand_ids: set[int] | None = None) 
                 "isNew": bool(match is not None and not match.seen),
             }
         )
-    cards.sort(key=lambda c: (-c["score"], c["id"]))
+    # The run's diversified order (rank) first, so the list is not ten near-copies; saved
+    # brands without a stored match go after, best score first.
+    order = {i: (0, int(m.rank), 0) for i, m in matches.items() if m.rank is not None}
+    cards.sort(key=lambda c: order.get(c["id"], (1, -c["score"], c["id"])))
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
         shown = {c["id"] for c in cards}

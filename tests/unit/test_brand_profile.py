@@ -165,3 +165,12 @@ def test_masked_names_and_descriptions():
 def test_scores_as_members_see_them(score, percent, fit):
     assert bp.score_percent(score) == percent
     assert bp.fit_label(percent) == fit
+
+
+def test_every_form_option_has_a_place_in_the_match_index():
+    from tandem.domain import matching
+
+    assert set(bp.VALUES) <= set(matching.VALUES)
+    assert set(bp.COLLAB_KINDS) <= set(matching.COLLAB_KINDS)
+    assert set(bp.AGE_BANDS) <= set(matching.AGE_BANDS)
+    assert {code for code, _ in bp.COUNTRIES} <= set(matching.COUNTRIES)

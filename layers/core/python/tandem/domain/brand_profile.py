@@ -13,26 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from tandem.domain import matching
 from tandem.domain.countries import COUNTRY_NAMES
 from tandem.errors import ValidationError
 
 # ---------------------------------------------------------------- option lists
 
-CATEGORIES = (
-    "food & drink",
-    "beauty",
-    "home",
-    "fashion",
-    "wellness",
-    "kids",
-    "pets",
-    "outdoors",
-    "tech",
-    "travel",
-    "fitness",
-    "stationery",
-)
-COMPANY_SIZES = ("1-10", "11-50", "51-200", "200+")
+# Categories, sizes and genders are the matcher's vocabulary itself; the other lists are the
+# part of its (append-only) vocabulary the forms offer. tests/unit/test_brand_profile.py checks
+# every option has a place in the packed index.
+CATEGORIES = matching.CATEGORIES
+COMPANY_SIZES = matching.COMPANY_SIZES
 VALUES = (
     "sustainable",
     "vegan",
@@ -54,7 +45,7 @@ COLLAB_KINDS = (
     "bundles",
 )
 AGE_BANDS = ("18-24", "25-34", "35-44", "45-54", "55+")
-GENDERS = ("women", "men", "non-binary")
+GENDERS = matching.GENDERS
 # Every ISO 3166-1 country, by name (tandem.domain.countries holds the names).
 COUNTRIES = tuple(
     sorted(COUNTRY_NAMES.items(), key=lambda item: unicodedata.normalize("NFKD", item[1]).casefold())

@@ -13,6 +13,8 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
+from tandem.domain import brand_profile
+
 AWAITING = "awaiting_approval"
 PENDING = "pending"
 ACCEPTED = "accepted"
@@ -119,11 +121,7 @@ def masked_name(name: str, category: str, hide_name: bool, visible: bool) -> str
     """A brand that hides its name shows as 'A <category> brand' until connected."""
     if not hide_name or visible:
         return name
-    kind = (category or "").strip()
-    if not kind:
-        return "A brand"
-    article = "An" if kind[0].lower() in "aeiou" else "A"
-    return f"{article} {kind} brand"
+    return brand_profile.masked_name((category or "").strip())
 
 
 # ---------------------------------------------------------------- quick-action links

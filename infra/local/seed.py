@@ -220,6 +220,19 @@ def seed(population: int = POPULATION) -> None:
     _demo_credits_and_requests(account.account_id)
 
 
+def start_demo_match_runs() -> list[str]:
+    """Match runs for the demo members' brands, through the real match-run state machine, so
+    Matches has suggestions on a fresh stack (called once the stack can execute workflows)."""
+    from tandem.services import match_runs
+
+    started = []
+    for login in (DEMO_LOGINS[0], DEMO_LOGINS[3]):
+        user = accounts.find_user_by_email(login.email)
+        for brand in brands.brands_of_account(user.account_id):
+            started.append(match_runs.start_run(int(brand.brand_id), trigger="seed").run_id)
+    return started
+
+
 DEMO_REQUESTS = (
     (12, "Hi Oat & Honey! We'd love to put your oat bites in our winter hamper. Fancy a bundle?"),
     (47, "Hello! Would you be up for a joint giveaway on Instagram next month?"),

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     from infra.local.persistence import Snapshots
     from infra.local.provision import default_secret_values, provision
     from infra.local.runtime import apply_environment
-    from infra.local.seed import DEMO_LOGINS, seed
+    from infra.local.seed import DEMO_LOGINS, seed, start_demo_match_runs
     from infra.local.server import LocalSite
     from infra.local.template import build_plan
 
@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         print("First start: seeding demo data ...", flush=True)
         seed()
         snapshots.save()
+        start_demo_match_runs()  # finish in the background; the app polls them like any run
     from infra.local import assets
 
     assets.restore(Path(args.data_dir))  # uploaded logos, kept in DATA_DIR/assets

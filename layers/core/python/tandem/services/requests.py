@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import secrets
 import time
 from dataclasses import dataclass, replace
@@ -141,10 +142,13 @@ def _iso_ms(ms: int | None) -> str | None:
 
 
 def _brand_json(summary: BrandSummaryMap, visible: bool) -> dict[str, Any]:
+    """A BrandSummary; a masked brand shows no logo either (a logo gives the name away, as in
+    Matches and on brand pages)."""
+    masked = bool(summary.hide_name) and not visible
     return {
         "id": int(summary.id),
         "name": rules.masked_name(summary.name, summary.category, bool(summary.hide_name), visible),
-        "logoUrl": summary.logo_url,
+        "logoUrl": None if masked else summary.logo_url,
         "category": summary.category or "",
     }
 
@@ -498,7 +502,9 @@ def _encode_cursor(key: dict | None) -> str | None:
     return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
 
 
-def _decode_cursor(cursor: str | None, gsi: str, partition: str) -> dict | None:
+def _decode_cursor(cursor: str | None, gsi: str, partition: str, box: str) -> dict | None:
+    """The position a `nextCursor` names: an item key of this brand's `box` on the index, and
+    nothing else (a key outside the query's box is a DynamoDB error, not an empty page)."""
     if not cursor:
         return None
     try:
@@ -513,7 +519,18 @@ def _decode_cursor(cursor: str | None, gsi: str, partition: str) -> dict | None:
         or key[f"{gsi}pk"]["S"] != partition
     ):
         raise ValidationError(CURSOR_INVALID)
+    position = _CURSOR_SORT_KEY.match(key[f"{gsi}sk"]["S"])
+    if (
+        position is None
+        or position.group(1) != box
+        or key["pk"]["S"] != keys.request_pk(position.group(2))
+        or key["sk"]["S"] != keys.META
+    ):
+        raise ValidationError(CURSOR_INVALID)
     return key
+
+
+_CURSOR_SORT_KEY = re.compile(rf"^([A-Z]+)#\d{{{keys.TIME_WIDTH}}}#([A-Za-z0-9]{{1,40}})$")
 
 
 def _item_key(req: ConnectionRequest, gsi: str) -> dict:
@@ -578,7 +595,7 @@ def list_requests(brand_id: int, box: str, cursor: str | None = None) -> dict[st
         raise ValidationError("box must be received or sent")
     gsi = "gsi1" if box == "received" else "gsi2"
     partition = keys.requests_in_gsi(brand_id) if box == "received" else keys.requests_out_gsi(brand_id)
-    start = _decode_cursor(cursor, gsi, partition)
+    start = _decode_cursor(cursor, gsi, partition, "PENDING")
     items, next_key = _page(gsi, partition, "PENDING", start)
     seen = _seen_view(brand_id, "requests", items, gsi, start is None) if box == "received" else 2**62
     return {
@@ -594,7 +611,7 @@ def list_declines(brand_id: int, direction: str, cursor: str | None = None) -> d
         raise ValidationError("dir must be in or out")
     gsi = "gsi2" if direction == "out" else "gsi1"
     partition = keys.requests_out_gsi(brand_id) if direction == "out" else keys.requests_in_gsi(brand_id)
-    start = _decode_cursor(cursor, gsi, partition)
+    start = _decode_cursor(cursor, gsi, partition, "DECLINED")
     items, next_key = _page(gsi, partition, "DECLINED", start)
     seen = _seen_view(brand_id, "declines", items, gsi, start is None) if direction == "out" else 2**62
     return {
@@ -649,7 +666,9 @@ def list_connections(brand_id: int, cursor: str | None = None) -> dict[str, Any]
             value = parts[side]
             if value is not None and not isinstance(value, str):
                 raise ValidationError(CURSOR_INVALID)
-            state[side] = value if value in ("end", None) else _decode_cursor(value, gsi, partition)
+            state[side] = (
+                value if value in ("end", None) else _decode_cursor(value, gsi, partition, "CONNECTED")
+            )
     fetched = {
         side: ([], None) if state[side] == "end" else _page(gsi, partition, "CONNECTED", state[side])
         for side, gsi, partition in sides

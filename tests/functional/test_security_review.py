@@ -1,0 +1,159 @@
+"""Security review of brands, matches and requests: each test is an attack that must fail.
+
+Masked brands must not be identifiable through any field (a logo identifies a brand as surely
+as its name), and list cursors must only move within the list they came from.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+
+from tests.functional.helpers import Api
+from tests.functional.test_requests import Brand, send
+
+LINK = re.compile(r"https?://[^/\s]+(/quick-action/(accept|decline)/\d+/\d+/\S+)")
+
+
+@pytest.fixture
+def api(aws):
+    return Api(aws)
+
+
+def with_logo(brand: Brand) -> str:
+    """Give the brand a stored logo (as a completed upload would) and return its address."""
+    from tandem.store.models import Brand as BrandModel
+
+    key = f"logos/{brand.id}/{'a' * 32}.png"
+    brand.brand.update(actions=[BrandModel.logo_key.set(key)])
+    return f"/assets/{key}"
+
+
+def logos_in(payload) -> list[str]:
+    return re.findall(r"/assets/logos/[^\"' ]+", json.dumps(payload))
+
+
+def test_a_hidden_senders_logo_is_not_shown_to_the_recipient(api):
+    """A brand that hides its name shows 'A <category> brand' to the recipient until the two
+    are connected; its logo would give the name away, so it is not shown either."""
+    from tests.functional.test_requests import mail_to
+
+    hidden = Brand("hidden@example.com", "Secret Oats", credits=6, category="food & drink", hide_name=True)
+    logo = with_logo(hidden)
+    other = Brand("other@example.com", "Fern Candles", category="home")
+
+    status, body = send(api, hidden, other)
+    assert status == 201, body
+    assert body["request"]["fromBrand"]["logoUrl"] == logo  # the sender sees its own logo
+    request_id = body["request"]["id"]
+
+    status, received = api.call("GET", "/api/requests?box=received", other.headers)
+    assert status == 200
+    (item,) = received["items"]
+    assert item["fromBrand"]["name"] == "A food & drink brand"
+    assert item["fromBrand"]["logoUrl"] is None
+    status, viewed = api.call("GET", f"/api/requests/{request_id}", other.headers)
+    assert status == 200 and viewed["request"]["fromBrand"]["logoUrl"] is None
+
+    # The email's decline link answers with the request's brands: still masked.
+    (mail,) = [m for m in mail_to("other@example.com") if "would like to collaborate" in m.subject]
+    decline = dict((action, path) for path, action in LINK.findall(mail.body))["decline"]
+    status, answer = api.call("POST", f"/api{decline}")
+    assert status == 200, answer
+    assert answer["request"]["fromBrand"]["name"] == "A food & drink brand"
+    assert logo not in logos_in(answer)
+
+    status, declines = api.call("GET", "/api/declines?dir=in", other.headers)
+    assert status == 200
+    assert logo not in logos_in(declines)
+
+
+def test_a_hidden_recipients_logo_is_not_shown_to_the_sender(api):
+    sender = Brand("sender@example.com", "Oat & Co", credits=6, category="food & drink")
+    hidden = Brand("hidden@example.com", "Secret Candles", category="home", hide_name=True)
+    logo = with_logo(hidden)
+
+    status, body = send(api, sender, hidden)
+    assert status == 201, body
+    assert body["request"]["toBrand"]["name"] == "A home brand"
+    assert body["request"]["toBrand"]["logoUrl"] is None
+    request_id = body["request"]["id"]
+    status, listed = api.call("GET", "/api/requests?box=sent", sender.headers)
+    assert status == 200 and logo not in logos_in(listed)
+
+    status, _ = api.call("POST", f"/api/requests/{request_id}/decline", hidden.headers, {})
+    assert status == 200
+    status, declines = api.call("GET", "/api/declines?dir=out", sender.headers)
+    assert status == 200 and declines["items"][0]["toBrand"]["name"] == "A home brand"
+    assert logo not in logos_in(declines)
+
+
+def test_a_connected_hidden_brand_shows_its_logo(api):
+    """Once connected, names and logos are shown (the fix must not over-mask)."""
+    sender = Brand("sender@example.com", "Oat & Co", credits=6, category="food & drink")
+    hidden = Brand("hidden@example.com", "Secret Candles", category="home", hide_name=True)
+    logo = with_logo(hidden)
+    request_id = send(api, sender, hidden)[1]["request"]["id"]
+    status, body = api.call("POST", f"/api/requests/{request_id}/accept", hidden.headers)
+    assert status == 200, body
+    status, viewed = api.call("GET", f"/api/requests/{request_id}", sender.headers)
+    assert viewed["request"]["toBrand"] == {
+        "id": hidden.id,
+        "name": "Secret Candles",
+        "logoUrl": logo,
+        "category": "home",
+    }
+
+
+def _cursor(key: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(key).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "path, gsi, box",
+    [
+        ("/api/requests?box=received", "gsi1", "PENDING"),
+        ("/api/requests?box=sent", "gsi2", "PENDING"),
+        ("/api/declines?dir=out", "gsi2", "DECLINED"),
+    ],
+)
+def test_a_cursor_pointing_outside_its_list_is_refused(api, path, gsi, box):
+    """A hand-made cursor naming this brand's partition but another box (or a made-up item)
+    is refused as out of date, not passed on to DynamoDB (which answers it with an error)."""
+    me = Brand("me@example.com", "Oat & Co", credits=6)
+    from tandem.store import keys
+
+    partition = keys.requests_in_gsi(me.id) if gsi == "gsi1" else keys.requests_out_gsi(me.id)
+    for sort_key, pk in (
+        ("CONNECTED#1700000000000#abc", "REQUEST#abc"),  # another box of the same partition
+        (f"{box}#1700000000000#abc", f"BRAND#{me.id}"),  # not a request item
+        (f"{box}#1700000000000#abc", "REQUEST#other"),  # a key that no item can have
+    ):
+        cursor = _cursor(
+            {"pk": {"S": pk}, "sk": {"S": "META"}, f"{gsi}pk": {"S": partition}, f"{gsi}sk": {"S": sort_key}}
+        )
+        status, body = api.call("GET", f"{path}&cursor={cursor}", me.headers)
+        assert status == 400, (sort_key, pk, status, body)
+        assert body == {"error": "This list link is out of date. Please reload the list."}
+
+
+def test_a_connections_cursor_pointing_outside_its_list_is_refused(api):
+    from tandem.store import keys
+
+    me = Brand("me@example.com", "Oat & Co", credits=6)
+    inner = _cursor(
+        {
+            "pk": {"S": "REQUEST#abc"},
+            "sk": {"S": "META"},
+            "gsi1pk": {"S": keys.requests_in_gsi(me.id)},
+            "gsi1sk": {"S": "PENDING#1700000000000#abc"},
+        }
+    )
+    status, body = api.call(
+        "GET", f"/api/connections?cursor={_cursor({'in': inner, 'out': 'end'})}", me.headers
+    )
+    assert status == 400, body
+    assert body == {"error": "This list link is out of date. Please reload the list."}

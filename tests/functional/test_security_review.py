@@ -157,3 +157,30 @@ def test_a_connections_cursor_pointing_outside_its_list_is_refused(api):
     )
     assert status == 400, body
     assert body == {"error": "This list link is out of date. Please reload the list."}
+
+
+# Python's str.isdigit() accepts characters int() refuses ('²', '³', '①'): ids checked with it
+# answered such input with a 500 (and an error log) instead of a 400.
+SUPERSCRIPT_TWO = "%C2%B2"
+
+
+def test_ids_with_non_ascii_digits_are_a_bad_request_not_a_server_error(api):
+    me = Brand("me@example.com", "Oat & Co", credits=6)
+    assert api.call("GET", f"/api/brand/{SUPERSCRIPT_TWO}", me.headers) == (
+        400,
+        {"error": "Brand id must be a positive number"},
+    )
+    assert api.call("PUT", f"/api/matches/{SUPERSCRIPT_TWO}/saved", me.headers)[0] == 400
+    # API Gateway decodes path parameters; the brand header reaches the same check undecoded.
+    status, body = api.call("GET", "/api/matches", {**me.headers, "X-Brand-Id": "²"})
+    assert (status, body) == (400, {"error": "Brand id must be a positive number"})
+    status, body = api.call("GET", f"/api/matches?brandIds={SUPERSCRIPT_TWO}", me.headers)
+    assert status == 400, body
+    status, body = api.call("POST", "/api/requests", me.headers, {"toBrandId": "²", "message": "Hi"})
+    assert status == 400, body
+    assert body["errors"] == {"toBrandId": "This field is required"}
+    status, body = api.call("POST", f"/api/quick-action/accept/{SUPERSCRIPT_TWO}/1/abc-1-xyz")
+    assert status == 400, body
+    status, body = api.call("POST", f"/api/quick-action/accept/1/2/abc-{SUPERSCRIPT_TWO}-xyz")
+    assert status == 400, body
+    assert body == {"error": "This link is not valid. Please sign in to answer the request."}

@@ -82,7 +82,7 @@ def client_ip(request: Any) -> str:
 
 def brand_id_param(raw: str) -> int:
     """Brand ids in paths and headers are positive integers; anything else is a 400."""
-    if not raw.isdigit() or int(raw) < 1 or len(raw) > 12:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12 or int(raw) < 1:
         raise ValidationError("Brand id must be a positive number")
     return int(raw)
 

@@ -169,14 +169,19 @@ class LinkError(ValueError):
         self.status = status
 
 
+def _number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²', which int() refuses."""
+    return text.isascii() and text.isdigit() and len(text) <= 20
+
+
 def verify_quick_action(
     key: bytes, action: str, actioner: str, actionee: str, unique: str, now: int
 ) -> QuickAction:
     """The link's action if it is genuine and not expired; LinkError (400 forged, 410 expired)."""
-    if action not in QUICK_ACTIONS or not actioner.isdigit() or not actionee.isdigit() or len(unique) > 200:
+    if action not in QUICK_ACTIONS or not _number(actioner) or not _number(actionee) or len(unique) > 200:
         raise LinkError(LINK_INVALID, 400)
     parts = unique.split("-", 2)  # the base64url signature may itself contain '-'
-    if len(parts) != 3 or not parts[1].isdigit() or not parts[0]:
+    if len(parts) != 3 or not _number(parts[1]) or not parts[0]:
         raise LinkError(LINK_INVALID, 400)
     qa = QuickAction(action, int(actioner), int(actionee), parts[0], int(parts[1]))
     if not hmac.compare_digest(_signature(key, qa), parts[2]):

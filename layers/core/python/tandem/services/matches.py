@@ -117,7 +117,7 @@ def parse_brand_ids(raw: str | None) -> set[int] | None:
     parts = [p.strip() for p in raw.split(",") if p.strip()]
     if len(parts) > MAX_BRAND_FILTER:
         raise ValidationError(f"Ask for at most {MAX_BRAND_FILTER} brands at a time")
-    if not all(p.isdigit() and 0 < int(p) and len(p) <= 12 for p in parts):
+    if not all(p.isascii() and p.isdigit() and len(p) <= 12 and 0 < int(p) for p in parts):
         raise ValidationError("brandIds must be brand ids separated by commas")
     return {int(p) for p in parts}
 

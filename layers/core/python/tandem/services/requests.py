@@ -258,7 +258,7 @@ def _relation_update(
 def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
     """POST requests {toBrandId, message} -> {request, credits} (201)."""
     raw_to = body.get("toBrandId")
-    if isinstance(raw_to, str) and raw_to.isdigit():
+    if isinstance(raw_to, str) and raw_to.isascii() and raw_to.isdigit() and len(raw_to) <= 12:
         raw_to = int(raw_to)
     if not isinstance(raw_to, int) or isinstance(raw_to, bool) or raw_to < 1:
         error = ValidationError("Choose the brand to send your request to")

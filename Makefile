@@ -74,7 +74,7 @@ e2e: deps test-deps build-web
 
 bench: deps build-web
 	$(PY) tests/bench/cold_start.py
-	$(PY) tests/bench/requests.py
+	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py
 	cd web && npm run --silent size
 

@@ -4,7 +4,8 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
  * The connection-request journey of issue 5, against the local stack:
  * brand A (the demo member, subscribed with 6 credits) asks three brands of a new
  * member B; B accepts one in the app, declines one through the email's quick-action
- * link (A's credit comes back), A cancels the third; the Declines tabs list the right ones.
+ * link (opening it changes nothing; the page's button declines; A's credit comes back),
+ * A cancels the third; the Declines tabs list the right ones.
  */
 
 const DEMO = { email: 'demo@tandem.local', password: 'TandemDemo1' };
@@ -172,6 +173,13 @@ test('a request is sent, accepted, declined by email, cancelled, and the credits
   const declineLink = await linkFromOutbox(request, MEMBER_B.email, BRANDS_B[1], '/quick-action/decline/');
   const visitor = await (await browser.newContext()).newPage();
   await visitor.goto(declineLink);
+  // Opening the link only shows the request (mail scanners open links): the click declines it.
+  await expect(visitor.getByRole('heading', { level: 1, name: 'Decline this request?' })).toBeVisible();
+  await expect(visitor.getByText(MESSAGES.declined)).toBeVisible();
+  await expect(visitor.getByRole('link', { name: 'Sign in instead' })).toBeVisible();
+  await page.reload();
+  await expect(badge(page)).toHaveText('4/6 credits');
+  await visitor.getByRole('button', { name: 'Decline request' }).click();
   await expect(visitor.getByRole('heading', { level: 1, name: /^You declined .*'s request$/ })).toBeVisible();
   await expect(visitor.getByRole('link', { name: 'Sign in to Tandem' })).toBeVisible();
   // The link works once.

@@ -146,3 +146,83 @@ def test_links_are_signed_with_a_key_derived_from_the_app_secret(aws):
         rules.verify_quick_action(
             rules.quick_action_key("secret-two"), "accept", "2", "1", one, 1_999_999_999
         )
+
+
+def look(api, path: str):
+    return api.call("GET", f"/api{path}")  # what the page shows before the person's click
+
+
+def test_opening_a_link_only_shows_the_request_and_changes_nothing(api):
+    from tandem.services import credits
+
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    found = links("b@example.com")
+    mails_before = len(mail_to("a@example.com"))
+    for action in ("accept", "decline", "accept"):  # a mail scanner may open each link, repeatedly
+        status, body = look(api, found[action])
+        assert status == 200, body
+        assert body == {
+            "action": action,
+            "request": {
+                "fromBrand": {"id": a.id, "name": "Oat & Co", "logoUrl": None, "category": ""},
+                "toBrand": {"id": b.id, "name": "Fern Candles", "logoUrl": None, "category": ""},
+                "message": "Shall we run a giveaway together?",
+                "status": "pending",
+            },
+        }
+    assert relation_state(a.id, b.id) == "requested-out"
+    assert api.call("GET", f"/api/requests/{request_id}", a.headers)[1]["request"]["status"] == "pending"
+    assert available(a.account) == 5 and credits.verify(a.account) == {}
+    assert len(mail_to("a@example.com")) == mails_before
+    # The link still works once the person clicks; afterwards the page is told it was used.
+    assert press(api, found["decline"])[0] == 200
+    assert look(api, found["decline"]) == (410, {"error": "This request was already declined."})
+    assert look(api, found["accept"]) == (410, {"error": "This request was already declined."})
+
+
+def test_opening_a_link_from_a_masked_brand_keeps_its_name_hidden(api):
+    a = Brand("a@example.com", "Oat & Co", credits=6, category="food", hide_name=True)
+    b = Brand("b@example.com", "Fern Candles")
+    send(api, a, b)
+    status, body = look(api, links("b@example.com")["accept"])
+    assert status == 200
+    assert body["request"]["fromBrand"] == {
+        "id": a.id,
+        "name": "A food brand",
+        "logoUrl": None,
+        "category": "food",
+    }
+    assert "Oat" not in str(body)
+
+
+def test_opening_forged_expired_and_used_links_gives_the_same_errors_as_pressing(api):
+    from tandem.services import requests
+
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    c = Brand("c@example.com", "Salt Harbour")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    accept = links("b@example.com")["accept"]
+    _, _, actioner, actionee, unique = accept.strip("/").split("/")
+    rid, expires, signature = unique.split("-", 2)
+    old = requests.quick_action_links(requests.get_request(request_id), now=int(time.time()) - 15 * 86400)
+    expired = "/" + old["accept"].split("://", 1)[1].split("/", 1)[1]
+    bad = [
+        f"/quick-action/accept/{actioner}/{actionee}/{rid}-{expires}-{signature[:-2]}xx",
+        f"/quick-action/accept/{c.id}/{actionee}/{unique}",
+        f"/quick-action/decline/{actioner}/{actionee}/{unique}",
+        f"/quick-action/delete/{actioner}/{actionee}/{unique}",
+        f"/quick-action/accept/x/{actionee}/{unique}",
+        expired,
+    ]
+    for path in bad:
+        seen = look(api, path)
+        assert seen[0] in (400, 410), (path, seen)
+        assert seen == press(api, path), path
+    assert look(api, expired)[0] == 410
+    assert relation_state(a.id, b.id) == "requested-out"
+    api.call("POST", f"/api/requests/{request_id}/cancel", a.headers)
+    used = (410, {"error": "This request was cancelled by the brand that sent it."})
+    assert look(api, accept) == used == press(api, accept)

@@ -79,6 +79,12 @@ def list_declines() -> dict:
     return requests.list_declines(int(member.brand.brand_id), _query("dir") or "out", _query("cursor"))
 
 
+@route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["GET"], public=True)
+def quick_action_preview(action: str, actioner: str, actionee: str, unique: str) -> dict:
+    """Checks the link and shows the request; changes nothing (the page's button POSTs)."""
+    return requests.quick_action_preview(action, actioner, actionee, unique)
+
+
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["POST"], public=True)
 def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict:
     return requests.quick_action(action, actioner, actionee, unique)

@@ -787,9 +787,9 @@ RESULT_MESSAGES = {
 }
 
 
-def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict[str, Any]:
-    """POST quick-action/{action}/{actioner}/{actionee}/{unique}: accept or decline from an
-    email without signing in. Signed, expiring, and single-use (the request must be pending)."""
+def _verified_link(action: str, actioner: str, actionee: str, unique: str) -> ConnectionRequest:
+    """The pending request a quick-action link names, if the link is genuine, unexpired and
+    still usable: 400 forged or altered, 410 expired or already answered."""
     try:
         qa = rules.verify_quick_action(_link_key(), action, actioner, actionee, unique, int(time.time()))
     except rules.LinkError as exc:
@@ -804,6 +804,29 @@ def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict
         raise ValidationError(rules.LINK_INVALID)
     if req.status != rules.PENDING:
         raise LinkGone(rules.refusal(action, req.status))
+    return req
+
+
+def quick_action_preview(action: str, actioner: str, actionee: str, unique: str) -> dict[str, Any]:
+    """GET quick-action/{action}/{actioner}/{actionee}/{unique}: what the link would do, checked
+    exactly as the POST checks it, and nothing changed (mail scanners open links; only the
+    person's click on the page POSTs)."""
+    req = _verified_link(action, actioner, actionee, unique)
+    return {
+        "action": action,
+        "request": {
+            "fromBrand": _brand_json(req.from_brand, visible=False),
+            "toBrand": _brand_json(req.to_brand, visible=True),
+            "message": req.message,
+            "status": req.status,
+        },
+    }
+
+
+def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict[str, Any]:
+    """POST quick-action/{action}/{actioner}/{actionee}/{unique}: accept or decline from an
+    email without signing in. Signed, expiring, and single-use (the request must be pending)."""
+    req = _verified_link(action, actioner, actionee, unique)
     try:
         done = transition(req, action)
     except Conflict as exc:

@@ -13,17 +13,41 @@ export interface QuickActionResult {
   };
 }
 
+/** What a link would do (GET): the still-pending request it answers. Nothing changes. */
+export interface QuickActionPreview {
+  readonly action: QuickAction;
+  readonly request: {
+    readonly fromBrand: BrandSummary;
+    readonly toBrand: BrandSummary;
+    readonly message: string;
+    readonly status: RequestStatus;
+  };
+}
+
 export function isQuickAction(value: string | undefined): value is QuickAction {
   return value === 'accept' || value === 'decline';
 }
 
-/** The emailed accept/decline link: public, single-use; no session is needed or sent. */
+function linkPath(action: QuickAction, actioner: string, actionee: string, unique: string): string {
+  return `quick-action/${[action, actioner, actionee, unique].map(encodeURIComponent).join('/')}`;
+}
+
+/** Checks the emailed link and shows its request: public, side-effect free (mail scanners open links). */
+export function previewQuickAction(
+  action: QuickAction,
+  actioner: string,
+  actionee: string,
+  unique: string,
+): Promise<QuickActionPreview> {
+  return api.get<QuickActionPreview>(linkPath(action, actioner, actionee, unique), { auth: false });
+}
+
+/** Answers the request (the person's click): public, single-use; no session is needed or sent. */
 export function runQuickAction(
   action: QuickAction,
   actioner: string,
   actionee: string,
   unique: string,
 ): Promise<QuickActionResult> {
-  const path = [action, actioner, actionee, unique].map(encodeURIComponent).join('/');
-  return api.post<QuickActionResult>(`quick-action/${path}`, undefined, { auth: false });
+  return api.post<QuickActionResult>(linkPath(action, actioner, actionee, unique), undefined, { auth: false });
 }

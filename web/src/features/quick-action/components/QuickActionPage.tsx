@@ -1,9 +1,14 @@
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { useLinkAction } from '@/features/auth/components/use-link-action';
+import { BrandIdentity } from '@/features/requests/components/BrandIdentity';
+import { ApiError, describeError } from '@/lib/api';
 import { loginPath } from '@/lib/redirect';
 import { useSession } from '@/lib/session';
-import { isQuickAction, runQuickAction, type QuickActionResult } from '../api/quick-action';
+import { isQuickAction, previewQuickAction, runQuickAction, type QuickActionResult } from '../api/quick-action';
 
 const BAD_LINK = 'This link is incomplete or not one of ours. Please open the link from your email again.';
 
@@ -37,54 +42,116 @@ function resultLead(action: 'accept' | 'decline', result: QuickActionResult): st
     : `We've let ${name} know.`;
 }
 
+type Answer =
+  | { readonly status: 'idle' }
+  | { readonly status: 'sending' }
+  | { readonly status: 'done'; readonly result: QuickActionResult }
+  | { readonly status: 'gone'; readonly message: string }
+  | { readonly status: 'failed'; readonly message: string };
+
+function LinkError({ message, signedIn }: { readonly message: string; readonly signedIn: boolean }) {
+  return (
+    <section className="card quick-action" aria-labelledby="quick-action-title">
+      <span className="quick-action__icon quick-action__icon--alert">
+        <AlertIcon />
+      </span>
+      <h1 id="quick-action-title" className="card__title">
+        This link can't be used
+      </h1>
+      <p className="quick-action__lead" role="alert">
+        {message}
+      </p>
+      <p className="muted">
+        Links in our emails work once and expire after a while. You can still see the request and reply to it in
+        Tandem.
+      </p>
+      <div className="actions">
+        {signedIn ? (
+          <Link to="/requests/received" className="button button--primary">
+            Go to your requests
+          </Link>
+        ) : (
+          <Link to={loginPath('/requests/received')} className="button button--primary">
+            Sign in to reply
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
 /**
  * /quick-action/{action}/{actioner}/{actionee}/{unique}: the accept / decline link
- * of a request email. It works without signing in, once: the call runs a single
- * time even when React mounts the page twice in development.
+ * of a request email. Opening it changes nothing (email scanners open links and run
+ * scripts): the page checks the link, shows the request, and only the person's click
+ * answers it, once, without signing in.
  */
 export function QuickActionPage() {
   const { action, actioner = '', actionee = '', unique = '' } = useParams();
   const signedIn = useSession() !== null;
   const valid = isQuickAction(action) && actioner !== '' && actionee !== '' && unique !== '';
-  const state = useLinkAction(() =>
-    valid ? runQuickAction(action, actioner, actionee, unique) : Promise.reject(new Error(BAD_LINK)),
+  const preview = useLinkAction(() =>
+    valid ? previewQuickAction(action, actioner, actionee, unique) : Promise.reject(new Error(BAD_LINK)),
   );
+  const [answer, setAnswer] = useState<Answer>({ status: 'idle' });
+  const sent = useRef(false);
   const verb = action === 'decline' ? 'decline' : 'accept';
 
-  if (state.status === 'pending') {
+  const submit = () => {
+    if (!valid || sent.current) return;
+    sent.current = true;
+    setAnswer({ status: 'sending' });
+    runQuickAction(action, actioner, actionee, unique).then(
+      (result) => {
+        setAnswer({ status: 'done', result });
+      },
+      (error: unknown) => {
+        // A used, expired or forged link can't be retried; anything else (network, server) can.
+        const final = error instanceof ApiError && (error.status === 400 || error.status === 410);
+        if (!final) sent.current = false;
+        setAnswer({ status: final ? 'gone' : 'failed', message: describeError(error) });
+      },
+    );
+  };
+
+  if (preview.status === 'pending') {
     return (
       <section className="card quick-action" aria-busy="true">
-        <h1 className="card__title">{verb === 'accept' ? 'Accepting the request…' : 'Declining the request…'}</h1>
+        <h1 className="card__title">Checking your link…</h1>
         <PageLoader inline />
       </section>
     );
   }
 
-  if (state.status === 'error') {
-    const target = loginPath('/requests/received');
+  if (preview.status === 'error') {
+    return <LinkError message={valid ? preview.message : BAD_LINK} signedIn={signedIn} />;
+  }
+  if (answer.status === 'gone') {
+    return <LinkError message={answer.message} signedIn={signedIn} />;
+  }
+
+  if (answer.status === 'done') {
+    const result = answer.result;
+    const next = verb === 'accept' ? '/connections/connected' : '/declines/in';
     return (
       <section className="card quick-action" aria-labelledby="quick-action-title">
-        <span className="quick-action__icon quick-action__icon--alert">
-          <AlertIcon />
+        <span className="quick-action__icon">
+          <CheckIcon />
         </span>
         <h1 id="quick-action-title" className="card__title">
-          This link can't be used
+          {resultTitle(verb, result)}
         </h1>
-        <p className="quick-action__lead" role="alert">
-          {valid ? state.message : BAD_LINK}
-        </p>
-        <p className="muted">
-          Links in our emails work once and expire after a while. You can still see the request and reply to it in
-          Tandem.
+        <p className="quick-action__lead" role="status">
+          {resultLead(verb, result)}
         </p>
         <div className="actions">
           {signedIn ? (
-            <Link to="/requests/received" className="button button--primary">
-              Go to your requests
+            <Link to={next} className="button button--primary">
+              {verb === 'accept' ? 'See your connections' : 'See your declines'}
             </Link>
           ) : (
-            <Link to={target} className="button button--primary">
-              Sign in to reply
+            <Link to={loginPath(next)} className="button button--primary">
+              {verb === 'accept' ? 'Sign in to see their details' : 'Sign in to Tandem'}
             </Link>
           )}
         </div>
@@ -92,27 +159,36 @@ export function QuickActionPage() {
     );
   }
 
-  const result = state.data;
-  const next = verb === 'accept' ? '/connections/connected' : '/declines/in';
+  const { fromBrand, toBrand, message } = preview.data.request;
   return (
     <section className="card quick-action" aria-labelledby="quick-action-title">
-      <span className="quick-action__icon">
-        <CheckIcon />
-      </span>
       <h1 id="quick-action-title" className="card__title">
-        {resultTitle(verb, result)}
+        {verb === 'accept' ? 'Accept this request?' : 'Decline this request?'}
       </h1>
-      <p className="quick-action__lead" role="status">
-        {resultLead(verb, result)}
+      <BrandIdentity brand={fromBrand} as="h2" />
+      <p className="muted">Sent to {toBrand.name}</p>
+      <blockquote className="request-card__message">{message}</blockquote>
+      <p>
+        {verb === 'accept'
+          ? "If you accept, you'll be connected and we'll email you both each other's contact details."
+          : "If you decline, we'll send them a polite reply on your behalf."}
       </p>
+      {answer.status === 'failed' && <Alert>{answer.message}</Alert>}
       <div className="actions">
+        <Button
+          variant={verb === 'accept' ? 'primary' : 'danger'}
+          busy={answer.status === 'sending'}
+          onClick={submit}
+        >
+          {verb === 'accept' ? 'Accept request' : 'Decline request'}
+        </Button>
         {signedIn ? (
-          <Link to={next} className="button button--primary">
-            {verb === 'accept' ? 'See your connections' : 'See your declines'}
+          <Link to="/requests/received" className="button button--ghost">
+            Answer in Tandem instead
           </Link>
         ) : (
-          <Link to={loginPath(next)} className="button button--primary">
-            {verb === 'accept' ? 'Sign in to see their details' : 'Sign in to Tandem'}
+          <Link to={loginPath('/requests/received')} className="button button--ghost">
+            Sign in instead
           </Link>
         )}
       </div>

@@ -96,3 +96,35 @@ def test_credits_info_fills_spec_fields_from_ledger_and_status():
     assert pending["pendingApproval"] and pending["hasSubscription"] and not pending["active"]
     cancelled = credits_info(ledger, status="cancelled", valid_to=now + 50)
     assert cancelled["cancels"] == {"cancel_at": "1970-01-12T13:47:30Z", "cancelled_at": None}
+
+
+# ---------------------------------------------------------------- re-sending after a close
+
+NOV_22_2026_1430 = 1795357800  # 2026-11-22 14:30 UTC
+DEC_22_2026 = 1797897600  # 2026-12-22 00:00 UTC
+
+
+def test_a_closed_request_lets_its_sender_ask_again_from_the_day_thirty_days_later():
+    assert rules.RESEND_DAYS == 30
+    assert rules.resend_at(NOV_22_2026_1430) == DEC_22_2026
+    assert rules.resend_at(DEC_22_2026 - 30 * 86400) == DEC_22_2026  # closed at midnight exactly
+    assert rules.resend_at(DEC_22_2026 - 29 * 86400 - 1) == DEC_22_2026  # last second of 22 Nov
+    assert rules.resend_date(DEC_22_2026) == "22 Dec 2026"
+    assert (
+        rules.resend_date(rules.resend_at(1777982400)) == "4 Jun 2026"
+    )  # closed 5 May 12:00; no leading zero
+    assert rules.CLOSING == ("decline", "cancel")
+
+
+def test_resend_refusal_names_the_brand_and_the_date_until_the_wait_is_over():
+    allowed = rules.resend_at(NOV_22_2026_1430)
+    message = "You can send Oat & Honey a new request from 22 Dec 2026."
+    assert rules.resend_refusal("Oat & Honey", allowed, NOV_22_2026_1430) == message
+    assert rules.resend_refusal("Oat & Honey", allowed, allowed - 1) == message
+    assert rules.resend_refusal("Oat & Honey", allowed, allowed) is None
+    assert rules.resend_refusal("Oat & Honey", allowed, allowed + 86400) is None
+    assert rules.resend_refusal("Oat & Honey", None, NOV_22_2026_1430) is None  # never closed
+    masked = rules.masked_name("Oat & Honey", "food", True, visible=False)
+    assert rules.resend_refusal(masked, allowed, NOV_22_2026_1430) == (
+        "You can send A food brand a new request from 22 Dec 2026."
+    )

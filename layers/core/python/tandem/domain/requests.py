@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from tandem.domain import brand_profile
 
@@ -103,6 +104,37 @@ def conflict_for(sender_state: str | None, recipient_state: str | None) -> str |
     if (sender_state or "") == "requested-in" or (recipient_state or "") == "requested-out":
         return ALREADY_RECEIVED
     return None
+
+
+# ---------------------------------------------------------------- re-sending after a close
+
+# A cancelled request returns its credit (SPEC) and every send emails the recipient, so
+# send -> cancel -> send would flood a brand's inbox for free. After the sender cancels a
+# request, or the recipient declines it, the same sender may ask that brand again only from
+# the start (UTC) of the day RESEND_DAYS after the close. The other brand may still ask.
+RESEND_DAYS = 30
+CLOSING = ("decline", "cancel")
+DAY = 86400
+
+
+def resend_at(closed_at: int) -> int:
+    """Epoch seconds from which the sender of a request closed at `closed_at` may ask again:
+    midnight UTC starting the day RESEND_DAYS after the close (the date the message names)."""
+    return (int(closed_at) // DAY + RESEND_DAYS) * DAY
+
+
+def resend_date(at: int) -> str:
+    """'22 Dec 2026' (UTC)."""
+    day = datetime.fromtimestamp(int(at), UTC)
+    return f"{day.day} {day:%b %Y}"
+
+
+def resend_refusal(name: str, allowed_from: int | None, now: int) -> str | None:
+    """Why the sender may not ask the brand it sees as `name` again yet, or None. `allowed_from`
+    is what resend_at gave when the sender's last request to it was closed (None: never)."""
+    if allowed_from is None or int(now) >= int(allowed_from):
+        return None
+    return f"You can send {name} a new request from {resend_date(allowed_from)}."
 
 
 def can(action: str, status: str) -> bool:

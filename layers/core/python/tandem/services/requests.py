@@ -208,6 +208,7 @@ class _SendContext:
     account: Account | None
     sender_state: str
     recipient_state: str
+    resend_at: int | None  # when the sender may ask again after its last request was closed
 
 
 def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
@@ -221,12 +222,25 @@ def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
     state = {
         k: found[k].get("request_state", {}).get("S", "") if k in found else "" for k in (out_key, in_key)
     }
+    resend_at = found.get(out_key, {}).get("resend_at", {}).get("N")
     return _SendContext(
         target=_deserialize(Brand, found[target_key]),
         account=_deserialize(Account, found[account_key]) if account_key in found else None,
         sender_state=state[out_key],
         recipient_state=state[in_key],
+        resend_at=int(resend_at) if resend_at is not None else None,
     )
+
+
+def _refusal(ctx: _SendContext, now: int) -> str | None:
+    """Why this send is refused (409): a request between the two is open or they are connected,
+    or the sender's last request to this brand was closed too recently."""
+    conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
+    if conflict:
+        return conflict
+    target = ctx.target  # named as the sender sees it: masked unless connected (it is not)
+    name = rules.masked_name(target.name, target.category or "", bool(target.hide_name), visible=False)
+    return rules.resend_refusal(name, ctx.resend_at, now)
 
 
 def _clean(raw: Any, field: str, required: bool, limit: int) -> str:
@@ -245,12 +259,17 @@ def _relation_free():  # noqa: ANN202
     )
 
 
+def _may_resend(now: int):  # noqa: ANN202
+    """Condition on the sender's relation item: no wait after a closed request, or it is over."""
+    return BrandRelation.resend_at.does_not_exist() | (BrandRelation.resend_at <= now)
+
+
 def _relation_update(
-    tx: Any, brand_id: int, other_id: int, state: str, request_id: str, condition=None
+    tx: Any, brand_id: int, other_id: int, state: str, request_id: str, condition=None, extra=()
 ) -> None:  # noqa: ANN001
     tx.update(
         relations.item(brand_id, other_id),
-        actions=relations.request_state_actions(brand_id, other_id, state, request_id),
+        actions=[*relations.request_state_actions(brand_id, other_id, state, request_id), *extra],
         condition=condition,
     )
 
@@ -274,7 +293,7 @@ def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
         raise ValidationError(rules.OWN_BRAND)
     if not (subscriptions.is_subscribed(ctx.account) or subscriptions.awaits_approval(ctx.account)):
         raise PaymentNeeded(subscriptions.NEEDS_SUBSCRIPTION, "no_subscription")
-    conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
+    conflict = _refusal(ctx, int(time.time()))
     if conflict:
         raise Conflict(conflict)
 
@@ -316,7 +335,12 @@ def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
                 credits.add_hold(tx, account_id, request_id, bucket, now)
                 tx.save(req, condition=ConnectionRequest.sk.does_not_exist())
                 _relation_update(
-                    tx, int(from_brand.brand_id), to_brand_id, sender_state, request_id, _relation_free()
+                    tx,
+                    int(from_brand.brand_id),
+                    to_brand_id,
+                    sender_state,
+                    request_id,
+                    _relation_free() & _may_resend(now),
                 )
                 if recipient_state:
                     _relation_update(
@@ -329,9 +353,9 @@ def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
                     )
         except TransactWriteError:
             # Either another request took that credit first (look again), or a request
-            # between these two brands was made meanwhile (refuse).
+            # between these two brands was made or closed meanwhile (refuse).
             again = _send_context(from_brand, to_brand_id)
-            conflict = rules.conflict_for(again.sender_state, again.recipient_state)
+            conflict = _refusal(again, now)
             if conflict:
                 raise Conflict(conflict) from None
             continue
@@ -406,7 +430,9 @@ def transition(req: ConnectionRequest, action: str, reply: str | None = None) ->
                     actions=actions,
                     condition=ConnectionRequest.status.is_in(*starts),
                 )
-                _relation_update(tx, sender, recipient, sender_state, req.request_id)
+                # A closed request makes its sender wait before asking this brand again.
+                wait = [BrandRelation.resend_at.set(rules.resend_at(now))] if action in rules.CLOSING else []
+                _relation_update(tx, sender, recipient, sender_state, req.request_id, extra=wait)
                 if req.status != rules.AWAITING:  # the recipient never knew of an awaiting one
                     _relation_update(tx, recipient, sender, recipient_state, req.request_id)
                 if with_credit:

@@ -249,6 +249,9 @@ class BrandRelation(TandemModel):
     request_state = UnicodeAttribute(default="")
     request_id = UnicodeAttribute(default="")
     updated_at = NumberAttribute(default=0)
+    # On the sender's item: when it may send the other brand a new request after its last one
+    # was cancelled or declined (tandem.domain.requests.resend_at); absent: no wait.
+    resend_at = NumberAttribute(null=True)
 
 
 @_register

@@ -1,42 +1,16 @@
-import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Alert } from '@/components/ui/Alert';
-import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { UnknownBrand } from '@/features/requests/components/ListStates';
+import { LoadFailed, UnknownBrand } from '@/features/requests/components/ListStates';
+import { useOneItem } from '@/features/requests/hooks/use-one-item';
 import { useRouteBrand } from '@/features/requests/hooks/use-route-brand';
-import { describeError, SessionEndedError } from '@/lib/api';
-import { getConnection, type Connection } from '../api/connections';
+import { getConnection } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';
-
-type State =
-  | { readonly status: 'loading' }
-  | { readonly status: 'success'; readonly connection: Connection }
-  | { readonly status: 'error'; readonly message: string | null };
 
 /** One connection: /connections/{userBrand}/{_id}, _id being the connected brand. */
 export function ConnectionDetailPage() {
   const { userBrand, _id: otherBrandId = '' } = useParams();
   const route = useRouteBrand(userBrand, (brand) => `/connections/${brand}`);
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const ready = route.status === 'ready';
-
-  useEffect(() => {
-    if (!ready) return undefined;
-    let live = true;
-    getConnection(otherBrandId).then(
-      (connection) => {
-        if (live) setState({ status: 'success', connection });
-      },
-      (error: unknown) => {
-        if (live) setState({ status: 'error', message: error instanceof SessionEndedError ? null : describeError(error) });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [ready, otherBrandId, attempt]);
+  const { state, retry } = useOneItem(getConnection, otherBrandId, route.status === 'ready');
 
   return (
     <div className="requests-page">
@@ -51,23 +25,9 @@ export function ConnectionDetailPage() {
       ) : state.status === 'loading' ? (
         <PageLoader inline />
       ) : state.status === 'error' ? (
-        state.message !== null && (
-          <Alert title="We couldn't open this connection">
-            <p>{state.message}</p>
-            <Button
-              variant="secondary"
-              className="alert__action"
-              onClick={() => {
-                setState({ status: 'loading' });
-                setAttempt((n) => n + 1);
-              }}
-            >
-              Try again
-            </Button>
-          </Alert>
-        )
+        <LoadFailed title="We couldn't open this connection" message={state.message} retry={retry} />
       ) : (
-        <ConnectionCard connection={state.connection} />
+        <ConnectionCard connection={state.item} />
       )}
     </div>
   );

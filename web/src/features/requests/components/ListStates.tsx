@@ -51,6 +51,19 @@ export function PagedSection<T>({ list, noun, empty, children }: PagedSectionPro
   );
 }
 
+/** A detail page's item that could not be loaded, with 'Try again' (nothing when signed out). */
+export function LoadFailed({ title, message, retry }: { readonly title: string; readonly message: string | null; readonly retry: () => void }) {
+  if (message === null) return null;
+  return (
+    <Alert title={title}>
+      <p>{message}</p>
+      <Button variant="secondary" className="alert__action" onClick={retry}>
+        Try again
+      </Button>
+    </Alert>
+  );
+}
+
 /** The page for a brand in the address that is not one of the member's. */
 export function UnknownBrand({ backTo, backLabel }: { readonly backTo: string; readonly backLabel: string }) {
   return (

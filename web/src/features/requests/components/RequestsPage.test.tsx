@@ -245,4 +245,18 @@ describe('RequestDetailPage', () => {
     });
     expect(await screen.findByText('Request not found.')).toBeInTheDocument();
   });
+
+  it('loads the request again after a failure', async () => {
+    let calls = 0;
+    const { user } = openRequests('/requests/received/1/r1', {
+      'GET requests/r1': () => {
+        calls += 1;
+        return calls === 1 ? jsonResponse({ error: 'Service unavailable' }, 503) : { request: requestItem() };
+      },
+    });
+    expect(await screen.findByText("We couldn't open this request")).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Wild Fern Candles' })).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
 });

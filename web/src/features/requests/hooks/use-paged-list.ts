@@ -30,7 +30,8 @@ function fresh<T>(key: string): State<T> {
   return { key, status: 'loading', items: [], nextCursor: null, error: null, loadingMore: false, moreError: null };
 }
 
-function messageOf(error: unknown): string | null {
+/** What to tell the member about a failed load; null when the session ended. */
+export function messageOf(error: unknown): string | null {
   // The session ended: the app is already on its way to the sign-in page.
   return error instanceof SessionEndedError ? null : describeError(error);
 }

@@ -615,19 +615,27 @@ def _seen_view(brand_id: int, field: str, items: list[ConnectionRequest], gsi: s
     return previous
 
 
-def list_requests(brand_id: int, box: str, cursor: str | None = None) -> dict[str, Any]:
-    """GET requests?box=received|sent: pending requests, newest first, 20 a page."""
-    if box not in ("received", "sent"):
-        raise ValidationError("box must be received or sent")
-    gsi = "gsi1" if box == "received" else "gsi2"
-    partition = keys.requests_in_gsi(brand_id) if box == "received" else keys.requests_out_gsi(brand_id)
-    start = _decode_cursor(cursor, gsi, partition, "PENDING")
-    items, next_key = _page(gsi, partition, "PENDING", start)
-    seen = _seen_view(brand_id, "requests", items, gsi, start is None) if box == "received" else 2**62
+def _list_box(brand_id: int, side: str, status: str, seen_field: str | None, cursor: str | None) -> dict:
+    """One page of the brand's received (`side` in) or sent (out) requests in `status`, newest
+    first; `seen_field` names the new-items mark the first page moves (None: no new flags)."""
+    gsi = "gsi1" if side == "in" else "gsi2"
+    partition = keys.requests_in_gsi(brand_id) if side == "in" else keys.requests_out_gsi(brand_id)
+    start = _decode_cursor(cursor, gsi, partition, status)
+    items, next_key = _page(gsi, partition, status, start)
+    seen = _seen_view(brand_id, seen_field, items, gsi, start is None) if seen_field else 2**62
     return {
         "items": [request_json(r, brand_id, _box_ms(getattr(r, f"{gsi}sk")) > seen) for r in items],
         "nextCursor": _encode_cursor(next_key),
     }
+
+
+def list_requests(brand_id: int, box: str, cursor: str | None = None) -> dict[str, Any]:
+    """GET requests?box=received|sent: pending requests, newest first, 20 a page."""
+    if box not in ("received", "sent"):
+        raise ValidationError("box must be received or sent")
+    if box == "received":
+        return _list_box(brand_id, "in", "PENDING", "requests", cursor)
+    return _list_box(brand_id, "out", "PENDING", None, cursor)
 
 
 def list_declines(brand_id: int, direction: str, cursor: str | None = None) -> dict[str, Any]:
@@ -635,15 +643,7 @@ def list_declines(brand_id: int, direction: str, cursor: str | None = None) -> d
     flagged), in = requests this brand declined."""
     if direction not in ("in", "out"):
         raise ValidationError("dir must be in or out")
-    gsi = "gsi2" if direction == "out" else "gsi1"
-    partition = keys.requests_out_gsi(brand_id) if direction == "out" else keys.requests_in_gsi(brand_id)
-    start = _decode_cursor(cursor, gsi, partition, "DECLINED")
-    items, next_key = _page(gsi, partition, "DECLINED", start)
-    seen = _seen_view(brand_id, "declines", items, gsi, start is None) if direction == "out" else 2**62
-    return {
-        "items": [request_json(r, brand_id, _box_ms(getattr(r, f"{gsi}sk")) > seen) for r in items],
-        "nextCursor": _encode_cursor(next_key),
-    }
+    return _list_box(brand_id, direction, "DECLINED", "declines" if direction == "out" else None, cursor)
 
 
 def _connection_json(req: ConnectionRequest, brand_id: int, live: dict[int, Brand], is_new: bool) -> dict:

@@ -312,3 +312,23 @@ def test_timezone_offset_header_values_parse():
     assert n.parse_timezone_offset("5.5") == 5.5
     assert n.parse_timezone_offset("-0") == 0.0
     assert n.parse_timezone_offset(" -5 ") == -5.0
+
+
+def test_unsubscribe_turns_off_only_that_sources_email():
+    settings = n.merge_settings(
+        None,
+        {
+            "new_matches": {"email": True, "browser": True, "subOptions": {"each_run": {"email": True}}},
+            "tips": {"browser": True},
+        },
+    )
+    after = n.email_off(settings, "new_matches")
+    assert after["new_matches"]["email"] is False and after["new_matches"]["browser"] is True
+    assert all(not flags["email"] for flags in after["new_matches"]["subOptions"].values())
+    assert n.channels_for(after, "new_matches", "daily_digest") == ["browser"]
+    assert {k: v for k, v in after.items() if k != "new_matches"} == {
+        k: v for k, v in settings.items() if k != "new_matches"
+    }
+    assert n.email_off(after, "requests_received")["requests_received"]["email"] is False
+    with pytest.raises(ValueError, match="required"):
+        n.email_off(settings, "billing_account")

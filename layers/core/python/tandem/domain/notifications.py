@@ -350,6 +350,20 @@ def merge_settings(
     return result
 
 
+def email_off(settings: dict[str, Any] | None, source_key: str) -> dict[str, Any]:
+    """The settings after a one-click unsubscribe: that source's email off, its own flag and every
+    sub-option's, and nothing else changed. Mandatory email cannot be unsubscribed (ValueError)."""
+    source = get_source(source_key)
+    if EMAIL in source.mandatory:
+        raise ValueError(f"Email notifications for {source.label} are required and can't be turned off.")
+    result = normalize(settings)
+    entry = result[source.key]
+    entry[EMAIL] = False
+    for flags in entry.get(SUB_OPTIONS, {}).values():
+        flags[EMAIL] = False
+    return result
+
+
 # ---------------------------------------------------------------- routing one message
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,31 @@ from infra.local.fake_stripe.webhooks import DEFAULT_RETRY_DELAYS, Dispatcher
 MAX_BODY = 1024 * 1024
 
 
+def listening_socket(host: str, port: int, patience: float = 2.0) -> socket.socket:
+    """A bound, listening socket. Right after a server on the same port closed, Linux may
+    refuse the bind for a moment (seen here for ~0.1 ms while the old connections move to
+    TIME_WAIT) even with SO_REUSEADDR; such a refusal is retried for up to `patience` seconds
+    (werkzeug's own bind would exit the process instead)."""
+    deadline = time.monotonic() + patience
+    while True:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+            sock.listen(128)
+            return sock
+        except OSError as error:
+            sock.close()
+            if error.errno != errno.EADDRINUSE or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
+
+
 class _QuietHandler(WSGIRequestHandler):
+    # One request per connection: a kept-alive connection would hold the port after stop(), so
+    # a restart on the same port (local stack, tests) could fail with 'address in use'.
+    protocol_version = "HTTP/1.0"
+
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         return  # one line per request would drown the local stack's own log
 
@@ -91,8 +118,16 @@ class FakeStripe:
         delivery. Returns the base URL to give stripe-python (`stripe.api_base`)."""
         if self._server is not None:
             raise RuntimeError("already started")
-        self._server = make_server(host, port, self, threaded=True, request_handler=_QuietHandler)
-        self._port = self._server.server_port
+        sock = listening_socket(host, port)
+        try:
+            self._server = make_server(
+                host, port, self, threaded=True, request_handler=_QuietHandler, fd=sock.fileno()
+            )
+        finally:
+            sock.close()  # the server works on its own duplicate of the descriptor
+        # stop() then waits for requests in progress, so the port is free once it returns.
+        self._server.daemon_threads = False
+        self._port = self._server.port
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="fake-stripe-http", daemon=True
         )

@@ -222,6 +222,7 @@ class Dispatcher:
                     "Content-Type": "application/json; charset=utf-8",
                     "Stripe-Signature": header,
                     "User-Agent": USER_AGENT,
+                    "Connection": "close",  # each attempt on its own connection, as Stripe's are
                 },
                 timeout=self.timeout,
                 allow_redirects=False,

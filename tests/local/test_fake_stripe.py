@@ -873,3 +873,78 @@ def test_state_survives_a_restart_with_a_state_file(
         assert second.now() >= clock
         assert len([e for e in stripe.Event.list().data if e.type == "customer.created"]) == 1
         assert len(second.store.all("webhook_endpoint")) == 1  # the saved endpoint is reused, not doubled
+
+
+def test_a_trial_starts_free_warns_before_it_ends_then_bills(
+    fake: FakeStripe, receiver: Receiver, catalogue: dict[str, Any]
+) -> None:
+    customer = stripe.Customer.create(email="trial@tandem.local")
+    session = stripe.checkout.Session.create(
+        mode="subscription",
+        customer=customer.id,
+        line_items=[{"price": catalogue["monthly"].id, "quantity": 1}],
+        subscription_data={"trial_period_days": 7, "metadata": {"brand": "12"}},
+        success_url="http://127.0.0.1:9/ok",
+    )
+    assert "7 days free" in requests.get(session.url, timeout=TIMEOUT).text
+    assert pay(session.url, "4242424242424242", email="trial@tandem.local").status_code == 303
+    done = stripe.checkout.Session.retrieve(session.id, expand=["subscription.latest_invoice"])
+    assert done.payment_status == "no_payment_required"
+    sub = done.subscription
+    assert sub.status == "trialing" and sub.trial_end - sub.trial_start == 7 * DAY
+    assert sub.latest_invoice.amount_paid == 0 and sub.latest_invoice.status == "paid"
+    assert stripe.Charge.list(customer=customer.id).data == []
+
+    fake.advance_clock(days=4, seconds=1)
+    receiver.wait_for_type("customer.subscription.trial_will_end")
+    assert stripe.Subscription.retrieve(sub.id).status == "trialing"
+    fake.advance_clock(days=3)
+    billed = stripe.Subscription.retrieve(sub.id, expand=["latest_invoice"])
+    assert billed.status == "active" and billed.latest_invoice.billing_reason == "subscription_cycle"
+    assert billed.latest_invoice.amount_paid == 1999
+    assert billed["items"].data[0].current_period_start == sub.trial_end
+
+
+def test_cancelling_through_the_api_ends_the_plan_at_once(
+    fake: FakeStripe, receiver: Receiver, catalogue: dict[str, Any]
+) -> None:
+    customer, session = subscribe(catalogue)
+    listed = stripe.Subscription.list(customer=customer.id, expand=["data.latest_invoice"])
+    assert listed.data[0].latest_invoice.billing_reason == "subscription_create"
+    cancelled = stripe.Subscription.cancel(
+        session.subscription.id, cancellation_details={"comment": "refund"}
+    )
+    assert cancelled.status == "canceled" and cancelled.ended_at is not None
+    assert cancelled.cancellation_details.comment == "refund"
+    with pytest.raises(stripe.InvalidRequestError):
+        stripe.Subscription.modify(session.subscription.id, cancel_at_period_end=True)
+    receiver.wait_for_type("customer.subscription.deleted")
+    fake.advance_clock(days=40)  # nothing renews
+    assert len(stripe.Invoice.list(customer=customer.id).data) == 1
+
+
+def test_webhook_endpoints_made_through_the_api_get_their_own_secret_and_events(
+    fake: FakeStripe, receiver: Receiver
+) -> None:
+    endpoint = stripe.WebhookEndpoint.create(url=receiver.url, enabled_events=["customer.updated"])
+    assert endpoint.id.startswith("we_") and endpoint.secret.startswith("whsec_")
+    assert "secret" not in stripe.WebhookEndpoint.retrieve(endpoint.id)
+    customer = stripe.Customer.create(email="hooks@tandem.local")
+    stripe.Customer.modify(customer.id, name="Hooked")
+    settle(fake)
+    mine = [d for d in fake.deliveries() if d["endpoint"] == endpoint.id]
+    assert [d["type"] for d in mine] == ["customer.updated"]
+
+    def signed_with(record: dict[str, Any], secret: str) -> bool:
+        try:
+            stripe.Webhook.construct_event(record["body"], record["signature"], secret)
+        except stripe.SignatureVerificationError:
+            return False
+        return True
+
+    theirs = [r for r in receiver.received if signed_with(r, endpoint.secret)]
+    assert len(theirs) == 1 and not signed_with(theirs[0], SECRET)
+    event = stripe.Webhook.construct_event(theirs[0]["body"], theirs[0]["signature"], endpoint.secret)
+    assert event.type == "customer.updated" and event.data.previous_attributes.name is None
+    assert stripe.WebhookEndpoint.delete(endpoint.id).deleted is True
+    assert "Local Stripe" in requests.get(fake.base_url + "/", timeout=TIMEOUT).text

@@ -8,6 +8,7 @@ import base64
 import hashlib
 import json
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from infra.local.fake_stripe.util import (
     new_id,
 )
 
+IDEMPOTENCY_TTL = 24 * 3600
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 CLIENT_REFERENCE = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 INTERVALS = ("day", "week", "month", "year")
@@ -164,11 +166,7 @@ class Api:
             except StripeError as error:
                 status, body = error.status, error.body()
             if idempotency_key and (status == 200 or status == 402):
-                self.store.idempotency[self._idem_slot(key, idempotency_key)] = {
-                    "fingerprint": self._fingerprint(request, params),
-                    "status": status,
-                    "body": body,
-                }
+                self._remember(key, idempotency_key, request, params, status, body)
             if request.method != "GET":
                 self.store.save()
         if request.method != "GET":
@@ -220,6 +218,21 @@ class Api:
     @staticmethod
     def _idem_slot(api_key: str, idempotency_key: str) -> str:
         return hashlib.sha256(f"{api_key}\n{idempotency_key}".encode()).hexdigest()
+
+    def _remember(
+        self, api_key: str, key: str, request: Request, params: dict[str, Any], status: int, body: Any
+    ) -> None:
+        """Keep the answer for 24 hours, as Stripe does (older keys are forgotten)."""
+        now = time.time()
+        cache = self.store.idempotency
+        for slot in [slot for slot, entry in cache.items() if entry["at"] < now - IDEMPOTENCY_TTL]:
+            del cache[slot]
+        cache[self._idem_slot(api_key, key)] = {
+            "fingerprint": self._fingerprint(request, params),
+            "status": status,
+            "body": body,
+            "at": now,
+        }
 
     def _idempotent(
         self, api_key: str, key: str, request: Request, params: dict[str, Any]

@@ -261,10 +261,19 @@ class Engine:
     def snapshot(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
         return self._render_base(kind, obj)
 
-    def emit_updated(self, event_type: str, kind: str, obj: dict[str, Any], before: dict[str, Any]) -> None:
-        """`event_type` with previous_attributes: the top-level fields that changed."""
+    def emit_updated(
+        self,
+        event_type: str,
+        kind: str,
+        obj: dict[str, Any],
+        before: dict[str, Any],
+        only: tuple[str, ...] | None = None,
+    ) -> None:
+        """`event_type` with previous_attributes: the top-level fields that changed (among
+        `only`, if given: bookkeeping fields such as next_invoice_sequence send no event)."""
         after = self._render_base(kind, obj)
-        previous = {key: before.get(key) for key in after if key != "url" and before.get(key) != after[key]}
+        keys = [key for key in after if key != "url" and (only is None or key in only)]
+        previous = {key: before.get(key) for key in keys if before.get(key) != after[key]}
         if previous:
             self.emit(event_type, kind, obj, previous)
 
@@ -1037,7 +1046,7 @@ class Engine:
                 customer["currency"] = invoice["currency"]
             invoice["number"] = f"{customer['invoice_prefix']}-{customer['next_invoice_sequence']:04d}"
             customer["next_invoice_sequence"] += 1
-            self.emit_updated("customer.updated", "customer", customer, cbefore)
+            self.emit_updated("customer.updated", "customer", customer, cbefore, only=("balance", "currency"))
         else:
             invoice["number"] = f"LOCAL-{self.store.next_seq():04d}"
         amount_due = max(0, amount_due)

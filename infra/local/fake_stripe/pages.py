@@ -57,17 +57,18 @@ class Pages:
             return self._message("Not found", "There is no page here.", status=404)
         except MethodNotAllowed:
             return self._message("Not allowed", "This page does not accept that request.", status=405)
-        changes = request.method == "POST" or endpoint == "payment_link"
         with self.store.lock, self.engine.request(None, None):
+            seq = self.store.seq
             try:
                 response = getattr(self, endpoint)(request, **args)
             except StripeError as error:
                 response = self._message(
                     "Something went wrong", error.message, status=error.status, alert=True
                 )
-            if changes:
+            changed = request.method == "POST" or self.store.seq != seq  # a GET may expire a session
+            if changed:
                 self.store.save()
-        if changes:
+        if changed:
             self.after_change()
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Frame-Options"] = "DENY"

@@ -948,3 +948,62 @@ def test_webhook_endpoints_made_through_the_api_get_their_own_secret_and_events(
     assert event.type == "customer.updated" and event.data.previous_attributes.name is None
     assert stripe.WebhookEndpoint.delete(endpoint.id).deleted is True
     assert "Local Stripe" in requests.get(fake.base_url + "/", timeout=TIMEOUT).text
+
+
+def test_the_other_endpoints_the_app_may_call(fake: FakeStripe, catalogue: dict[str, Any]) -> None:
+    customer, session = subscribe(catalogue)
+    sub = session.subscription
+    invoice = stripe.Invoice.retrieve(sub.latest_invoice, expand=["payments"])
+    intent_id = invoice.payments.data[0].payment.payment_intent
+    assert stripe.InvoicePayment.list(payment={"type": "payment_intent", "payment_intent": intent_id}).data[
+        0
+    ].invoice == (invoice.id)
+    assert stripe.Charge.list(payment_intent=intent_id).data[0].amount == 1999
+    assert stripe.PaymentIntent.list(customer=customer.id).data[0].id == intent_id
+    assert stripe.Invoice.search(query=f"customer:'{customer.id}' AND status:'paid'").data[0].id == invoice.id
+    assert [line.id for line in stripe.Invoice.list_lines(invoice.id).data] == [invoice.lines.data[0].id]
+    assert stripe.SubscriptionItem.list(subscription=sub.id).data[0].price.id == catalogue["monthly"].id
+    assert stripe.Customer.list_payment_methods(customer.id).data[0].card.last4 == "4242"
+    assert [s.id for s in stripe.checkout.Session.list(customer=customer.id, status="complete").data] == [
+        session.id
+    ]
+    assert stripe.checkout.Session.list_line_items(session.id).data[0].amount_total == 1999
+    assert {e.type for e in stripe.Event.list(types=["invoice.paid", "invoice.finalized"]).data} == {
+        "invoice.paid",
+        "invoice.finalized",
+    }
+    assert stripe.Price.search(query="lookup_key:'main_yearly'").data[0].id == catalogue["yearly"].id
+    renamed = stripe.Product.modify(
+        catalogue["product"].id, name="Tandem", default_price=catalogue["monthly"].id
+    )
+    assert renamed.name == "Tandem" and renamed.default_price == catalogue["monthly"].id
+    with pytest.raises(stripe.InvalidRequestError):
+        stripe.Product.delete(catalogue["product"].id)  # it has prices
+    spare = stripe.Product.create(name="Spare", id="tandem_spare")
+    assert spare.id == "tandem_spare" and stripe.Product.delete("tandem_spare").deleted is True
+
+    config = stripe.billing_portal.Configuration.create(
+        features={
+            "subscription_cancel": {"enabled": True, "mode": "immediately"},
+            "subscription_update": {
+                "enabled": True,
+                "default_allowed_updates": ["price"],
+                "products": [{"product": catalogue["product"].id, "prices": [catalogue["monthly"].id]}],
+            },
+        },
+        default_return_url="http://127.0.0.1:9/account",
+    )
+    portal = stripe.billing_portal.Session.create(customer=customer.id, configuration=config.id)
+    assert portal.return_url == "http://127.0.0.1:9/account"
+    page = requests.get(portal.url, timeout=TIMEOUT).text
+    assert "Switch to yearly" not in page  # the configuration offers no yearly price
+    requests.post(portal.url, data={"subscription": sub.id, "do": "cancel"}, timeout=TIMEOUT)
+    assert stripe.Subscription.retrieve(sub.id).status == "canceled"
+
+    link = stripe.PaymentLink.create(line_items=[{"price": catalogue["credits"].id, "quantity": 1}])
+    line_id = stripe.PaymentLink.list_line_items(link.id).data[0].id
+    stripe.PaymentLink.modify(link.id, line_items=[{"id": line_id, "quantity": 3}])
+    assert stripe.PaymentLink.list_line_items(link.id).data[0].quantity == 3
+
+    gone = stripe.Customer.delete(customer.id)
+    assert gone.deleted is True and stripe.Customer.retrieve(customer.id).deleted is True

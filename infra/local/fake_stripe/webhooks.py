@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import logging
 import random
 import secrets
 import threading
@@ -29,6 +30,7 @@ from infra.local.fake_stripe.util import invalid, new_id
 DEFAULT_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 RESPONSE_KEEP = 2000  # characters of each response body kept for inspection
 USER_AGENT = "Stripe/1.0 (+https://stripe.com/docs/webhooks)"
+logger = logging.getLogger(__name__)
 
 
 class Dispatcher:
@@ -176,39 +178,53 @@ class Dispatcher:
         return {}, wait
 
     def _run(self) -> None:
-        while True:
-            with self.changed:
+        while not self._stopping:
+            try:
+                self._deliver_next()
+            except Exception:  # keep delivering: one bad delivery must not stop the others
+                logger.exception("fake Stripe: webhook delivery failed unexpectedly")
+
+    def _deliver_next(self) -> None:
+        with self.changed:
+            delivery, wait = self._next()
+            while not delivery and not self._stopping:
+                self.changed.wait(timeout=min(wait, 1.0))
                 delivery, wait = self._next()
-                while not delivery and not self._stopping:
-                    self.changed.wait(timeout=min(wait, 1.0))
-                    delivery, wait = self._next()
-                if self._stopping:
-                    return
-                event = self.store.get("event", delivery["event"])
-                endpoint = self.store.get("webhook_endpoint", delivery["endpoint"])
-                if event is None or endpoint is None:
-                    self._finish(delivery["id"], "failed")
-                    continue
-                delivery["in_flight"] = True
-                payload = json.dumps(public(event), indent=2)
-                url, secret = endpoint["url"], endpoint["_secret"]
+            if self._stopping:
+                return
+            event = self.store.get("event", delivery["event"])
+            endpoint = self.store.get("webhook_endpoint", delivery["endpoint"])
+            if event is None or endpoint is None:
+                self._finish(delivery["id"], "failed")
+                return
+            delivery["in_flight"] = True
+            payload = json.dumps(public(event), indent=2)
+            url, secret = endpoint["url"], endpoint["_secret"]
+        try:
             attempt = self._post(url, payload, secret)
-            with self.changed:
-                delivery["in_flight"] = False
-                delivery["attempts"].append(attempt)
-                if delivery["status"] != "pending":
-                    pass  # finished meanwhile (endpoint removed, reset)
-                elif attempt["ok"]:
-                    self._finish(delivery["id"], "succeeded")
-                elif len(delivery["attempts"]) > len(self.retry_delays):
-                    self._finish(delivery["id"], "failed")
-                else:
-                    delivery["next_attempt_at"] = (
-                        time.time() + self.retry_delays[len(delivery["attempts"]) - 1]
-                    )
-                self.store.save()
-                self.changed.notify_all()
-            self.on_change()
+        except Exception as error:  # counted as a failed attempt, retried like any other
+            attempt = {
+                "at": time.time(),
+                "status": None,
+                "response": None,
+                "ok": False,
+                "duration_ms": 0.0,
+                "error": f"{type(error).__name__}: {error}"[:RESPONSE_KEEP],
+            }
+        with self.changed:
+            delivery["in_flight"] = False
+            delivery["attempts"].append(attempt)
+            if delivery["status"] != "pending" or self.store.deliveries.get(delivery["id"]) is not delivery:
+                pass  # finished meanwhile (endpoint removed) or forgotten (reset)
+            elif attempt["ok"]:
+                self._finish(delivery["id"], "succeeded")
+            elif len(delivery["attempts"]) > len(self.retry_delays):
+                self._finish(delivery["id"], "failed")
+            else:
+                delivery["next_attempt_at"] = time.time() + self.retry_delays[len(delivery["attempts"]) - 1]
+            self.store.save()
+            self.changed.notify_all()
+        self.on_change()
 
     def _post(self, url: str, payload: str, secret: str) -> dict[str, Any]:
         header = stripe.WebhookSignature.generate_signature_header(payload, secret)

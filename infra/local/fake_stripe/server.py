@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import errno
+import json
+import logging
 import socket
 import threading
 import time
@@ -10,8 +12,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from werkzeug.exceptions import HTTPException
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
-from werkzeug.wrappers import Request
+from werkzeug.wrappers import Request, Response
 
 from infra.local.fake_stripe.api import Api
 from infra.local.fake_stripe.controls import Controls
@@ -22,6 +25,13 @@ from infra.local.fake_stripe.util import StripeError
 from infra.local.fake_stripe.webhooks import DEFAULT_RETRY_DELAYS, Dispatcher
 
 MAX_BODY = 1024 * 1024
+logger = logging.getLogger(__name__)
+
+
+def _error_response(status: int, message: str) -> Response:
+    kind = "api_error" if status >= 500 else "invalid_request_error"
+    body = json.dumps({"error": {"type": kind, "message": message}})
+    return Response(body, status=status, mimetype="application/json")
 
 
 def listening_socket(host: str, port: int, patience: float = 2.0) -> socket.socket:
@@ -103,12 +113,18 @@ class FakeStripe:
         request = Request(environ)
         request.max_content_length = MAX_BODY
         path = request.path
-        if path.startswith("/v1/") or path == "/v1":
-            response = self.api.handle(request)
-        elif path.startswith("/_test/"):
-            response = self.controls.handle(request)
-        else:
-            response = self.pages.handle(request)
+        try:
+            if path.startswith("/v1/") or path == "/v1":
+                response = self.api.handle(request)
+            elif path.startswith("/_test/"):
+                response = self.controls.handle(request)
+            else:
+                response = self.pages.handle(request)
+        except HTTPException as error:  # e.g. a body over MAX_BODY
+            response = _error_response(error.code or 400, error.description or error.name)
+        except Exception:  # a defect in the fake: say so as Stripe says it (500 api_error), keep serving
+            logger.exception("fake Stripe: %s %s failed", request.method, path)
+            response = _error_response(500, "The local Stripe fake failed on this request (see its log).")
         return response(environ, start_response)
 
     __call__ = wsgi_app

@@ -55,7 +55,9 @@ class Receiver:
         sock.close()
         self.server.daemon_threads = False  # stop() waits for open connections: the port is free after it
         self.url = f"http://127.0.0.1:{port}/api/stripe/webhook"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
+        )
         self.thread.start()
 
     def app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
@@ -862,17 +864,33 @@ def test_state_survives_a_restart_with_a_state_file(
     with FakeStripe(webhook_url=receiver.url, webhook_secret=SECRET, state_file=path) as first:
         monkeypatch.setattr(stripe, "api_base", first.start(port))
         monkeypatch.setattr(stripe, "api_key", API_KEY)
-        customer = stripe.Customer.create(email="kept@tandem.local", idempotency_key="kept-1")
+        product = stripe.Product.create(name="Tandem membership")
+        monthly = stripe.Price.create(
+            product=product.id, currency="gbp", unit_amount=1999, recurring={"interval": "month"}
+        )
+        customer, session = subscribe({"monthly": monthly})
+        dearer = stripe.Price.create(
+            product=product.id, currency="gbp", unit_amount=2999, recurring={"interval": "month"}
+        )
+        item = session.subscription["items"].data[0]
+        stripe.Subscription.modify(session.subscription.id, items=[{"id": item.id, "price": dearer.id}])
         first.advance_clock(days=3)
         clock = first.now()
         assert first.wait_for_deliveries(TIMEOUT)
+        first.pause_delivery()
+        held = stripe.Customer.create(email="held@tandem.local", idempotency_key="held-1")
     with FakeStripe(webhook_url=receiver.url, webhook_secret=SECRET, state_file=path) as second:
         second.start(port)
-        assert stripe.Customer.retrieve(customer.id).email == "kept@tandem.local"
-        assert stripe.Customer.create(email="kept@tandem.local", idempotency_key="kept-1").id == customer.id
+        assert stripe.Customer.retrieve(customer.id).email == "member@tandem.local"
+        assert stripe.Customer.create(email="held@tandem.local", idempotency_key="held-1").id == held.id
         assert second.now() >= clock
-        assert len([e for e in stripe.Event.list().data if e.type == "customer.created"]) == 1
         assert len(second.store.all("webhook_endpoint")) == 1  # the saved endpoint is reused, not doubled
+        assert [d["status"] for d in second.deliveries() if d["type"] == "customer.created"][-1] == "pending"
+        second.resume_delivery()  # what was held before the restart is delivered after it
+        receiver.wait_for(lambda: any("held@tandem.local" in r["body"] for r in receiver.received))
+        second.advance_clock(days=30)  # the renewal carries the prorations saved before the restart
+        renewal = stripe.Invoice.list(subscription=session.subscription.id).data[0]
+        assert renewal.billing_reason == "subscription_cycle" and len(renewal.lines.data) == 3
 
 
 def test_a_trial_starts_free_warns_before_it_ends_then_bills(

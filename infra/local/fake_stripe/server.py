@@ -145,7 +145,10 @@ class FakeStripe:
         self._server.daemon_threads = False
         self._port = self._server.port
         self._thread = threading.Thread(
-            target=self._server.serve_forever, name="fake-stripe-http", daemon=True
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name="fake-stripe-http",
+            daemon=True,
         )
         self._thread.start()
         self.webhooks.start()

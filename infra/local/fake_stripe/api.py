@@ -1794,7 +1794,10 @@ class Api:
 
     def _apply_portal_params(self, config: dict[str, Any], params: Params) -> None:
         if params.has("default_return_url"):
-            config["default_return_url"] = params.str("default_return_url")
+            url = params.str("default_return_url")
+            if url and not url.startswith(("http://", "https://")):
+                raise invalid("Not a valid URL", "default_return_url", "url_invalid")
+            config["default_return_url"] = url
         if params.has("metadata"):
             config["metadata"] = self._metadata(params, config["metadata"])
         if params.has("name"):
@@ -1905,7 +1908,10 @@ class Api:
         params = raw.allow(("url", "enabled_events", "description", "metadata", "disabled"))
         endpoint = self.engine.get("webhook_endpoint", id)
         if params.has("url"):
-            endpoint["url"] = params.str("url")
+            url = params.str("url")
+            if not url or not url.startswith(("http://", "https://")):
+                raise invalid("Invalid URL: URL must be an http(s) address.", "url", "url_invalid")
+            endpoint["url"] = url
         if params.has("enabled_events"):
             endpoint["enabled_events"] = [str(e) for e in params.list("enabled_events")]
         if params.has("description"):

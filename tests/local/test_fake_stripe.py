@@ -4,7 +4,6 @@ small local receiver verified with stripe.Webhook.construct_event."""
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import time
@@ -26,12 +25,13 @@ DAY = 86400
 TIMEOUT = 10.0
 
 
-def _ports() -> tuple[int, int, int]:
-    """Three ports of our range (18600-18699) per xdist worker."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    index = int(worker[2:]) if worker[2:].isdigit() else 0
-    base = 18610 + 10 * index
-    return base, base + 1, base + 2
+def _unused_port() -> int:
+    """A port nothing listens on (the OS picks it; closed again at once)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 class _Quiet(WSGIRequestHandler):
@@ -44,7 +44,7 @@ class _Quiet(WSGIRequestHandler):
 class Receiver:
     """The app's webhook endpoint stand-in: records what arrives, can answer 500 for a while."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int = 0) -> None:
         self.received: list[dict[str, Any]] = []
         self.fail_next = 0
         self.cond = threading.Condition()
@@ -54,7 +54,7 @@ class Receiver:
         )
         sock.close()
         self.server.daemon_threads = False  # stop() waits for open connections: the port is free after it
-        self.url = f"http://127.0.0.1:{port}/api/stripe/webhook"
+        self.url = f"http://127.0.0.1:{self.server.port}/api/stripe/webhook"
         self.thread = threading.Thread(
             target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True
         )
@@ -112,7 +112,7 @@ class Receiver:
 
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    r = Receiver(_ports()[1])
+    r = Receiver()
     yield r
     r.stop()
 
@@ -120,7 +120,7 @@ def receiver() -> Iterator[Receiver]:
 @pytest.fixture
 def fake(receiver: Receiver, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeStripe]:
     f = FakeStripe(webhook_url=receiver.url, webhook_secret=SECRET, retry_delays=(0.05, 0.1, 0.2))
-    base = f.start(_ports()[0])
+    base = f.start(0)
     monkeypatch.setattr(stripe, "api_base", base)
     monkeypatch.setattr(stripe, "api_key", API_KEY)
     yield f
@@ -818,9 +818,9 @@ def test_a_failing_endpoint_is_retried_with_backoff_until_it_answers(
 
 
 def test_an_unreachable_endpoint_fails_after_bounded_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    unreachable = f"http://127.0.0.1:{_ports()[2]}/api/stripe/webhook"
+    unreachable = f"http://127.0.0.1:{_unused_port()}/api/stripe/webhook"
     with FakeStripe(webhook_url=unreachable, webhook_secret=SECRET, retry_delays=(0.01, 0.01)) as lonely:
-        monkeypatch.setattr(stripe, "api_base", lonely.start(_ports()[0]))
+        monkeypatch.setattr(stripe, "api_base", lonely.start(0))
         monkeypatch.setattr(stripe, "api_key", API_KEY)
         stripe.Customer.create(email="alone@tandem.local")
         assert lonely.wait_for_deliveries(TIMEOUT)
@@ -860,9 +860,8 @@ def test_state_survives_a_restart_with_a_state_file(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, receiver: Receiver
 ) -> None:
     path = tmp_path / "fake-stripe.json"
-    port = _ports()[0]
     with FakeStripe(webhook_url=receiver.url, webhook_secret=SECRET, state_file=path) as first:
-        monkeypatch.setattr(stripe, "api_base", first.start(port))
+        monkeypatch.setattr(stripe, "api_base", first.start(0))
         monkeypatch.setattr(stripe, "api_key", API_KEY)
         product = stripe.Product.create(name="Tandem membership")
         monthly = stripe.Price.create(
@@ -880,7 +879,7 @@ def test_state_survives_a_restart_with_a_state_file(
         first.pause_delivery()
         held = stripe.Customer.create(email="held@tandem.local", idempotency_key="held-1")
     with FakeStripe(webhook_url=receiver.url, webhook_secret=SECRET, state_file=path) as second:
-        second.start(port)
+        monkeypatch.setattr(stripe, "api_base", second.start(0))
         assert stripe.Customer.retrieve(customer.id).email == "member@tandem.local"
         assert stripe.Customer.create(email="held@tandem.local", idempotency_key="held-1").id == held.id
         assert second.now() >= clock

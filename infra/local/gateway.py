@@ -31,6 +31,16 @@ class GatewayResponse:
     body: bytes
 
 
+def _is_utf8(body: bytes) -> bool:
+    """A body that claims to be text but is not UTF-8 travels base64-encoded, byte for byte,
+    and the function refuses it with a 400 (text would have to lose or invent characters)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _json(status: int, payload: dict[str, Any]) -> GatewayResponse:
     return GatewayResponse(status, [("Content-Type", "application/json")], json.dumps(payload).encode())
 
@@ -63,7 +73,7 @@ class LocalApiGateway:
 
     def _event(self, method, path, query, match, headers, body, source_ip) -> dict[str, Any]:  # noqa: ANN001
         content_type = headers.get("content-type", "")
-        is_text = not body or content_type.startswith(TEXT_TYPES)
+        is_text = not body or (content_type.startswith(TEXT_TYPES) and _is_utf8(body))
         multi_query = parse_qs(query, keep_blank_values=True) or None
         return {
             "resource": match.route,

@@ -3,6 +3,11 @@
 Every `Api` event in the template becomes a route here; the request is turned into the REST
 API proxy event API Gateway would send (resourcePath = the template's path, which is what
 Chalice dispatches on) and the function's handler is called in-process.
+
+As API Gateway (REST) does, `path` and `pathParameters` carry the path exactly as the client
+sent it, still percent-encoded (a browser sends `@` as %40; handlers decode text parameters
+with `chalicelib.http.path_text`), while query string parameters arrive decoded. A body that
+is not UTF-8 travels base64-encoded, byte for byte, and the API refuses it with a 400.
 """
 
 from __future__ import annotations

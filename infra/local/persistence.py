@@ -190,22 +190,29 @@ class Journal:
         table, journal records replayed). Call before `open()`: nothing here is journalled."""
         backend = _backend()
         items = json.loads(self.table_path.read_text()) if self.table_path.exists() else []
-        with moto_isolation.LOCK:
-            for item in items:
-                backend.put_item(self.table_name, item)
-            replayed = 0
-            for path in (self.compacting_path, self.journal_path):
-                for record in self._records(path):
-                    for table, key, item in record:
-                        if table != self.table_name:
-                            continue
-                        if item is None:
-                            backend.delete_item(self.table_name, key)
-                        else:
-                            backend.put_item(self.table_name, item)
-                    replayed += 1
-            count = sum(1 for _ in backend.get_table(self.table_name).all_items())
-        return count, replayed
+        outer = getattr(_state, "depth", 0)
+        _state.depth = outer + 1  # as if nested: a journal open elsewhere records none of this
+        try:
+            with moto_isolation.LOCK:
+                return self._apply(backend, items)
+        finally:
+            _state.depth = outer
+
+    def _apply(self, backend: Any, items: list[dict[str, Any]]) -> tuple[int, int]:
+        for item in items:
+            backend.put_item(self.table_name, item)
+        replayed = 0
+        for path in (self.compacting_path, self.journal_path):
+            for record in self._records(path):
+                for table, key, item in record:
+                    if table != self.table_name:
+                        continue
+                    if item is None:
+                        backend.delete_item(self.table_name, key)
+                    else:
+                        backend.put_item(self.table_name, item)
+                replayed += 1
+        return sum(1 for _ in backend.get_table(self.table_name).all_items()), replayed
 
     @staticmethod
     def _records(path: Path) -> list[list[Any]]:

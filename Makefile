@@ -76,6 +76,7 @@ bench: deps build-web
 	$(PY) tests/bench/cold_start.py
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py
+	$(PY) tests/bench/local_stack.py
 	cd web && npm run --silent size
 
 ## ---- deploy one environment (AWS credentials required): make deploy ENV=staging

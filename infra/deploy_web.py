@@ -12,8 +12,19 @@ import json
 import mimetypes
 import time
 from pathlib import Path
+from typing import Any
 
 import boto3
+
+
+def runtime_config(outputs: dict[str, str], region: str | None) -> dict[str, Any]:
+    """What the browser reads from /config.json (web/src/lib/runtime-config.ts): the analytics
+    identity pool and stream of the stack, or `"analytics": null` for a stack without them
+    (the local stack serves this too, infra/local/server.py)."""
+    pool, stream = outputs.get("AnalyticsIdentityPoolId"), outputs.get("AnalyticsStreamName")
+    if not (pool and stream and region):
+        return {"analytics": None}
+    return {"analytics": {"region": region, "identityPoolId": pool, "streamName": stream}}
 
 
 def main() -> None:
@@ -41,17 +52,10 @@ def main() -> None:
                 "CacheControl": cache,
             },
         )
-    runtime_config = {
-        "analytics": {
-            "region": s3.meta.region_name,
-            "identityPoolId": outputs["AnalyticsIdentityPoolId"],
-            "streamName": outputs["AnalyticsStreamName"],
-        }
-    }
     s3.put_object(
         Bucket=bucket,
         Key="config.json",
-        Body=json.dumps(runtime_config).encode(),
+        Body=json.dumps(runtime_config(outputs, s3.meta.region_name)).encode(),
         ContentType="application/json",
         CacheControl="no-cache",
     )

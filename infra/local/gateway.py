@@ -3,6 +3,11 @@
 Every `Api` event in the template becomes a route here; the request is turned into the REST
 API proxy event API Gateway would send (resourcePath = the template's path, which is what
 Chalice dispatches on) and the function's handler is called in-process.
+
+As API Gateway (REST) does, `path` and `pathParameters` carry the path exactly as the client
+sent it, still percent-encoded (a browser sends `@` as %40; handlers decode text parameters
+with `chalicelib.http.path_text`), while query string parameters arrive decoded. A body that
+is not UTF-8 travels base64-encoded, byte for byte, and the API refuses it with a 400.
 """
 
 from __future__ import annotations
@@ -29,6 +34,16 @@ class GatewayResponse:
     status: int
     headers: list[tuple[str, str]]
     body: bytes
+
+
+def _is_utf8(body: bytes) -> bool:
+    """A body that claims to be text but is not UTF-8 travels base64-encoded, byte for byte,
+    and the function refuses it with a 400 (text would have to lose or invent characters)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _json(status: int, payload: dict[str, Any]) -> GatewayResponse:
@@ -63,7 +78,7 @@ class LocalApiGateway:
 
     def _event(self, method, path, query, match, headers, body, source_ip) -> dict[str, Any]:  # noqa: ANN001
         content_type = headers.get("content-type", "")
-        is_text = not body or content_type.startswith(TEXT_TYPES)
+        is_text = not body or (content_type.startswith(TEXT_TYPES) and _is_utf8(body))
         multi_query = parse_qs(query, keep_blank_values=True) or None
         return {
             "resource": match.route,

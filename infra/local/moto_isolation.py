@@ -26,6 +26,7 @@ OPERATIONS = (
     "transact_get_items",
 )
 _LOCK = threading.RLock()
+LOCK = _LOCK  # held by infra/local/persistence.py to journal a write in the order it applied
 _MARK = "_tandem_serialized"
 
 

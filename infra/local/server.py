@@ -1,15 +1,33 @@
 """One local port that behaves like CloudFront: /api/* to the API, the rest to the SPA.
 
-Static files come from web/dist; a path whose last segment has no dot gets index.html (the
-same rule as the SpaFallbackFunction in template.yaml), a missing file with a dot is a 404.
+Served by waitress (a production WSGI server: its own HTTP parser, a listen backlog of
+BACKLOG, a fixed pool of worker threads, bodies buffered before the app sees them), so a burst
+of parallel requests queues instead of being reset, and malformed requests (a Content-Length
+that is not a number, an oversized body) get a 4xx JSON answer from the server itself.
+
+Static files come from web/dist. Which paths are files is one rule, read from the
+SpaFallbackFunction in template.yaml (`infra.local.template.spa_file_pattern`): the bundle under
+/assets/ and known file types at the root; every other path gets index.html, as in CloudFront.
 """
 
 from __future__ import annotations
 
+import json
 import mimetypes
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import socket
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
+
+from waitress import wasyncore
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import ErrorTask
 
 from infra.local.gateway import LocalApiGateway
 
@@ -19,104 +37,228 @@ SECURITY_HEADERS = (
     ("Referrer-Policy", "strict-origin-when-cross-origin"),
 )
 MAX_BODY = 6 * 1024 * 1024  # API Gateway / Lambda payload limit
+BACKLOG = 1024  # pending connections the kernel keeps while every worker is busy
+THREADS = 8  # requests handled at once; more wait in waitress's queue, never reset
+NO_STORE, NO_CACHE = ("Cache-Control", "no-store"), ("Cache-Control", "no-cache")
+SERVER_ERROR = b'{"error": "Something went wrong on our side. Please try again."}'
+
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 
 
-class LocalSite(ThreadingHTTPServer):
-    daemon_threads = True
+def _status_line(status: int) -> str:
+    try:
+        return f"{status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return f"{status} Status"
 
-    def __init__(self, address: tuple[str, int], gateway: LocalApiGateway, web_root: Path) -> None:
-        super().__init__(address, _Handler)
+
+def _json_error(status: int, message: str) -> tuple[int, list[tuple[str, str]], bytes]:
+    return status, [("Content-Type", "application/json")], json.dumps({"error": message}).encode()
+
+
+class _JsonErrorTask(ErrorTask):
+    """waitress's own answers to requests it cannot parse (a malformed Content-Length, a body
+    over the size limit, bad chunking), as JSON like every other error here."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        message = "Request too large" if error.code == 413 else f"{error.reason}: {error.body}"
+        body = json.dumps({"error": message}).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.extend([("Content-Type", "application/json"), *SECURITY_HEADERS])
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class _Channel(HTTPChannel):
+    error_task_class = _JsonErrorTask
+
+
+def bind(address: tuple[str, int]) -> socket.socket:
+    """The site's listening socket (port 0: any free port); the stack binds it first, so a
+    port in use fails at once and a test reads the real port from the stack's first line."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(address)
+    return sock
+
+
+def runtime_config() -> bytes:
+    """`/config.json` as `make deploy` writes it (infra/deploy_web.py) for a stack without
+    analytics, so the app reads "not configured" instead of logging a 404 on every load."""
+    from infra.deploy_web import runtime_config as build
+
+    return json.dumps(build({}, region=None)).encode()
+
+
+def is_file_path(path: str) -> bool:
+    """The SPA fallback rule of template.yaml's SpaFallbackFunction: True for paths served as
+    files, False for the app's own routes (which get index.html)."""
+    from infra.local.template import spa_file_pattern
+
+    return spa_file_pattern().search(path) is not None
+
+
+class LocalSite:
+    """The WSGI app plus its waitress server, bound to `address` (port 0 picks a free one)."""
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        gateway: LocalApiGateway,
+        web_root: Path,
+        sock: socket.socket | None = None,
+    ) -> None:
         self.gateway = gateway
         self.web_root = web_root.resolve()
+        sock = sock or bind(address)
+        self.server_address: tuple[str, int] = sock.getsockname()[:2]
+        self._server = create_server(
+            self,
+            sockets=[sock],
+            threads=THREADS,
+            backlog=BACKLOG,
+            connection_limit=BACKLOG,
+            max_request_body_size=max(MAX_BODY, _assets_limit()),
+            expose_tracebacks=False,
+            ident="tandem-local",
+            clear_untrusted_proxy_headers=False,
+        )
+        self._server.channel_class = _Channel
+        self._stopping = threading.Event()
+        self._stopped = threading.Event()
+        self._stopped.set()
 
+    # ------------------------------------------------------------ serving
 
-class _Handler(BaseHTTPRequestHandler):
-    server: LocalSite
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        return  # the stack prints its own one-line summary per API call
-
-    def _send(self, status: int, headers: list[tuple[str, str]], body: bytes, head: bool = False) -> None:
-        self.send_response(status)
-        names = {name.lower() for name, _ in headers}
-        for name, value in headers:
-            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
-                self.send_header(name, value)
-        for name, value in SECURITY_HEADERS:
-            if name.lower() not in names:
-                self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
+    def serve_forever(self, poll_interval: float = 1.0) -> None:
+        """Serve until `shutdown()`; `shutdown` wakes the loop at once (no polling delay)."""
+        self._stopped.clear()
         try:
-            self.end_headers()
-            if not head:
-                self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True  # the browser went away (navigation, reload)
+            while not self._stopping.is_set():
+                wasyncore.loop(timeout=poll_interval, map=self._server._map, use_poll=True, count=1)
+        finally:
+            self._stopped.set()
 
-    def _api(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self._send(413, [("Content-Type", "application/json")], b'{"error": "Request too large"}')
-            return
-        body = self.rfile.read(length) if length else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        response = self.server.gateway.handle(self.command, self.path, headers, body, self.client_address[0])
-        self._send(response.status, response.headers, response.body)
+    def shutdown(self) -> None:
+        """Stop serving: wakes serve_forever at once and waits until it has returned. Call it
+        from another thread than the one serving (not from a signal handler of that thread)."""
+        self._stopping.set()
+        self._server.pull_trigger()
+        self._stopped.wait()
 
-    def _static(self, head: bool = False) -> None:
-        path = unquote(urlsplit(self.path).path)
-        root = self.server.web_root
+    def server_close(self, grace: float = 3.0) -> None:
+        """Close every connection and let requests in progress finish (at most `grace` s)."""
+        self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=grace)
+        for channel in list(self._server._map.values()):
+            try:
+                channel.close()
+            except OSError:
+                pass
+        self._server._map.clear()
+
+    # ------------------------------------------------------------ WSGI
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        method = environ["REQUEST_METHOD"]
+        try:
+            status, headers, body = self._dispatch(method, environ)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            status, headers, body = 500, [("Content-Type", "application/json")], SERVER_ERROR
+        names = {name.lower() for name, _ in headers}
+        out = [(n, v) for n, v in headers if n.lower() not in ("content-length", "connection")]
+        out.extend((n, v) for n, v in SECURITY_HEADERS if n.lower() not in names)
+        out.append(("Content-Length", str(len(body))))
+        start_response(_status_line(status), out)
+        return [b""] if method == "HEAD" else [body]
+
+    def _dispatch(self, method: str, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+        # The request target exactly as the client sent it (waitress keeps it as latin-1 text).
+        try:
+            target = environ.get("REQUEST_URI", "").encode("latin-1").decode("utf-8")
+        except UnicodeError:
+            return _json_error(400, "The address must be UTF-8")
+        split = urlsplit(target)
+        raw_path = split.path or "/"
+        if raw_path == "/api" or raw_path.startswith("/api/"):
+            return self._api(method, environ, raw_path, split.query)
+        path = unquote(raw_path)
+        if path == "/__local/assets-upload" and method == "POST":
+            return self._assets_upload(environ)
+        if path.startswith("/assets/logos/") and method in ("GET", "HEAD"):
+            from infra.local import assets
+
+            answer = assets.serve(path)
+            return answer.status, answer.headers, answer.body
+        if path.rstrip("/") == "/__local/outbox" and method == "GET":
+            from infra.local.outbox import render
+
+            return 200, [("Content-Type", "text/html; charset=utf-8"), NO_STORE], render()
+        if path == "/config.json" and method in ("GET", "HEAD"):
+            return 200, [("Content-Type", "application/json"), NO_CACHE], runtime_config()
+        if method in ("GET", "HEAD"):
+            return self._static(path)
+        return 405, [("Content-Type", "text/plain")], b"Method not allowed"
+
+    @staticmethod
+    def _read_body(environ: dict[str, Any], limit: int) -> bytes | None:
+        """The request body, or None when it is over `limit` (waitress has buffered it whole,
+        and has already refused a Content-Length that is not a number)."""
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        if length > limit:
+            return None
+        return environ["wsgi.input"].read(length) if length else b""
+
+    def _api(self, method: str, environ: dict[str, Any], path: str, query: str):  # noqa: ANN202
+        body = self._read_body(environ, MAX_BODY)
+        if body is None:
+            return _json_error(413, "Request too large")
+        headers = {
+            key[5:].replace("_", "-").lower(): value
+            for key, value in environ.items()
+            if key.startswith("HTTP_")
+        }
+        if environ.get("CONTENT_TYPE"):
+            headers["content-type"] = environ["CONTENT_TYPE"]
+        if body:
+            headers["content-length"] = str(len(body))
+        target = f"{path}?{query}" if query else path
+        response = self.gateway.handle(method, target, headers, body, environ.get("REMOTE_ADDR", ""))
+        return response.status, response.headers, response.body
+
+    def _assets_upload(self, environ: dict[str, Any]):  # noqa: ANN202
+        """Brand logos: the presigned POST upload (infra/local/assets.py)."""
+        from infra.local import assets
+
+        body = self._read_body(environ, assets.MAX_UPLOAD)
+        if body is None:
+            return 413, [("Content-Type", "text/plain")], b"Request too large"
+        headers = {"content-type": environ.get("CONTENT_TYPE", "")}
+        answer = assets.accept_upload(headers, body)
+        return answer.status, answer.headers, answer.body
+
+    def _static(self, path: str):  # noqa: ANN202
+        root = self.web_root
         target = (root / path.lstrip("/")).resolve()
         if root not in target.parents and target != root:
-            self._send(404, [("Content-Type", "text/plain")], b"Not found", head)
-            return
-        if target.is_dir() or "." not in path.rsplit("/", 1)[-1]:
+            return 404, [("Content-Type", "text/plain")], b"Not found"
+        if not is_file_path(path):
             target = root / "index.html"
         if not target.is_file():
             message = (
                 b"Not found" if target.name != "index.html" else b"The web app is not built: run make dev."
             )
-            self._send(404, [("Content-Type", "text/plain; charset=utf-8")], message, head)
-            return
+            return 404, [("Content-Type", "text/plain; charset=utf-8")], message
         kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
             kind += "; charset=utf-8"
-        cache = "public, max-age=31536000, immutable" if "/assets/" in path else "no-cache"
-        self._send(200, [("Content-Type", kind), ("Cache-Control", cache)], target.read_bytes(), head)
+        cache = "public, max-age=31536000, immutable" if path.startswith("/assets/") else "no-cache"
+        return 200, [("Content-Type", kind), ("Cache-Control", cache)], target.read_bytes()
 
-    def _assets(self, upload: bool) -> None:
-        """Brand logos: the presigned POST upload, and serving /assets/logos/* (infra/local/assets.py)."""
-        from infra.local import assets
 
-        if upload:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > assets.MAX_UPLOAD:
-                self._send(413, [("Content-Type", "text/plain")], b"Request too large")
-                return
-            body = self.rfile.read(length) if length else b""
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            answer = assets.accept_upload(headers, body)
-        else:
-            answer = assets.serve(unquote(urlsplit(self.path).path))
-        self._send(answer.status, answer.headers, answer.body, head=self.command == "HEAD")
+def _assets_limit() -> int:
+    from infra.local import assets
 
-    def _dispatch(self) -> None:
-        if self.path == "/api" or self.path.startswith(("/api/", "/api?")):
-            self._api()
-        elif urlsplit(self.path).path == "/__local/assets-upload" and self.command == "POST":
-            self._assets(upload=True)
-        elif self.path.startswith("/assets/logos/") and self.command in ("GET", "HEAD"):
-            self._assets(upload=False)
-        elif self.path.rstrip("/") == "/__local/outbox" and self.command == "GET":
-            from infra.local.outbox import render
-
-            self._send(
-                200, [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], render()
-            )
-        elif self.command in ("GET", "HEAD"):
-            self._static(head=self.command == "HEAD")
-        else:
-            self._send(405, [("Content-Type", "text/plain")], b"Method not allowed")
-
-    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _dispatch  # noqa: N815
+    return assets.MAX_UPLOAD

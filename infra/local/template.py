@@ -259,3 +259,15 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
         sqs_triggers=triggers,
         environment=union_env,
     )
+
+
+@lru_cache(maxsize=1)
+def spa_file_pattern() -> re.Pattern[str]:
+    """Which paths CloudFront serves as files rather than the app's index.html: the `FILES`
+    regular expression of the SpaFallbackFunction's code. The local server uses this same
+    pattern, so the two cannot disagree (the JavaScript subset used is also valid Python)."""
+    code = load_template()["Resources"]["SpaFallbackFunction"]["Properties"]["FunctionCode"]
+    found = re.search(r"^\s*var FILES = /(.+)/;\s*$", str(code), re.MULTILINE)
+    if found is None:
+        raise RuntimeError("SpaFallbackFunction in template.yaml has no `var FILES = /.../;` line")
+    return re.compile(found.group(1))

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote
 
 from chalice import Response
 
@@ -63,17 +65,62 @@ def route(blueprint: Any, path: str, public: bool = False, **options: Any) -> Ca
     return register
 
 
+MAX_JSON_DEPTH = 32  # our bodies nest at most three levels; anything deeper is not ours
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_json_value(value: Any) -> None:
+    """Refuse what json.loads lets through but nothing downstream can store or send: a lone
+    surrogate (e.g. the JSON string "\\ud800", which UTF-8 cannot encode, so DynamoDB, boto3
+    and email fail half-way through a request) anywhere in a key or a string, and nesting deeper
+    than MAX_JSON_DEPTH. Iterative, so a deep body cannot exhaust the stack here either."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                raise ValidationError("The request body contains text that is not valid Unicode")
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise ValidationError("The request body is nested too deeply")
+            if isinstance(item, dict):
+                pending.extend((key, depth) for key in item)
+                pending.extend((child, depth + 1) for child in item.values())
+            else:
+                pending.extend((child, depth + 1) for child in item)
+
+
 def json_body(request: Any) -> dict[str, Any]:
+    """The request's JSON object, or a ValidationError (400) for anything else: bytes that are
+    not UTF-8/JSON, a lone surrogate anywhere, or nesting deeper than MAX_JSON_DEPTH (the C
+    parser raises RecursionError near the interpreter's recursion limit; that is a 400 too)."""
     raw = request.raw_body
     if not raw:
         return {}
     try:
         body = json.loads(raw)
+    except RecursionError:
+        raise ValidationError("The request body is nested too deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise ValidationError("The request body must be valid JSON") from None
     if not isinstance(body, dict):
         raise ValidationError("The request body must be a JSON object")
+    _check_json_value(body)
     return body
+
+
+def path_text(raw: str) -> str:
+    """A text path parameter (an email, say) as the person typed it. API Gateway (REST) hands
+    path parameters to the function exactly as the client sent them, still percent-encoded,
+    and browsers encode `@` as %40; this decodes them, strictly: bytes that are not UTF-8 (a
+    percent-encoded lone surrogate such as %ED%A0%80) are a 400, not a replacement character."""
+    try:
+        text = unquote(raw, errors="strict")
+    except UnicodeDecodeError:
+        raise ValidationError("The address contains text that is not valid Unicode") from None
+    if _LONE_SURROGATE.search(text):
+        raise ValidationError("The address contains text that is not valid Unicode")
+    return text
 
 
 def client_ip(request: Any) -> str:

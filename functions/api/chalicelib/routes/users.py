@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, client_ip, json_body, route
+from chalicelib.http import JSON_HEADERS, client_ip, json_body, path_text, route
 from tandem.errors import ValidationError
 from tandem.services import auth
 from tandem.store.models import User
@@ -89,7 +89,7 @@ def resend_confirmation() -> dict:
 @route(bp, "/users/stop-welcome-emails/{email}", methods=["GET"])
 def stop_welcome_emails(email: str) -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
-    if member.user.email != email.strip().lower():
+    if member.user.email != path_text(email).strip().lower():
         # 400, not 403: the app signs a member out on 403, and this is only a wrong link
         raise ValidationError("You can only change your own email settings")
     member.user.update(actions=[User.welcome_emails.set(False)])

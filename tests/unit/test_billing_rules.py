@@ -109,9 +109,11 @@ def test_upgrading_to_yearly_in_the_same_month_gives_no_second_six() -> None:
     assert keys(grants_to_make(state, [], upgrade_at + 60)) == [f"main:{sub['id']}:2026-01-20"]
     monthly = state.grants[0]
     # The first yearly month would overlap the paid month's credits for most of its length:
-    # it is skipped, and the yearly months follow.
+    # it is folded into the second, which starts when the paid month's credits end (no gap).
     yearly = [g for g in state.grants if g.payment == upgrade["id"]]
-    assert len(yearly) == 11 and yearly[0].valid_from == add_months(upgrade_at, 1)
+    assert len(yearly) == 11
+    assert (yearly[0].valid_from, yearly[0].valid_to) == (monthly.valid_to, add_months(upgrade_at, 2))
+    assert yearly[0].key == f"main:{sub['id']}:2026-02-28"  # the 30 January anchor's second month
     assert all(g.valid_from >= monthly.valid_to for g in yearly)
     main_at_any_time = [
         sum(1 for g in state.grants if g.valid_from <= t < g.valid_to)
@@ -146,7 +148,8 @@ def test_going_back_to_monthly_stops_the_rest_of_the_year() -> None:
     assert monthly == []  # its month is mostly inside April's credits
     world.renew(sub)
     state = compute(world.snapshot(), {}, add_months(switch, 1))
-    assert len([g for g in state.grants if g.payment == world.invoices[2]["id"]]) == 1
+    renewal = [g for g in state.grants if g.payment == world.invoices[2]["id"]]
+    assert len(renewal) == 1 and renewal[0].valid_from == yearly[-1].valid_to  # no gap after April's credits
 
 
 def test_a_free_trial_is_trialling_with_credits_and_the_first_paid_month_follows() -> None:

@@ -31,11 +31,12 @@ Credit rules (SPEC sections 1 and 9, issue 12):
   is three 30-day months from payment. Keys: `main:<subscription>:<YYYY-MM-DD of the month's
   start>`, `fixed:<checkout session>:<0..2>`.
 - Never two main grants at once: a credit month that begins while an earlier main grant is
-  still valid starts when that grant ends, and is skipped if less than half of it would be
-  left. So a monthly -> yearly upgrade (its `subscription_update` invoice is a new paid period,
-  not a renewal) gives no second 6 in the month of the upgrade; credits continue when the
-  paid month's credits end. Months of a period cut short (an interval change, an ended plan)
-  that begin after the cut are not granted.
+  still valid starts when that grant ends; if less than half of it would be left it is skipped
+  and the next month (when it follows on) starts when that grant ends instead, so there is no
+  gap either. So a monthly -> yearly upgrade (its `subscription_update` invoice is a new paid
+  period, not a renewal) gives no second 6 in the month of the upgrade; the yearly credits
+  begin when the paid month's end. Months of a period cut short (an interval change, an ended
+  plan) that begin after the cut are not granted.
 - One-time extra credits: valid 30 days from payment, key `extra:<checkout session>`.
 - Recurring add-on credits: each paid period, key `addon:<subscription>:<YYYY-MM-DD>`.
 - Subscription grants come from paid invoices only and one-off grants from paid Checkout
@@ -572,6 +573,7 @@ def _main_grants(candidates: list[_Candidate]) -> tuple[list[Grant], list[str]]:
     revoked: list[str] = []
     keys: set[str] = set()
     covered_until = 0
+    skipped_end: int | None = None  # the end of a month just skipped as mostly covered
     for c in sorted(candidates, key=lambda c: (c.start, c.key)):
         if c.key in keys:
             continue
@@ -579,9 +581,14 @@ def _main_grants(candidates: list[_Candidate]) -> tuple[list[Grant], list[str]]:
         if c.revoked:
             revoked.append(c.key)
             continue
-        valid_from = max(c.start, covered_until)
+        if skipped_end is not None and c.start <= skipped_end and covered_until <= c.start:
+            valid_from = covered_until  # the skipped month's rest is folded into this one: no gap
+        else:
+            valid_from = max(c.start, covered_until)
+        skipped_end = None
         if c.end - valid_from < (c.end - c.start) * MIN_SHIFTED_SHARE:
-            continue  # most of this month is already covered by an earlier grant
+            skipped_end = c.end  # most of this month is covered by an earlier grant
+            continue
         grants.append(
             Grant(c.key, "main", c.amount, valid_from, c.end, c.product_name, c.payment, c.subscription)
         )

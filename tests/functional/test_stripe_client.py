@@ -212,6 +212,21 @@ def test_a_refund_within_thirty_days_ends_the_plan_and_takes_the_credits_back(fa
         sc.refund_latest_payment(customer, now=fake.now())
 
 
+def test_an_admin_can_refund_the_plan_rather_than_a_later_pack(fake: FakeStripe) -> None:
+    customer, _ = subscribe(fake)
+    extra = checkout(customer, "tandem_extra_3")
+    pay(extra["url"])
+    plan_payment = next(p for p in state_of(fake, customer).payments if p.kind == "main")
+    with pytest.raises(NotFound):
+        sc.refund_latest_payment(customer, now=fake.now(), payment_id="in_unknown")
+    refunded = sc.refund_latest_payment(customer, now=fake.now(), payment_id=plan_payment.id)
+    assert refunded["payment"] == plan_payment.id and refunded["cancelled"] == plan_payment.subscription
+    state = state_of(fake, customer)
+    assert state.status == "none" and any(g.key == f"extra:{extra['id']}" for g in state.grants)
+    with pytest.raises(Conflict, match="already been refunded"):
+        sc.refund_latest_payment(customer, now=fake.now(), payment_id=plan_payment.id)
+
+
 def test_no_money_back_after_thirty_days(fake: FakeStripe) -> None:
     customer, _ = subscribe(fake, "tandem_main_yearly")
     fake.advance_clock(days=31)

@@ -478,14 +478,25 @@ def refund_latest_payment(
     now: int | None = None,
     any_age: bool = False,
     record: dict[str, Any] | None = None,
+    payment_id: str | None = None,
 ) -> dict[str, Any]:
     """The 30-day money-back guarantee (an admin action): refund the account's latest payment
-    in full and, when it paid for a subscription, end that subscription now. Returns
+    (or the one named by `payment_id`, an invoice or checkout session id from the state's
+    payments) in full and, when it paid for a subscription, end that subscription now. Returns
     {payment, amount, refund, cancelled}. Refused (409) when there is nothing refundable within
     30 days, unless `any_age`. Repeating it refunds nothing twice (idempotency keys)."""
     now = int(now if now is not None else time.time())
     state = billing.compute(fetch_customer_snapshot(customer), record, now)
-    payment = billing.refundable_payment(state, now, any_age=any_age)
+    if payment_id is None:
+        payment = billing.refundable_payment(state, now, any_age=any_age)
+    else:
+        payment = next((p for p in state.payments if p.id == payment_id), None)
+        if payment is None:
+            raise NotFound("No such payment for this account.")
+        if payment.refunded_amount or payment.amount <= 0:
+            raise Conflict("This payment has already been refunded.")
+        if not any_age and not billing.within_guarantee(payment, now):
+            payment = None
     if payment is None:
         raise Conflict("There is no payment from the last 30 days to refund.")
     if not payment.payment_intents:

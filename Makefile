@@ -10,7 +10,7 @@ ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: dev test deps test-deps lint pytest web-test e2e bench deploy build-web clean
+.PHONY: dev test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
@@ -84,6 +84,10 @@ deploy: deps build-web
 	$(SAM) build --config-env $(ENV)
 	$(SAM) deploy --config-env $(ENV)
 	$(PY) -m infra.deploy_web --stack tandem-$(ENV) --dist web/dist
+
+## ---- Stripe products, prices, portal and payment links for one environment: make stripe-sync ENV=dev
+stripe-sync: deps
+	$(PY) -m infra.stripe_sync --env $(ENV)
 
 clean:
 	rm -rf .local .aws-sam web/dist

@@ -86,9 +86,9 @@ def available(account: str) -> int:
 
 
 def relation_state(brand: int, other: int) -> str:
-    from tandem.services import relations
+    from tandem.store.models import BrandRelation
 
-    found = relations.get(brand, other)
+    found = BrandRelation.find(brand, other, consistent=True)
     return found.request_state if found else ""
 
 

@@ -46,7 +46,9 @@ RECEIVED_BOX = {
     DECLINED: "DECLINED",
     CANCELLED: "CANCELLED",
 }
-SENT_BOX = {**RECEIVED_BOX, AWAITING: "PENDING"}
+# The sender's open box also keeps the requests it cancelled (status 'cancelled'): its record
+# of them in Requests sent (docs/decisions.md). The recipient never lists a cancelled request.
+SENT_BOX = {**RECEIVED_BOX, AWAITING: "PENDING", CANCELLED: "PENDING"}
 
 # Brand-pair relation states (tandem.domain.relations) after each status: (sender, recipient).
 RELATION_STATES = {

@@ -9,7 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-# Credentials and region before anything imports boto3 or tandem.
+# The functions' environment (template.yaml, as the local stack sets it), then credentials and
+# region, before anything imports boto3 or tandem: tandem.config checks it at import.
+from infra.local.template import build_plan  # noqa: E402
+
+os.environ.update(build_plan().environment)
 os.environ.update(
     {
         "AWS_ACCESS_KEY_ID": "testing",
@@ -37,6 +41,7 @@ def aws() -> Iterator[object]:
     with mock_aws(config=MOTO_CONFIG):
         plan = provision()
         apply_environment(plan)
+        os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the template's DEBUG is for deployed stages
         yield plan
     from tandem.config import reset_settings
 

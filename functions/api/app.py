@@ -1,15 +1,20 @@
 """Tandem HTTP API: one Chalice app, one blueprint per area, every route under /api.
 
-API Gateway has one resource per route here (template.yaml); tests/unit/test_template_routes.py
-fails when the two differ.
+API Gateway has one resource per route here (template.yaml); tests/unit/test_template.py
+fails when the two differ. One middleware wraps every request: it sets the request's log keys
+(request id, correlation id; auth adds the user and the brand) and clears them after, gives
+every answer the JSON headers (Content-Type, Cache-Control: no-store) and the `{"error"}` shape,
+logs the answer, and flushes the request's business metrics (EMF).
 """
 
 from __future__ import annotations
 
+import time
+
 from aws_lambda_powertools.logging.lambda_context import build_lambda_context_model
 from chalice import Chalice
 
-from chalicelib.http import normalise_chalice_error
+from chalicelib.http import normalise_response
 from chalicelib.routes import (
     admin,
     brands,
@@ -21,12 +26,16 @@ from chalicelib.routes import (
     support,
     users,
 )
-from tandem.observability import logger
+from tandem.config import settings
+from tandem.observability import flush_metrics, logger
+
+settings().require("match_run_state_machine_arn")  # a missing variable fails here, at import
 
 app = Chalice(app_name="tandem-api")
 app.api.binary_types = []
 
 API_PREFIX = "/api"
+CORRELATION_HEADER = "x-correlation-id"
 for blueprint in (
     health.bp,
     users.bp,
@@ -41,6 +50,17 @@ for blueprint in (
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 
 
+def _ids(event) -> tuple[str, str]:  # noqa: ANN001
+    """(request id, correlation id): the Lambda invocation's id, and the id the caller sent in
+    X-Correlation-Id or else API Gateway's own request id."""
+    context = getattr(app, "lambda_context", None)
+    gateway = (getattr(event, "context", None) or {}).get("requestId") or ""
+    request_id = str(getattr(context, "aws_request_id", "") or gateway)
+    headers = {k.lower(): v for k, v in (getattr(event, "headers", None) or {}).items()}
+    correlation = (headers.get(CORRELATION_HEADER) or "").strip()[:100] or gateway or request_id
+    return request_id, correlation
+
+
 @app.middleware("http")
 def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
     """Log lines carry this function's name and request id and no key an earlier invocation
@@ -51,5 +71,25 @@ def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
 
 
 @app.middleware("http")
-def json_errors(event, get_response):  # noqa: ANN001, ANN201
-    return normalise_chalice_error(get_response(event))
+def request_context(event, get_response):  # noqa: ANN001, ANN201
+    started = time.perf_counter()
+    request_id, correlation_id = _ids(event)
+    logger.thread_safe_clear_keys()
+    logger.thread_safe_append_keys(
+        request_id=request_id, correlation_id=correlation_id, user=None, brand=None
+    )
+    try:
+        response = normalise_response(get_response(event))
+        logger.info(
+            "API call",
+            extra={
+                "method": getattr(event, "method", ""),
+                "route": (getattr(event, "context", None) or {}).get("resourcePath", ""),
+                "status": response.status_code,
+                "ms": round((time.perf_counter() - started) * 1000),
+            },
+        )
+        return response
+    finally:
+        flush_metrics()
+        logger.thread_safe_clear_keys()

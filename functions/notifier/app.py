@@ -10,7 +10,6 @@ until then such messages fail with a clear reason rather than being dropped sile
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import (
@@ -20,8 +19,12 @@ from aws_lambda_powertools.utilities.batch import (
 )
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
+from tandem.config import settings
 from tandem.integrations.aws import client
-from tandem.observability import logger
+from tandem.observability import lambda_handler, logger
+from tandem.store.models import User
+
+settings()  # checked at import: a missing variable fails here, with its name
 
 processor = BatchProcessor(event_type=EventType.SQS)
 
@@ -34,9 +37,7 @@ def _addresses(message: dict[str, Any]) -> list[str]:
     """`to`, or with `toAccount` every user of that account (brand emails: requests)."""
     if message.get("to"):
         return [message["to"]]
-    from tandem.services.accounts import users_of_account
-
-    return sorted({user.email for user in users_of_account(message["toAccount"]) if user.email})
+    return sorted({user.email for user in User.of_account(message["toAccount"]) if user.email})
 
 
 def _send_email(message: dict[str, Any]) -> None:
@@ -49,7 +50,7 @@ def _send_email(message: dict[str, Any]) -> None:
         return
     extra: dict[str, Any] = {"ReplyToAddresses": [message["replyTo"]]} if message.get("replyTo") else {}
     client("ses").send_email(
-        Source=os.environ.get("MAIL_FROM", "Tandem <hello@tandem.local>"),
+        Source=settings().mail_from,
         Destination={"ToAddresses": addresses},
         Message={"Subject": {"Data": message["subject"], "Charset": "UTF-8"}, "Body": body},
         **extra,
@@ -65,6 +66,6 @@ def deliver(record: SQSRecord) -> None:
         raise UnsupportedChannel(f"No delivery for channel {channel!r} yet")
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return process_partial_response(event=event, record_handler=deliver, processor=processor, context=context)

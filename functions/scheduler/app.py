@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tandem.observability import logger
+from tandem.config import settings
+from tandem.observability import lambda_handler, logger
 from tandem.services import credits, match_runs
+
+settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
 
 JOBS: dict[str, Callable[[], Any]] = {
     "fail-stuck-match-runs": match_runs.fail_stuck_runs,
@@ -16,7 +19,7 @@ JOBS: dict[str, Callable[[], Any]] = {
 }
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     job = event.get("job")
     if job not in JOBS:

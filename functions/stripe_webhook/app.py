@@ -8,11 +8,12 @@ import base64
 import json
 from typing import Any
 
+from tandem.config import settings
 from tandem.integrations.aws import get_secret
-from tandem.observability import logger
+from tandem.observability import lambda_handler, logger
 from tandem.services import stripe_events
 
-STRIPE_SECRET_NAME_ENV = "STRIPE_SECRET_NAME"  # noqa: S105 (a variable name, not a secret)
+settings().require("billing_state_machine_arn")  # at import: a missing variable fails the deploy's first call
 
 
 def _reply(status: int, body: dict[str, Any]) -> dict[str, Any]:
@@ -24,13 +25,11 @@ def _reply(status: int, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _webhook_secret() -> str:
-    import os
-
-    raw = get_secret(os.environ.get(STRIPE_SECRET_NAME_ENV, "tandem/local/stripe"))
+    raw = get_secret(settings().stripe_secret_name)
     return json.loads(raw)["webhook_secret"]
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     import stripe
 

@@ -24,6 +24,9 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
     p for p in sys.path if Path(p or ".").resolve() != HERE
 ]
+from infra.local.template import build_plan  # noqa: E402
+
+os.environ.update(build_plan().environment)  # the functions' environment, as the tests set it
 os.environ.update(
     {
         "AWS_ACCESS_KEY_ID": "bench",
@@ -41,20 +44,10 @@ CALLS: list[str] = []
 
 
 def _install_counter() -> None:
-    """Every botocore client created from now on reports its DynamoDB calls to CALLS."""
-    import botocore.session
+    """Every DynamoDB call of the process's one botocore session is reported to CALLS."""
+    from tandem.integrations import aws
 
-    original = botocore.session.Session.create_client
-
-    def create_client(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        made = original(self, *args, **kwargs)
-        if made.meta.service_model.service_name == "dynamodb":
-            made.meta.events.register(
-                "before-call.dynamodb", lambda model, **_: CALLS.append(model.name), unique_id="bench-count"
-            )
-        return made
-
-    botocore.session.Session.create_client = create_client
+    aws.register("before-call.dynamodb", lambda model, **_: CALLS.append(model.name), unique_id="bench-count")
 
 
 def counted(label: str, action):  # noqa: ANN001, ANN201
@@ -67,12 +60,12 @@ def counted(label: str, action):  # noqa: ANN001, ANN201
 def main() -> None:
     from moto import mock_aws
 
-    _install_counter()
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
         from infra.local.provision import provision
         from infra.local.runtime import apply_environment
 
         apply_environment(provision())
+        _install_counter()
         from tandem.integrations.aws import reset_clients
         from tandem.services import accounts, brands, credits, mailer, requests
         from tandem.store import keys
@@ -139,7 +132,9 @@ def main() -> None:
         sent_calls, _ = counted("list sent", lambda: requests.list_requests(int(sender.brand_id), "sent"))
         req = requests.get_request(sent["request"]["id"])
         accept_calls, _ = counted("accept (transition only)", lambda: requests.transition(req, "accept"))
-        counts_calls, _ = counted("menu counts", lambda: requests.menu_counts(int(receiver.brand_id)))
+        from tandem.store import news
+
+        counts_calls, _ = counted("menu counts (what is new)", lambda: news.read(int(receiver.brand_id)))
 
         print(f"BENCH request_send_ddb_calls {send_calls}")
         print(f"BENCH requests_list_ddb_calls {list_calls}")

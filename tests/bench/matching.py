@@ -26,6 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "layers/core/python")]
 
+from infra.local.template import build_plan  # noqa: E402
+
+os.environ.update(build_plan().environment)  # the functions' environment, as the tests set it
 os.environ.update(
     {
         "AWS_ACCESS_KEY_ID": "testing",

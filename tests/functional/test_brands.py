@@ -10,9 +10,8 @@ import time
 import pytest
 import requests
 
-from tandem.services import relations
 from tandem.store import keys
-from tandem.store.models import Account, Brand, Match
+from tandem.store.models import Account, Brand, BrandRelation, Match
 from tests.factories import auth_headers, member, population
 from tests.functional.helpers import Api
 
@@ -549,9 +548,11 @@ def test_connected_brands_see_name_and_contact_even_when_hidden(api):
         hideName=True,
         contact={"name": "Sam", "phone": "+44 7700 900123"},
     )
-    Brand_rel = relations.item(int(mine.brand_id), int(theirs.brand_id))
+    Brand_rel = BrandRelation.at(int(mine.brand_id), int(theirs.brand_id))
     Brand_rel.update(
-        actions=relations.request_state_actions(int(mine.brand_id), int(theirs.brand_id), "connected", "r1")
+        actions=BrandRelation.request_state_actions(
+            int(mine.brand_id), int(theirs.brand_id), "connected", "r1"
+        )
     )
     status, body = api.call("GET", f"/api/brand/{int(theirs.brand_id)}", auth_headers(token))
     assert status == 200
@@ -587,7 +588,7 @@ def test_public_view_carries_the_match_and_the_relation(api):
         run_id="r",
         created_at=datetime.now(UTC),
     ).save()
-    relations.set_flags(int(mine.brand_id), int(theirs.brand_id), saved=True)
+    BrandRelation.set_flags(int(mine.brand_id), int(theirs.brand_id), saved=True)
     status, body = api.call("GET", f"/api/brand/{int(theirs.brand_id)}", auth_headers(token))
     assert status == 200
     assert body["match"] == {

@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tandem.services import relations
 from tandem.store import keys
 from tandem.store.models import Account, BrandRelation, Match
 from tests.factories import auth_headers, member, population
@@ -28,6 +27,11 @@ def subscribe(user, status: str = "active") -> None:
 def add_match(
     brand_id: int, other_id: int, score: float, reasons=("They want giveaways, like you",), seen=False
 ):
+    """A match as a run stores it (new to the brand unless `seen`)."""
+    from tandem.store import news
+
+    if not seen:
+        news.add(brand_id, news.MATCHES, [other_id])
     Match(
         keys.brand_pk(brand_id),
         keys.match_sk(other_id),
@@ -36,14 +40,13 @@ def add_match(
         score=score,
         reasons=list(reasons),
         run_id="run",
-        seen=seen,
         created_at=datetime.now(UTC),
     ).save()
 
 
 def request_state(brand_id: int, other_id: int, state: str) -> None:
-    relations.item(brand_id, other_id).update(
-        actions=relations.request_state_actions(brand_id, other_id, state, "req-1")
+    BrandRelation.at(brand_id, other_id).update(
+        actions=BrandRelation.request_state_actions(brand_id, other_id, state, "req-1")
     )
 
 
@@ -118,7 +121,7 @@ def test_potentials_leave_out_dismissed_requested_connected_and_declined_brands(
     ids = [int(b.brand_id) for b in others]
     for other_id in ids:
         add_match(me, other_id, 0.5)
-    relations.set_flags(me, ids[0], dismissed=True)
+    BrandRelation.set_flags(me, ids[0], dismissed=True)
     for other_id, state in zip(
         ids[1:6], ("requested-out", "requested-in", "connected", "declined-out", "declined-in"), strict=True
     ):
@@ -178,7 +181,7 @@ def test_dismiss_and_undo(api, scene):
     assert status == 200 and body == {"dismissed": True}
     assert ids[1] not in [c["id"] for c in listing(api, token, me)["matches"]]
     assert listing(api, token, me, "saved")["matches"] == []  # dismissing unsaves
-    rel = relations.get(me, ids[1])
+    rel = BrandRelation.find(me, ids[1], consistent=True)
     assert rel.dismissed is True and rel.saved is False
 
     status, body = api.call("DELETE", f"/api/matches/{ids[1]}/dismissed", auth_headers(token, me))
@@ -210,7 +213,7 @@ def test_save_or_dismiss_of_an_unknown_own_or_malformed_brand_changes_nothing(ap
     assert status == 400
     status, body = api.call(method, f"/api/matches/0x1/{suffix}", auth_headers(token, me))
     assert status == 400 and body == {"error": "Brand id must be a positive number"}
-    assert relations.of_brand(me) == {}
+    assert BrandRelation.of_brand(me) == {}
 
 
 def test_another_members_brand_in_the_header_changes_nothing(api, scene):
@@ -220,8 +223,8 @@ def test_another_members_brand_in_the_header_changes_nothing(api, scene):
     assert status == 403
     status, _ = api.call("GET", "/api/matches", auth_headers(token, ids[0]))
     assert status == 403
-    assert relations.of_brand(int(stranger.brand_id)) == {}
-    assert relations.of_brand(me) == {}
+    assert BrandRelation.of_brand(int(stranger.brand_id)) == {}
+    assert BrandRelation.of_brand(me) == {}
     assert list(BrandRelation.scan(BrandRelation.sk.startswith("REL#"))) == []
 
 
@@ -278,7 +281,7 @@ def test_a_hidden_name_stays_masked_for_subscribers_but_not_for_connected_brands
     me = int(mine.brand_id)
     add_match(me, int(hidden.brand_id), 0.5)
     add_match(me, int(connected.brand_id), 0.6)
-    relations.set_flags(me, int(connected.brand_id), saved=True)
+    BrandRelation.set_flags(me, int(connected.brand_id), saved=True)
     request_state(me, int(connected.brand_id), "connected")
     (card,) = listing(api, token, me)["matches"]  # connected brands are not potentials
     assert card["name"] == "A beauty brand" and card["nameVisible"] is False
@@ -367,10 +370,7 @@ def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     # In the run's diversified order (its rank), not re-sorted by score.
     from tandem.store.models import Match
 
-    ranks = {
-        int(m.candidate_id): int(m.rank)
-        for m in Match.query(f"BRAND#{brand_id}", Match.sk.startswith("MATCH#"))
-    }
+    ranks = {candidate: int(m.rank) for candidate, m in Match.of_brand(brand_id).items()}
     assert [c["id"] for c in cards] == sorted((c["id"] for c in cards), key=ranks.__getitem__)
     assert all(c["nameVisible"] and c["name"].startswith("Brand ") for c in cards)
     _, dash = api.call("GET", "/api/dashboard", auth_headers(token, brand_id))

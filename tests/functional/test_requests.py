@@ -86,9 +86,9 @@ def available(account: str) -> int:
 
 
 def relation_state(brand: int, other: int) -> str:
-    from tandem.services import relations
+    from tandem.store.models import BrandRelation
 
-    found = relations.get(brand, other)
+    found = BrandRelation.find(brand, other, consistent=True)
     return found.request_state if found else ""
 
 
@@ -669,3 +669,32 @@ def test_demo_seed_gives_the_demo_member_credits_and_received_requests(api):
     assert {m.subject.split(" would like")[0] for m in mail_to("demo@tandem.local")} == {
         i["fromBrand"]["name"] for i in received
     }
+
+
+# ---------------------------------------------------------------- the sender's record of a cancel
+
+
+def test_a_cancelled_request_stays_in_the_senders_sent_list_as_cancelled(api):
+    """Issue 10: a cancelled request vanished from every list. The sender keeps it in Requests
+    sent, with status 'cancelled' (newest change first); the recipient never lists it again."""
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    c = Brand("c@example.com", "Salt Harbour")
+    to_b = send(api, a, b)[1]["request"]["id"]
+    to_c = send(api, a, c)[1]["request"]["id"]
+    status, body = api.call("POST", f"/api/requests/{to_b}/cancel", a.headers)
+    assert status == 200 and body["request"]["status"] == "cancelled"
+
+    sent = api.call("GET", "/api/requests?box=sent", a.headers)[1]
+    assert [(i["id"], i["status"], i["direction"]) for i in sent["items"]] == [
+        (to_b, "cancelled", "sent"),  # its last change (the cancel) is the newest
+        (to_c, "pending", "sent"),
+    ]
+    cancelled = sent["items"][0]
+    assert cancelled["toBrand"]["name"] == "Fern Candles" and cancelled["message"]
+    assert cancelled["isNew"] is False and cancelled["contact"] is None
+    assert api.call("GET", f"/api/requests/{to_b}", a.headers)[1]["request"]["status"] == "cancelled"
+    assert api.call("GET", "/api/requests?box=received", b.headers)[1]["items"] == []
+    assert api.call("GET", "/api/dashboard", b.headers)[1]["menuCounts"]["requests"] == 0
+    for view in ("/api/connections", "/api/declines?dir=out", "/api/declines?dir=in"):
+        assert api.call("GET", view, a.headers)[1]["items"] == []

@@ -15,11 +15,15 @@ def _execution_arn(plan, run) -> str:
 
 
 def _matches(brand_id: int) -> dict:
-    from tandem.store import keys
     from tandem.store.models import Match
 
-    items = Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
-    return {int(m.candidate_id): m for m in items}
+    return Match.of_brand(brand_id)
+
+
+def _new_matches(brand_id: int) -> set[int]:
+    from tandem.store import news
+
+    return {int(i) for i in news.ids(news.read(brand_id), news.MATCHES)}
 
 
 @pytest.fixture
@@ -56,7 +60,7 @@ def test_run_goes_through_prepare_map_finalize_and_stores_matches(aws, monkeypat
     assert stored.candidates == 20
     assert stored.matches > 0
     assert "new match" in stored.message
-    assert match_runs.new_match_count(int(brand.brand_id)) == stored.matches
+    assert len(_new_matches(int(brand.brand_id))) == stored.matches
     matches = _matches(int(brand.brand_id))
     assert sorted(int(m.rank) for m in matches.values()) == list(range(1, len(matches) + 1))
     best = min(matches.values(), key=lambda m: m.rank)
@@ -65,8 +69,9 @@ def test_run_goes_through_prepare_map_finalize_and_stores_matches(aws, monkeypat
 
 
 def test_rerun_keeps_seen_drops_excluded_and_keeps_saved(aws, small_shards):
-    from tandem.services import match_index, match_runs, relations
-    from tandem.store.models import Match
+    from tandem.services import match_index, match_runs
+    from tandem.store import news
+    from tandem.store.models import BrandRelation
 
     _, (brand,), _ = member(
         category="food & drink", collab_kinds=["giveaways", "events"], values=["vegan"], countries=["GB"]
@@ -79,15 +84,17 @@ def test_rerun_keeps_seen_drops_excluded_and_keeps_saved(aws, small_shards):
     assert wait_for_execution(_execution_arn(aws, first))["status"] == "SUCCEEDED"
     before = _matches(me)
     seen_id, dismissed_id, saved_id = sorted(before)[:3]
-    before[seen_id].update(actions=[Match.seen.set(True)])
-    relations.set_flags(me, dismissed_id, dismissed=True)
-    relations.set_flags(me, saved_id, saved=True)
+    assert {seen_id, dismissed_id, saved_id} <= _new_matches(me)
+    news.remove(me, news.MATCHES, [seen_id])  # listed: no longer new
+    BrandRelation.set_flags(me, dismissed_id, dismissed=True)
+    BrandRelation.set_flags(me, saved_id, saved=True)
 
     second = match_runs.start_run(me)
     assert wait_for_execution(_execution_arn(aws, second))["status"] == "SUCCEEDED"
     after = _matches(me)
     assert dismissed_id not in after  # became excluded: its stale match is removed
-    assert after[seen_id].seen is True  # seen stays seen
+    assert seen_id in after and seen_id not in _new_matches(me)  # seen stays seen
+    assert dismissed_id not in _new_matches(me)
     assert saved_id in after
     assert match_runs.get_run(me, second.run_id).message == "Your matches are up to date."
 

@@ -52,11 +52,14 @@ def test_messages_are_trimmed_required_and_limited():
 
 
 def test_hidden_names_read_as_their_category_until_connected():
-    assert rules.masked_name("Oat & Co", "food & drink", True, False) == "A food & drink brand"
-    assert rules.masked_name("Oat & Co", "outdoors", True, False) == "An outdoors brand"
-    assert rules.masked_name("Oat & Co", "", True, False) == "A brand"
-    assert rules.masked_name("Oat & Co", "food", True, True) == "Oat & Co"
-    assert rules.masked_name("Oat & Co", "food", False, False) == "Oat & Co"
+    """Requests use the one masking rule of brand profiles (tandem.domain.brand_profile)."""
+    from tandem.domain.brand_profile import display_name
+
+    assert display_name("Oat & Co", "food & drink", False) == "A food & drink brand"
+    assert display_name("Oat & Co", "outdoors", False) == "An outdoors brand"
+    assert display_name("Oat & Co", " ", False) == "A brand"
+    assert display_name("Oat & Co", "food", True) == "Oat & Co"
+    assert not hasattr(rules, "masked_name")  # one rule, not two
 
 
 def test_quick_action_links_verify_expire_and_refuse_tampering():
@@ -124,7 +127,9 @@ def test_resend_refusal_names_the_brand_and_the_date_until_the_wait_is_over():
     assert rules.resend_refusal("Oat & Honey", allowed, allowed) is None
     assert rules.resend_refusal("Oat & Honey", allowed, allowed + 86400) is None
     assert rules.resend_refusal("Oat & Honey", None, NOV_22_2026_1430) is None  # never closed
-    masked = rules.masked_name("Oat & Honey", "food", True, visible=False)
+    from tandem.domain.brand_profile import display_name
+
+    masked = display_name("Oat & Honey", "food", visible=False)
     assert rules.resend_refusal(masked, allowed, NOV_22_2026_1430) == (
         "You can send A food brand a new request from 22 Dec 2026."
     )

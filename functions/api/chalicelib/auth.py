@@ -1,35 +1,79 @@
 """Who is calling, and may they act for the brand they name?
 
-Every private route calls `member_for_brand`: the Bearer token must be a valid access token,
-and the brand named in the `X-Brand-Id` header (and in the path, where the route has one) must
-belong to the caller's account. The header is never trusted on its own. Admins may act as
-another user with `X-Impersonate-User` (a user id or email), only where the stage allows it.
+Every private route checks the caller: the Bearer token must be a valid access token, the
+user it names must exist, and the brand named in the `X-Brand-Id` header (and in the path,
+where the route has one) must belong to the user's account. The header is never trusted on its
+own. Admins may act as another user with `X-Impersonate-User` (a user id or email), only where
+the stage allows it.
+
+The checks read nothing on their own: the caller's user and the selected brand are read with
+what the screen reads anyway (`member_for_brand(..., also=...)`: one BatchGetItem), or, for a
+screen whose first read is the brand's partition, with its second read (`caller()` gives a
+`Caller` the service verifies with, tandem.services.access). Nothing is shown or written before
+the check passed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
 
 from chalicelib.http import brand_id_param
 from tandem.config import settings
 from tandem.errors import Forbidden, Unauthorized
-from tandem.services import accounts, brands, tokens
-from tandem.store.models import Brand, User
+from tandem.observability import logger
+from tandem.services import accounts, tokens
+from tandem.store.items import get_many
+from tandem.store.models import Brand, Key, TandemModel, User
 
 BRAND_HEADER = "x-brand-id"
 IMPERSONATE_HEADER = "x-impersonate-user"
+SIGN_IN = "Please sign in to continue"
+NO_ACCESS = "You don't have access to this brand"
+NO_BRAND = "Your account has no brand yet"
+
+# Extra items a route reads with the caller's: f(brand id, account id) -> [(Model, key)].
+Also = Callable[[int | None, str], list[tuple[type[TandemModel], Key]]]
+# Reads a route makes at the same time as the caller's (by the token's account id): name -> f.
+Alongside = dict[str, Callable[[str], Any]]
+_pool: ThreadPoolExecutor | None = None
 
 
-@dataclass(frozen=True)
+def _in_parallel(reads: Alongside, account_id: str) -> dict[str, Future]:
+    """Start `reads` on a small shared pool (each is one DynamoDB call: the member waits for the
+    slowest, not for their sum). Their results are used only once the caller is verified."""
+    global _pool
+    if not reads:
+        return {}
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="reads")
+    return {name: _pool.submit(read, account_id) for name, read in reads.items()}
+
+
+@dataclass
 class Member:
     user: User
-    brand: Brand
-    brands: list[Brand]
+    brand: Brand | None
+    found: dict[Key, Any] = field(default_factory=dict)  # the route's extra items, by key
     impersonated_by: str | None = None
+    owned: list[Brand] | None = None
+    alongside: dict[str, Any] = field(default_factory=dict)  # the route's parallel reads, by name
 
     @property
     def is_admin(self) -> bool:
         return self.user.access == "admin"
+
+    @property
+    def brands(self) -> list[Brand]:
+        """The account's brands, by id (one Query, the first time it is asked for)."""
+        if self.owned is None:
+            self.owned = sorted(Brand.of_account(self.user.account_id), key=lambda b: int(b.brand_id))
+        return self.owned
+
+    def item(self, model: type[TandemModel], *args: Any) -> Any | None:
+        return self.found.get(model.key(*args))
 
 
 def _headers(request) -> dict[str, str]:  # noqa: ANN001
@@ -40,8 +84,37 @@ def _bearer(headers: dict[str, str]) -> str:
     value = headers.get("authorization", "")
     scheme, _, token = value.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("Please sign in to continue")
+        raise Unauthorized(SIGN_IN)
     return token.strip()
+
+
+@dataclass
+class Caller:
+    """A verified access token and the brand it asks to act as; the user is not read yet.
+    Implements tandem.services.access.Access."""
+
+    user_id: str
+    account_id: str
+    brand_id: int | None
+    acting: User | None = None  # the user an admin acts as (read already)
+    admin_id: str | None = None
+    owned: list[Brand] | None = None  # the account's brands, when the default brand was looked up
+
+    def keys(self) -> list[tuple[type[TandemModel], Key]]:
+        return [] if self.acting is not None else [(User, User.key(self.user_id))]
+
+    def user(self, found: dict[Key, Any]) -> User:
+        user = self.acting or found.get(User.key(self.user_id))
+        if user is None or user.account_id != self.account_id:
+            raise Unauthorized(SIGN_IN)
+        return user
+
+    def verify(self, found: dict[Key, Any], brand: Brand | None) -> Member:
+        user = self.user(found)
+        if brand is None or brand.account_id != user.account_id:
+            raise Forbidden(NO_ACCESS)
+        logger.thread_safe_append_keys(user=user.user_id, brand=int(brand.brand_id))
+        return Member(user=user, brand=brand, found=found, impersonated_by=self.admin_id, owned=self.owned)
 
 
 def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
@@ -60,27 +133,66 @@ def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
     return other, user.user_id
 
 
-def member_for_brand(request, path_brand: str | None = None, need_brand: bool = True) -> Member:  # noqa: ANN001
-    user, admin_id = signed_in_user(request)
-    owned = sorted(brands.brands_of_account(user.account_id), key=lambda b: int(b.brand_id))
-    wanted: int | None = None
-    header = _headers(request).get(BRAND_HEADER, "default").strip()
+def caller(request, path_brand: str | None = None, default_brand: bool = False) -> Caller:  # noqa: ANN001
+    """The token checked and the brand chosen, without reading the user. With `default_brand`,
+    no brand named means the account's first brand (one Query; 403 when it has none)."""
+    headers = _headers(request)
+    claims = tokens.verify_access_token(_bearer(headers))
+    found = Caller(user_id=claims.user_id, account_id=claims.account_id, brand_id=None)
+    if headers.get(IMPERSONATE_HEADER, "").strip():
+        acting, admin_id = signed_in_user(request)
+        found = Caller(acting.user_id, acting.account_id, None, acting=acting, admin_id=admin_id)
+    logger.thread_safe_append_keys(user=found.user_id)
+    header = headers.get(BRAND_HEADER, "default").strip()
     if header and header != "default":
-        wanted = brand_id_param(header)
+        found.brand_id = brand_id_param(header)
     if path_brand is not None:
         from_path = brand_id_param(path_brand)
-        if wanted is not None and wanted != from_path:
+        if found.brand_id is not None and found.brand_id != from_path:
             raise Forbidden("The brand in the address does not match the selected brand")
-        wanted = from_path
-    by_id = {int(b.brand_id): b for b in owned}
-    if wanted is not None and wanted not in by_id:
-        raise Forbidden("You don't have access to this brand")
-    if not owned:
-        if need_brand:
-            raise Forbidden("Your account has no brand yet")
-        return Member(user=user, brand=None, brands=[], impersonated_by=admin_id)  # type: ignore[arg-type]
-    brand = by_id[wanted] if wanted is not None else owned[0]
-    return Member(user=user, brand=brand, brands=owned, impersonated_by=admin_id)
+        found.brand_id = from_path
+    if found.brand_id is None and default_brand:
+        found.owned = sorted(Brand.of_account(found.account_id), key=lambda b: int(b.brand_id))
+        if not found.owned:
+            raise Forbidden(NO_BRAND)
+        found.brand_id = int(found.owned[0].brand_id)
+    return found
+
+
+def member_for_brand(
+    request,  # noqa: ANN001
+    path_brand: str | None = None,
+    need_brand: bool = True,
+    also: Also | None = None,
+    alongside: Alongside | None = None,
+) -> Member:
+    """The signed-in member and the brand they act as, checked, with the route's extra items
+    (`also(brand id, account id)`) read in the same BatchGetItem, and its `alongside` reads
+    (`f(account id)`) made at the same time (`member.alongside[name]`)."""
+    who = caller(request, path_brand)
+    reads = dict(alongside or {})
+    if who.brand_id is None:  # no brand named: the account's first one, if any
+        reads.pop("brands", None)
+        who.owned = sorted(Brand.of_account(who.account_id), key=lambda b: int(b.brand_id))
+        if who.owned:
+            who.brand_id = int(who.owned[0].brand_id)
+        elif need_brand:
+            raise Forbidden(NO_BRAND)
+    started = _in_parallel(reads, who.account_id)
+    wanted = who.keys() + (also(who.brand_id, who.account_id) if also else [])
+    if who.brand_id is not None and who.owned is None:
+        wanted.append((Brand, Brand.key(who.brand_id)))
+    found = get_many(wanted, consistent=True) if wanted else {}
+    if who.brand_id is None:
+        user = who.user(found)
+        member = Member(user=user, brand=None, found=found, impersonated_by=who.admin_id, owned=[])
+    else:
+        brand = next((b for b in who.owned or () if int(b.brand_id) == who.brand_id), None)
+        member = who.verify(found, brand or found.get(Brand.key(who.brand_id)))
+    member.alongside = {name: future.result() for name, future in started.items()}
+    if "brands" in member.alongside and member.owned is None:
+        member.owned = sorted(member.alongside["brands"], key=lambda b: int(b.brand_id))
+    return member
 
 
 def admin_only(request) -> User:  # noqa: ANN001
@@ -89,4 +201,5 @@ def admin_only(request) -> User:  # noqa: ANN001
     user = accounts.get_user(claims.user_id)
     if user.access != "admin":
         raise Forbidden("Only Tandem admins can do that")
+    logger.thread_safe_append_keys(user=user.user_id)
     return user

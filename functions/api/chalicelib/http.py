@@ -6,6 +6,7 @@ Handlers stay thin: they parse with these helpers, authorize, call a service and
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import re
 from collections.abc import Callable
@@ -14,10 +15,26 @@ from urllib.parse import unquote
 
 from chalice import Response
 
+from tandem.domain.ids import parse_id
 from tandem.errors import TandemError, ValidationError
 from tandem.observability import logger
 
 JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
+
+
+class LazyModule:
+    """A module imported on its first use. Route modules name their services with it, so a cold
+    start imports only what the first request uses (Chalice imports every route module)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+def lazy(name: str) -> Any:
+    return LazyModule(name)
 
 
 def error_response(
@@ -128,13 +145,14 @@ def client_ip(request: Any) -> str:
 
 
 def brand_id_param(raw: str) -> int:
-    """Brand ids in paths and headers are positive integers; anything else is a 400."""
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12 or int(raw) < 1:
+    """Brand ids in paths and headers are positive integers (tandem.domain.ids); else a 400."""
+    brand_id = parse_id(raw)
+    if brand_id is None:
         raise ValidationError("Brand id must be a positive number")
-    return int(raw)
+    return brand_id
 
 
-def normalise_chalice_error(response: Response) -> Response:
+def normalise_response(response: Response) -> Response:
     """Chalice's own errors (`{"Code", "Message"}`, e.g. 405 or 415) in our `{"error"}` shape."""
     body = response.body
     if response.status_code >= 400 and isinstance(body, dict) and "Message" in body:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tandem.observability import logger
+from tandem.config import settings
+from tandem.observability import lambda_handler, logger
 from tandem.services import stripe_events
 
+settings()  # checked at import: a missing variable fails here, with its name
 
-@logger.inject_lambda_context(clear_state=True)
+
+@lambda_handler
 def process_event(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(stripe_event_id=event["eventId"], stripe_event_type=event["type"])
     return stripe_events.process(event["eventId"], event["type"], event.get("objectId", ""))
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def mark_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     error = event.get("error") or {}
     logger.error("Stripe event processing failed", extra={"error": error})

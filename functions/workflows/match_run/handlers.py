@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tandem.observability import logger
+from tandem.config import settings
+from tandem.observability import lambda_handler, logger
 from tandem.services import match_runs
 
+settings()  # checked at import: a missing variable fails here, with its name
 
-@logger.inject_lambda_context(clear_state=True)
+
+@lambda_handler
 def prepare(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
     return match_runs.prepare(event["runId"], int(event["brandId"]))
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def score_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
     return match_runs.score_batch(
@@ -34,7 +37,7 @@ def score_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
     )
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def finalize(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
     return match_runs.finalize(
@@ -46,24 +49,24 @@ def finalize(event: dict[str, Any], context: Any) -> dict[str, Any]:
     )
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def mark_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run_id=event["runId"], brand_id=event["brandId"])
     logger.error("Match run failed", extra={"error": event.get("error", {})})
     return match_runs.mark_failed(event["runId"], int(event["brandId"]))
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def nightly_plan(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return match_runs.nightly_plan(str(event.get("run", "nightly")))
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def nightly_rebuild_shard(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return match_runs.nightly_rebuild_shard(int(event["shard"]))
 
 
-@logger.inject_lambda_context(clear_state=True)
+@lambda_handler
 def nightly_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(run=event["run"], first=event["first"], last=event["last"])
     result = match_runs.nightly_batch(str(event["run"]), int(event["first"]), int(event["last"]))

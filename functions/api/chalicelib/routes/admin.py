@@ -5,8 +5,10 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.auth import admin_only
-from chalicelib.http import json_body, route
-from tandem.services import accounts, credits
+from chalicelib.http import json_body, lazy, route
+
+accounts = lazy("tandem.services.accounts")
+credits = lazy("tandem.services.credits")
 
 bp = Blueprint(__name__)
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import Member, member_for_brand
-from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
-from tandem.domain import brand_profile
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, lazy, route
+from chalicelib.routes.matches import with_account
 from tandem.errors import Forbidden
-from tandem.services import accounts, brands, matches
-from tandem.store.models import Brand
+from tandem.store.models import Account, Brand
+
+brand_profile = lazy("tandem.domain.brand_profile")
+brands = lazy("tandem.services.brands")
+matches = lazy("tandem.services.matches")
 
 bp = Blueprint(__name__)
 
@@ -70,7 +73,7 @@ def logo_upload(brandId: str) -> dict:  # noqa: N803
 @route(bp, "/brand/{otherBrandId}", methods=["GET"])
 def public_brand(otherBrandId: str) -> dict:  # noqa: N803
     """Any brand, as the selected brand (X-Brand-Id) sees it."""
-    member = member_for_brand(bp.current_request)
+    member = member_for_brand(bp.current_request, also=with_account)
     other_id = brand_id_param(otherBrandId)
-    viewer = matches.viewer_for(member.brand, accounts.get_account(member.user.account_id))
+    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
     return matches.public_view(viewer, other_id)

@@ -4,20 +4,52 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import member_for_brand
-from chalicelib.http import route
-from tandem.services import dashboard
+from chalicelib.auth import Member, member_for_brand
+from chalicelib.http import lazy, route
+from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel
 
 bp = Blueprint(__name__)
+dashboard = lazy("tandem.services.dashboard")
+
+
+def with_dashboard(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
+    """What the dashboard reads with the caller: the account and what is new to the brand."""
+    wanted: list[tuple[type[TandemModel], Key]] = [(Account, Account.key(account_id))]
+    if brand_id is not None:
+        wanted.append((BrandSeen, BrandSeen.key(brand_id)))
+    return wanted
+
+
+def _buckets(account_id: str) -> list:
+    from tandem.services import credits
+
+    return credits.buckets(account_id)
+
+
+# Read at the same time as the caller's items: the account's brands (userBrands) and its
+# credit buckets. The dashboard waits for one round trip instead of three.
+DASHBOARD_READS = {"brands": Brand.of_account, "buckets": _buckets}
+
+
+def build(member: Member) -> dict:
+    if member.brand is None:
+        return dashboard.build(None, [])
+    return dashboard.build(
+        member.brand,
+        member.brands,
+        account=member.item(Account, member.user.account_id),
+        seen=member.item(BrandSeen, int(member.brand.brand_id)) or BrandSeen.at(int(member.brand.brand_id)),
+        buckets=member.alongside.get("buckets"),
+    )
 
 
 @route(bp, "/dashboard", methods=["GET"])
 def get_dashboard() -> dict:
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return dashboard.build(member.brand, member.brands)
+    request = bp.current_request
+    return build(member_for_brand(request, need_brand=False, also=with_dashboard, alongside=DASHBOARD_READS))
 
 
 @route(bp, "/dashboard/{brand}", methods=["GET"])
 def get_brand_dashboard(brand: str) -> dict:
-    member = member_for_brand(bp.current_request, path_brand=brand)
-    return dashboard.build(member.brand, member.brands)
+    request = bp.current_request
+    return build(member_for_brand(request, path_brand=brand, also=with_dashboard, alongside=DASHBOARD_READS))

@@ -4,24 +4,30 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import member_for_brand
-from chalicelib.http import brand_id_param, route
-from tandem.services import accounts, matches
+from chalicelib.auth import caller, member_for_brand
+from chalicelib.http import brand_id_param, lazy, route
+from tandem.store.models import Account, Key, TandemModel
 
 bp = Blueprint(__name__)
+matches = lazy("tandem.services.matches")
+
+
+def with_account(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
+    return [(Account, Account.key(account_id))]
 
 
 def _viewer() -> matches.Viewer:
-    member = member_for_brand(bp.current_request)
-    return matches.viewer_for(member.brand, accounts.get_account(member.user.account_id))
+    member = member_for_brand(bp.current_request, also=with_account)
+    return matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
 
 
 @route(bp, "/matches", methods=["GET"])
 def list_matches() -> dict:
-    viewer = _viewer()
+    who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
     query = bp.current_request.query_params or {}
     brand_ids = matches.parse_brand_ids(query.get("brandIds"))
-    return matches.list_matches(viewer, query.get("list") or "potentials", brand_ids)
+    which = query.get("list") or "potentials"
+    return matches.list_matches(who.brand_id, which, brand_ids, access=who)
 
 
 @route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"])

@@ -7,11 +7,13 @@ import re
 from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, route
+from chalicelib.http import JSON_HEADERS, lazy, route
+from chalicelib.routes.dashboard import DASHBOARD_READS, build, with_dashboard
 from tandem.errors import NotFound
-from tandem.services import dashboard, match_runs
+from tandem.store.models import Key, MatchRun, TandemModel
 
 bp = Blueprint(__name__)
+match_runs = lazy("tandem.services.match_runs")
 
 RUN_ID = re.compile(r"^[0-9a-f]{32}$")
 
@@ -29,12 +31,14 @@ def start_run(brand: str) -> Response:
 
 @route(bp, "/matching/run-check/{runId}/{brand}", methods=["GET"])
 def run_check(runId: str, brand: str) -> dict:  # noqa: N803 (SPEC's parameter name)
-    member = member_for_brand(bp.current_request, path_brand=brand)
-    if not RUN_ID.match(runId):
+    def with_run(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
+        """The run is read with the dashboard (one BatchGetItem), so the two agree."""
+        run = [(MatchRun, MatchRun.key(brand_id, runId))] if brand_id is not None and known else []
+        return [*with_dashboard(brand_id, account_id), *run]
+
+    known = bool(RUN_ID.match(runId))
+    member = member_for_brand(bp.current_request, path_brand=brand, also=with_run, alongside=DASHBOARD_READS)
+    run = member.item(MatchRun, int(member.brand.brand_id), runId) if known else None
+    if run is None:
         raise NotFound("Match run not found")
-    run = match_runs.get_run(int(member.brand.brand_id), runId)
-    return {
-        "status": run.status,
-        "message": run.message,
-        "dashboard": dashboard.build(member.brand, member.brands),
-    }
+    return {"status": run.status, "message": run.message, "dashboard": build(member)}

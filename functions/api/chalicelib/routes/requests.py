@@ -8,17 +8,29 @@ from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
-from tandem.services import requests
+from chalicelib.auth import Member, caller, member_for_brand
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, lazy, route
+from tandem.store.models import BrandSeen, Key, TandemModel
 
 bp = Blueprint(__name__)
+requests = lazy("tandem.services.requests")
 
 
 def _query(name: str) -> str | None:
     params = bp.current_request.query_params or {}
     value = params.get(name)
     return value if value else None
+
+
+def _with_news(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
+    """The lists read what is new to the brand with the caller's check (one BatchGetItem)."""
+    return [(BrandSeen, BrandSeen.key(brand_id))] if brand_id is not None else []
+
+
+def _lister() -> tuple[Member, int, BrandSeen]:
+    member = member_for_brand(bp.current_request, also=_with_news)
+    brand_id = int(member.brand.brand_id)
+    return member, brand_id, member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id)
 
 
 @route(bp, "/requests", methods=["POST"])
@@ -30,8 +42,8 @@ def send_request() -> Response:
 
 @route(bp, "/requests", methods=["GET"])
 def list_requests() -> dict:
-    member = member_for_brand(bp.current_request)
-    return requests.list_requests(int(member.brand.brand_id), _query("box") or "received", _query("cursor"))
+    _, brand_id, seen = _lister()
+    return requests.list_requests(brand_id, _query("box") or "received", _query("cursor"), seen=seen)
 
 
 @route(bp, "/requests/{requestId}", methods=["GET"])
@@ -63,8 +75,8 @@ def cancel_request(requestId: str) -> dict:  # noqa: N803
 
 @route(bp, "/connections", methods=["GET"])
 def list_connections() -> dict:
-    member = member_for_brand(bp.current_request)
-    return requests.list_connections(int(member.brand.brand_id), _query("cursor"))
+    who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
+    return requests.list_connections(who.brand_id, _query("cursor"), access=who)
 
 
 @route(bp, "/connections/{otherBrandId}", methods=["GET"])
@@ -75,8 +87,8 @@ def get_connection(otherBrandId: str) -> dict:  # noqa: N803
 
 @route(bp, "/declines", methods=["GET"])
 def list_declines() -> dict:
-    member = member_for_brand(bp.current_request)
-    return requests.list_declines(int(member.brand.brand_id), _query("dir") or "out", _query("cursor"))
+    _, brand_id, seen = _lister()
+    return requests.list_declines(brand_id, _query("dir") or "out", _query("cursor"), seen=seen)
 
 
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["GET"], public=True)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, json_body, route
+from chalicelib.http import JSON_HEADERS, json_body, lazy, route
 from tandem.config import settings
 from tandem.errors import Forbidden
-from tandem.services import issue_reports
+
+issue_reports = lazy("tandem.services.issue_reports")
 
 bp = Blueprint(__name__)
 

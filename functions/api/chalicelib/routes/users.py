@@ -5,10 +5,11 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, client_ip, json_body, path_text, route
+from chalicelib.http import JSON_HEADERS, client_ip, json_body, lazy, path_text, route
 from tandem.errors import ValidationError
-from tandem.services import auth
 from tandem.store.models import User
+
+auth = lazy("tandem.services.auth")
 
 bp = Blueprint(__name__)
 

@@ -379,6 +379,16 @@ def masked_name(category: str) -> str:
     return f"{article} {category} brand"
 
 
+def logo_url(logo_key: str | None) -> str | None:
+    """Logos are served from the assets bucket under /assets/ (CloudFront; the local server)."""
+    return f"/assets/{logo_key}" if logo_key else None
+
+
+def display_name(name: str, category: str, visible: bool) -> str:
+    """The one masking rule: a brand's name where the viewer may see it, else masked_name."""
+    return name if visible else masked_name((category or "").strip())
+
+
 def masked_description(description: str, name: str) -> str:
     """The description without the brand's own name in it."""
     if not name.strip():

@@ -14,7 +14,8 @@ import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from tandem.domain import brand_profile
+from tandem.domain import relations as rel
+from tandem.domain.ids import parse_id
 
 AWAITING = "awaiting_approval"
 PENDING = "pending"
@@ -45,17 +46,18 @@ RECEIVED_BOX = {
     DECLINED: "DECLINED",
     CANCELLED: "CANCELLED",
 }
-SENT_BOX = {**RECEIVED_BOX, AWAITING: "PENDING"}
+# The sender's open box also keeps the requests it cancelled (status 'cancelled'): its record
+# of them in Requests sent (docs/decisions.md). The recipient never lists a cancelled request.
+SENT_BOX = {**RECEIVED_BOX, AWAITING: "PENDING", CANCELLED: "PENDING"}
 
-# Brand-pair relation states (tandem.services.relations) after each status: (sender, recipient).
+# Brand-pair relation states (tandem.domain.relations) after each status: (sender, recipient).
 RELATION_STATES = {
-    AWAITING: ("requested-out", None),  # the recipient learns of it on approval
-    PENDING: ("requested-out", "requested-in"),
-    ACCEPTED: ("connected", "connected"),
-    DECLINED: ("declined-out", "declined-in"),
-    CANCELLED: ("cancelled", "cancelled"),
+    AWAITING: (rel.REQUESTED_OUT, None),  # the recipient learns of it on approval
+    PENDING: (rel.REQUESTED_OUT, rel.REQUESTED_IN),
+    ACCEPTED: (rel.CONNECTED, rel.CONNECTED),
+    DECLINED: (rel.DECLINED_OUT, rel.DECLINED_IN),
+    CANCELLED: (rel.CANCELLED, rel.CANCELLED),
 }
-BLOCKING_STATES = ("requested-out", "requested-in", "connected")
 
 ALREADY_SENT = "You have already sent a request to this brand"
 ALREADY_CONNECTED = "You are already connected"
@@ -96,12 +98,12 @@ def clean_message(raw: object, *, required: bool = True, limit: int = MESSAGE_MA
 def conflict_for(sender_state: str | None, recipient_state: str | None) -> str | None:
     """Why a new request from sender to recipient is refused (relation states as each side
     records them), or None when it may be sent."""
-    states = {sender_state or "", recipient_state or ""}
-    if "connected" in states:
+    sender, recipient = sender_state or rel.NONE, recipient_state or rel.NONE
+    if rel.CONNECTED in (sender, recipient):
         return ALREADY_CONNECTED
-    if (sender_state or "") == "requested-out" or (recipient_state or "") == "requested-in":
+    if sender == rel.REQUESTED_OUT or recipient == rel.REQUESTED_IN:
         return ALREADY_SENT
-    if (sender_state or "") == "requested-in" or (recipient_state or "") == "requested-out":
+    if sender == rel.REQUESTED_IN or recipient == rel.REQUESTED_OUT:
         return ALREADY_RECEIVED
     return None
 
@@ -149,13 +151,6 @@ def refusal(action: str, status: str) -> str:
     return NOT_PENDING.get(status, "This request can no longer be changed.")
 
 
-def masked_name(name: str, category: str, hide_name: bool, visible: bool) -> str:
-    """A brand that hides its name shows as 'A <category> brand' until connected."""
-    if not hide_name or visible:
-        return name
-    return brand_profile.masked_name((category or "").strip())
-
-
 # ---------------------------------------------------------------- quick-action links
 
 QUICK_ACTIONS = ("accept", "decline")
@@ -201,21 +196,21 @@ class LinkError(ValueError):
         self.status = status
 
 
-def _number(text: str) -> bool:
-    """ASCII digits only: str.isdigit() also accepts '²', which int() refuses."""
-    return text.isascii() and text.isdigit() and len(text) <= 20
+LINK_DIGITS = 20  # brand ids and the expiry (epoch seconds) in a link
 
 
 def verify_quick_action(
     key: bytes, action: str, actioner: str, actionee: str, unique: str, now: int
 ) -> QuickAction:
     """The link's action if it is genuine and not expired; LinkError (400 forged, 410 expired)."""
-    if action not in QUICK_ACTIONS or not _number(actioner) or not _number(actionee) or len(unique) > 200:
+    actioner_id, actionee_id = parse_id(actioner, LINK_DIGITS), parse_id(actionee, LINK_DIGITS)
+    if action not in QUICK_ACTIONS or actioner_id is None or actionee_id is None or len(unique) > 200:
         raise LinkError(LINK_INVALID, 400)
     parts = unique.split("-", 2)  # the base64url signature may itself contain '-'
-    if len(parts) != 3 or not _number(parts[1]) or not parts[0]:
+    expires = parse_id(parts[1], LINK_DIGITS) if len(parts) == 3 else None
+    if expires is None or not parts[0]:
         raise LinkError(LINK_INVALID, 400)
-    qa = QuickAction(action, int(actioner), int(actionee), parts[0], int(parts[1]))
+    qa = QuickAction(action, actioner_id, actionee_id, parts[0], expires)
     if not hmac.compare_digest(_signature(key, qa), parts[2]):
         raise LinkError(LINK_INVALID, 400)
     if now >= qa.expires:

@@ -43,7 +43,7 @@ def create_account_with_user(
         email_confirmed=confirmed,
         created_at=now,
         gsi1pk=keys.email_gsi(email),
-        gsi1sk="USER",
+        gsi1sk=keys.EMAIL_SK,
         gsi2pk=keys.account_users_gsi(account_id),
         gsi2sk=keys.user_pk(user_id),
     )
@@ -71,7 +71,7 @@ def get_account(account_id: str) -> Account | None:
 def list_users(limit: int = 200) -> list[User]:
     """Users for the admin list (a scan: admin-only and small; an index comes when it grows)."""
     found: list[User] = []
-    for user in User.scan(User.pk.startswith("USER#") & (User.sk == keys.META)):
+    for user in User.every():
         found.append(user)
         if len(found) == limit:
             break

@@ -11,6 +11,7 @@ from typing import Any
 
 from tandem.domain import passwords
 from tandem.errors import Conflict, ValidationError
+from tandem.observability import count_event
 from tandem.services import accounts, brands, codes, mailer, rate_limit, sessions, tokens
 from tandem.store.models import Brand, User
 
@@ -142,6 +143,7 @@ def create_account(body: dict[str, Any]) -> dict[str, str]:
         email=email, name=body["name"].strip(), password=body["password"]
     )
     brands.create_brand(account_id=account.account_id, name=body["brandName"].strip())
+    count_event("SignUp")
     send_confirmation(user)
     return {"message": CHECK_EMAIL}
 

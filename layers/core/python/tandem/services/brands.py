@@ -8,25 +8,22 @@ from functools import cache
 from typing import Any
 
 from tandem.errors import NotFound
-from tandem.store import keys
 from tandem.store.models import Brand
-
-BATCH_GET_LIMIT = 100
 
 
 def get_brand(brand_id: int) -> Brand:
-    try:
-        return Brand.get(keys.brand_pk(brand_id), keys.PROFILE)
-    except Brand.DoesNotExist:
-        raise NotFound("Brand not found") from None
+    brand = Brand.find(brand_id)
+    if brand is None:
+        raise NotFound("Brand not found")
+    return brand
 
 
 def brands_of_account(account_id: str) -> list[Brand]:
-    return list(Brand.by_account.query(keys.account_pk(account_id)))
+    return Brand.of_account(account_id)
 
 
 def all_brands() -> Iterator[Brand]:
-    return Brand.all_brands.query(keys.ALL_BRANDS)
+    return Brand.every()
 
 
 def all_brand_ids() -> list[int]:
@@ -34,8 +31,7 @@ def all_brand_ids() -> list[int]:
 
 
 def get_many(brand_ids: Iterable[int]) -> list[Brand]:
-    items = [(keys.brand_pk(i), keys.PROFILE) for i in brand_ids]
-    return list(Brand.batch_get(items))
+    return Brand.find_many(brand_ids)
 
 
 def create_brand(
@@ -61,11 +57,9 @@ def create_brand(
     from tandem.store.models import Audience, Contact, SocialLinks
 
     brand_id = next_id("brand")
-    brand = Brand(
-        keys.brand_pk(brand_id),
-        keys.PROFILE,
-        brand_id=brand_id,
-        account_id=account_id,
+    brand = Brand.new(
+        brand_id,
+        account_id,
         name=name,
         category=category,
         description=description,
@@ -82,10 +76,6 @@ def create_brand(
         contact=Contact(**contact) if contact else None,
         hide_name=hide_name,
         created_at=datetime.now(UTC),
-        gsi1pk=keys.ALL_BRANDS,
-        gsi1sk=keys.brand_list_sk(brand_id),
-        gsi2pk=keys.account_pk(account_id),
-        gsi2sk=keys.brand_list_sk(brand_id),
     )
     brand.save()
     return brand
@@ -96,7 +86,9 @@ def create_brand(
 
 def logo_url(brand: Brand) -> str | None:
     """Logos are served from the assets bucket under /assets/ (CloudFront; the local server)."""
-    return f"/assets/{brand.logo_key}" if brand.logo_key else None
+    from tandem.domain.brand_profile import logo_url as url_of
+
+    return url_of(brand.logo_key)
 
 
 def _sorted(values: Iterable[str] | None) -> list[str]:

@@ -13,33 +13,25 @@ import hashlib
 import time
 from collections import defaultdict
 
-from pynamodb.connection import Connection
 from pynamodb.exceptions import TransactWriteError
 from pynamodb.transactions import TransactWrite
 
-from tandem.config import settings
 from tandem.domain import credits as rules
 from tandem.errors import Conflict, NotFound, PaymentRequired
 from tandem.observability import logger
 from tandem.services import subscriptions
-from tandem.store import keys
+from tandem.store.connection import transaction
 from tandem.store.models import Account, CreditBucket, CreditHold, LedgerEntry
 
 ATTEMPTS = 4  # a lost race on a bucket re-reads the buckets and tries again
 SETTLED = "This request's credit was already settled."
 
 
-def _tx() -> TransactWrite:
-    current = settings()
-    return TransactWrite(connection=Connection(region=current.region, host=current.endpoint_url))
-
-
 def _entry(
     account_id: str, op_id: str, op: str, bucket_id: str, delta: int, ref: str, now: int
 ) -> LedgerEntry:
     return LedgerEntry(
-        keys.account_pk(account_id),
-        keys.ledger_sk(op_id, bucket_id),
+        *LedgerEntry.key(account_id, op_id, bucket_id),
         op_id=op_id,
         op=op,
         bucket_id=bucket_id,
@@ -64,9 +56,7 @@ def buckets(account_id: str) -> list[rules.Bucket]:
             valid_to=int(b.valid_to),
             product_name=b.product_name,
         )
-        for b in CreditBucket.query(
-            keys.account_pk(account_id), CreditBucket.sk.startswith("BUCKET#"), consistent_read=True
-        )
+        for b in CreditBucket.of_account(account_id)
     ]
 
 
@@ -85,22 +75,18 @@ def grant(
         raise ValueError("invalid grant")
     bucket_id = hashlib.sha256(op_id.encode()).hexdigest()[:20]
     now = int(time.time())
-    bucket = CreditBucket(
-        keys.account_pk(account_id),
-        keys.bucket_sk(bucket_id),
-        bucket_id=bucket_id,
-        account_id=account_id,
+    bucket = CreditBucket.new(
+        account_id,
+        bucket_id,
+        valid_to,
         kind=kind,
         product_name=product_name,
         total=amount,
         available=amount,
         valid_from=valid_from,
-        valid_to=valid_to,
-        gsi1pk=keys.LIVE_BUCKETS,
-        gsi1sk=keys.bucket_gsi_sk(valid_to, account_id, bucket_id),
     )
     try:
-        with _tx() as tx:
+        with transaction() as tx:
             tx.save(bucket, condition=CreditBucket.sk.does_not_exist())
             tx.save(
                 _entry(account_id, op_id, "grant", bucket_id, amount, op_id, now),
@@ -125,22 +111,13 @@ def add_hold(tx: TransactWrite, account_id: str, ref: str, bucket: rules.Bucket,
     loses it (only while valid and not below zero), the hold is created once, the entry once."""
     amount = rules.REQUEST_HOLD
     tx.update(
-        CreditBucket(keys.account_pk(account_id), keys.bucket_sk(bucket.bucket_id)),
+        CreditBucket.at(account_id, bucket.bucket_id),
         actions=[CreditBucket.available.add(-amount)],
         condition=(CreditBucket.available >= amount) & (CreditBucket.valid_to > now),
     )
     tx.save(
-        CreditHold(
-            keys.account_pk(account_id),
-            keys.hold_sk(ref),
-            hold_id=ref,
-            account_id=account_id,
-            bucket_id=bucket.bucket_id,
-            status="held",
-            release_until=bucket.valid_to,
-            created_at=now,
-            gsi2pk=keys.HELD_HOLDS,
-            gsi2sk=keys.held_hold_gsi_sk(bucket.valid_to, account_id, ref),
+        CreditHold.new(
+            account_id, ref, bucket.valid_to, bucket_id=bucket.bucket_id, status="held", created_at=now
         ),
         condition=CreditHold.sk.does_not_exist(),
     )
@@ -152,7 +129,7 @@ def add_hold(tx: TransactWrite, account_id: str, ref: str, bucket: rules.Bucket,
 
 def _finish_hold(tx: TransactWrite, account_id: str, ref: str, status: str) -> None:
     tx.update(
-        CreditHold(keys.account_pk(account_id), keys.hold_sk(ref)),
+        CreditHold.at(account_id, ref),
         actions=[CreditHold.status.set(status), CreditHold.gsi2pk.remove(), CreditHold.gsi2sk.remove()],
         condition=CreditHold.status == "held",
     )
@@ -171,7 +148,7 @@ def add_release(tx: TransactWrite, account_id: str, ref: str, bucket_id: str, no
     """The writes of a held credit going back to its bucket, added to a caller's transaction."""
     _finish_hold(tx, account_id, ref, "released")
     tx.update(
-        CreditBucket(keys.account_pk(account_id), keys.bucket_sk(bucket_id)),
+        CreditBucket.at(account_id, bucket_id),
         actions=[CreditBucket.available.add(1)],
         condition=CreditBucket.sk.exists(),
     )
@@ -192,7 +169,7 @@ def hold(account_id: str, ref: str, now: int | None = None) -> str:
     for _ in range(ATTEMPTS):
         bucket = pick_for_hold(account_id, now)
         try:
-            with _tx() as tx:
+            with transaction() as tx:
                 add_hold(tx, account_id, ref, bucket, now)
             return ref
         except TransactWriteError:
@@ -203,10 +180,7 @@ def hold(account_id: str, ref: str, now: int | None = None) -> str:
 
 
 def _get_hold(account_id: str, ref: str) -> CreditHold | None:
-    try:
-        return CreditHold.get(keys.account_pk(account_id), keys.hold_sk(ref), consistent_read=True)
-    except CreditHold.DoesNotExist:
-        return None
+    return CreditHold.find(account_id, ref, consistent=True)
 
 
 def release(account_id: str, ref: str, now: int | None = None) -> str:
@@ -222,7 +196,7 @@ def release(account_id: str, ref: str, now: int | None = None) -> str:
         settle(account_id, ref, now)
         return "spent"
     try:
-        with _tx() as tx:
+        with transaction() as tx:
             add_release(tx, account_id, ref, held.bucket_id, now)
     except TransactWriteError:
         raise Conflict(SETTLED) from None
@@ -236,7 +210,7 @@ def settle(account_id: str, ref: str, now: int | None = None) -> None:
     if held is None:
         raise NotFound("No credit is held for this request.")
     try:
-        with _tx() as tx:
+        with transaction() as tx:
             add_settle(tx, account_id, ref, held.bucket_id, now)
     except TransactWriteError:
         raise Conflict(SETTLED) from None
@@ -253,10 +227,10 @@ def spend(account_id: str, amount: int, ref: str, now: int | None = None) -> Non
                 raise Conflict("These credits were already spent.")
             raise PaymentRequired(rules.OUT_OF_CREDITS)
         try:
-            with _tx() as tx:
+            with transaction() as tx:
                 for bucket, take in plan:
                     tx.update(
-                        CreditBucket(keys.account_pk(account_id), keys.bucket_sk(bucket.bucket_id)),
+                        CreditBucket.at(account_id, bucket.bucket_id),
                         actions=[CreditBucket.available.add(-take)],
                         condition=(CreditBucket.available >= take) & (CreditBucket.valid_to > now),
                     )
@@ -273,14 +247,13 @@ def spend(account_id: str, amount: int, ref: str, now: int | None = None) -> Non
 
 
 def _applied(account_id: str, op_id: str) -> bool:
-    prefix = LedgerEntry.sk.startswith(f"LEDGER#{op_id}#")
-    return LedgerEntry.count(keys.account_pk(account_id), prefix, consistent_read=True) > 0
+    return LedgerEntry.count_of_op(account_id, op_id) > 0
 
 
 def verify(account_id: str) -> dict[str, tuple[int, int]]:
     """Buckets whose `available` differs from the sum of their ledger: {bucket: (available, ledger)}."""
     sums: dict[str, int] = defaultdict(int)
-    for entry in LedgerEntry.query(keys.account_pk(account_id), LedgerEntry.sk.startswith("LEDGER#")):
+    for entry in LedgerEntry.of_account(account_id):
         sums[entry.bucket_id] += int(entry.delta)
     mismatches = {}
     for bucket in buckets(account_id):
@@ -291,13 +264,17 @@ def verify(account_id: str) -> dict[str, tuple[int, int]]:
 
 def info(account_id: str, now: int | None = None, account: Account | None = None) -> dict:
     """SPEC section 3's credits info: what the ledger knows plus the subscription status."""
-    from tandem.services import accounts
-
     now = int(now if now is not None else time.time())
     if account is None:
-        account = accounts.get_account(account_id)
+        account = Account.find(account_id)
+    return info_of(account, buckets(account_id), now)
+
+
+def info_of(account: Account | None, held: list[rules.Bucket], now: int | None = None) -> dict:
+    """Credits info from an account and its buckets already read."""
+    now = int(now if now is not None else time.time())
     return rules.credits_info(
-        rules.summary(buckets(account_id), now),
+        rules.summary(held, now),
         status=subscriptions.status(account, now),
         valid_to=int(account.subscription_valid_to) if account and account.subscription_valid_to else None,
     )
@@ -311,9 +288,8 @@ VERIFY_LOOKBACK = 40 * 24 * 3600  # buckets that ended within this window are st
 def verify_all(now: int | None = None) -> dict:
     """Prove every recently active account's balance equals its ledger (scheduler job)."""
     now = int(now if now is not None else time.time())
-    since = keys.bucket_gsi_sk(now - VERIFY_LOOKBACK, "", "")
     seen: set[str] = set()
-    for bucket in CreditBucket.live.query(keys.LIVE_BUCKETS, CreditBucket.gsi1sk >= since):
+    for bucket in CreditBucket.live_since(now - VERIFY_LOOKBACK):
         seen.add(bucket.account_id)
     mismatched = {}
     for account_id in sorted(seen):
@@ -328,11 +304,9 @@ def settle_expired_holds(now: int | None = None) -> dict:
     """Holds whose month has ended become spent (a later decline or cancel returns nothing)."""
     now = int(now if now is not None else time.time())
     settled = 0
-    for held in CreditHold.held.query(
-        keys.HELD_HOLDS, CreditHold.gsi2sk < keys.held_hold_gsi_sk(now, "", "")
-    ):
+    for held in CreditHold.held_until_before(now):
         try:
-            with _tx() as tx:
+            with transaction() as tx:
                 add_settle(tx, held.account_id, held.hold_id, held.bucket_id, now)
             settled += 1
         except TransactWriteError:

@@ -1,14 +1,29 @@
-"""The dashboard response of SPEC section 3, with the fields that exist so far."""
+"""The dashboard response of SPEC section 3, with the fields that exist so far.
+
+Three DynamoDB calls with the caller's check: one BatchGetItem of the user, the account, the
+selected brand and what is new to it (BrandSeen: the menu counts and the open match run), the
+account's brands (userBrands) and its credit buckets.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tandem.services import credits, match_runs, requests
-from tandem.store.models import Brand
+from tandem.domain import brand_profile
+from tandem.domain import credits as credit_rules
+from tandem.services import credits, subscriptions
+from tandem.store import news
+from tandem.store.models import Account, Brand, BrandSeen
 
 
-def build(brand: Brand | None, user_brands: list[Brand]) -> dict[str, Any]:
+def build(
+    brand: Brand | None,
+    user_brands: list[Brand],
+    account: Account | None = None,
+    seen: BrandSeen | None = None,
+    buckets: list | None = None,
+) -> dict[str, Any]:
+    """`account`, `seen`, `buckets`: what the caller read already (else read here)."""
     if brand is None:  # e.g. a Tandem admin: no brand of their own
         return {
             "menuCounts": dict.fromkeys(("dashboard", "matches", "requests", "connections", "declines"), 0),
@@ -17,48 +32,41 @@ def build(brand: Brand | None, user_brands: list[Brand]) -> dict[str, Any]:
             "whatsNew": [],
             "matchRunOutstanding": False,
             "matchRunId": None,
-            "credits": _no_credits(),
-            **_brand_names(None),
+            "credits": credit_rules.credits_info(credit_rules.summary([], 0), status="none", valid_to=None),
+            **_brand_names(None, None),
         }
     brand_id = int(brand.brand_id)
-    open_run = match_runs.latest_open_run(brand_id)
-    new_matches = match_runs.new_match_count(brand_id)
-    new_items = requests.menu_counts(brand_id)  # new received requests, connections, declines
+    if account is None:
+        account = Account.find(brand.account_id)
+    if seen is None:
+        seen = news.read(brand_id)
+    open_run = news.open_run_of(seen)
     return {
         "menuCounts": {
             "dashboard": 0,
-            "matches": new_matches,
-            "requests": new_items["requests"],
-            "connections": new_items["connections"],
-            "declines": new_items["declines"],
+            "matches": news.count(seen, news.MATCHES),
+            "requests": news.count(seen, news.REQUESTS),  # new received requests
+            "connections": news.count(seen, news.CONNECTIONS),  # its requests accepted since
+            "declines": news.count(seen, news.DECLINES),  # its requests declined since
         },
         "dashboard": {"brandId": brand_id, "brandName": brand.name},
-        "credits": credits.info(brand.account_id),
+        "credits": credits.info_of(
+            account, buckets if buckets is not None else credits.buckets(brand.account_id)
+        ),
         "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
         "whatsNew": [],
         "matchRunOutstanding": open_run is not None,
-        "matchRunId": open_run.run_id if open_run else None,
-        **_brand_names(brand),
+        "matchRunId": open_run,
+        **_brand_names(brand, account),
     }
 
 
-def _brand_names(brand: Brand | None) -> dict[str, bool]:
+def _brand_names(brand: Brand | None, account: Account | None) -> dict[str, bool]:
     """showingBrandNames: this member sees other brands' names in Matches (a subscription);
     showingBrandNamesGlobal: names are shown in Matches platform-wide; brandInfoPublic: the
     selected brand's own name is visible to others (not hidden)."""
-    from tandem.domain.brand_profile import NAMES_SHOWN_GLOBALLY
-    from tandem.services import accounts, matches
-
-    account = accounts.get_account(brand.account_id) if brand is not None else None
     return {
-        "showingBrandNames": brand is not None and matches.showing_brand_names(account),
-        "showingBrandNamesGlobal": NAMES_SHOWN_GLOBALLY,
+        "showingBrandNames": brand is not None and subscriptions.sees_brand_names(account),
+        "showingBrandNamesGlobal": brand_profile.NAMES_SHOWN_GLOBALLY,
         "brandInfoPublic": brand is not None and not brand.hide_name,
     }
-
-
-def _no_credits() -> dict[str, Any]:
-    """Credits info for a caller without a brand (e.g. an admin): nothing to spend."""
-    from tandem.domain import credits as credit_rules
-
-    return credit_rules.credits_info(credit_rules.summary([], 0), status="none", valid_to=None)

@@ -22,15 +22,11 @@ def report(user_id: str, body: dict[str, Any]) -> dict[str, str]:
     path = body.get("path") if isinstance(body.get("path"), str) else ""
     now = datetime.now(UTC)
     report_id = uuid.uuid4().hex
-    IssueReport(
-        f"ISSUE#{report_id}",
-        "META",
-        report_id=report_id,
+    IssueReport.new(
+        report_id,
+        now,
         user_id=user_id,
         description=description.strip(),
         path=path[:500],
-        created_at=now,
-        gsi1pk="ISSUES",
-        gsi1sk=now.isoformat(),
     ).save()
     return {"message": "Issue sent"}

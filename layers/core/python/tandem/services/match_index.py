@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 from pynamodb.exceptions import PutError
 
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
-from tandem.store import keys
 from tandem.store.models import Brand, Counter, MatchIndexShard
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,10 +56,8 @@ def shard_of(brand_id: int) -> int:
 
 def highest_brand_id() -> int:
     """Brand ids come from one counter (tandem.store.ids): every brand id is at most this."""
-    try:
-        return int(Counter.get(keys.COUNTER_PK, "brand").value)
-    except Counter.DoesNotExist:
-        return 0
+    counter = Counter.find("brand")
+    return int(counter.value) if counter is not None else 0
 
 
 def shard_count(highest: int | None = None) -> int:
@@ -69,15 +66,8 @@ def shard_count(highest: int | None = None) -> int:
     return highest // SHARD_SIZE + 1 if highest else 0
 
 
-def _key(shard: int) -> tuple[str, str]:
-    return keys.MATCH_INDEX, keys.match_index_shard_sk(shard)
-
-
 def _get(shard: int) -> MatchIndexShard | None:
-    try:
-        return MatchIndexShard.get(*_key(shard), consistent_read=True)
-    except MatchIndexShard.DoesNotExist:
-        return None
+    return MatchIndexShard.find(shard, consistent=True)
 
 
 def _usable(item: MatchIndexShard | None) -> bool:
@@ -94,7 +84,7 @@ def _splice(blob: bytes, slot: int, record: bytes) -> bytes:
 def _put(shard: int, blob: bytes, read: MatchIndexShard | None) -> bool:
     """Write a shard if nobody changed it since `read` (None: if it still does not exist)."""
     item = MatchIndexShard(
-        *_key(shard),
+        *MatchIndexShard.key(shard),
         records=blob or EMPTY_RECORD,  # an empty slot reads as "no brand"
         version=(int(read.version) + 1) if read is not None else 1,
         vocab=VOCAB_VERSION,
@@ -144,10 +134,7 @@ def remove(brand_id: int) -> None:
 
 
 def _brands_of_shard(shard: int) -> Iterable[Brand]:
-    first, last = shard * SHARD_SIZE, (shard + 1) * SHARD_SIZE - 1
-    return Brand.all_brands.query(
-        keys.ALL_BRANDS, Brand.gsi1sk.between(keys.brand_list_sk(first), keys.brand_list_sk(last))
-    )
+    return Brand.every(shard * SHARD_SIZE, (shard + 1) * SHARD_SIZE - 1)
 
 
 def _rebuild_once(shard: int, current: MatchIndexShard | None, extra: dict[int, bytes]) -> bytes | None:
@@ -186,8 +173,8 @@ def read_shards(shards: Sequence[int]) -> list[bytes]:
     other rules are rebuilt on the way (after a vocabulary change)."""
     found: dict[int, MatchIndexShard] = {}
     if shards:
-        for item in MatchIndexShard.batch_get([_key(s) for s in shards]):
-            found[int(item.sk.split("#", 1)[1])] = item
+        for item in MatchIndexShard.batch_get([MatchIndexShard.key(s) for s in shards]):
+            found[item.shard] = item
     blobs = []
     for shard in shards:
         item = found.get(shard)

@@ -19,21 +19,23 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pynamodb.exceptions import UpdateError
+from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from tandem.config import settings
 from tandem.domain import matching
+from tandem.domain import relations as rel
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
-from tandem.observability import logger
-from tandem.services import brands, match_index, relations
-from tandem.store import keys
-from tandem.store.models import Match, MatchRun
+from tandem.observability import count_event, logger
+from tandem.services import match_index
+from tandem.store import news
+from tandem.store.connection import transaction
+from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchRun
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 OPEN_STATUSES = (QUEUED, RUNNING)
 MATCHES_KEPT = 50
-STUCK_AFTER = timedelta(minutes=15)
+STUCK_AFTER = news.STUCK_AFTER
 RUN_RETENTION = timedelta(days=30)
 FAILED_MESSAGE = "We couldn't update your matches this time. Please try again in a few minutes."
 RUNNING_MESSAGE = "We're finding brands that fit you. This usually takes under a minute."
@@ -43,51 +45,89 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _open_entry(run: MatchRun) -> str:
+    """The run's entry in its brand's open runs (BrandSeen.open_runs): "<started s>:<run id>"."""
+    return f"{int(run.started_at.timestamp())}:{run.run_id}"
+
+
+def open_run_of(seen: BrandSeen | None, now: datetime | None = None) -> str | None:
+    return news.open_run_of(seen, now)
+
+
+def latest_open_run(brand_id: int) -> str | None:
+    return news.open_run_of(news.read(brand_id))
+
+
+def _brand(brand_id: int) -> Brand:
+    brand = Brand.find(brand_id)
+    if brand is None:
+        raise NotFound("Brand not found")
+    return brand
+
+
 def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None:
+    """Move a run to `status` (the item must exist). A run that ends (done, failed) leaves its
+    brand's open runs in the same transaction, so the dashboard and the run agree."""
     actions = [
         MatchRun.status.set(status),
         MatchRun.message.set(message),
-        MatchRun.gsi2pk.set(keys.match_run_status_gsi(status)),
+        MatchRun.gsi2pk.set(MatchRun.status_key(status)),
     ]
     for name, value in fields.items():
         actions.append(getattr(MatchRun, name).set(value))
-    if status in (DONE, FAILED):
-        actions.append(MatchRun.finished_at.set(_now()))
-    try:
-        run.update(actions=actions, condition=MatchRun.pk.exists())
-    except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
+    if status not in (DONE, FAILED):
+        try:
+            run.update(actions=actions, condition=MatchRun.pk.exists())
+        except UpdateError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                raise NotFound("Match run not found") from None
+            raise
+        return
+    actions.append(MatchRun.finished_at.set(_now()))
+    if run.started_at is None:  # only the key: the steps do not read the run until it ends
+        try:
+            run = MatchRun.get(run.pk, run.sk, consistent_read=True)
+        except MatchRun.DoesNotExist:
             raise NotFound("Match run not found") from None
-        raise
+    try:
+        with transaction() as tx:
+            tx.update(run, actions=actions, condition=MatchRun.pk.exists())
+            news.remove_in(tx, int(run.brand_id), news.OPEN_RUNS, [_open_entry(run)])
+    except TransactWriteError:
+        raise NotFound("Match run not found") from None
+    count_event("MatchRunDone" if status == DONE else "MatchRunFailed")
 
 
 def _run_key(brand_id: int, run_id: str) -> MatchRun:
     """The run's key only: the steps update it without reading it first (fewer calls a run)."""
-    return MatchRun(keys.brand_pk(brand_id), keys.match_run_sk(run_id))
+    return MatchRun.at(brand_id, run_id)
 
 
 def start_run(brand_id: int, trigger: str = "on-demand") -> MatchRun:
-    """Record a queued run and start its Standard execution (named after the run)."""
-    brands.get_brand(brand_id)
+    """Record a queued run (open for its brand) and start its Standard execution (named after
+    the run)."""
+    _brand(brand_id)
     run_id = uuid.uuid4().hex
     started = _now()
     run = MatchRun(
-        keys.brand_pk(brand_id),
-        keys.match_run_sk(run_id),
+        *MatchRun.key(brand_id, run_id),
         run_id=run_id,
         brand_id=brand_id,
         status=QUEUED,
         message=RUNNING_MESSAGE,
         trigger=trigger,
         started_at=started,
-        gsi2pk=keys.match_run_status_gsi(QUEUED),
+        gsi2pk=MatchRun.status_key(QUEUED),
         gsi2sk=started.isoformat(),
         ttl=int(time.time() + RUN_RETENTION.total_seconds()),
     )
-    run.save()
+    with transaction() as tx:
+        tx.save(run)
+        news.add_in(tx, brand_id, news.OPEN_RUNS, [_open_entry(run)])
+    count_event("MatchRunStarted")
     try:
         client("stepfunctions").start_execution(
-            stateMachineArn=settings().match_run_state_machine_arn,
+            stateMachineArn=settings().require("match_run_state_machine_arn"),
             name=f"match-{brand_id}-{run_id}",
             input=json.dumps({"runId": run_id, "brandId": brand_id}),
         )
@@ -108,7 +148,7 @@ def profile_changed(brand_id: int, *, created: bool, changed: set[str]) -> Match
     when the change matters."""
     if created or changed & MATCH_FIELDS:
         try:
-            match_index.refresh(brands.get_brand(brand_id))
+            match_index.refresh(_brand(brand_id))
         except match_index.IndexBusy:
             # The run itself reads this brand's saved profile; only other brands' runs see the
             # old one until the next refresh or the nightly rebuild.
@@ -118,19 +158,10 @@ def profile_changed(brand_id: int, *, created: bool, changed: set[str]) -> Match
 
 
 def get_run(brand_id: int, run_id: str) -> MatchRun:
-    try:
-        return MatchRun.get(keys.brand_pk(brand_id), keys.match_run_sk(run_id))
-    except MatchRun.DoesNotExist:
-        raise NotFound("Match run not found") from None
-
-
-def latest_open_run(brand_id: int) -> MatchRun | None:
-    runs = MatchRun.query(
-        keys.brand_pk(brand_id),
-        MatchRun.sk.startswith("MATCHRUN#"),
-        filter_condition=MatchRun.status.is_in(*OPEN_STATUSES),
-    )
-    return next(iter(runs), None)
+    run = MatchRun.find(brand_id, run_id)
+    if run is None:
+        raise NotFound("Match run not found")
+    return run
 
 
 # --- steps of the state machine (called by functions/workflows/match_run) ---
@@ -155,7 +186,7 @@ def _b64(data: bytes) -> str:
 def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
     """Pack the brand, read its relations once, plan the Map over index shards."""
     run = _run_key(brand_id, run_id)
-    me = brands.get_brand(brand_id)
+    me = _brand(brand_id)
     excluded, saved = _exclusions(brand_id)
     batches = plan_batches(match_index.shard_count(), settings().match_run_batch_size, match_index.SHARD_SIZE)
     _set_status(run, RUNNING, RUNNING_MESSAGE, batches=len(batches))
@@ -172,9 +203,9 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
 
 def _exclusions(brand_id: int) -> tuple[set[int], set[int]]:
     """(never suggest: dismissed, requested, connected, declined; saved and still allowed)."""
-    rels = relations.of_brand(brand_id)
-    excluded = {other for other, rel in rels.items() if relations.is_excluded(rel)}
-    saved = {other for other, rel in rels.items() if rel.saved and other not in excluded}
+    rels = BrandRelation.of_brand(brand_id)
+    excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
+    saved = {other for other, r in rels.items() if r.saved and other not in excluded}
     return excluded, saved
 
 
@@ -230,20 +261,19 @@ def store_matches(
     brand_id: int, run_id: str, chosen: list[matching.Scored], extra: list[matching.Scored]
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
-    keep `seen` and `created_at` of matches already there; delete the ones no longer suggested
-    (fallen out of the list, or excluded since). Returns how many are new."""
-    existing = {
-        int(m.candidate_id): m for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
-    }
+    keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
+    of the list, or excluded since). New matches become new to the brand (BrandSeen), dropped
+    ones stop being new. Returns how many are new."""
+    existing = Match.of_brand(brand_id)
     now = _now()
     kept = [*chosen, *extra]
+    stale = set(existing) - {s.candidate_id for s in kept}
     with Match.batch_write() as batch:
         for place, s in enumerate(kept, start=1):
             old = existing.get(s.candidate_id)
             batch.save(
                 Match(
-                    keys.brand_pk(brand_id),
-                    keys.match_sk(s.candidate_id),
+                    *Match.key(brand_id, s.candidate_id),
                     brand_id=brand_id,
                     candidate_id=s.candidate_id,
                     score=s.score,
@@ -254,8 +284,10 @@ def store_matches(
                     rank=place if place <= len(chosen) else None,
                 )
             )
-        for stale in set(existing) - {s.candidate_id for s in kept}:
-            batch.delete(existing[stale])
+        for candidate in stale:
+            batch.delete(existing[candidate])
+    news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
+    news.remove(brand_id, news.MATCHES, stale)
     return sum(1 for s in chosen if s.candidate_id not in existing)
 
 
@@ -286,11 +318,9 @@ NIGHTLY_BATCH = 250  # brands per nightly Map item (one Lambda scores and stores
 
 def start_nightly() -> dict[str, str]:
     """Scheduler job: start the nightly execution (named, so a repeated start cannot collide)."""
-    import os
-
     name = f"nightly-{_now():%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
     client("stepfunctions").start_execution(
-        stateMachineArn=os.environ["NIGHTLY_MATCH_RUN_STATE_MACHINE_ARN"],
+        stateMachineArn=settings().require("nightly_match_run_state_machine_arn"),
         name=name,
         input=json.dumps({"run": name}),
     )
@@ -342,11 +372,7 @@ def fail_stuck_runs(now: datetime | None = None) -> int:
     cutoff = ((now or _now()) - STUCK_AFTER).isoformat()
     failed = 0
     for status in OPEN_STATUSES:
-        for run in MatchRun.by_status.query(keys.match_run_status_gsi(status), MatchRun.gsi2sk < cutoff):
+        for run in MatchRun.with_status(status, cutoff):
             _set_status(run, FAILED, FAILED_MESSAGE)
             failed += 1
     return failed
-
-
-def new_match_count(brand_id: int) -> int:
-    return sum(1 for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#")) if not m.seen)

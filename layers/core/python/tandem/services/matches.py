@@ -1,21 +1,26 @@
 """The Matches screens and the public brand view, as seen by the selected brand.
 
 A match run (services/match_runs.py) writes Match items under the brand's partition; this
-module reads them with the brand's relations (one query each), joins the other brands' data with
-BatchGet and applies who may see whose name (domain/brand_profile.py).
+module reads them with the brand's relations and what is new to it (one query), joins the
+other brands' data with BatchGet and applies who may see whose name (domain/brand_profile.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from tandem.domain import brand_profile
+from tandem.domain import relations as rel
+from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
-from tandem.services import accounts, brands, match_runs, relations, subscriptions
-from tandem.store import keys
+from tandem.services import access as caller
+from tandem.services import brands, subscriptions
+from tandem.services.access import Access
+from tandem.store import news
+from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, BrandRelation, Match
+from tandem.store.partition import brand_items
 
 LISTS = ("potentials", "saved")
 MAX_BRAND_FILTER = 100
@@ -39,19 +44,19 @@ class Viewer:
 
 
 def viewer_for(brand: Brand, account: Account | None = None) -> Viewer:
-    account = account if account is not None else accounts.get_account(brand.account_id)
+    account = account if account is not None else Account.find(brand.account_id)
     return Viewer(brand=brand, subscribed=subscriptions.is_subscribed(account))
 
 
 def showing_brand_names(account: Account | None) -> bool:
     """Dashboard `showingBrandNames`: this member sees other brands' names in Matches."""
-    return brand_profile.NAMES_SHOWN_GLOBALLY and subscriptions.is_subscribed(account)
+    return subscriptions.sees_brand_names(account)
 
 
 def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> bool:
     return brand_profile.name_visible(
         same_account=other.account_id == viewer.account_id,
-        connected=relation is not None and relation.request_state == "connected",
+        connected=relation is not None and relation.request_state == rel.CONNECTED,
         viewer_subscribed=viewer.subscribed,
         hides_name=bool(other.hide_name),
     )
@@ -60,18 +65,13 @@ def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) 
 def _identity(other: Brand, visible: bool) -> dict[str, Any]:
     """Name, logo and description as this viewer may see them. A masked brand shows neither
     its logo nor its name inside the description (either would give the name away)."""
-    if visible:
-        return {
-            "name": other.name,
-            "nameVisible": True,
-            "logoUrl": brands.logo_url(other),
-            "description": other.description or "",
-        }
     return {
-        "name": brand_profile.masked_name(other.category or ""),
-        "nameVisible": False,
-        "logoUrl": None,
-        "description": brand_profile.masked_description(other.description or "", other.name),
+        "name": brand_profile.display_name(other.name, other.category or "", visible),
+        "nameVisible": visible,
+        "logoUrl": brand_profile.logo_url(other.logo_key) if visible else None,
+        "description": (other.description or "")
+        if visible
+        else brand_profile.masked_description(other.description or "", other.name),
     }
 
 
@@ -94,22 +94,6 @@ def _score_now(me: Brand, other: Brand) -> dict[str, Any]:
     return _scored(scored.score, list(scored.reasons))
 
 
-def _matches_of(brand_id: int) -> dict[int, Match]:
-    return {
-        int(m.candidate_id): m for m in Match.query(keys.brand_pk(brand_id), Match.sk.startswith("MATCH#"))
-    }
-
-
-def _brands_by_id(ids: Iterable[int]) -> dict[int, Brand]:
-    """The brands' items, BatchGet in calls of 100 (missing brands are left out)."""
-    wanted = sorted(set(ids))
-    found: dict[int, Brand] = {}
-    for start in range(0, len(wanted), brands.BATCH_GET_LIMIT):
-        for brand in brands.get_many(wanted[start : start + brands.BATCH_GET_LIMIT]):
-            found[int(brand.brand_id)] = brand
-    return found
-
-
 def parse_brand_ids(raw: str | None) -> set[int] | None:
     """`brandIds=1,2,3` -> {1, 2, 3}; absent -> None (no filter)."""
     if raw is None or not raw.strip():
@@ -117,35 +101,50 @@ def parse_brand_ids(raw: str | None) -> set[int] | None:
     parts = [p.strip() for p in raw.split(",") if p.strip()]
     if len(parts) > MAX_BRAND_FILTER:
         raise ValidationError(f"Ask for at most {MAX_BRAND_FILTER} brands at a time")
-    if not all(p.isascii() and p.isdigit() and len(p) <= 12 and 0 < int(p) for p in parts):
+    ids = [parse_id(p) for p in parts]
+    if any(i is None for i in ids):
         raise ValidationError("brandIds must be brand ids separated by commas")
-    return {int(p) for p in parts}
+    return {i for i in ids if i is not None}
 
 
-def list_matches(viewer: Viewer, which: str, brand_ids: set[int] | None = None) -> dict[str, Any]:
+def list_matches(
+    brand_id: int, which: str, brand_ids: set[int] | None = None, access: Access | None = None
+) -> dict[str, Any]:
     """GET matches: MatchCards best first. Potentials leave out dismissed, requested, connected
-    and declined brands, and listing them marks them seen (the menu's new-matches count)."""
+    and declined brands, and listing them marks them seen (the menu's new-matches count).
+
+    Three DynamoDB calls: the brand's partition (its matches, relations, profile and what is
+    new), one BatchGetItem of the other brands with the viewer's account (and the caller's
+    own items, checked there), and, when potentials showed new matches, one UpdateItem."""
     if which not in LISTS:
         raise ValidationError("list must be potentials or saved")
-    me = viewer.brand_id
-    matches = _matches_of(me)
-    rels = relations.of_brand(me)
-    excluded = {other for other, rel in rels.items() if relations.is_excluded(rel)}
+    mine = brand_items(brand_id, with_matches=True)  # call 1
+    matches, rels = mine.matches, mine.relations
+    excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
     if which == "potentials":
         ids = [i for i in matches if i not in excluded]
     else:
-        ids = [other for other, rel in rels.items() if rel.saved and not rel.dismissed]
+        ids = [other for other, r in rels.items() if r.saved and not r.dismissed]
     if brand_ids is not None:
         ids = [i for i in ids if i in brand_ids]
-    others = _brands_by_id(ids)
+    account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
+    wanted = caller.keys_of(access) + [(Brand, Brand.key(i)) for i in ids]
+    if account_key is not None:
+        wanted.append((Account, account_key))
+    found = get_many(wanted)  # call 2
+    caller.verify(access, found, mine.profile)
+    if mine.profile is None:
+        raise NotFound("Brand not found")
+    viewer = viewer_for(mine.profile, found.get(account_key))
+    fresh = news.ids(mine.seen, news.MATCHES)
     cards = []
     for other_id in ids:
-        other = others.get(other_id)
+        other = found.get(Brand.key(other_id))
         if other is None or other.account_id == viewer.account_id:
             continue
-        rel = rels.get(other_id)
+        relation = rels.get(other_id)
         match = matches.get(other_id)
-        identity = _identity(other, _name_visible(viewer, other, rel))
+        identity = _identity(other, _name_visible(viewer, other, relation))
         cards.append(
             {
                 "id": other_id,
@@ -155,8 +154,8 @@ def list_matches(viewer: Viewer, which: str, brand_ids: set[int] | None = None) 
                 "category": other.category or "",
                 "description": identity["description"],
                 **(_score(match) if match is not None else _score_now(viewer.brand, other)),
-                "saved": bool(rel and rel.saved),
-                "isNew": bool(match is not None and not match.seen),
+                "saved": bool(relation and relation.saved),
+                "isNew": match is not None and str(other_id) in fresh,
             }
         )
     # The run's diversified order (rank) first, so the list is not ten near-copies; saved
@@ -165,24 +164,15 @@ def list_matches(viewer: Viewer, which: str, brand_ids: set[int] | None = None) 
     cards.sort(key=lambda c: order.get(c["id"], (1, -c["score"], c["id"])))
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
-        shown = {c["id"] for c in cards}
-        _mark_seen(m for i, m in matches.items() if not m.seen and (i in shown or i in excluded))
-    open_run = match_runs.latest_open_run(me)
+        shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded}
+        news.remove(brand_id, news.MATCHES, fresh & shown)  # call 3, only when there was news
+    open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
         "showingBrandNames": viewer.subscribed and brand_profile.NAMES_SHOWN_GLOBALLY,
         "runOutstanding": open_run is not None,
-        "runId": open_run.run_id if open_run else None,
+        "runId": open_run,
     }
-
-
-def _mark_seen(unseen: Iterable[Match]) -> None:
-    for match in unseen:
-        try:
-            match.update(actions=[Match.seen.set(True)], condition=Match.pk.exists())
-        except Exception as exc:  # the item went away in between (a rerun): nothing to mark
-            if "ConditionalCheckFailed" not in repr(exc):
-                raise
 
 
 def _other_brand(viewer: Viewer, other_id: int) -> Brand:
@@ -196,7 +186,7 @@ def set_saved(viewer: Viewer, other_id: int, saved: bool) -> dict[str, bool]:
     """Save (which also undoes a dismissal) or unsave another brand."""
     _other_brand(viewer, other_id)
     flags = {"saved": True, "dismissed": False} if saved else {"saved": False}
-    relations.set_flags(viewer.brand_id, other_id, **flags)
+    BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     return {"saved": saved}
 
 
@@ -204,14 +194,9 @@ def set_dismissed(viewer: Viewer, other_id: int, dismissed: bool) -> dict[str, b
     """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal."""
     _other_brand(viewer, other_id)
     flags = {"dismissed": True, "saved": False} if dismissed else {"dismissed": False}
-    relations.set_flags(viewer.brand_id, other_id, **flags)
+    BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if dismissed:
-        try:
-            match = Match.get(keys.brand_pk(viewer.brand_id), keys.match_sk(other_id))
-        except Match.DoesNotExist:
-            match = None
-        if match is not None and not match.seen:
-            _mark_seen([match])
+        news.remove(viewer.brand_id, news.MATCHES, [other_id])
     return {"dismissed": dismissed}
 
 
@@ -223,14 +208,15 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
     except NotFound:
         raise NotFound("Brand not found") from None
     is_own = other.account_id == viewer.account_id
-    rel = None if other_id == viewer.brand_id else relations.get(viewer.brand_id, other_id)
-    connected = rel is not None and rel.request_state == "connected"
-    visible = _name_visible(viewer, other, rel)
+    relation = (
+        None
+        if other_id == viewer.brand_id
+        else BrandRelation.find(viewer.brand_id, other_id, consistent=True)
+    )
+    connected = relation is not None and relation.request_state == rel.CONNECTED
+    visible = _name_visible(viewer, other, relation)
     identity = _identity(other, visible)
-    try:
-        match: Match | None = Match.get(keys.brand_pk(viewer.brand_id), keys.match_sk(other_id))
-    except Match.DoesNotExist:
-        match = None
+    match = Match.find(viewer.brand_id, other_id)
     return {
         "brand": {
             "id": other_id,
@@ -248,10 +234,10 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
             "contact": brands.contact_json(other) if (connected or is_own) else None,
         },
         "relation": {
-            "saved": bool(rel and rel.saved),
-            "dismissed": bool(rel and rel.dismissed),
-            "requestState": (rel.request_state if rel else "") or None,
-            "requestId": (rel.request_id if rel else "") or None,
+            "saved": bool(relation and relation.saved),
+            "dismissed": bool(relation and relation.dismissed),
+            "requestState": (relation.request_state if relation else "") or None,
+            "requestId": (relation.request_id if relation else "") or None,
         },
         "match": None if match is None or is_own else _match_json(match),
         "isOwn": is_own,

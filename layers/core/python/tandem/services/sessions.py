@@ -13,13 +13,11 @@ import secrets
 import time
 import uuid
 
-from pynamodb.connection import Connection
 from pynamodb.exceptions import TransactWriteError
-from pynamodb.transactions import TransactWrite
 
-from tandem.config import settings
 from tandem.errors import Unauthorized
 from tandem.store import keys
+from tandem.store.connection import transaction
 from tandem.store.models import RefreshToken
 
 REFRESH_TTL_SECONDS = 30 * 24 * 3600
@@ -73,7 +71,7 @@ def _load(token: str) -> tuple[RefreshToken, str]:
 def revoke_family(user_id: str, family_id: str) -> None:
     for item in RefreshToken.query(
         keys.user_pk(user_id),
-        RefreshToken.sk.startswith("REFRESH#"),
+        RefreshToken.sk.startswith(keys.REFRESH_PREFIX),
         filter_condition=RefreshToken.family_id == family_id,
     ):
         item.update(actions=[RefreshToken.revoked.set(True)])
@@ -90,9 +88,8 @@ def rotate(token: str, expected_user_id: str | None = None) -> tuple[str, str]:
         revoke_family(item.user_id, item.family_id)
         raise Unauthorized(INVALID)
     nxt, nxt_token = _new_token(item.user_id, item.family_id)
-    current = settings()
     try:
-        with TransactWrite(connection=Connection(region=current.region, host=current.endpoint_url)) as tx:
+        with transaction() as tx:
             tx.update(
                 item,
                 actions=[RefreshToken.used.set(True)],

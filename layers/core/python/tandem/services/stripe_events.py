@@ -16,7 +16,7 @@ from pynamodb.exceptions import PutError
 
 from tandem.config import settings
 from tandem.integrations.aws import client
-from tandem.store import keys
+from tandem.observability import count_event
 from tandem.store.models import StripeEvent
 
 HANDLED_TYPES: dict[str, Any] = {}
@@ -25,8 +25,7 @@ HANDLED_TYPES: dict[str, Any] = {}
 def record(event_id: str, event_type: str, object_id: str) -> bool:
     """Store the event; False when it was already recorded (a redelivery)."""
     item = StripeEvent(
-        keys.stripe_event_pk(event_id),
-        keys.META,
+        *StripeEvent.key(event_id),
         event_id=event_id,
         event_type=event_type,
         object_id=object_id,
@@ -43,14 +42,14 @@ def record(event_id: str, event_type: str, object_id: str) -> bool:
 
 def start_processing(event_id: str, event_type: str, object_id: str) -> None:
     client("stepfunctions").start_execution(
-        stateMachineArn=settings().billing_state_machine_arn,
+        stateMachineArn=settings().require("billing_state_machine_arn"),
         name=event_id,
         input=json.dumps({"eventId": event_id, "type": event_type, "objectId": object_id}),
     )
 
 
 def _mark(event_id: str, status: str, message: str) -> None:
-    StripeEvent(keys.stripe_event_pk(event_id), keys.META).update(
+    StripeEvent.at(event_id).update(
         actions=[StripeEvent.status.set(status), StripeEvent.message.set(message)]
     )
 
@@ -67,4 +66,5 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
 
 def mark_failed(event_id: str, reason: str) -> dict[str, Any]:
     _mark(event_id, "failed", reason[:500])
+    count_event("StripeEventFailed")
     return {"eventId": event_id, "status": "failed"}

@@ -28,5 +28,12 @@ def is_subscribed(account: Account | None, now: int | None = None) -> bool:
     return status(account, now) in ("active", "trialling", "cancelled", "fixed_term")
 
 
+def sees_brand_names(account: Account | None) -> bool:
+    """Dashboard `showingBrandNames`: this member sees other brands' names in Matches."""
+    from tandem.domain.brand_profile import NAMES_SHOWN_GLOBALLY
+
+    return NAMES_SHOWN_GLOBALLY and is_subscribed(account)
+
+
 def awaits_approval(account: Account | None) -> bool:
     return status(account) == "pending_approval"

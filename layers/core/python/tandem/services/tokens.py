@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from tandem.config import settings
+from tandem.domain import jws
 from tandem.errors import Unauthorized
 from tandem.integrations.aws import get_secret
 
@@ -34,8 +35,6 @@ def _key() -> str:
 
 
 def issue_access_token(user_id: str, account_id: str, access: str, ttl: int = ACCESS_TTL_SECONDS) -> str:
-    import jwt
-
     now = int(time.time())
     payload = {
         "sub": user_id,
@@ -46,23 +45,15 @@ def issue_access_token(user_id: str, account_id: str, access: str, ttl: int = AC
         "iat": now,
         "exp": now + ttl,
     }
-    return jwt.encode(payload, _key(), algorithm=ALGORITHM)
+    return jws.encode(payload, _key())  # HS256 (ALGORITHM)
 
 
 def verify_access_token(token: str) -> AccessClaims:
-    import jwt
-
     try:
-        payload = jwt.decode(
-            token,
-            _key(),
-            algorithms=[ALGORITHM],
-            issuer=ISSUER,
-            options={"require": ["exp", "iat", "sub", "iss"]},
-        )
-    except jwt.ExpiredSignatureError:
+        payload = jws.decode(token, _key(), issuer=ISSUER, required=("exp", "iat", "sub", "iss"))
+    except jws.ExpiredToken:
         raise Unauthorized("Your session has expired") from None
-    except jwt.PyJWTError:
+    except jws.InvalidToken:
         raise Unauthorized("Invalid access token") from None
     if payload.get("typ") != "access":
         raise Unauthorized("Invalid access token")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from tandem.store import keys
 from tandem.store.models import Counter
 
 
 def next_id(name: str) -> int:
-    counter = Counter(keys.COUNTER_PK, name)
+    counter = Counter.at(name)
     counter.update(actions=[Counter.value.add(1)])
     return int(counter.value)

@@ -1,4 +1,6 @@
-"""Key builders for the single table. One place decides how every entity is addressed.
+"""Key builders for the single table. One place decides how every entity is addressed:
+nothing outside tandem/store spells a key prefix (tests/unit/test_store_boundaries.py).
+Each model in models.py names its own key with these (`Brand.key(7)`).
 
 Access patterns:
 - an entity by id                      pk=<KIND>#<id>            sk=<KIND or child>
@@ -34,8 +36,14 @@ def account_pk(account_id: str) -> str:
     return f"ACCOUNT#{account_id}"
 
 
+USER_PREFIX = "USER#"
+
+
 def user_pk(user_id: str) -> str:
-    return f"USER#{user_id}"
+    return f"{USER_PREFIX}{user_id}"
+
+
+EMAIL_SK = "USER"  # gsi1sk of a user's email entry
 
 
 def email_gsi(email: str) -> str:
@@ -51,12 +59,16 @@ def brand_list_sk(brand_id: int) -> str:
     return f"BRAND#{padded(brand_id)}"
 
 
+MATCH_RUN_PREFIX = "MATCHRUN#"
+MATCH_PREFIX = "MATCH#"
+
+
 def match_run_sk(run_id: str) -> str:
-    return f"MATCHRUN#{run_id}"
+    return f"{MATCH_RUN_PREFIX}{run_id}"
 
 
 def match_sk(candidate_id: int) -> str:
-    return f"MATCH#{padded(candidate_id)}"
+    return f"{MATCH_PREFIX}{padded(candidate_id)}"
 
 
 MATCH_INDEX = "MATCHINDEX"  # packed match profiles: pk=MATCHINDEX sk=SHARD#<n>
@@ -66,12 +78,19 @@ def match_index_shard_sk(shard: int) -> str:
     return f"SHARD#{str(shard).zfill(6)}"
 
 
+def shard_of_sk(sort_key: str) -> int:
+    return int(sort_key.split("#", 1)[1])
+
+
 def match_run_status_gsi(status: str) -> str:
     return f"MATCHRUN#{status}"
 
 
+RELATION_PREFIX = "REL#"
+
+
 def relation_sk(other_id: int) -> str:
-    return f"REL#{padded(other_id)}"
+    return f"{RELATION_PREFIX}{padded(other_id)}"
 
 
 def stripe_event_pk(event_id: str) -> str:
@@ -81,8 +100,11 @@ def stripe_event_pk(event_id: str) -> str:
 COUNTER_PK = "COUNTER"
 
 
+REFRESH_PREFIX = "REFRESH#"
+
+
 def refresh_sk(token_id: str) -> str:
-    return f"REFRESH#{token_id}"
+    return f"{REFRESH_PREFIX}{token_id}"
 
 
 def code_pk(code_hash: str) -> str:
@@ -93,20 +115,34 @@ def rate_pk(scope: str, subject: str) -> str:
     return f"RATE#{scope}#{subject}"
 
 
+BUCKET_PREFIX = "BUCKET#"
+
+
 def bucket_sk(bucket_id: str) -> str:
-    return f"BUCKET#{bucket_id}"
+    return f"{BUCKET_PREFIX}{bucket_id}"
 
 
 def hold_sk(hold_id: str) -> str:
     return f"HOLD#{hold_id}"
 
 
+LEDGER_PREFIX = "LEDGER#"
+
+
 def ledger_sk(op_id: str, bucket_id: str) -> str:
-    return f"LEDGER#{op_id}#{bucket_id}"
+    return f"{ledger_op_prefix(op_id)}{bucket_id}"
+
+
+def ledger_op_prefix(op_id: str) -> str:
+    """Sort-key prefix of every ledger entry of one operation (one per bucket it touched)."""
+    return f"{LEDGER_PREFIX}{op_id}#"
+
+
+REQUEST_PREFIX = "REQUEST#"
 
 
 def request_pk(request_id: str) -> str:
-    return f"REQUEST#{request_id}"
+    return f"{REQUEST_PREFIX}{request_id}"
 
 
 def requests_in_gsi(brand_id: int) -> str:
@@ -122,6 +158,15 @@ TIME_WIDTH = 13  # epoch milliseconds
 
 def box_sk(box: str, ms: int, request_id: str) -> str:
     return f"{box}#{str(ms).zfill(TIME_WIDTH)}#{request_id}"
+
+
+def box_prefix(box: str) -> str:
+    return f"{box}#"
+
+
+def box_ms(sort_key: str) -> int:
+    """When an entry entered its box (epoch ms), from its box sort key."""
+    return int(sort_key.split("#")[1])
 
 
 def box_after(box: str, ms: int) -> tuple[str, str]:
@@ -148,3 +193,10 @@ LIVE_BUCKETS = "BUCKETS"
 
 def bucket_gsi_sk(valid_to: int, account_id: str, bucket_id: str) -> str:
     return f"{str(valid_to).zfill(ID_WIDTH)}#{account_id}#{bucket_id}"
+
+
+def issue_pk(report_id: str) -> str:
+    return f"ISSUE#{report_id}"
+
+
+ALL_ISSUES = "ISSUES"  # gsi1pk of every issue report (gsi1sk: when it was reported)

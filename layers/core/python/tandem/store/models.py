@@ -1,10 +1,18 @@
-"""pynamodb models. All entities live in one table; the key builders are in keys.py.
+"""pynamodb models. All entities live in one table; each model names its own key
+(`Brand.key(7)` -> ("BRAND#7", "PROFILE"), built with keys.py) and its access patterns
+(`Brand.of_account(...)`, `Match.of_brand(...)`), so nothing outside tandem/store spells a key.
+`Model.at(*key args)` is an item with only its key, for updates and transactions.
 
+Every model uses one connection over the process's one DynamoDB client (store/connection.py).
 The table itself is created by CloudFormation (template.yaml) in AWS and from the same
 template by the local stack and the tests, never by these classes.
 """
 
 from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
 
 from pynamodb.attributes import (
     BinaryAttribute,
@@ -20,6 +28,12 @@ from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
 from tandem.config import settings
+from tandem.domain import relations as relation_states
+from tandem.domain import requests as request_rules
+from tandem.store import keys
+
+Key = tuple[str, str]
+_M = TypeVar("_M", bound="TandemModel")
 
 
 class _Gsi1(GlobalSecondaryIndex):
@@ -41,15 +55,44 @@ class _Gsi2(GlobalSecondaryIndex):
 
 
 class TandemModel(Model):
-    """Base for every entity: the table's key schema and connection settings."""
+    """Base for every entity: the table's key schema and the shared connection. The table name
+    comes from the settings on first use (bind_models), so importing the models reads no
+    environment; each function checks its settings when its own module is imported."""
 
     class Meta:
-        table_name = settings().table_name
-        region = settings().region
-        host = settings().endpoint_url
+        table_name: str | None = None
+        region: str | None = None
+        host: str | None = None
 
     pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True)
+
+    @classmethod
+    def _get_connection(cls) -> Any:
+        """Every model shares one connection and client (store/connection.py)."""
+        from tandem.store.connection import table
+
+        shared = table()
+        if cls.Meta.table_name != shared.table_name:
+            bind_models()
+        return shared
+
+    @classmethod
+    def key(cls, *args: Any) -> Key:
+        raise NotImplementedError
+
+    @classmethod
+    def at(cls: type[_M], *args: Any) -> _M:
+        """The item with only its key (to update or delete it without reading it)."""
+        return cls(*cls.key(*args))
+
+    @classmethod
+    def find(cls: type[_M], *args: Any, consistent: bool = False) -> _M | None:
+        """The item at `key(*args)`, or None."""
+        try:
+            return cls.get(*cls.key(*args), consistent_read=consistent)
+        except cls.DoesNotExist:
+            return None
 
 
 ALL_MODELS: list[type[TandemModel]] = []
@@ -62,7 +105,10 @@ def _register(cls: type[TandemModel]) -> type[TandemModel]:
 
 def bind_models() -> None:
     """Point every model at the current settings' table (after the environment changed)."""
+    from tandem.store.connection import reset_connection
+
     current = settings()
+    reset_connection()
     for cls in [TandemModel, *ALL_MODELS]:
         cls.Meta.table_name = current.table_name
         cls.Meta.region = current.region
@@ -74,6 +120,10 @@ def bind_models() -> None:
 class Counter(TandemModel):
     value = NumberAttribute(default=0)
 
+    @classmethod
+    def key(cls, name: str) -> Key:
+        return keys.COUNTER_PK, name
+
 
 @_register
 class Account(TandemModel):
@@ -84,6 +134,10 @@ class Account(TandemModel):
     # (billing sets it from Stripe; tandem.services.subscriptions reads it)
     subscription_status = UnicodeAttribute(default="none")
     subscription_valid_to = NumberAttribute(null=True)  # epoch seconds; cancelled stays valid until then
+
+    @classmethod
+    def key(cls, account_id: str) -> Key:
+        return keys.account_pk(account_id), keys.META
 
 
 @_register
@@ -108,6 +162,38 @@ class User(TandemModel):
     gsi2sk = UnicodeAttribute(null=True)
     by_account = _Gsi2()
 
+    @classmethod
+    def key(cls, user_id: str) -> Key:
+        return keys.user_pk(user_id), keys.META
+
+    @classmethod
+    def new(cls, user_id: str, account_id: str, email: str, **fields: Any) -> User:
+        """A user with its key and index keys (by email; by account, for who gets emails)."""
+        return cls(
+            *cls.key(user_id),
+            user_id=user_id,
+            account_id=account_id,
+            email=email.strip().lower(),
+            gsi1pk=keys.email_gsi(email),
+            gsi1sk=keys.EMAIL_SK,
+            gsi2pk=keys.account_users_gsi(account_id),
+            gsi2sk=keys.user_pk(user_id),
+            **fields,
+        )
+
+    @classmethod
+    def with_email(cls, email: str) -> User | None:
+        return next(iter(cls.by_email.query(keys.email_gsi(email))), None)
+
+    @classmethod
+    def of_account(cls, account_id: str) -> list[User]:
+        return list(cls.by_account.query(keys.account_users_gsi(account_id)))
+
+    @classmethod
+    def every(cls) -> Iterator[User]:
+        """Every user (a scan: admin lists only)."""
+        return cls.scan(cls.pk.startswith(keys.USER_PREFIX) & (cls.sk == keys.META))
+
 
 @_register
 class RefreshToken(TandemModel):
@@ -122,6 +208,16 @@ class RefreshToken(TandemModel):
     expires_at = NumberAttribute()
     ttl = NumberAttribute()
 
+    @classmethod
+    def key(cls, user_id: str, token_id: str) -> Key:
+        return keys.user_pk(user_id), keys.refresh_sk(token_id)
+
+    @classmethod
+    def of_user(cls, user_id: str, filter_condition: Any = None) -> Iterator[RefreshToken]:
+        return cls.query(
+            keys.user_pk(user_id), cls.sk.startswith(keys.REFRESH_PREFIX), filter_condition=filter_condition
+        )
+
 
 @_register
 class OneTimeCode(TandemModel):
@@ -134,11 +230,19 @@ class OneTimeCode(TandemModel):
     expires_at = NumberAttribute()
     ttl = NumberAttribute()
 
+    @classmethod
+    def key(cls, code_hash: str) -> Key:
+        return keys.code_pk(code_hash), keys.META
+
 
 @_register
 class RateCounter(TandemModel):
     count = NumberAttribute(default=0)
     ttl = NumberAttribute()
+
+    @classmethod
+    def key(cls, scope: str, subject: str, window: int) -> Key:
+        return keys.rate_pk(scope, subject), str(window)
 
 
 class Audience(MapAttribute):
@@ -189,6 +293,42 @@ class Brand(TandemModel):
     gsi2sk = UnicodeAttribute()
     by_account = _Gsi2()
 
+    @classmethod
+    def key(cls, brand_id: int) -> Key:
+        return keys.brand_pk(brand_id), keys.PROFILE
+
+    @classmethod
+    def new(cls, brand_id: int, account_id: str, **fields: Any) -> Brand:
+        """A brand with its key and index keys (every brand; an account's brands)."""
+        return cls(
+            *cls.key(brand_id),
+            brand_id=brand_id,
+            account_id=account_id,
+            gsi1pk=keys.ALL_BRANDS,
+            gsi1sk=keys.brand_list_sk(brand_id),
+            gsi2pk=keys.account_pk(account_id),
+            gsi2sk=keys.brand_list_sk(brand_id),
+            **fields,
+        )
+
+    @classmethod
+    def find_many(cls, brand_ids: Iterable[int]) -> list[Brand]:
+        """The brands among `brand_ids` that exist (BatchGetItem, 100 keys a call)."""
+        return list(cls.batch_get([cls.key(i) for i in dict.fromkeys(brand_ids)]))
+
+    @classmethod
+    def of_account(cls, account_id: str) -> list[Brand]:
+        return list(cls.by_account.query(keys.account_pk(account_id)))
+
+    @classmethod
+    def every(cls, first: int | None = None, last: int | None = None) -> Iterator[Brand]:
+        """Every brand (match candidates), or those with an id in first..last."""
+        if first is None or last is None:
+            return cls.all_brands.query(keys.ALL_BRANDS)
+        return cls.all_brands.query(
+            keys.ALL_BRANDS, cls.gsi1sk.between(keys.brand_list_sk(first), keys.brand_list_sk(last))
+        )
+
 
 @_register
 class MatchRun(TandemModel):
@@ -207,6 +347,27 @@ class MatchRun(TandemModel):
     by_status = _Gsi2()
     ttl = NumberAttribute(null=True)
 
+    @classmethod
+    def key(cls, brand_id: int, run_id: str) -> Key:
+        return keys.brand_pk(brand_id), keys.match_run_sk(run_id)
+
+    @classmethod
+    def of_brand(cls, brand_id: int, filter_condition: Any = None) -> Iterator[MatchRun]:
+        return cls.query(
+            keys.brand_pk(brand_id),
+            cls.sk.startswith(keys.MATCH_RUN_PREFIX),
+            filter_condition=filter_condition,
+        )
+
+    @classmethod
+    def status_key(cls, status: str) -> str:
+        """gsi2pk of runs in `status` (the scheduler's sweep of runs still open)."""
+        return keys.match_run_status_gsi(status)
+
+    @classmethod
+    def with_status(cls, status: str, started_before: str) -> Iterator[MatchRun]:
+        return cls.by_status.query(keys.match_run_status_gsi(status), cls.gsi2sk < started_before)
+
 
 @_register
 class Match(TandemModel):
@@ -215,9 +376,21 @@ class Match(TandemModel):
     score = NumberAttribute()
     reasons = ListAttribute(of=UnicodeAttribute, default=list)
     run_id = UnicodeAttribute()
-    seen = BooleanAttribute(default=False)
+    seen = BooleanAttribute(default=False)  # no longer written: BrandSeen.new_matches says what is new
     created_at = UTCDateTimeAttribute()
     rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
+
+    @classmethod
+    def key(cls, brand_id: int, candidate_id: int) -> Key:
+        return keys.brand_pk(brand_id), keys.match_sk(candidate_id)
+
+    @classmethod
+    def of_brand(cls, brand_id: int) -> dict[int, Match]:
+        """The brand's matches by candidate id (one query)."""
+        return {
+            int(m.candidate_id): m
+            for m in cls.query(keys.brand_pk(brand_id), cls.sk.startswith(keys.MATCH_PREFIX))
+        }
 
 
 @_register
@@ -231,6 +404,14 @@ class MatchIndexShard(TandemModel):
     vocab = NumberAttribute(default=0)  # matching.VOCAB_VERSION the records were packed with
     slots = NumberAttribute(default=0)  # shard size when written
     updated_at = NumberAttribute(default=0)
+
+    @classmethod
+    def key(cls, shard: int) -> Key:
+        return keys.MATCH_INDEX, keys.match_index_shard_sk(shard)
+
+    @property
+    def shard(self) -> int:
+        return keys.shard_of_sk(self.sk)
 
 
 @_register
@@ -249,9 +430,43 @@ class BrandRelation(TandemModel):
     request_state = UnicodeAttribute(default="")
     request_id = UnicodeAttribute(default="")
     updated_at = NumberAttribute(default=0)
+    connected_at = NumberAttribute(null=True)  # epoch ms the request between them was accepted
     # On the sender's item: when it may send the other brand a new request after its last one
     # was cancelled or declined (tandem.domain.requests.resend_at); absent: no wait.
     resend_at = NumberAttribute(null=True)
+
+    @classmethod
+    def key(cls, brand_id: int, other_id: int) -> Key:
+        return keys.brand_pk(brand_id), keys.relation_sk(other_id)
+
+    @classmethod
+    def of_brand(cls, brand_id: int) -> dict[int, BrandRelation]:
+        """Every relation of `brand_id`, keyed by the other brand's id (one query)."""
+        return {
+            int(r.other_id): r
+            for r in cls.query(keys.brand_pk(brand_id), cls.sk.startswith(keys.RELATION_PREFIX))
+        }
+
+    @classmethod
+    def set_flags(cls, brand_id: int, other_id: int, **flags: bool) -> None:
+        """Set `saved` and/or `dismissed` (an upsert: the item is created when missing)."""
+        actions = [cls.brand_id.set(brand_id), cls.other_id.set(other_id)]
+        actions += [getattr(cls, name).set(bool(value)) for name, value in flags.items()]
+        actions.append(cls.updated_at.set(int(time.time())))
+        cls.at(brand_id, other_id).update(actions=actions)
+
+    @classmethod
+    def request_state_actions(cls, brand_id: int, other_id: int, state: str, request_id: str) -> list:
+        """Update actions recording a request state (tandem.domain.relations), for a transaction."""
+        if state not in relation_states.STATES:
+            raise ValueError(f"unknown request state {state!r}")
+        return [
+            cls.brand_id.set(brand_id),
+            cls.other_id.set(other_id),
+            cls.request_state.set(state),
+            cls.request_id.set(request_id),
+            cls.updated_at.set(int(time.time())),
+        ]
 
 
 @_register
@@ -262,6 +477,10 @@ class StripeEvent(TandemModel):
     status = UnicodeAttribute(default="received")  # received | processed | failed
     message = UnicodeAttribute(default="")
     received_at = UTCDateTimeAttribute()
+
+    @classmethod
+    def key(cls, event_id: str) -> Key:
+        return keys.stripe_event_pk(event_id), keys.META
 
 
 @_register
@@ -281,6 +500,34 @@ class CreditBucket(TandemModel):
     gsi1sk = UnicodeAttribute(null=True)
     live = _Gsi1()
 
+    @classmethod
+    def key(cls, account_id: str, bucket_id: str) -> Key:
+        return keys.account_pk(account_id), keys.bucket_sk(bucket_id)
+
+    @classmethod
+    def new(cls, account_id: str, bucket_id: str, valid_to: int, **fields: Any) -> CreditBucket:
+        """A bucket with its key and its entry in the live-buckets index (ledger checks)."""
+        return cls(
+            *cls.key(account_id, bucket_id),
+            bucket_id=bucket_id,
+            account_id=account_id,
+            valid_to=valid_to,
+            gsi1pk=keys.LIVE_BUCKETS,
+            gsi1sk=keys.bucket_gsi_sk(valid_to, account_id, bucket_id),
+            **fields,
+        )
+
+    @classmethod
+    def of_account(cls, account_id: str, consistent: bool = True) -> Iterator[CreditBucket]:
+        return cls.query(
+            keys.account_pk(account_id), cls.sk.startswith(keys.BUCKET_PREFIX), consistent_read=consistent
+        )
+
+    @classmethod
+    def live_since(cls, valid_to_from: int) -> Iterator[CreditBucket]:
+        """Buckets valid until `valid_to_from` or later, of every account."""
+        return cls.live.query(keys.LIVE_BUCKETS, cls.gsi1sk >= keys.bucket_gsi_sk(valid_to_from, "", ""))
+
 
 @_register
 class CreditHold(TandemModel):
@@ -296,6 +543,28 @@ class CreditHold(TandemModel):
     gsi2sk = UnicodeAttribute(null=True)
     held = _Gsi2()
 
+    @classmethod
+    def key(cls, account_id: str, ref: str) -> Key:
+        return keys.account_pk(account_id), keys.hold_sk(ref)
+
+    @classmethod
+    def new(cls, account_id: str, ref: str, release_until: int, **fields: Any) -> CreditHold:
+        """A held credit, listed in the held-holds index until it is released or spent."""
+        return cls(
+            *cls.key(account_id, ref),
+            hold_id=ref,
+            account_id=account_id,
+            release_until=release_until,
+            gsi2pk=keys.HELD_HOLDS,
+            gsi2sk=keys.held_hold_gsi_sk(release_until, account_id, ref),
+            **fields,
+        )
+
+    @classmethod
+    def held_until_before(cls, now: int) -> Iterator[CreditHold]:
+        """Holds still held whose month ended before `now` (the month-end settle)."""
+        return cls.held.query(keys.HELD_HOLDS, cls.gsi2sk < keys.held_hold_gsi_sk(now, "", ""))
+
 
 @_register
 class LedgerEntry(TandemModel):
@@ -307,6 +576,21 @@ class LedgerEntry(TandemModel):
     delta = NumberAttribute()
     ref = UnicodeAttribute(default="")
     created_at = NumberAttribute()
+
+    @classmethod
+    def key(cls, account_id: str, op_id: str, bucket_id: str) -> Key:
+        return keys.account_pk(account_id), keys.ledger_sk(op_id, bucket_id)
+
+    @classmethod
+    def count_of_op(cls, account_id: str, op_id: str) -> int:
+        """Entries of one operation (0: it never applied)."""
+        return cls.count(
+            keys.account_pk(account_id), cls.sk.startswith(keys.ledger_op_prefix(op_id)), consistent_read=True
+        )
+
+    @classmethod
+    def of_account(cls, account_id: str) -> Iterator[LedgerEntry]:
+        return cls.query(keys.account_pk(account_id), cls.sk.startswith(keys.LEDGER_PREFIX))
 
 
 @_register
@@ -320,6 +604,22 @@ class IssueReport(TandemModel):
     created_at = UTCDateTimeAttribute()
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
+
+    @classmethod
+    def key(cls, report_id: str) -> Key:
+        return keys.issue_pk(report_id), keys.META
+
+    @classmethod
+    def new(cls, report_id: str, created_at: Any, **fields: Any) -> IssueReport:
+        """A report, listed newest first in the issues index."""
+        return cls(
+            *cls.key(report_id),
+            report_id=report_id,
+            created_at=created_at,
+            gsi1pk=keys.ALL_ISSUES,
+            gsi1sk=created_at.isoformat(),
+            **fields,
+        )
 
 
 class BrandSummaryMap(MapAttribute):
@@ -363,11 +663,70 @@ class ConnectionRequest(TandemModel):
     gsi2sk = UnicodeAttribute()
     sent = _Gsi2()
 
+    @classmethod
+    def key(cls, request_id: str) -> Key:
+        return keys.request_pk(request_id), keys.META
+
+    @classmethod
+    def new(
+        cls,
+        request_id: str,
+        *,
+        from_brand: BrandSummaryMap,
+        to_brand: BrandSummaryMap,
+        status: str,
+        at_ms: int,
+        **fields: Any,
+    ) -> ConnectionRequest:
+        """A request sent at `at_ms`, in its boxes on both sides (store/boxes.py)."""
+        from_id, to_id = int(from_brand.id), int(to_brand.id)
+        return cls(
+            *cls.key(request_id),
+            request_id=request_id,
+            from_brand_id=from_id,
+            to_brand_id=to_id,
+            from_brand=from_brand,
+            to_brand=to_brand,
+            status=status,
+            created_at=at_ms,
+            updated_at=at_ms,
+            gsi1pk=keys.requests_in_gsi(to_id),
+            gsi1sk=keys.box_sk(request_rules.RECEIVED_BOX[status], at_ms, request_id),
+            gsi2pk=keys.requests_out_gsi(from_id),
+            gsi2sk=keys.box_sk(request_rules.SENT_BOX[status], at_ms, request_id),
+            **fields,
+        )
+
+    def move_actions(self, status: str, at_ms: int) -> list:
+        """Update actions moving the request to `status` at `at_ms` (both sides' boxes)."""
+        cls = type(self)
+        return [
+            cls.status.set(status),
+            cls.updated_at.set(at_ms),
+            cls.gsi1sk.set(keys.box_sk(request_rules.RECEIVED_BOX[status], at_ms, self.request_id)),
+            cls.gsi2sk.set(keys.box_sk(request_rules.SENT_BOX[status], at_ms, self.request_id)),
+        ]
+
+    def moved(self, status: str, at_ms: int) -> None:
+        """This object as the item reads after `move_actions` applied (no need to read it again)."""
+        self.status, self.updated_at = status, at_ms
+        self.gsi1sk = keys.box_sk(request_rules.RECEIVED_BOX[status], at_ms, self.request_id)
+        self.gsi2sk = keys.box_sk(request_rules.SENT_BOX[status], at_ms, self.request_id)
+
 
 @_register
 class BrandSeen(TandemModel):
-    """Up to when (epoch ms) a brand has seen its received requests, connections and declines."""
+    """What is new for a brand (pk=BRAND#<id>, sk=SEEN): the dashboard's menu counts and the
+    lists' isNew flags, read with the brand's other items (store/news.py). Each set holds the
+    ids of the items not yet seen; the writes that make an item new add its id in the same
+    transaction, and a list's first page removes the ids it showed (one UpdateItem)."""
 
-    requests = NumberAttribute(default=0)
-    connections = NumberAttribute(default=0)
-    declines = NumberAttribute(default=0)
+    new_requests = UnicodeSetAttribute(null=True)  # pending requests it received
+    new_connections = UnicodeSetAttribute(null=True)  # its requests the other brand accepted
+    new_declines = UnicodeSetAttribute(null=True)  # its requests the other brand declined
+    new_matches = UnicodeSetAttribute(null=True)  # candidate ids of matches not listed yet
+    open_runs = UnicodeSetAttribute(null=True)  # "<started epoch s>:<run id>" of queued/running runs
+
+    @classmethod
+    def key(cls, brand_id: int) -> Key:
+        return keys.brand_pk(brand_id), keys.SEEN

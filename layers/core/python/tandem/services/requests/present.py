@@ -1,0 +1,125 @@
+"""How requests and connections read in the API (docs/api.md): RequestItem, BrandSummary,
+contacts. Names are masked by the one rule of tandem.domain.brand_profile.display_name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tandem.domain import brand_profile
+from tandem.domain import credits as credit_rules
+from tandem.domain import requests as rules
+from tandem.store.models import Brand, BrandSummaryMap, ConnectionRequest, User
+
+CONTACT_FIELDS = ("name", "email", "phone")
+
+
+def iso_ms(ms: int | None) -> str | None:
+    return credit_rules.iso(int(ms) // 1000) if ms else None
+
+
+def summary(brand: Brand) -> BrandSummaryMap:
+    """A brand as a request keeps it (as it was when the request was sent)."""
+    return BrandSummaryMap(
+        id=int(brand.brand_id),
+        name=brand.name,
+        category=brand.category or "",
+        logo_url=brand_profile.logo_url(brand.logo_key),
+        hide_name=bool(brand.hide_name),
+    )
+
+
+def brand_json(kept: BrandSummaryMap, visible: bool) -> dict[str, Any]:
+    """A BrandSummary; a masked brand shows no logo either (a logo gives the name away, as in
+    Matches and on brand pages). A brand that hides its name is masked until `visible`."""
+    shown = visible or not kept.hide_name
+    return {
+        "id": int(kept.id),
+        "name": brand_profile.display_name(kept.name, kept.category or "", shown),
+        "logoUrl": kept.logo_url if shown else None,
+        "category": kept.category or "",
+    }
+
+
+def live_brand_json(brand: Brand) -> dict[str, Any]:
+    """A connected brand as it is now (connected brands see each other's names)."""
+    return {
+        "id": int(brand.brand_id),
+        "name": brand.name,
+        "logoUrl": brand_profile.logo_url(brand.logo_key),
+        "category": brand.category or "",
+    }
+
+
+def raw_contact(value: Any) -> dict | None:
+    if value is None:
+        return None
+    raw = value.as_dict() if hasattr(value, "as_dict") else dict(value)
+    return {k: raw.get(k) for k in CONTACT_FIELDS}
+
+
+def contact_of(brand: Brand) -> dict[str, str | None]:
+    """The brand's contact details (BrandProfile `contact`), empty values as None."""
+    contact = getattr(brand, "contact", None)
+    if contact is None:
+        return {}
+    raw = contact.as_dict() if hasattr(contact, "as_dict") else dict(contact)
+    return {k: (v or None) for k, v in raw.items() if k in CONTACT_FIELDS}
+
+
+def contact_snapshot(brand: Brand) -> dict[str, str | None]:
+    """What the other side is given on accept: the brand's contact details, or its account's
+    first user when the brand has none yet."""
+    contact = contact_of(brand)
+    if any(contact.values()):
+        return {k: contact.get(k) for k in CONTACT_FIELDS}
+    users = User.of_account(brand.account_id)
+    if not users:
+        return dict.fromkeys(CONTACT_FIELDS)
+    first = sorted(users, key=lambda u: u.email)[0]
+    return {"name": first.name, "email": first.email, "phone": None}
+
+
+def request_json(req: ConnectionRequest, viewer_brand_id: int, is_new: bool = False) -> dict[str, Any]:
+    """The RequestItem of docs/api.md as the brand `viewer_brand_id` sees it."""
+    sent = int(req.from_brand_id) == viewer_brand_id
+    connected = req.status == rules.ACCEPTED
+    other_contact = req.to_contact if sent else req.from_contact
+    return {
+        "id": req.request_id,
+        "status": req.status,
+        "direction": "sent" if sent else "received",
+        "fromBrand": brand_json(req.from_brand, visible=sent or connected),
+        "toBrand": brand_json(req.to_brand, visible=not sent or connected),
+        "message": req.message,
+        "reply": req.reply if req.status == rules.DECLINED else None,
+        "createdAt": iso_ms(req.created_at),
+        "updatedAt": iso_ms(req.updated_at),
+        "isNew": is_new,
+        "contact": raw_contact(other_contact) if connected else None,
+    }
+
+
+def connection_json(
+    req: ConnectionRequest, brand_id: int, live: Brand | None, is_new: bool
+) -> dict[str, Any]:
+    """A Connection of docs/api.md: the other brand as it is now (as it was, if it is gone), and
+    its current contact details (those kept on accept when it has none now)."""
+    sent = int(req.from_brand_id) == brand_id
+    stored = raw_contact(req.to_contact if sent else req.from_contact) or {}
+    other = (
+        live_brand_json(live)
+        if live is not None
+        else brand_json(req.to_brand if sent else req.from_brand, True)
+    )
+    if live is not None:
+        current = contact_of(live)
+        if any(current.values()):
+            stored = {k: current.get(k) for k in CONTACT_FIELDS}
+    return {
+        "id": req.request_id,
+        "brand": other,
+        "contact": stored or None,
+        "connectedAt": iso_ms(req.updated_at),
+        "isNew": is_new,
+        "direction": "sent" if sent else "received",
+    }

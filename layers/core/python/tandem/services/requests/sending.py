@@ -1,0 +1,173 @@
+"""Sending a request: at most three DynamoDB calls (a BatchGetItem of the target brand, the
+sender's account and both relation items; the account's credit buckets; one transaction that
+holds the credit, saves the request, records both relations and flags it new to the recipient).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pynamodb.exceptions import TransactWriteError
+
+from tandem.domain import brand_profile
+from tandem.domain import credits as credit_rules
+from tandem.domain import relations as rel
+from tandem.domain import requests as rules
+from tandem.domain.ids import parse_id
+from tandem.errors import Conflict, NotFound, PaymentRequired, ValidationError
+from tandem.observability import count_event
+from tandem.services import credits, subscriptions
+from tandem.services.requests.mail import mail_received
+from tandem.services.requests.present import request_json, summary
+from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
+from tandem.store import news
+from tandem.store.connection import transaction
+from tandem.store.items import get_many
+from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest
+
+
+class PaymentNeeded(PaymentRequired):
+    """402 with a machine code the app opens the subscription overlay with."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class _SendContext:
+    target: Brand
+    account: Account | None
+    sender_state: str
+    recipient_state: str
+    resend_at: int | None  # when the sender may ask again after its last request was closed
+
+
+def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
+    sender_id = int(from_brand.brand_id)
+    target_key, account_key = Brand.key(to_brand_id), Account.key(from_brand.account_id)
+    out_key, in_key = BrandRelation.key(sender_id, to_brand_id), BrandRelation.key(to_brand_id, sender_id)
+    found = get_many(
+        [(Brand, target_key), (Account, account_key), (BrandRelation, out_key), (BrandRelation, in_key)],
+        consistent=True,
+    )
+    if target_key not in found:
+        raise NotFound("Brand not found")
+    out, into = found.get(out_key), found.get(in_key)
+    return _SendContext(
+        target=found[target_key],
+        account=found.get(account_key),
+        sender_state=(out.request_state if out else "") or "",
+        recipient_state=(into.request_state if into else "") or "",
+        resend_at=int(out.resend_at) if out is not None and out.resend_at is not None else None,
+    )
+
+
+def _refusal(ctx: _SendContext, now: int) -> str | None:
+    """Why this send is refused (409): a request between the two is open or they are connected,
+    or the sender's last request to this brand was closed too recently."""
+    conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
+    if conflict:
+        return conflict
+    target = ctx.target  # named as the sender sees it: masked unless connected (it is not)
+    name = brand_profile.display_name(target.name, target.category or "", not target.hide_name)
+    return rules.resend_refusal(name, ctx.resend_at, now)
+
+
+def _relation_free() -> Any:
+    """Condition on a relation item: no pending request and not connected."""
+    return BrandRelation.request_state.does_not_exist() | ~BrandRelation.request_state.is_in(*rel.BLOCKING)
+
+
+def _may_resend(now: int) -> Any:
+    """Condition on the sender's relation item: no wait after a closed request, or it is over."""
+    return BrandRelation.resend_at.does_not_exist() | (BrandRelation.resend_at <= now)
+
+
+def _target_id(body: dict[str, Any]) -> int:
+    to_brand_id = parse_id(body.get("toBrandId"))
+    if to_brand_id is None:
+        error = ValidationError("Choose the brand to send your request to")
+        error.errors = {"toBrandId": "This field is required"}  # type: ignore[attr-defined]
+        raise error
+    return to_brand_id
+
+
+def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
+    """POST requests {toBrandId, message} -> {request, credits} (201)."""
+    to_brand_id = _target_id(body)
+    message = clean_text(body.get("message"), "message", required=True, limit=rules.MESSAGE_MAX)
+    sender_id = int(from_brand.brand_id)
+    if to_brand_id == sender_id:
+        raise ValidationError(rules.OWN_BRAND)
+
+    ctx = _send_context(from_brand, to_brand_id)  # call 1
+    if ctx.target.account_id == from_brand.account_id:
+        raise ValidationError(rules.OWN_BRAND)
+    if not (subscriptions.is_subscribed(ctx.account) or subscriptions.awaits_approval(ctx.account)):
+        raise PaymentNeeded(subscriptions.NEEDS_SUBSCRIPTION, "no_subscription")
+    conflict = _refusal(ctx, int(time.time()))
+    if conflict:
+        raise Conflict(conflict)
+
+    status = rules.AWAITING if subscriptions.awaits_approval(ctx.account) else rules.PENDING
+    account_id = from_brand.account_id
+    request_id = secrets.token_hex(8)
+    sender_state, recipient_state = rules.RELATION_STATES[status]
+    for _ in range(ATTEMPTS):
+        now = int(time.time())
+        at_ms = now_ms()
+        buckets = credits.buckets(account_id)  # call 2
+        plan = credit_rules.pick(buckets, credit_rules.REQUEST_HOLD, now)
+        if not plan:
+            raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
+        ((bucket, _),) = plan
+        req = ConnectionRequest.new(
+            request_id,
+            from_brand=summary(from_brand),
+            to_brand=summary(ctx.target),
+            from_account_id=account_id,
+            to_account_id=ctx.target.account_id,
+            message=message,
+            status=status,
+            hold_bucket_id=bucket.bucket_id,
+            hold_release_until=bucket.valid_to,
+            at_ms=at_ms,
+        )
+        try:
+            with transaction() as tx:  # call 3
+                credits.add_hold(tx, account_id, request_id, bucket, now)
+                tx.save(req, condition=ConnectionRequest.sk.does_not_exist())
+                relation_update(
+                    tx, sender_id, to_brand_id, sender_state, request_id, _relation_free() & _may_resend(now)
+                )
+                if recipient_state:
+                    relation_update(tx, to_brand_id, sender_id, recipient_state, request_id, _relation_free())
+                if status == rules.PENDING:
+                    news.add_in(tx, to_brand_id, news.REQUESTS, [request_id])
+        except TransactWriteError:
+            # Either another request took that credit first (look again), or a request
+            # between these two brands was made or closed meanwhile (refuse).
+            again = _send_context(from_brand, to_brand_id)
+            conflict = _refusal(again, now)
+            if conflict:
+                raise Conflict(conflict) from None
+            continue
+        count_event("RequestSent")
+        left = [
+            replace(b, available=b.available - 1) if b.bucket_id == bucket.bucket_id else b for b in buckets
+        ]
+        if status == rules.PENDING:
+            mail_received(req)
+        info = credit_rules.credits_info(
+            credit_rules.summary(left, now),
+            status=subscriptions.status(ctx.account, now),
+            valid_to=int(ctx.account.subscription_valid_to)
+            if ctx.account and ctx.account.subscription_valid_to
+            else None,
+        )
+        return {"request": request_json(req, sender_id), "credits": info}
+    raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

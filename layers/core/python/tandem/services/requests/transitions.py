@@ -1,0 +1,168 @@
+"""Accept, decline, cancel, and releasing awaiting requests. Each change is ONE transaction:
+the request's status (conditional on the old one), both brands' relation items, the sender's
+credit (spent on accept; returned on decline or cancel within the month) and what becomes new
+to each brand (store/news.py)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pynamodb.exceptions import TransactWriteError
+
+from tandem.domain import requests as rules
+from tandem.errors import Conflict, Forbidden
+from tandem.observability import count_event
+from tandem.services import credits
+from tandem.services.requests.mail import mail_after, mail_received
+from tandem.services.requests.present import contact_snapshot, request_json
+from tandem.services.requests.records import (
+    ATTEMPTS,
+    clean_text,
+    get_request,
+    now_ms,
+    party,
+    relation_update,
+)
+from tandem.store import news
+from tandem.store.connection import transaction
+from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
+
+EVENTS = {"accept": "RequestAccepted", "decline": "RequestDeclined", "cancel": "RequestCancelled"}
+# What each outcome makes new to the sender (its connections or declines-out).
+SENDER_NEWS = {rules.ACCEPTED: news.CONNECTIONS, rules.DECLINED: news.DECLINES}
+
+
+def _hold_is_held(req: ConnectionRequest) -> bool:
+    held = CreditHold.find(req.from_account_id, req.request_id, consistent=True)
+    return held is not None and held.status == "held"
+
+
+def _news(tx: Any, req: ConnectionRequest, status: str) -> None:
+    """A pending request leaves the recipient's new requests; an answer is news to the sender."""
+    if req.status == rules.PENDING:
+        news.remove_in(tx, int(req.to_brand_id), news.REQUESTS, [req.request_id])
+    if status in SENDER_NEWS:
+        news.add_in(tx, int(req.from_brand_id), SENDER_NEWS[status], [req.request_id])
+
+
+def transition(req: ConnectionRequest, action: str, reply: str | None = None) -> ConnectionRequest:
+    """Apply accept / decline / cancel in one transaction; 409 when the request has moved on.
+    The caller has checked who may do it."""
+    starts, status = rules.TRANSITIONS[action]
+    if req.status not in starts:
+        raise Conflict(rules.refusal(action, req.status))
+    sender, recipient = int(req.from_brand_id), int(req.to_brand_id)
+    contacts: dict[str, dict] = {}
+    if action == "accept":
+        both = {int(b.brand_id): b for b in Brand.find_many([sender, recipient])}
+        contacts = {
+            "from_contact": contact_snapshot(both[sender]) if sender in both else {},
+            "to_contact": contact_snapshot(both[recipient]) if recipient in both else {},
+        }
+    with_credit = req.hold_bucket_id is not None
+    for _ in range(ATTEMPTS):
+        now = int(time.time())
+        at_ms = max(now_ms(), int(req.updated_at) + 1)
+        actions = req.move_actions(status, at_ms)
+        if reply is not None:
+            actions.append(ConnectionRequest.reply.set(reply))
+        for name, value in contacts.items():
+            actions.append(getattr(ConnectionRequest, name).set(value))
+        sender_state, recipient_state = rules.RELATION_STATES[status]
+        try:
+            with transaction() as tx:
+                tx.update(
+                    ConnectionRequest.at(req.request_id),
+                    actions=actions,
+                    condition=ConnectionRequest.status.is_in(*starts),
+                )
+                # A closed request makes its sender wait before asking this brand again; an
+                # accepted one orders both brands' connections.
+                wait = [BrandRelation.resend_at.set(rules.resend_at(now))] if action in rules.CLOSING else []
+                since = [BrandRelation.connected_at.set(at_ms)] if status == rules.ACCEPTED else []
+                relation_update(tx, sender, recipient, sender_state, req.request_id, extra=[*wait, *since])
+                if req.status != rules.AWAITING:  # the recipient never knew of an awaiting one
+                    relation_update(tx, recipient, sender, recipient_state, req.request_id, extra=since)
+                _news(tx, req, status)
+                if with_credit:
+                    finish = (
+                        "settle"
+                        if action == "accept"
+                        else credits.finish_for(now, int(req.hold_release_until))
+                    )
+                    add = credits.add_settle if finish == "settle" else credits.add_release
+                    add(tx, req.from_account_id, req.request_id, req.hold_bucket_id, now)
+        except TransactWriteError:
+            fresh = get_request(req.request_id)
+            if fresh.status not in starts:
+                raise Conflict(rules.refusal(action, fresh.status)) from None
+            if with_credit and not _hold_is_held(fresh):
+                with_credit = False  # the month-end job spent it meanwhile: nothing to return
+            req = fresh
+            continue
+        count_event(EVENTS[action])
+        # The transaction succeeded: the item now reads as follows (no need to read it again).
+        req.moved(status, at_ms)
+        if reply is not None:
+            req.reply = reply
+        for name, value in contacts.items():
+            setattr(req, name, value)
+        return req
+    raise Conflict("This request is busy. Please try again.")
+
+
+def _acting(request_id: str, brand_id: int, action: str) -> ConnectionRequest:
+    req = get_request(request_id)
+    if party(req, brand_id) != rules.ACTOR[action]:
+        who = "received" if rules.ACTOR[action] == "recipient" else "sent"
+        raise Forbidden(f"Only the brand that {who} this request can {action} it")
+    return req
+
+
+def act(action: str, request_id: str, brand: Brand, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """POST requests/{id}/accept|decline|cancel as `brand` -> {request, credits}."""
+    brand_id = int(brand.brand_id)
+    req = _acting(request_id, brand_id, action)
+    reply = None
+    if action == "decline":
+        reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None
+    done = transition(req, action, reply)
+    mail_after(done, action)
+    return {"request": request_json(done, brand_id), "credits": credits.info(brand.account_id)}
+
+
+def release_awaiting(account_id: str) -> dict[str, int]:
+    """The account's subscription was approved: its awaiting requests become pending and their
+    recipients are emailed (billing calls this)."""
+    from tandem.store import boxes
+
+    released = 0
+    for brand in Brand.of_account(account_id):
+        waiting = [
+            r
+            for r in boxes.every(boxes.OUT, int(brand.brand_id), rules.SENT_BOX[rules.AWAITING])
+            if r.status == rules.AWAITING
+        ]
+        for req in waiting:
+            at_ms = max(now_ms(), int(req.updated_at) + 1)
+            try:
+                with transaction() as tx:
+                    tx.update(
+                        ConnectionRequest.at(req.request_id),
+                        actions=req.move_actions(rules.PENDING, at_ms),
+                        condition=ConnectionRequest.status == rules.AWAITING,
+                    )
+                    relation_update(
+                        tx,
+                        int(req.to_brand_id),
+                        int(req.from_brand_id),
+                        rules.RELATION_STATES[rules.PENDING][1],
+                        req.request_id,
+                    )
+                    news.add_in(tx, int(req.to_brand_id), news.REQUESTS, [req.request_id])
+            except TransactWriteError:
+                continue  # cancelled meanwhile
+            released += 1
+            mail_received(get_request(req.request_id))
+    return {"released": released}

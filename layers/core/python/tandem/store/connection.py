@@ -1,0 +1,87 @@
+"""The one pynamodb connection every model uses, over the process's one DynamoDB client.
+
+pynamodb (6.1, pinned) gives each model class its own `TableConnection`, whose `Connection`
+makes a botocore session per thread and a client per connection: eight models touched on a
+member's first request meant eight sessions and clients, each loading DynamoDB's JSON model.
+Here every model's `_get_connection()` (overridden in models.TandemModel) answers one
+`TableConnection` whose `Connection` hands out the shared client of tandem.integrations.aws.
+Its MetaTable describes the whole table (keys and both indexes), so any model may use it.
+tests/unit/test_store_connection.py fails if pynamodb's private hooks move.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from pynamodb.connection import Connection, TableConnection
+from pynamodb.connection.base import MetaTable
+from pynamodb.transactions import TransactWrite
+
+from tandem.config import settings
+from tandem.integrations import aws
+
+_lock = threading.Lock()
+_table: TableConnection | None = None
+
+INDEXES = {"gsi1": ("gsi1pk", "gsi1sk"), "gsi2": ("gsi2pk", "gsi2sk")}
+
+
+class SharedConnection(Connection):
+    """pynamodb's Connection, but its session and client are the process's shared ones."""
+
+    @property
+    def session(self) -> Any:  # type: ignore[override]
+        return aws.session()
+
+    @property
+    def client(self) -> Any:  # type: ignore[override]
+        return aws.client("dynamodb")
+
+
+def _meta_table(table_name: str) -> MetaTable:
+    def schema(hash_key: str, range_key: str) -> list[dict[str, str]]:
+        return [
+            {"AttributeName": hash_key, "KeyType": "HASH"},
+            {"AttributeName": range_key, "KeyType": "RANGE"},
+        ]
+
+    names = ["pk", "sk", *(name for pair in INDEXES.values() for name in pair)]
+    return MetaTable(
+        {
+            "TableName": table_name,
+            "KeySchema": schema("pk", "sk"),
+            "AttributeDefinitions": [{"AttributeName": n, "AttributeType": "S"} for n in names],
+            "GlobalSecondaryIndexes": [
+                {"IndexName": index, "KeySchema": schema(*pair)} for index, pair in INDEXES.items()
+            ],
+        }
+    )
+
+
+def table() -> TableConnection:
+    """The table's connection, shared by every model (made once per table name)."""
+    global _table
+    current = _table
+    table_name = settings().table_name
+    if current is not None and current.table_name == table_name:
+        return current
+    with _lock:
+        if _table is None or _table.table_name != table_name:
+            made = TableConnection(table_name, region=settings().region, host=settings().endpoint_url)
+            made.connection = SharedConnection(region=settings().region, host=settings().endpoint_url)
+            made.connection.add_meta_table(_meta_table(table_name))
+            _table = made
+        return _table
+
+
+def transaction() -> TransactWrite:
+    """A pynamodb write transaction on the shared connection (`with transaction() as tx:`)."""
+    return TransactWrite(connection=table().connection)
+
+
+def reset_connection() -> None:
+    """Forget the table connection (the environment changed: tests, the local stack)."""
+    global _table
+    with _lock:
+        _table = None

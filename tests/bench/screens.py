@@ -1,0 +1,202 @@
+"""DynamoDB calls of every screen's load, through the API as API Gateway calls it.
+
+Runs the Chalice app through the local gateway against moto (tables provisioned from
+template.yaml, as the tests do), with a member whose brand has just had a match run, received
+and sent requests, connections and declines, each with new items. Every DynamoDB call of a
+request is counted by a `before-call` hook on the process's one botocore session
+(tandem.integrations.aws), whichever client makes it.
+
+Prints `BENCH <screen>_ddb_calls <n>` for each screen (dashboard, users, matches,
+requests received and sent, connections, declines out and in), then
+`BENCH dashboard_ddb_calls` (target: at most 3), `BENCH matches_page_ddb_calls` (the first
+GET /api/matches after a match run; target: at most 3) and `BENCH screen_ddb_calls_max`, the
+worst of all (target: at most 3). Nothing here asserts a number.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
+    p for p in sys.path if Path(p or ".").resolve() != HERE
+]
+from infra.local.template import build_plan  # noqa: E402
+
+os.environ.update(build_plan().environment)  # the functions' environment, as the tests set it
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "bench",
+        "AWS_SECRET_ACCESS_KEY": "bench",
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "AWS_REGION": "eu-west-2",
+        "STAGE": "local",
+        "TABLE_NAME": "tandem-local",
+        "POWERTOOLS_LOG_LEVEL": "ERROR",
+        "POWERTOOLS_METRICS_DISABLED": "true",
+    }
+)
+os.environ.pop("AWS_ENDPOINT_URL", None)
+
+CALLS: list[str] = []
+
+
+def _count(model, **_) -> None:  # noqa: ANN001
+    CALLS.append(model.name)
+
+
+def _install_counter() -> None:
+    from tandem.integrations import aws
+
+    aws.register("before-call.dynamodb", _count, unique_id="bench-screens")
+
+
+class Client:
+    def __init__(self, plan) -> None:  # noqa: ANN001
+        from infra.local.gateway import LocalApiGateway
+
+        self.gateway = LocalApiGateway(plan)
+
+    def call(
+        self, method: str, path: str, token: str, brand: int | str, body: bytes = b""
+    ) -> tuple[int, dict]:
+        import json
+
+        headers = {"authorization": f"Bearer {token}", "x-brand-id": str(brand)}
+        if body:
+            headers["content-type"] = "application/json"
+        response = self.gateway.handle(method, path, headers, body, "127.0.0.1")
+        return response.status, json.loads(response.body or b"null")
+
+    def counted(self, label: str, path: str, token: str, brand: int | str) -> int:
+        CALLS.clear()
+        status, body = self.call("GET", path, token, brand)
+        assert status == 200, (path, status, body)
+        print(f"# {label}: {len(CALLS)} {', '.join(CALLS)}", file=sys.stderr)
+        return len(CALLS)
+
+
+def main() -> None:
+    import json
+
+    from moto import mock_aws
+
+    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+        from infra.local.provision import provision
+        from infra.local.runtime import apply_environment
+
+        plan = provision()
+        apply_environment(plan)
+        os.environ["POWERTOOLS_LOG_LEVEL"] = "ERROR"
+        _install_counter()
+        from tandem.services import accounts, brands, credits, mailer, match_runs
+        from tandem.store.models import Account
+        from tests.conftest import wait_for_execution
+        from tests.factories import population
+
+        mailer.send_to_account = lambda *args, **kwargs: None  # the notifier's job, another Lambda
+        api = Client(plan)
+        now = int(time.time())
+
+        def member(email: str, name: str):  # noqa: ANN202
+            from tandem.services import tokens
+
+            account, user = accounts.create_account_with_user(email=email, name="Mia Member", password=None)
+            Account.at(account.account_id).update(actions=[Account.subscription_status.set("active")])
+            credits.grant(
+                account.account_id,
+                kind="main",
+                amount=30,
+                valid_from=now - 60,
+                valid_to=now + 86400,
+                op_id="b",
+            )
+            brand = brands.create_brand(
+                account_id=account.account_id,
+                name=name,
+                category="food",
+                collab_kinds=["giveaways", "events"],
+                values=["vegan", "local"],
+                countries=["GB"],
+                age_bands=["25-34"],
+            )
+            token = tokens.issue_access_token(user.user_id, account.account_id, user.access)
+            return int(brand.brand_id), token
+
+        me, token = member("me@bench.example", "Bench Brand")
+        brands.create_brand(
+            account_id=accounts.find_user_by_email("me@bench.example").account_id, name="Second"
+        )
+        population(60)
+        from tandem.services import match_index
+
+        match_index.rebuild()
+        run = match_runs.start_run(me)
+        execution = f"{plan.state_machines['MatchRunStateMachine'].arn}:match-{me}-{run.run_id}".replace(
+            ":stateMachine:", ":execution:"
+        )
+        assert wait_for_execution(execution, timeout=120)["status"] == "SUCCEEDED"
+
+        senders = [member(f"s{i}@bench.example", f"Sender {i}") for i in range(6)]
+        for brand_id, sender_token in senders:  # received: 6 pending, new
+            status, body = api.call(
+                "POST",
+                "/api/requests",
+                sender_token,
+                brand_id,
+                json.dumps({"toBrandId": me, "message": "Hi"}).encode(),
+            )
+            assert status == 201, body
+        targets = [member(f"t{i}@bench.example", f"Target {i}") for i in range(6)]
+        sent_ids = []
+        for brand_id, _ in targets:  # sent: 6; then 2 accepted (new connections), 2 declined (new declines)
+            status, body = api.call(
+                "POST",
+                "/api/requests",
+                token,
+                me,
+                json.dumps({"toBrandId": brand_id, "message": "Hello"}).encode(),
+            )
+            assert status == 201, body
+            sent_ids.append(body["request"]["id"])
+        for (brand_id, target_token), request_id, action in zip(
+            targets, sent_ids, ("accept", "accept", "decline", "decline"), strict=False
+        ):
+            status, body = api.call(
+                "POST", f"/api/requests/{request_id}/{action}", target_token, brand_id, b"{}"
+            )
+            assert status == 200, body
+        # and one this brand declined itself (declines, in)
+        status, body = api.call("GET", "/api/requests?box=received", token, me)
+        status, _ = api.call("POST", f"/api/requests/{body['items'][-1]['id']}/decline", token, me, b"{}")
+        assert status == 200
+
+        counts = {
+            "dashboard": api.counted("dashboard", "/api/dashboard", token, me),
+            "dashboard_default_brand": api.counted(
+                "dashboard (default brand)", "/api/dashboard", token, "default"
+            ),
+            "users": api.counted("users", "/api/users", token, me),
+            "matches": api.counted(
+                "matches (first after the run)", "/api/matches?list=potentials", token, me
+            ),
+            "matches_again": api.counted("matches again", "/api/matches?list=potentials", token, me),
+            "matches_saved": api.counted("matches saved", "/api/matches?list=saved", token, me),
+            "requests_received": api.counted("requests received", "/api/requests?box=received", token, me),
+            "requests_sent": api.counted("requests sent", "/api/requests?box=sent", token, me),
+            "connections": api.counted("connections", "/api/connections", token, me),
+            "declines_out": api.counted("declines out", "/api/declines?dir=out", token, me),
+            "declines_in": api.counted("declines in", "/api/declines?dir=in", token, me),
+        }
+        for name, value in counts.items():
+            print(f"BENCH {name}_ddb_calls {value}")
+        print(f"BENCH matches_page_ddb_calls {counts['matches']}")
+        print(f"BENCH screen_ddb_calls_max {max(counts.values())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Every DynamoDB access goes through tandem/store: nothing outside it spells a key prefix or
+calls DynamoDB's client itself, and the services do not import each other in circles."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "layers/core/python/tandem"
+OUTSIDE_STORE = [
+    p
+    for p in [*PACKAGE.rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
+    if PACKAGE / "store" not in p.parents
+]
+# "BRAND#", f"REL#{...}", "USER#" ...: an upper-case key prefix ending in '#' inside a string.
+KEY_PREFIX = re.compile(r"""^[A-Z][A-Z_-]*#""")
+
+
+def _strings(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+        elif isinstance(node, ast.JoinedStr):
+            for part in node.values:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    yield node.lineno, part.value
+
+
+def test_no_key_prefix_is_spelled_outside_the_store():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text!r}"
+        for path in OUTSIDE_STORE
+        for line, text in _strings(ast.parse(path.read_text()))
+        if KEY_PREFIX.match(text)
+    ]
+    assert found == []
+
+
+def test_no_dynamodb_client_call_outside_the_store():
+    calls = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in OUTSIDE_STORE
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if re.search(r"""client\(\s*["']dynamodb["']\s*\)""", line)
+    ]
+    assert calls == []
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_services_do_not_import_each_other_in_a_circle():
+    services = {p.stem: p for p in (PACKAGE / "services").glob("*.py") if p.stem != "__init__"}
+    graph = {
+        name: {other for other in services if f"tandem.services.{other}" in _imports(path) and other != name}
+        for name, path in services.items()
+    }
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start])
+
+    circles = sorted(name for name in graph if reaches(name, name, {name}))
+    assert circles == []
+    assert "brands" not in graph["match_runs"]  # brand lookups are the store's
+
+
+def test_models_name_their_keys_only_sign_in_services_use_the_builders():
+    """Models name their keys (`Brand.key(7)`); only the sign-in services (issue 11, left for
+    their owner) still build keys with tandem.store.keys."""
+    users = {str(p.relative_to(ROOT)) for p in OUTSIDE_STORE if "tandem.store.keys" in _imports(p)}
+    assert users <= {
+        "layers/core/python/tandem/services/accounts.py",
+        "layers/core/python/tandem/services/sessions.py",
+        "layers/core/python/tandem/services/codes.py",
+        "layers/core/python/tandem/services/rate_limit.py",
+    }

@@ -6,13 +6,15 @@ from collections.abc import Callable
 from typing import Any
 
 from tandem.observability import logger
-from tandem.services import credits, match_runs
+from tandem.services import accounts, credits, match_runs
 
 JOBS: dict[str, Callable[[], Any]] = {
     "fail-stuck-match-runs": match_runs.fail_stuck_runs,
     "nightly-match-run": match_runs.start_nightly,  # every brand's matches, and the index rebuilt
     "verify-credit-ledgers": credits.verify_all,  # balance == ledger for every active account
     "settle-expired-holds": credits.settle_expired_holds,  # holds past their month are spent
+    # one-off after deploying one-account-per-email (invoke once): EmailOwner for older users
+    "claim-legacy-emails": accounts.claim_legacy_emails,
 }
 
 

@@ -89,10 +89,6 @@ def code_pk(code_hash: str) -> str:
     return f"CODE#{code_hash}"
 
 
-def rate_pk(scope: str, subject: str) -> str:
-    return f"RATE#{scope}#{subject}"
-
-
 def bucket_sk(bucket_id: str) -> str:
     return f"BUCKET#{bucket_id}"
 

@@ -69,3 +69,10 @@ def test_argon2id_hash_verifies_only_the_right_password():
     assert verify_password(hashed, "Tandem-Oats-2026")
     assert not verify_password(hashed, "tandem-oats-2026")
     assert not verify_password("garbage", "x")
+
+
+def test_the_demo_logins_follow_the_rules_they_demonstrate():
+    from infra.local.seed import DEMO_LOGINS
+
+    for login in DEMO_LOGINS:
+        assert password_problem(login.password, (login.email,)) is None, login.email

@@ -13,7 +13,7 @@ JOBS: dict[str, Callable[[], Any]] = {
     "nightly-match-run": match_runs.start_nightly,  # every brand's matches, and the index rebuilt
     "verify-credit-ledgers": credits.verify_all,  # balance == ledger for every active account
     "settle-expired-holds": credits.settle_expired_holds,  # holds past their month are spent
-    # one-off after deploying one-account-per-email (invoke once): EmailOwner for older users
+    # EmailOwner items for users from before them (make deploy runs it after each deploy)
     "claim-legacy-emails": accounts.claim_legacy_emails,
 }
 

@@ -92,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     if snapshots.exists:
         restored = snapshots.restore()
         print(f"Loaded {restored} items from {snapshots.table_path}", flush=True)
+        from tandem.services.accounts import claim_legacy_emails
+
+        claim_legacy_emails()  # users saved before one-account-per-email (docs/decisions.md)
     else:
         print("First start: seeding demo data ...", flush=True)
         seed()

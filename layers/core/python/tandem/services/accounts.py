@@ -2,9 +2,10 @@
 
 An email address belongs to one user: sign-up writes an EmailOwner item for the normalised
 address, the account, the user and the first brand in one transaction, on the condition that
-the EmailOwner item does not exist. Users created before EmailOwner existed are found through
-the email index until `claim_legacy_emails` (a one-off scheduler job) has written their items
-(docs/decisions.md, "One account per email address").
+the EmailOwner item does not exist. Users are found by email through that item only (one
+consistent GetItem, the same for every address). Users created before EmailOwner existed get
+theirs from `claim_legacy_emails`, which `make deploy` and the local stack run (docs/decisions.md,
+"One account per email address").
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ EMAIL_TAKEN = "An account with this email already exists"
 SESSION_ENDED = "Your session has ended. Please sign in again."
 
 
-def _legacy_user_by_email(email: str) -> User | None:
-    """A user from before EmailOwner items, by the email index (the oldest, should an address
-    have been used twice before sign-up became one transaction)."""
+def _oldest_user_by_email(email: str) -> User | None:
+    """By the email index (for the backfill): the oldest user, should an address have been
+    used twice before sign-up became one transaction."""
     found = list(User.by_email.query(keys.email_gsi(email)))
     return min(found, key=lambda u: (u.created_at, u.user_id)) if found else None
 
@@ -34,7 +35,7 @@ def _legacy_user_by_email(email: str) -> User | None:
 def find_user_by_email(email: str) -> User | None:
     owner = EmailOwner.lookup(email)
     if owner is None:
-        return _legacy_user_by_email(email)
+        return None
     try:
         return User.get(keys.user_pk(owner.user_id), keys.META, consistent_read=True)
     except User.DoesNotExist:
@@ -56,7 +57,7 @@ def create_account_with_user(
 
     if access not in ACCESS_LEVELS:
         raise ValueError(f"access must be one of {ACCESS_LEVELS}")
-    if _legacy_user_by_email(email):
+    if _oldest_user_by_email(email):  # a user from before EmailOwner, not claimed yet
         raise Conflict(EMAIL_TAKEN)
     now = datetime.now(UTC)
     account_id = uuid.uuid4().hex
@@ -99,9 +100,10 @@ def create_account_with_user(
 
 
 def claim_legacy_emails() -> dict[str, int]:
-    """One-off backfill (scheduler job `claim-legacy-emails`, idempotent): an EmailOwner item for
-    every user created before sign-up wrote one. Where an address was used twice, the oldest
-    user keeps it; the others are counted (and logged) for support to merge or remove."""
+    """Backfill (scheduler job `claim-legacy-emails`, idempotent; run by `make deploy` and at
+    local stack start): an EmailOwner item for every user created before sign-up wrote one.
+    Where an address was used twice, the oldest user keeps it; the others are counted (and
+    logged) for support to merge or remove: they can no longer sign in by email."""
     from tandem.observability import logger
 
     claimed = duplicates = 0
@@ -110,7 +112,7 @@ def claim_legacy_emails() -> dict[str, int]:
         if owner is not None:
             duplicates += owner.user_id != user.user_id
             continue
-        oldest = _legacy_user_by_email(user.email) or user
+        oldest = _oldest_user_by_email(user.email) or user
         try:
             EmailOwner(
                 *EmailOwner.key(oldest.email),

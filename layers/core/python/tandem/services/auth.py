@@ -1,9 +1,9 @@
 """Sign-up, sign-in and the link flows (confirm email, reset / create password, instant login).
 
 Messages are what members read. Wrong email and wrong password get the same answer, and an
-unknown email costs the same argon2 time as a known one. Password links are looked up and
-mailed by the notifier (`password_link_email`), so forgot-password does the same work for
-every address: validate, count, queue (docs/decisions.md, "Forgot-password answers in equal time").
+unknown email costs the same argon2 time as a known one. Forgot / setup password only validate,
+count and queue; the notifier looks the address up and mails it (`password_link_email`), with
+the same work for every address (docs/decisions.md, "Forgot-password answers in equal time").
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 from tandem.domain import passwords
 from tandem.domain.throttle import Policy, Window
 from tandem.errors import Gone, ValidationError
-from tandem.services import accounts, codes, mailer, rate_limit, sessions, tokens
-from tandem.store.models import Brand, User
+from tandem.services import accounts, codes, mailer, password_links, rate_limit, sessions, tokens
+from tandem.store.models import Brand, EmailOwner, User
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 WRONG_CREDENTIALS = "Wrong email or password"
@@ -232,36 +232,57 @@ def setup_password(body: dict[str, Any], client_ip: str) -> dict[str, str]:
 
 
 def password_link_email(purpose: str, email: str) -> dict[str, str] | None:
-    """The notifier's half of forgot / setup password: the email to send, with a new link that
-    retires the user's earlier ones, or None when the address has no account (or, for a
-    create-password link, already has a password)."""
-    if purpose not in codes.PASSWORD_LINKS:
+    """The notifier's half of forgot / setup password: the email to send. The same work for
+    every address (one GetItem, one conditional UpdateItem that reads nothing back, one email):
+    an address with an account gets a new link (retiring the earlier ones); one without is
+    told so, which also helps a member who tried another address. None (no email) within a
+    minute of the previous one to that address. (Its greeting has no name: reading the name
+    would be work only a known address costs.)"""
+    if purpose not in password_links.LIFETIMES:
         raise ValueError(f"Not a password link: {purpose!r}")
-    user = accounts.find_user_by_email(email)
-    if user is None or (purpose == "create-password" and user.password_hash):
+    owner = EmailOwner.lookup(email)
+    if owner is None:
+        if not rate_limit.once_per("no-account-mail", email, password_links.RESEND_AFTER):
+            return None
+        return {"to": email, **_no_account_email(purpose)}
+    code = password_links.issue(purpose, owner.user_id)
+    if code is None:
         return None
-    code = codes.issue(purpose, user.user_id)
     if purpose == "reset-password":
         subject = "Reset your Tandem password"
         text = (
-            f"Hi {user.first_name},\n\nUse this link to choose a new password:\n"
+            "Hi,\n\nUse this link to choose a new password for your Tandem account:\n"
             f"{mailer.link('/reset-password/' + code)}\n\nIt works once and expires in an hour. "
             "If you didn't ask for this, you can ignore this email."
         )
     else:
         subject = "Create your Tandem password"
         text = (
-            f"Hi {user.first_name},\n\nUse this link to create your password:\n"
+            "Hi,\n\nUse this link to create the password of your Tandem account:\n"
             f"{mailer.link('/create-password/' + code)}\n\nIt works once and expires in 7 days."
         )
-    return {"to": user.email, "subject": subject, "text": text}
+    return {"to": email, "subject": subject, "text": text}
+
+
+def _no_account_email(purpose: str) -> dict[str, str]:
+    asked = "reset the password of" if purpose == "reset-password" else "create a password for"
+    return {
+        "subject": "Your Tandem password request",
+        "text": (
+            f"Hi,\n\nSomeone, hopefully you, asked to {asked} the Tandem account of this email "
+            "address, but no Tandem account uses it.\n\nIf you have an account, you may have "
+            f"signed up with another address: {mailer.link('/forgot-password')}\n"
+            f"To join Tandem: {mailer.link('/create-account')}\n\n"
+            "If you didn't ask, you can ignore this email."
+        ),
+    }
 
 
 def check_password_link(purpose: str, code: str) -> dict[str, bool]:
     """GET users/reset-password/{code} (and create-password): 200 while the link would work,
     410 once it is used, expired or replaced by a newer one. Changes nothing."""
-    if codes.open_password_link(purpose, code) is None:
-        raise Gone(codes.EXPIRED_OR_USED)
+    if password_links.open_link(purpose, code) is None:
+        raise Gone(password_links.EXPIRED_OR_USED)
     return {"valid": True}
 
 
@@ -270,21 +291,23 @@ def _set_password(purpose: str, body: dict[str, Any]) -> dict[str, str]:
     password = body.get("password")
     if not isinstance(password, str) or not password:
         raise FieldErrors({"password": "This field is required"})
-    link = codes.open_password_link(purpose, code)
-    if link is None:
-        raise ValidationError(codes.EXPIRED_OR_USED)
-    _check_password(password, (link.user.name, link.user.email))
-    codes.use_password_link(
-        link,
+    user = password_links.open_link(purpose, code)
+    if user is None:
+        raise ValidationError(password_links.EXPIRED_OR_USED)
+    _check_password(password, (user.name, user.email))
+    password_links.use(
+        purpose,
+        code,
+        user,
         [
             User.password_hash.set(passwords.hash_password(password)),
             User.email_confirmed.set(True),  # the link proved the address
             User.token_version.add(1),  # every earlier access and refresh token stops working
         ],
     )
-    sessions.revoke_all(link.user.user_id)
+    sessions.revoke_all(user.user_id)
     # The owner proved the mailbox: failures others piled on the address stop counting.
-    rate_limit.forget(LOGIN_ACCOUNT.window, link.user.email, rate_limit.now())
+    rate_limit.forget(LOGIN_ACCOUNT.window, user.email, rate_limit.now())
     return {"message": "Your password is set. You can sign in now."}
 
 

@@ -10,9 +10,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pynamodb.exceptions import UpdateError
+
 from tandem.domain.throttle import Policy, Usage, Window, wait_text
 from tandem.errors import TooManyRequests
-from tandem.store.models import RateCounter
+from tandem.store.models import RateCounter, update_only
 
 BATCH_GET_LIMIT = 100
 
@@ -121,3 +123,17 @@ def hit(window: Window, subject: str, limit: int, message: str) -> None:
     total = usage.total - usage.counts.get(bucket, 0) + current
     if total > limit:
         raise TooManyRequests(message)
+
+
+def once_per(scope: str, subject: str, seconds: int) -> bool:
+    """True at most once per `seconds` for a subject (one conditional UpdateItem)."""
+    at = now()
+    actions = [RateCounter.count.add(1), RateCounter.last.set(at), RateCounter.ttl.set(int(at) + seconds)]
+    condition = RateCounter.last.does_not_exist() | (RateCounter.last <= at - seconds)
+    try:
+        update_only(RateCounter, RateCounter.key(scope, subject, 0), actions, condition)
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True

@@ -6,6 +6,8 @@ template by the local stack and the tests, never by these classes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pynamodb.attributes import (
     BinaryAttribute,
     BooleanAttribute,
@@ -78,6 +80,15 @@ def transaction() -> TransactWrite:
     return TransactWrite(connection=Connection(region=current.region, host=current.endpoint_url))
 
 
+def update_only(model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None) -> None:
+    """UpdateItem that asks for nothing back (ReturnValues NONE): `Model.update` always reads
+    the whole item back (ALL_NEW), which a write that needs no answer should not pay for.
+    Raises pynamodb's UpdateError like `Model.update`."""
+    model._get_connection().update_item(
+        key[0], key[1], actions=actions, condition=condition, return_values="NONE"
+    )
+
+
 @_register
 class Counter(TandemModel):
     value = NumberAttribute(default=0)
@@ -112,9 +123,13 @@ class User(TandemModel):
     # Access and refresh tokens carry the version they were issued under; a password reset or
     # change adds 1, which ends every earlier sign-in (checked where the user is read anyway).
     token_version = NumberAttribute(default=0)
-    # SHA-256 of the one reset / create-password link that still works (tandem.services.codes):
-    # issuing a link replaces it, using one removes it, so every earlier link is retired.
+    # The one reset / create-password link that still works (tandem.services.password_links):
+    # SHA-256 of its secret, its purpose and expiry. Issuing a link replaces them, using it
+    # removes them, so every earlier link is retired. `password_link_sent`: when the last went out.
     password_link = UnicodeAttribute(null=True)
+    password_link_purpose = UnicodeAttribute(null=True)
+    password_link_expires = NumberAttribute(null=True)
+    password_link_sent = NumberAttribute(null=True)
     gsi1pk = UnicodeAttribute()  # EMAIL#<email>: users from before EmailOwner are found by it
     gsi1sk = UnicodeAttribute()
     by_email = _Gsi1()

@@ -77,12 +77,14 @@ bench: deps build-web
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py
 	$(PY) tests/bench/local_stack.py
+	$(PY) tests/bench/auth_timing.py
 	cd web && npm run --silent size
 
 ## ---- deploy one environment (AWS credentials required): make deploy ENV=staging
 deploy: deps build-web
 	$(SAM) build --config-env $(ENV)
 	$(SAM) deploy --config-env $(ENV)
+	$(PY) -m infra.run_job --stack tandem-$(ENV) claim-legacy-emails
 	$(PY) -m infra.deploy_web --stack tandem-$(ENV) --dist web/dist
 
 ## ---- Stripe products, prices, portal and payment links for one environment: make stripe-sync ENV=dev

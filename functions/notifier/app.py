@@ -2,6 +2,9 @@
 
 Message: {"channel": "email", "to": "..." | "toAccount": "<account id>", "subject": "...", "text": "...",
 "html"?: "...", "replyTo"?: "..."}.
+Or {"channel": "password-link", "purpose": "reset-password" | "create-password", "email": "..."}:
+forgot / setup password queue these so the API answers alike for every address; the link is
+issued here and mailed only when the address has an account (tandem.services.auth).
 Failed messages are reported back individually (partial batch response) and end in the DLQ
 after the queue's maxReceiveCount. Web push and Slack delivery land with the notifications issue;
 until then such messages fail with a clear reason rather than being dropped silently.
@@ -62,6 +65,12 @@ def deliver(record: SQSRecord) -> None:
     channel = message.get("channel")
     if channel == "email":
         _send_email(message)
+    elif channel == "password-link":
+        from tandem.services.auth import password_link_email
+
+        email = password_link_email(message["purpose"], message["email"])
+        if email is not None:
+            _send_email(email)
     else:
         raise UnsupportedChannel(f"No delivery for channel {channel!r} yet")
 

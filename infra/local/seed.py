@@ -21,10 +21,10 @@ class DemoLogin:
 
 
 DEMO_LOGINS = (
-    DemoLogin("member with two brands", "demo@tandem.local", "TandemDemo1"),
-    DemoLogin("admin", "admin@tandem.local", "TandemAdmin1"),
-    DemoLogin("feature-only", "feature@tandem.local", "TandemFeature1"),
-    DemoLogin("member, no subscription", "free@tandem.local", "TandemFree1"),
+    DemoLogin("member with two brands", "demo@tandem.local", "Oat-Honey-Bristol-26"),
+    DemoLogin("admin", "admin@tandem.local", "Kestrel-Quay-Admin-4"),
+    DemoLogin("feature-only", "feature@tandem.local", "Northwind-Trail-58"),
+    DemoLogin("member, no subscription", "free@tandem.local", "Pebble-Paper-Leeds-9"),
 )
 
 CATEGORIES = ["food & drink", "beauty", "home", "fashion", "wellness", "kids", "pets", "outdoors"]

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-const DEMO = { email: 'demo@tandem.local', password: 'TandemDemo1' };
+const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login');

@@ -27,7 +27,7 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'demo@tandem.local', 'TandemDemo1');
+  await signIn(page, 'demo@tandem.local', 'Oat-Honey-Bristol-26');
 
   // Complete a brand profile.
   await page.goto('/account/brands');
@@ -112,7 +112,7 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
 
 test('a member without a subscription sees brand names masked in Matches', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'free@tandem.local', 'TandemFree1');
+  await signIn(page, 'free@tandem.local', 'Pebble-Paper-Leeds-9');
   await page.goto('/matches');
   await expect(page.getByRole('heading', { level: 1, name: 'Matches' })).toBeVisible();
   const empty = page.getByRole('region', { name: 'No matches yet' });

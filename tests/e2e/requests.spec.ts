@@ -8,7 +8,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
  * A cancels the third; the Declines tabs list the right ones.
  */
 
-const DEMO = { email: 'demo@tandem.local', password: 'TandemDemo1' };
+const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
 const PASSWORD = 'Tandem-Oats-2026';
 const stamp = Date.now();
 const MEMBER_B = { name: 'Bea Partner', email: `bea.${stamp}@example.com` };

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -10,6 +13,9 @@ from tests.factories import auth_headers, member
 from tests.functional.helpers import Api
 
 PASSWORD = "Tandem-Oats-2026"
+EMAIL_TAKEN = "An account with this email already exists"
+EXPIRED_OR_USED = "This link has expired or was already used. Please ask for a new one."
+SESSION_ENDED = "Your session has ended. Please sign in again."
 
 
 @pytest.fixture
@@ -26,16 +32,35 @@ def sent_links(path_prefix: str) -> list[str]:
     ]
 
 
-def sign_up(api, email="new@example.com", password=PASSWORD):
-    return api.call(
-        "POST",
-        "/api/users/create-account",
-        body={"name": "Nina New", "email": email, "password": password, "brandName": "Nina's Teas"},
-    )
+def call_from(api, client_ip: str, method: str, path: str, body=None, headers=None):
+    """Like api.call, from another client address (API Gateway's sourceIp)."""
+    lowered = {k.lower(): v for k, v in (headers or {}).items()}
+    raw = json.dumps(body).encode() if body is not None else b""
+    if raw:
+        lowered["content-type"] = "application/json"
+    response = api.gateway.handle(method, path, lowered, raw, client_ip)
+    return response.status, json.loads(response.body or b"null")
 
 
-def login(api, email="new@example.com", password=PASSWORD):
-    return api.call("POST", "/api/users/login", body={"email": email, "password": password})
+def sign_up(api, email="new@example.com", password=PASSWORD, brand="Nina's Teas", client_ip="127.0.0.1"):
+    body = {"name": "Nina New", "email": email, "password": password, "brandName": brand}
+    return call_from(api, client_ip, "POST", "/api/users/create-account", body)
+
+
+def login(api, email="new@example.com", password=PASSWORD, client_ip="127.0.0.1"):
+    return call_from(api, client_ip, "POST", "/api/users/login", {"email": email, "password": password})
+
+
+def reset_links() -> list[str]:
+    return [link.removeprefix("/reset-password/") for link in sent_links("/reset-password/")]
+
+
+def reset(api, code: str, password: str, kind: str = "reset"):
+    return api.call("POST", f"/api/users/{kind}-password", body={"code": code, "password": password})
+
+
+def refresh(api, token: str):
+    return api.call("POST", "/api/users/refresh-token", body={"refreshToken": token})
 
 
 def test_sign_up_confirm_and_sign_in(api):
@@ -108,17 +133,6 @@ def test_non_json_body_is_a_400(api):
     assert (status, reply) == (400, {"error": "The request body must be valid JSON"})
 
 
-def test_login_attempts_are_rate_limited_per_account(api):
-    sign_up(api)
-    for _ in range(10):
-        assert login(api, password="Wrong-Pass-123")[0] == 401
-    status, body = login(api)  # even the right password waits now
-    assert (status, body["error"]) == (
-        429,
-        "Too many sign-in attempts. Please wait 15 minutes and try again.",
-    )
-
-
 def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     member("nopass@example.com")  # created without a password
     status, body = login(api, email="nopass@example.com")
@@ -128,17 +142,17 @@ def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     assert status == 200
     (link,) = sent_links("/create-password/")
     code = link.removeprefix("/create-password/")
-    assert api.call("POST", "/api/users/create-password", body={"code": code, "password": "short"}) == (
+    assert reset(api, code, "short", "create") == (
         400,
         {
             "error": "Your password be at least 8 characters",
             "errors": {"password": "Your password be at least 8 characters"},
         },
     )
-    status, _ = api.call("POST", "/api/users/create-password", body={"code": code, "password": PASSWORD})
+    status, _ = reset(api, code, PASSWORD, "create")
     assert status == 200
     assert login(api, email="nopass@example.com")[0] == 200
-    assert api.call("POST", "/api/users/create-password", body={"code": code, "password": PASSWORD})[0] == 400
+    assert reset(api, code, PASSWORD, "create")[0] == 400
 
 
 def test_reset_password_link_works_once(api):
@@ -149,12 +163,8 @@ def test_reset_password_link_works_once(api):
     (link,) = sent_links("/reset-password/")
     code = link.removeprefix("/reset-password/")
     new_password = "Fresh-Oats-2027"
-    assert (
-        api.call("POST", "/api/users/reset-password", body={"code": code, "password": new_password})[0] == 200
-    )
-    assert (
-        api.call("POST", "/api/users/reset-password", body={"code": code, "password": new_password})[0] == 400
-    )
+    assert reset(api, code, new_password)[0] == 200
+    assert reset(api, code, new_password)[0] == 400
     assert login(api, password=PASSWORD)[0] == 401
     assert login(api, password=new_password)[0] == 200
 
@@ -286,3 +296,373 @@ def test_issue_box_stores_a_report_and_requires_a_description(api):
     assert (status, body) == (201, {"message": "Issue sent"})
     (stored,) = list(IssueReport.scan(IssueReport.pk.startswith("ISSUE#")))
     assert (stored.description, stored.path) == ("Menu overlaps", "/matches")
+
+
+# ---------------------------------------------------------------- one account per address (issue 11)
+
+
+def _stored(model, **match) -> list:
+    """Items of one entity (the table holds every kind) whose attributes equal `match`."""
+    from tandem.store.models import Account, Brand, EmailOwner, User
+
+    kinds = {
+        User: ("USER#", "META"),
+        Account: ("ACCOUNT#", "META"),
+        EmailOwner: ("EMAIL#", "OWNER"),
+        Brand: ("BRAND#", "PROFILE"),
+    }
+    prefix, sk = kinds[model]
+    return [
+        i
+        for i in model.scan(model.pk.startswith(prefix) & (model.sk == sk))
+        if all(getattr(i, k) == v for k, v in match.items())
+    ]
+
+
+def test_ten_parallel_sign_ups_with_one_email_make_exactly_one_account(api):
+    from tandem.store.models import Account, Brand, EmailOwner, User
+
+    barrier = threading.Barrier(10)
+
+    def attempt(n: int):
+        barrier.wait()
+        email = "Nina@Example.com" if n % 2 else "nina@example.com "  # one address, as typed
+        return sign_up(api, email=email, brand=f"Nina's Teas {n}")
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(attempt, range(10)))
+
+    assert sorted(status for status, _ in answers) == [201] + [409] * 9
+    assert all(body == {"error": EMAIL_TAKEN} for status, body in answers if status == 409)
+    (user,) = _stored(User, email="nina@example.com")
+    assert [o.user_id for o in _stored(EmailOwner)] == [user.user_id]
+    assert [a.account_id for a in _stored(Account, name="Nina New")] == [user.account_id]
+    assert [b.account_id for b in _stored(Brand) if b.name.startswith("Nina's Teas")] == [user.account_id]
+    assert login(api, email="NINA@example.com")[0] == 200
+
+
+def test_a_sign_up_the_store_refuses_half_way_leaves_nothing_and_a_retry_works(api):
+    from tandem.services import brands
+    from tandem.store import keys
+    from tandem.store.models import Account, Counter, EmailOwner, User
+
+    # The store refuses the brand, the last item the sign-up writes: its id is taken already.
+    taken = brands.create_brand(account_id="someone", name="Taken")
+    Counter(keys.COUNTER_PK, "brand").update(actions=[Counter.value.add(-1)])
+
+    status, body = sign_up(api)
+    assert (status, body) == (500, {"error": "Something went wrong on our side. Please try again."})
+    assert _stored(User, email="new@example.com") == [] and _stored(EmailOwner) == []
+    assert _stored(Account, name="Nina New") == []
+    assert login(api)[0] == 401 and sent_links("/confirm-email/") == []
+
+    assert sign_up(api)[0] == 201
+    _, session = login(api)
+    status, check = api.call("GET", "/api/users", auth_headers(session["access_token"]))
+    assert status == 200 and check["company_name"] == "Nina's Teas"
+    assert api.call("GET", "/api/matches", auth_headers(session["access_token"]))[0] == 200
+    assert brands.get_brand(int(taken.brand_id)).name == "Taken"  # untouched
+
+
+def test_a_brand_name_the_store_cannot_hold_is_refused_before_anything_is_written(api):
+    from tandem.store.models import User
+
+    status, body = sign_up(api, brand="Nina's \ud800 Teas")
+    assert (status, body["errors"]) == (400, {"brandName": "Please remove invisible or control characters"})
+    assert _stored(User, email="new@example.com") == []
+    assert sign_up(api)[0] == 201
+
+
+def test_users_from_before_email_owners_keep_their_address_once_claimed(api, aws):
+    from datetime import UTC, datetime, timedelta
+
+    from tandem.services import accounts
+    from tandem.store.models import EmailOwner, User
+    from tests.functional.test_requests import run_job
+
+    assert sign_up(api)[0] == 201
+    EmailOwner(*EmailOwner.key("new@example.com")).delete()  # as users created before this change
+    assert sign_up(api) == (409, {"error": EMAIL_TAKEN})  # not even before the backfill ran
+    assert login(api)[0] == 401  # found by email only through EmailOwner
+
+    (user,) = _stored(User, email="new@example.com")
+    twin = User(  # the same address used twice before sign-up was one transaction, later
+        *("USER#twin", "META"), user_id="twin", account_id="twin-account", email="new@example.com",
+        name="Tw In", first_name="Tw", created_at=datetime.now(UTC) + timedelta(seconds=1),
+        gsi1pk=user.gsi1pk, gsi1sk="USER",
+    )  # fmt: skip
+    twin.save()
+    assert run_job(aws, "claim-legacy-emails") == {"claimed": 1, "duplicates": 1}
+    assert EmailOwner.lookup("new@example.com").user_id == user.user_id  # the oldest keeps it
+    assert run_job(aws, "claim-legacy-emails") == {"claimed": 0, "duplicates": 1}
+    assert accounts.find_user_by_email("NEW@example.com").user_id == user.user_id
+    assert login(api)[0] == 200
+
+
+# ---------------------------------------------------------------- a reset ends every session (issue 11)
+
+
+def _forgot(api, email="new@example.com", client_ip="127.0.0.1"):
+    return call_from(api, client_ip, "POST", "/api/users/forgot-password", {"email": email})
+
+
+def test_a_password_reset_ends_every_earlier_session(api):
+    sign_up(api)
+    _, laptop = login(api)
+    _, phone = login(api)
+    status, rotated = refresh(api, phone["refresh_token"])
+    assert status == 200
+    assert api.call("GET", "/api/users", auth_headers(laptop["access_token"]))[0] == 200
+
+    _forgot(api)
+    (code,) = reset_links()
+    assert reset(api, code, "Fresh-Oats-2027")[0] == 200
+
+    for token in (laptop["refresh_token"], rotated["refresh_token"]):
+        assert refresh(api, token) == (401, {"error": SESSION_ENDED})
+    for token in (laptop["access_token"], rotated["access_token"]):
+        assert api.call("GET", "/api/users", auth_headers(token)) == (401, {"error": SESSION_ENDED})
+        assert api.call("GET", "/api/dashboard", auth_headers(token))[0] == 401
+
+    status, fresh = login(api, password="Fresh-Oats-2027")
+    assert status == 200
+    assert api.call("GET", "/api/users", auth_headers(fresh["access_token"]))[0] == 200
+    status, again = refresh(api, fresh["refresh_token"])
+    assert status == 200
+    assert api.call("GET", "/api/users", auth_headers(again["access_token"]))[0] == 200
+
+
+@pytest.fixture
+def no_resend_gap(monkeypatch):
+    """Links may go out back to back (normally a minute apart per address)."""
+    from tandem.services import password_links
+
+    monkeypatch.setattr(password_links, "RESEND_AFTER", 0)
+
+
+def test_a_newer_reset_link_retires_the_older_ones(api, no_resend_gap):
+    sign_up(api)
+    _forgot(api)
+    _forgot(api)
+    older, newer = reset_links()
+    assert api.call("GET", f"/api/users/reset-password/{older}") == (410, {"error": EXPIRED_OR_USED})
+    assert api.call("GET", f"/api/users/reset-password/{newer}") == (200, {"valid": True})
+    assert api.call("GET", f"/api/users/reset-password/{newer}") == (200, {"valid": True})  # changes nothing
+    assert reset(api, older, "Fresh-Oats-2027") == (
+        400,
+        {"error": EXPIRED_OR_USED},
+    )
+    assert login(api, password="Fresh-Oats-2027")[0] == 401
+
+    assert reset(api, newer, "Fresh-Oats-2027")[0] == 200
+    assert api.call("GET", f"/api/users/reset-password/{newer}") == (410, {"error": EXPIRED_OR_USED})
+    assert reset(api, newer, "Other-Oats-2028")[0] == 400
+    assert login(api, password="Fresh-Oats-2027")[0] == 200
+
+
+def test_using_a_reset_link_retires_links_sent_before_it(api, no_resend_gap):
+    sign_up(api)
+    _forgot(api)
+    (first,) = reset_links()
+    _forgot(api)
+    second = reset_links()[1]
+    assert reset(api, second, "Fresh-Oats-2027")[0] == 200
+    assert api.call("GET", f"/api/users/reset-password/{first}")[0] == 410
+    assert reset(api, first, "Other-Oats-2028")[0] == 400
+
+
+@pytest.mark.parametrize("code", ["unknown-code", "x" * 300, "%E2%80%AE", "0" * 32 + "-" + "a" * 43])
+def test_checking_a_link_that_never_was_is_410(api, code):
+    assert api.call("GET", f"/api/users/reset-password/{code}") == (410, {"error": EXPIRED_OR_USED})
+    assert api.call("GET", f"/api/users/create-password/{code}") == (410, {"error": EXPIRED_OR_USED})
+
+
+def test_a_reset_link_is_not_a_create_password_link(api):
+    sign_up(api)
+    _forgot(api)
+    (code,) = reset_links()
+    assert api.call("GET", f"/api/users/create-password/{code}")[0] == 410
+    assert reset(api, code, "Fresh-Oats-2027", "create")[0] == 400
+    assert api.call("GET", f"/api/users/reset-password/{code}")[0] == 200
+
+
+# ---------------------------------------------------------------- sign-in throttle (issue 11)
+
+STRANGER, OWNER = "203.0.113.9", "198.51.100.7"
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The throttle's clock, moved by the test (time itself is not waited for)."""
+    import time
+
+    from tandem.services import rate_limit
+
+    now = [time.time() // 3600 * 3600 + 1]  # just after an hour begins: windows' buckets align
+    monkeypatch.setattr(rate_limit, "now", lambda: now[0])
+    return now
+
+
+def test_the_owner_signs_in_after_a_stranger_failed_ten_times(api):
+    sign_up(api)
+    answers = [login(api, password="Wrong-Pass-123", client_ip=STRANGER) for _ in range(10)]
+    assert [status for status, _ in answers] == [401] * 5 + [429] * 5
+    assert answers[-1][1] == {"error": "Too many sign-in attempts. Please wait 1 minute and try again."}
+    assert login(api, client_ip=OWNER)[0] == 200
+    assert login(api, client_ip=STRANGER)[0] == 429  # the stranger still waits, right password or not
+
+
+def test_wrong_passwords_from_one_client_wait_longer_each_time(api, clock):
+    sign_up(api)
+    for _ in range(5):
+        assert login(api, password="Wrong-Pass-123")[0] == 401
+    for wait, text in ((30, "1 minute"), (60, "1 minute"), (120, "2 minutes"), (240, "4 minutes")):
+        assert login(api, password="Wrong-Pass-123") == (
+            429,
+            {"error": f"Too many sign-in attempts. Please wait {text} and try again."},
+        )
+        clock[0] += wait - 1
+        assert login(api)[0] == 429  # not yet, even with the right password
+        clock[0] += 1
+        assert login(api, password="Wrong-Pass-123")[0] == 401
+    # Nothing for 15 minutes: the window has slid past every failure.
+    clock[0] += 15 * 60 + 60
+    assert login(api)[0] == 200
+    for _ in range(5):  # a success forgets this client's failures for the address
+        assert login(api, password="Wrong-Pass-123")[0] == 401
+
+
+def test_a_client_counts_failures_not_successful_sign_ins(api):
+    sign_up(api)
+    for n in range(19):  # spraying many addresses from one client: 20 failures are free
+        assert login(api, email=f"guess{n}@example.com", password="Wrong-Pass-123")[0] == 401
+    for _ in range(5):  # these do not count (the old per-client limit counted them too)
+        assert login(api)[0] == 200
+    assert login(api, email="guess19@example.com", password="Wrong-Pass-123")[0] == 401
+    status, body = login(api, email="guess20@example.com", password="Wrong-Pass-123")
+    assert (status, body["error"]) == (429, "Too many sign-in attempts. Please wait 1 minute and try again.")
+    assert login(api, client_ip=OWNER)[0] == 200  # other clients are not affected
+
+
+def test_an_address_under_sustained_attack_stops_at_the_ceiling_until_its_owner_resets(api, clock):
+    from tandem.services import auth, rate_limit
+
+    sign_up(api)
+    for _ in range(95):  # failures from 95 other clients within the hour, as the login counts them
+        rate_limit.add(auth.LOGIN_ACCOUNT.window, "new@example.com", clock[0] - 20 * 60)
+    for n in range(5):
+        assert login(api, password="Wrong-Pass-123", client_ip=f"192.0.2.{n}")[0] == 401
+    status, body = login(api, client_ip=OWNER)
+    assert (status, body["error"]) == (
+        429,
+        "Too many sign-in attempts. Please wait 45 minutes and try again.",
+    )
+    clock[0] += 30 * 60
+    assert login(api, client_ip=OWNER)[0] == 429  # an hour's window
+    clock[0] += 15 * 60
+    assert login(api, client_ip=OWNER)[0] == 200  # the 95 slid out; 5 remain
+
+    for _ in range(95):
+        rate_limit.add(auth.LOGIN_ACCOUNT.window, "new@example.com", clock[0])
+    assert login(api, client_ip=OWNER)[0] == 429
+    _forgot(api, client_ip=OWNER)
+    (code,) = reset_links()
+    assert reset(api, code, "Fresh-Oats-2027")[0] == 200
+    assert login(api, password="Fresh-Oats-2027", client_ip=OWNER)[0] == 200
+
+
+def test_parallel_wrong_passwords_cannot_slip_past_the_throttle(api):
+    sign_up(api)
+    barrier = threading.Barrier(12)
+
+    def attempt(_):
+        barrier.wait()
+        return login(api, password="Wrong-Pass-123", client_ip=STRANGER)[0]
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        statuses = sorted(pool.map(attempt, range(12)))
+    assert statuses == [401] * 5 + [429] * 7  # only five passwords were tried
+
+
+# ---------------------------------------------------------------- enumeration (issue 11)
+
+
+def test_forgot_password_does_the_same_work_for_any_address(api, monkeypatch):
+    from tandem.services import mailer
+
+    queued = []
+    real = mailer.enqueue
+    monkeypatch.setattr(mailer, "enqueue", lambda message: (queued.append(message), real(message)))
+    sign_up(api)
+    known = _forgot(api, email="new@example.com")
+    unknown = _forgot(api, email="ghost@example.com")
+    assert known == unknown == (200, {"message": RESET_SENT})
+    assert [m["channel"] for m in queued[-2:]] == ["password-link", "password-link"]
+    assert [m["email"] for m in queued[-2:]] == ["new@example.com", "ghost@example.com"]
+    # The notifier mails both: a link to the member, a note that no account uses the other.
+    assert [m.destinations["ToAddresses"] for m in sent_mail()[-2:]] == [
+        ["new@example.com"],
+        ["ghost@example.com"],
+    ]
+    assert len(reset_links()) == 1
+    assert "no Tandem account uses it" in sent_mail()[-1].body
+
+
+def test_one_password_email_per_address_per_minute(api):
+    sign_up(api)
+    for email in ("new@example.com", "ghost@example.com"):
+        before = len(sent_mail())
+        assert _forgot(api, email=email)[0] == 200
+        assert _forgot(api, email=email, client_ip=OWNER) == (200, {"message": RESET_SENT})
+        assert len(sent_mail()) == before + 1
+    assert len(reset_links()) == 1
+
+
+def sent_mail() -> list:
+    from moto.backends import get_backend
+
+    return get_backend("ses")["123456789012"]["eu-west-2"].sent_messages
+
+
+RESET_SENT = "If that email belongs to a Tandem account, we've sent a link to reset the password."
+
+
+def test_sign_ups_are_rate_limited_per_client_and_keep_the_taken_message(api):
+    sign_up(api)
+    for _ in range(19):
+        assert sign_up(api)[1] == {"error": EMAIL_TAKEN}
+    assert sign_up(api) == (
+        429,
+        {"error": "Too many sign-up attempts from your network. Please wait a little and try again."},
+    )
+    assert sign_up(api, email="other@example.com")[0] == 429
+    assert sign_up(api, email="other@example.com", client_ip=OWNER)[0] == 201
+
+
+# ---------------------------------------------------------------- password rules (issue 11)
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        ("Abcdefg²Xy", "Your password must contain a number"),
+        ("Abcdefg\u0661Xy", "Your password must contain a number"),
+        ("Oats\x00Tandem-2026", "Your password must not contain control or invisible characters"),
+        ("Oats\u202eTandem-2026", "Your password must not contain control or invisible characters"),
+        ("Passw0rd!", "Your password must be harder"),
+        ("Password123!", "Your password must be harder"),
+        ("TandemDemo1", "Your password must be harder"),
+        ("Summer2024!", "Your password must be harder"),
+    ],
+)
+def test_password_rules_on_sign_up_and_reset(api, password, message):
+    status, body = sign_up(api, password=password)
+    assert (status, body["errors"]) == (400, {"password": message})
+    assert sign_up(api)[0] == 201
+    _forgot(api)
+    (code,) = reset_links()
+    assert reset(api, code, password) == (
+        400,
+        {"error": message, "errors": {"password": message}},
+    )
+    assert api.call("GET", f"/api/users/reset-password/{code}")[0] == 200  # still usable

@@ -315,6 +315,28 @@ def test_update_rejects_each_invalid_field_and_changes_nothing(api):
         assert stored(brand_id) == before, change
 
 
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"name": "Oat \ud800 Co"}, "name"),
+        ({"contact": {"name": "Dana \ud800"}}, "contact.name"),
+        ({"social": {"instagram": "https://instagram.com/oat\ud800"}}, "social.instagram"),
+    ],
+)
+def test_a_save_the_store_cannot_hold_changes_nothing(api, change, field):
+    """Issue 11: a lone surrogate reached the write and left the fields before it saved."""
+    _, (brand,), token = member()
+    brand_id = int(brand.brand_id)
+    before = stored(brand_id)
+    status, body = api.call(
+        "PUT", f"/api/brands/{brand_id}", auth_headers(token), {"description": "Changed", **change}
+    )
+    assert (status, body["errors"]) == (400, {field: "Contains a character that can't be saved"})
+    assert stored(brand_id) == before
+    status, body = api.call("POST", "/api/brands", auth_headers(token), {"name": "New", **change})
+    assert status == 400 and len(api.call("GET", "/api/brands", auth_headers(token))[1]["brands"]) == 1
+
+
 def test_update_of_another_members_brand_is_refused_and_changes_nothing(api):
     _, _, token = member()
     _, (theirs,), _ = member("other@example.com")

@@ -20,14 +20,47 @@ from tandem.domain.passwords import (
         ("Password123", "Your password must be harder"),
         ("Football1", "Your password must be harder"),  # in the common-password list
         ("Tandem-Oats-2026", None),
+        # Issue 11: a digit is 0-9; no control or format characters; 'be harder' sees through
+        # trailing digits and symbols, case, and the shape of the old demo passwords.
+        ("Abcdefg²Xy", "Your password must contain a number"),
+        ("Abcdefg١Xy", "Your password must contain a number"),
+        ("Oats\x00Tandem-2026", "Your password must not contain control or invisible characters"),
+        ("Oats\u202eTandem-2026", "Your password must not contain control or invisible characters"),
+        ("Oats\u200bTandem-2026", "Your password must not contain control or invisible characters"),
+        ("Oats\ue000Tandem-2026", "Your password must not contain control or invisible characters"),
+        ("Oats\ud800Tandem-2026", "Your password must not contain control or invisible characters"),
+        ("oats\x07", "Your password be at least 8 characters"),  # the SPEC's short message first
+        ("Passw0rd!", "Your password must be harder"),
+        ("Password123!", "Your password must be harder"),
+        ("PASSWORD123!!", "Your password must have an lowercase character, be harder"),
+        ("Football1999#", "Your password must be harder"),
+        ("Summer2024!", "Your password must be harder"),
+        ("TandemDemo1", "Your password must be harder"),
+        ("TandemAdmin1", "Your password must be harder"),
+        ("TandemFeature1", "Your password must be harder"),
+        ("TandemFree1", "Your password must be harder"),
+        ("password1", "Your password must have an uppercase character, be harder"),
+        ("Demo-Oats-Bristol-7", None),
+        ("Fresh-Oats-2027", None),
     ],
 )
 def test_rules_and_messages_follow_the_spec(password, message):
     assert password_problem(password) == message
 
 
+def test_a_password_must_not_lean_on_the_persons_own_name_or_address():
+    person = ("Ottilie Brackenbury", "ottilie.brackenbury@example.com")
+    assert password_problem("Brackenbury2026!") is None
+    assert password_problem("Brackenbury2026!", person) == "Your password must be harder"
+    assert password_problem("Demo-Oats-Bristol-7", person) is None
+
+
 def test_common_list_is_large():
     assert len(common_passwords()) >= 10_000
+
+
+def test_a_password_that_cannot_be_encoded_never_verifies():
+    assert not verify_password(hash_password("Tandem-Oats-2026"), "Oats\ud800")
 
 
 def test_argon2id_hash_verifies_only_the_right_password():
@@ -36,3 +69,10 @@ def test_argon2id_hash_verifies_only_the_right_password():
     assert verify_password(hashed, "Tandem-Oats-2026")
     assert not verify_password(hashed, "tandem-oats-2026")
     assert not verify_password("garbage", "x")
+
+
+def test_the_demo_logins_follow_the_rules_they_demonstrate():
+    from infra.local.seed import DEMO_LOGINS
+
+    for login in DEMO_LOGINS:
+        assert password_problem(login.password, (login.email,)) is None, login.email

@@ -121,7 +121,7 @@ def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
     """The caller (or the user an admin acts as) and, when impersonating, the admin's id."""
     headers = _headers(request)
     claims = tokens.verify_access_token(_bearer(headers))
-    user = accounts.get_user(claims.user_id)
+    user = accounts.user_for_token(claims.user_id, claims.version)
     target = headers.get(IMPERSONATE_HEADER, "").strip()
     if not target:
         return user, None
@@ -198,7 +198,7 @@ def member_for_brand(
 def admin_only(request) -> User:  # noqa: ANN001
     headers = _headers(request)
     claims = tokens.verify_access_token(_bearer(headers))
-    user = accounts.get_user(claims.user_id)
+    user = accounts.user_for_token(claims.user_id, claims.version)
     if user.access != "admin":
         raise Forbidden("Only Tandem admins can do that")
     logger.thread_safe_append_keys(user=user.user_id)

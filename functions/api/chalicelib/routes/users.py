@@ -36,7 +36,8 @@ def logout() -> dict:
 
 @route(bp, "/users/create-account", public=True, methods=["POST"])
 def create_account() -> Response:
-    return Response(body=auth.create_account(_body()), status_code=201, headers=dict(JSON_HEADERS))
+    body = auth.create_account(_body(), client_ip(bp.current_request))
+    return Response(body=body, status_code=201, headers=dict(JSON_HEADERS))
 
 
 @route(bp, "/users/confirm-email", public=True, methods=["POST"])
@@ -54,9 +55,20 @@ def reset_password() -> dict:
     return auth.reset_password(_body())
 
 
+@route(bp, "/users/reset-password/{code}", public=True, methods=["GET"])
+def check_reset_link(code: str) -> dict:
+    """Would this emailed link still work? Changes nothing (the page asks before its form)."""
+    return auth.check_password_link("reset-password", code)
+
+
 @route(bp, "/users/create-password", public=True, methods=["POST"])
 def create_password() -> dict:
     return auth.create_password(_body())
+
+
+@route(bp, "/users/create-password/{code}", public=True, methods=["GET"])
+def check_create_link(code: str) -> dict:
+    return auth.check_password_link("create-password", code)
 
 
 @route(bp, "/users/setup-password", public=True, methods=["POST"])

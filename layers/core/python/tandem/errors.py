@@ -37,3 +37,7 @@ class Conflict(TandemError):
 
 class TooManyRequests(TandemError):
     status = 429
+
+
+class Gone(TandemError):
+    status = 410

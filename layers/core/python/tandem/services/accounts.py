@@ -1,29 +1,64 @@
-"""Accounts and their users. (Sign-up, sign-in and codes arrive with the accounts issue.)"""
+"""Accounts and their users.
+
+An email address belongs to one user: sign-up writes an EmailOwner item for the normalised
+address, the account, the user and the first brand in one transaction, on the condition that
+the EmailOwner item does not exist. Users are found by email through that item only (one
+consistent GetItem, the same for every address). Users created before EmailOwner existed get
+theirs from `claim_legacy_emails`, which `make deploy` and the local stack run (docs/decisions.md,
+"One account per email address").
+"""
 
 from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
 
+from pynamodb.exceptions import PutError, TransactWriteError
+
 from tandem.domain.passwords import hash_password
-from tandem.errors import Conflict
+from tandem.errors import Conflict, Unauthorized
 from tandem.store import keys
-from tandem.store.models import Account, User
+from tandem.store.models import Account, Brand, EmailOwner, User, transaction
 
 ACCESS_LEVELS = ("member", "admin", "feature")
+EMAIL_TAKEN = "An account with this email already exists"
+SESSION_ENDED = "Your session has ended. Please sign in again."
+
+
+def _oldest_user_by_email(email: str) -> User | None:
+    """By the email index (for the backfill): the oldest user, should an address have been
+    used twice before sign-up became one transaction."""
+    found = list(User.by_email.query(keys.email_gsi(email)))
+    return min(found, key=lambda u: (u.created_at, u.user_id)) if found else None
 
 
 def find_user_by_email(email: str) -> User | None:
-    return next(iter(User.by_email.query(keys.email_gsi(email))), None)
+    owner = EmailOwner.lookup(email)
+    if owner is None:
+        return None
+    try:
+        return User.get(keys.user_pk(owner.user_id), keys.META, consistent_read=True)
+    except User.DoesNotExist:
+        return None
 
 
 def create_account_with_user(
-    *, email: str, name: str, password: str | None, access: str = "member", confirmed: bool = False
+    *,
+    email: str,
+    name: str,
+    password: str | None,
+    access: str = "member",
+    confirmed: bool = False,
+    brand_name: str | None = None,
 ) -> tuple[Account, User]:
+    """The account, its user and (with `brand_name`) its first brand, all or nothing. Conflict
+    when the address already has an account; any other failure of the store leaves nothing."""
+    from tandem.services.brands import new_brand
+
     if access not in ACCESS_LEVELS:
         raise ValueError(f"access must be one of {ACCESS_LEVELS}")
-    if find_user_by_email(email):
-        raise Conflict("An account with this email already exists")
+    if _oldest_user_by_email(email):  # a user from before EmailOwner, not claimed yet
+        raise Conflict(EMAIL_TAKEN)
     now = datetime.now(UTC)
     account_id = uuid.uuid4().hex
     user_id = uuid.uuid4().hex
@@ -35,7 +70,7 @@ def create_account_with_user(
         keys.META,
         user_id=user_id,
         account_id=account_id,
-        email=email.strip().lower(),
+        email=EmailOwner.normalise(email),
         name=name,
         first_name=name.split()[0] if name.strip() else "",
         access=access,
@@ -47,18 +82,68 @@ def create_account_with_user(
         gsi2pk=keys.account_users_gsi(account_id),
         gsi2sk=keys.user_pk(user_id),
     )
-    account.save()
-    user.save()
+    owner = EmailOwner(*EmailOwner.key(email), user_id=user_id, account_id=account_id, created_at=now)
+    brand = new_brand(account_id=account_id, name=brand_name) if brand_name is not None else None
+    try:
+        with transaction() as tx:
+            tx.save(owner, condition=EmailOwner.pk.does_not_exist())  # item 0: the address
+            tx.save(account, condition=Account.pk.does_not_exist())
+            tx.save(user, condition=User.pk.does_not_exist())
+            if brand is not None:
+                tx.save(brand, condition=Brand.pk.does_not_exist())
+    except TransactWriteError as exc:
+        reasons = exc.cancellation_reasons or []
+        if reasons and reasons[0] is not None and reasons[0].code == "ConditionalCheckFailed":
+            raise Conflict(EMAIL_TAKEN) from None
+        raise
     return account, user
+
+
+def claim_legacy_emails() -> dict[str, int]:
+    """Backfill (scheduler job `claim-legacy-emails`, idempotent; run by `make deploy` and at
+    local stack start): an EmailOwner item for every user created before sign-up wrote one.
+    Where an address was used twice, the oldest user keeps it; the others are counted (and
+    logged) for support to merge or remove: they can no longer sign in by email."""
+    from tandem.observability import logger
+
+    claimed = duplicates = 0
+    for user in User.scan(User.pk.startswith(keys.user_pk("")) & (User.sk == keys.META)):
+        owner = EmailOwner.lookup(user.email)
+        if owner is not None:
+            duplicates += owner.user_id != user.user_id
+            continue
+        oldest = _oldest_user_by_email(user.email) or user
+        try:
+            EmailOwner(
+                *EmailOwner.key(oldest.email),
+                user_id=oldest.user_id,
+                account_id=oldest.account_id,
+                created_at=oldest.created_at,
+            ).save(condition=EmailOwner.pk.does_not_exist())
+            claimed += 1
+        except PutError as exc:  # claimed meanwhile by a sign-up or another run
+            if exc.cause_response_code != "ConditionalCheckFailedException":
+                raise
+        duplicates += oldest.user_id != user.user_id
+    if duplicates:
+        logger.warning("Users whose email address another user owns", extra={"count": duplicates})
+    return {"claimed": claimed, "duplicates": duplicates}
 
 
 def get_user(user_id: str) -> User:
     try:
         return User.get(keys.user_pk(user_id), keys.META)
     except User.DoesNotExist:
-        from tandem.errors import Unauthorized
-
         raise Unauthorized("Please sign in to continue") from None
+
+
+def user_for_token(user_id: str, token_version: int) -> User:
+    """The signed-in user of an access token, refused when the token predates a password reset
+    (the user item is read for every private call anyway: no extra DynamoDB call)."""
+    user = get_user(user_id)
+    if int(user.token_version or 0) != token_version:
+        raise Unauthorized(SESSION_ENDED)
+    return user
 
 
 def get_account(account_id: str) -> Account | None:

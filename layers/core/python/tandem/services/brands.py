@@ -34,7 +34,14 @@ def get_many(brand_ids: Iterable[int]) -> list[Brand]:
     return Brand.find_many(brand_ids)
 
 
-def create_brand(
+def create_brand(**fields: Any) -> Brand:
+    """A new brand, saved (fields as for `new_brand`)."""
+    brand = new_brand(**fields)
+    brand.save(condition=Brand.pk.does_not_exist())
+    return brand
+
+
+def new_brand(
     *,
     account_id: str,
     name: str,
@@ -51,6 +58,7 @@ def create_brand(
     contact: dict[str, str | None] | None = None,
     hide_name: bool = False,
 ) -> Brand:
+    """A brand with a fresh id, not saved yet (sign-up saves it in its transaction)."""
     from datetime import datetime
 
     from tandem.store.ids import next_id
@@ -77,7 +85,6 @@ def create_brand(
         hide_name=hide_name,
         created_at=datetime.now(UTC),
     )
-    brand.save()
     return brand
 
 
@@ -193,6 +200,8 @@ def create_profile(account_id: str, body: dict[str, Any]) -> tuple[Brand, str | 
     clean = brand_profile.clean_profile(body, creating=True)
     if "logoKey" in body and body["logoKey"] is not None:
         raise brand_profile.ProfileInvalid({"logoKey": "Add a logo after the brand is created"})
+    if unstorable := _unstorable(clean):
+        raise brand_profile.ProfileInvalid(unstorable)
     audience = clean.get("audience", {})
     brand = create_brand(
         account_id=account_id,
@@ -211,6 +220,31 @@ def create_profile(account_id: str, body: dict[str, Any]) -> tuple[Brand, str | 
         hide_name=clean.get("hide_name", False),
     )
     return brand, _start_run(int(brand.brand_id), created=True, changed=set(clean))
+
+
+UNSTORABLE = "Contains a character that can't be saved"
+
+
+def _unstorable(clean: dict[str, Any]) -> dict[str, str]:
+    """Text the table cannot hold (a lone surrogate is not UTF-8), found before anything is
+    written: a store that refused it half-way could leave part of a save behind."""
+
+    def bad(value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    errors = {}
+    for attr, value in clean.items():  # text lives in top-level fields and in social / contact
+        if bad(value):
+            errors[attr] = UNSTORABLE
+        elif isinstance(value, dict):
+            errors.update({f"{attr}.{k}": UNSTORABLE for k, v in value.items() if bad(v)})
+    return errors
 
 
 def _checked_logo_key(brand_id: int, key: Any) -> tuple[str | None, str | None]:
@@ -258,6 +292,7 @@ def update_profile(brand: Brand, body: dict[str, Any]) -> tuple[Brand, str | Non
             errors["logoKey"] = message
         else:
             clean["logo_key"] = key
+    errors.update(_unstorable(clean))
     if errors:
         message = errors["logoKey"] if list(errors) == ["logoKey"] else brand_profile.CHECK_FIELDS
         raise brand_profile.ProfileInvalid(errors, message)

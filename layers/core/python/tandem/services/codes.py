@@ -1,7 +1,8 @@
-"""Single-use, expiring link codes, stored by hash.
+"""Single-use, expiring link codes, stored by hash (confirm email, instant login).
 
 `consume` flips `used` with a conditional update, so two clicks racing on one link cannot
 both succeed. Codes are 256-bit random values, so a plain SHA-256 is enough to store them.
+Reset and create-password links live on the user instead (tandem.services.password_links).
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from tandem.store.models import OneTimeCode
 
 LIFETIMES = {
     "confirm-email": 7 * 24 * 3600,
-    "reset-password": 3600,
-    "create-password": 7 * 24 * 3600,
     "instant-login": 15 * 60,
 }
 EXPIRED_OR_USED = "This link has expired or was already used. Please ask for a new one."

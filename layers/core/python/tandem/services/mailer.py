@@ -12,11 +12,13 @@ def link(path: str) -> str:
     return f"{settings().site_url}{path}"
 
 
+def enqueue(message: dict) -> None:
+    """Put one notification on the queue (functions/notifier delivers it)."""
+    client("sqs").send_message(QueueUrl=settings().notifications_queue_url, MessageBody=json.dumps(message))
+
+
 def send(to: str, subject: str, text: str) -> None:
-    client("sqs").send_message(
-        QueueUrl=settings().notifications_queue_url,
-        MessageBody=json.dumps({"channel": "email", "to": to, "subject": subject, "text": text}),
-    )
+    enqueue({"channel": "email", "to": to, "subject": subject, "text": text})
 
 
 def send_to_account(account_id: str, subject: str, text: str, reply_to: str | None = None) -> None:
@@ -24,4 +26,4 @@ def send_to_account(account_id: str, subject: str, text: str, reply_to: str | No
     message = {"channel": "email", "toAccount": account_id, "subject": subject, "text": text}
     if reply_to:
         message["replyTo"] = reply_to
-    client("sqs").send_message(QueueUrl=settings().notifications_queue_url, MessageBody=json.dumps(message))
+    enqueue(message)

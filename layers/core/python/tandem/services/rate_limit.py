@@ -1,23 +1,139 @@
-"""Fixed-window counters in DynamoDB (atomic ADD), expiring by TTL."""
+"""Attempt counters for sliding windows (rules in tandem.domain.throttle).
+
+One RateCounter item per subject and bucket, changed only by atomic ADD, expiring by TTL. A
+window is read with one BatchGetItem over its buckets, several subjects at once.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from pynamodb.exceptions import UpdateError
+
+from tandem.domain.throttle import Policy, Usage, Window, wait_text
 from tandem.errors import TooManyRequests
-from tandem.store import keys
-from tandem.store.models import RateCounter
+from tandem.store.models import RateCounter, update_only
+
+BATCH_GET_LIMIT = 100
 
 
-def hit(scope: str, subject: str, limit: int, window_seconds: int, message: str) -> None:
-    """Count one attempt; raise TooManyRequests once `limit` is passed in this window."""
-    window = int(time.time()) // window_seconds
-    counter = RateCounter(keys.rate_pk(scope, subject.lower()), str(window))
-    counter.update(actions=[RateCounter.count.add(1), RateCounter.ttl.set((window + 2) * window_seconds)])
-    if counter.count > limit:
+def now() -> float:
+    """The clock every window is read with (one place, so tests can move it)."""
+    return time.time()
+
+
+def _ttl(window: Window, bucket_start: int) -> int:
+    return bucket_start + window.bucket + window.seconds + 3600
+
+
+def read(subjects: Sequence[tuple[Window, str]], at: float) -> list[Usage]:
+    """The usage of each (window, subject) at `at`, in one BatchGetItem where they fit."""
+    wanted = [[RateCounter.key(w.scope, s, b) for b in w.buckets(at)] for w, s in subjects]
+    flat = [key for keys in wanted for key in keys]
+    found: dict[tuple[str, str], RateCounter] = {}
+    for start in range(0, len(flat), BATCH_GET_LIMIT):
+        for item in RateCounter.batch_get(flat[start : start + BATCH_GET_LIMIT], consistent_read=True):
+            found[(item.pk, item.sk)] = item
+    usages = []
+    for (window, _), keys in zip(subjects, wanted, strict=True):
+        counts: dict[int, int] = {}
+        lasts = []
+        for bucket, key in zip(window.buckets(at), keys, strict=True):
+            item = found.get(key)
+            if item is not None and int(item.count or 0) > 0:
+                counts[bucket] = int(item.count)
+                if item.last is not None:
+                    lasts.append(float(item.last))
+        usages.append(Usage(counts, max(lasts) if lasts else None))
+    return usages
+
+
+def add(window: Window, subject: str, at: float, amount: int = 1) -> int:
+    """Count `amount` attempts (negative: give them back) in the current bucket; returns its new count."""
+    bucket = window.bucket_of(at)
+    counter = RateCounter(*RateCounter.key(window.scope, subject, bucket))
+    actions = [RateCounter.count.add(amount), RateCounter.ttl.set(_ttl(window, bucket))]
+    if amount > 0:
+        actions.append(RateCounter.last.set(at))
+    counter.update(actions=actions)
+    return int(counter.count)
+
+
+def forget(window: Window, subject: str, at: float) -> None:
+    """Drop every attempt of `subject` in the window (one BatchWriteItem)."""
+    with RateCounter.batch_write() as batch:
+        for bucket in window.buckets(at):
+            batch.delete(RateCounter(*RateCounter.key(window.scope, subject, bucket)))
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """Attempts counted before the work they guard, so parallel attempts cannot all slip in."""
+
+    entries: tuple[tuple[Window, str], ...]
+    at: float
+
+    def give_back(self, *windows: Window) -> None:
+        """The attempt did not count after all (it succeeded, or it was refused)."""
+        for window, subject in self.entries:
+            if not windows or window in windows:
+                add(window, subject, self.at, -1)
+
+
+def reserve(policies: Sequence[tuple[Policy, str]], message: str) -> Reservation:
+    """Check, then count, one attempt against each (policy, subject); TooManyRequests when any
+    policy says wait (`message` may name the wait as {wait}). Blocked attempts are not counted."""
+    at = now()
+    subjects = [(p.window, s) for p, s in policies]
+    before = read(subjects, at)
+    _refuse_if_waiting(policies, before, at, message)
+    reservation = Reservation(tuple(subjects), at)
+    waits = []
+    for (policy, subject), seen in zip(policies, before, strict=True):
+        bucket = policy.window.bucket_of(at)
+        count = add(policy.window, subject, at)
+        # Attempts counted between the read and this one were made just now (in parallel).
+        others = count - 1 - seen.counts.get(bucket, 0)
+        counts = {**seen.counts, bucket: count - 1}
+        last = at if others > 0 else seen.last
+        waits.append(policy.wait(Usage(counts, last), at))
+    if max(waits) > 0:
+        reservation.give_back()
+        raise TooManyRequests(message.format(wait=wait_text(max(waits))))
+    return reservation
+
+
+def _refuse_if_waiting(
+    policies: Sequence[tuple[Policy, str]], usages: Sequence[Usage], at: float, message: str
+) -> None:
+    wait = max(p.wait(u, at) for (p, _), u in zip(policies, usages, strict=True))
+    if wait > 0:
+        raise TooManyRequests(message.format(wait=wait_text(wait)))
+
+
+def hit(window: Window, subject: str, limit: int, message: str) -> None:
+    """Count one request; TooManyRequests once more than `limit` fall in the sliding window.
+    Every request counts, refused ones too (for sign-up and email-sending calls)."""
+    at = now()
+    bucket = window.bucket_of(at)
+    current = add(window, subject, at)
+    (usage,) = read([(window, subject)], at)
+    total = usage.total - usage.counts.get(bucket, 0) + current
+    if total > limit:
         raise TooManyRequests(message)
 
 
-def reset(scope: str, subject: str, window_seconds: int) -> None:
-    window = int(time.time()) // window_seconds
-    RateCounter(keys.rate_pk(scope, subject.lower()), str(window)).delete()
+def once_per(scope: str, subject: str, seconds: int) -> bool:
+    """True at most once per `seconds` for a subject (one conditional UpdateItem)."""
+    at = now()
+    actions = [RateCounter.count.add(1), RateCounter.last.set(at), RateCounter.ttl.set(int(at) + seconds)]
+    condition = RateCounter.last.does_not_exist() | (RateCounter.last <= at - seconds)
+    try:
+        update_only(RateCounter, RateCounter.key(scope, subject, 0), actions, condition)
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True

@@ -111,10 +111,6 @@ def code_pk(code_hash: str) -> str:
     return f"CODE#{code_hash}"
 
 
-def rate_pk(scope: str, subject: str) -> str:
-    return f"RATE#{scope}#{subject}"
-
-
 BUCKET_PREFIX = "BUCKET#"
 
 

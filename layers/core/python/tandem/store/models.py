@@ -24,8 +24,10 @@ from pynamodb.attributes import (
     UnicodeSetAttribute,
     UTCDateTimeAttribute,
 )
+from pynamodb.connection import Connection
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
 
 from tandem.config import settings
 from tandem.domain import relations as relation_states
@@ -116,6 +118,21 @@ def bind_models() -> None:
         cls._connection = None
 
 
+def transaction() -> TransactWrite:
+    """A write transaction (TransactWriteItems) on the current settings' endpoint."""
+    current = settings()
+    return TransactWrite(connection=Connection(region=current.region, host=current.endpoint_url))
+
+
+def update_only(model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None) -> None:
+    """UpdateItem that asks for nothing back (ReturnValues NONE): `Model.update` always reads
+    the whole item back (ALL_NEW), which a write that needs no answer should not pay for.
+    Raises pynamodb's UpdateError like `Model.update`."""
+    model._get_connection().update_item(
+        key[0], key[1], actions=actions, condition=condition, return_values="NONE"
+    )
+
+
 @_register
 class Counter(TandemModel):
     value = NumberAttribute(default=0)
@@ -155,7 +172,17 @@ class User(TandemModel):
     welcome_emails = BooleanAttribute(default=True)
     last_webhook_update = MapAttribute(default=dict)  # event type -> ISO timestamp
     created_at = UTCDateTimeAttribute()
-    gsi1pk = UnicodeAttribute()
+    # Access and refresh tokens carry the version they were issued under; a password reset or
+    # change adds 1, which ends every earlier sign-in (checked where the user is read anyway).
+    token_version = NumberAttribute(default=0)
+    # The one reset / create-password link that still works (tandem.services.password_links):
+    # SHA-256 of its secret, its purpose and expiry. Issuing a link replaces them, using it
+    # removes them, so every earlier link is retired. `password_link_sent`: when the last went out.
+    password_link = UnicodeAttribute(null=True)
+    password_link_purpose = UnicodeAttribute(null=True)
+    password_link_expires = NumberAttribute(null=True)
+    password_link_sent = NumberAttribute(null=True)
+    gsi1pk = UnicodeAttribute()  # EMAIL#<email>: users from before EmailOwner are found by it
     gsi1sk = UnicodeAttribute()
     by_email = _Gsi1()
     gsi2pk = UnicodeAttribute(null=True)  # ACCOUNT-USERS#<account>: who to email for a brand
@@ -196,6 +223,34 @@ class User(TandemModel):
 
 
 @_register
+class EmailOwner(TandemModel):
+    """The account an email address belongs to: one item per normalised address
+    (pk=EMAIL#<address>, sk=OWNER), written in the sign-up transaction on the condition that it
+    does not exist yet, so two sign-ups with one address can never both succeed."""
+
+    user_id = UnicodeAttribute()
+    account_id = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+
+    SK = "OWNER"
+
+    @staticmethod
+    def normalise(email: str) -> str:
+        return email.strip().lower()
+
+    @classmethod
+    def key(cls, email: str) -> tuple[str, str]:
+        return f"EMAIL#{cls.normalise(email)}", cls.SK
+
+    @classmethod
+    def lookup(cls, email: str) -> EmailOwner | None:
+        try:
+            return cls.get(*cls.key(email), consistent_read=True)
+        except cls.DoesNotExist:
+            return None
+
+
+@_register
 class RefreshToken(TandemModel):
     """One refresh token of a sign-in (family). Only its hash is stored."""
 
@@ -207,6 +262,7 @@ class RefreshToken(TandemModel):
     revoked = BooleanAttribute(default=False)
     expires_at = NumberAttribute()
     ttl = NumberAttribute()
+    token_version = NumberAttribute(default=0)  # the user's token_version at sign-in
 
     @classmethod
     def key(cls, user_id: str, token_id: str) -> Key:
@@ -237,12 +293,16 @@ class OneTimeCode(TandemModel):
 
 @_register
 class RateCounter(TandemModel):
+    """Attempts of one subject in one time bucket (pk=RATE#<scope>#<subject>, sk=<bucket start,
+    epoch seconds, zero-padded>); tandem.services.rate_limit sums the buckets of a sliding window."""
+
     count = NumberAttribute(default=0)
+    last = NumberAttribute(null=True)  # epoch seconds of the latest attempt counted here
     ttl = NumberAttribute()
 
-    @classmethod
-    def key(cls, scope: str, subject: str, window: int) -> Key:
-        return keys.rate_pk(scope, subject), str(window)
+    @staticmethod
+    def key(scope: str, subject: str, bucket_start: int) -> Key:
+        return f"RATE#{scope}#{subject.lower()}", str(bucket_start).zfill(12)
 
 
 class Audience(MapAttribute):

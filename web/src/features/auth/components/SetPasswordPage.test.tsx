@@ -3,9 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 
+const SPENT = 'This link has expired or was already used. Please ask for a new one.';
+const USABLE = { valid: true };
+
 describe('ResetPasswordPage', () => {
   it('sets the new password with the code from the link', async () => {
-    const api = mockApi({ 'POST users/reset-password': { message: 'Your password has been reset.' } });
+    const api = mockApi({
+      'GET users/reset-password/code-9': USABLE,
+      'POST users/reset-password': { message: 'Your password has been reset.' },
+    });
     const { user } = renderRoute('/reset-password/code-9');
     await screen.findByRole('heading', { name: 'Choose a new password' });
     await user.type(screen.getByLabelText('New password'), 'Tandem2025');
@@ -18,18 +24,49 @@ describe('ResetPasswordPage', () => {
   });
 
   it('checks the password rules and the confirmation', async () => {
-    const api = mockApi();
+    const api = mockApi({ 'GET users/reset-password/code-9': USABLE });
     const { user } = renderRoute('/reset-password/code-9');
     await user.type(await screen.findByLabelText('New password'), 'Passw0rd');
     await user.type(screen.getByLabelText('Confirm new password'), 'Passw0rd!');
     await user.click(screen.getByRole('button', { name: 'Save new password' }));
     expect(screen.getByText('Your password must be harder')).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
-    expect(api.requests).toHaveLength(0);
+    expect(api.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET users/reset-password/code-9',
+    ]);
+  });
+
+  it('says a used link is spent, with a way to ask for a new one, instead of the form', async () => {
+    const api = mockApi({ 'GET users/reset-password/used-code': jsonResponse({ error: SPENT }, 410) });
+    renderRoute('/reset-password/used-code');
+    expect(await screen.findByRole('heading', { name: 'This link no longer works' })).toBeInTheDocument();
+    expect(screen.getByText(SPENT)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/forgot-password');
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+    expect(api.requests).toHaveLength(1); // checking the link uses nothing
+  });
+
+  it('shows no form until the check says the link works', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    mockApi({ 'GET users/reset-password/code-9': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    renderRoute('/reset-password/code-9');
+    expect(await screen.findByRole('heading', { name: 'Checking your link…' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+    answer(jsonResponse(USABLE));
+    expect(await screen.findByLabelText('New password')).toBeInTheDocument();
+  });
+
+  it('still offers the form when the check itself fails (saving then tells)', async () => {
+    mockApi({ 'GET users/reset-password/code-9': jsonResponse({ error: 'Something went wrong' }, 500) });
+    renderRoute('/reset-password/code-9');
+    expect(await screen.findByLabelText('New password')).toBeInTheDocument();
   });
 
   it('shows an expired link error with a way to ask for a new one', async () => {
-    mockApi({ 'POST users/reset-password': jsonResponse({ error: 'This link has expired' }, 400) });
+    mockApi({
+      'GET users/reset-password/code-9': USABLE,
+      'POST users/reset-password': jsonResponse({ error: 'This link has expired' }, 400),
+    });
     const { user } = renderRoute('/reset-password/code-9');
     await user.type(await screen.findByLabelText('New password'), 'Tandem2025');
     await user.type(screen.getByLabelText('Confirm new password'), 'Tandem2025');
@@ -41,7 +78,10 @@ describe('ResetPasswordPage', () => {
 
 describe('CreatePasswordPage', () => {
   it('creates the first password', async () => {
-    const api = mockApi({ 'POST users/create-password': { message: 'Password created.' } });
+    const api = mockApi({
+      'GET users/create-password/code-3': USABLE,
+      'POST users/create-password': { message: 'Password created.' },
+    });
     const { user } = renderRoute('/create-password/code-3');
     await screen.findByRole('heading', { name: 'Create your password' });
     await user.type(screen.getByLabelText('Password'), 'Tandem2025');
@@ -51,8 +91,19 @@ describe('CreatePasswordPage', () => {
     expect(api.calls('POST users/create-password')[0]?.body).toEqual({ code: 'code-3', password: 'Tandem2025' });
   });
 
+  it('says a used link is spent and where to ask for a new one', async () => {
+    mockApi({ 'GET users/create-password/code-3': jsonResponse({ error: SPENT }, 410) });
+    renderRoute('/create-password/code-3');
+    expect(await screen.findByText(SPENT)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/setup-password');
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+  });
+
   it('shows a used link error', async () => {
-    mockApi({ 'POST users/create-password': jsonResponse({ error: 'This link has already been used' }, 400) });
+    mockApi({
+      'GET users/create-password/code-3': USABLE,
+      'POST users/create-password': jsonResponse({ error: 'This link has already been used' }, 400),
+    });
     const { user } = renderRoute('/create-password/code-3');
     await user.type(await screen.findByLabelText('Password'), 'Tandem2025');
     await user.type(screen.getByLabelText('Confirm password'), 'Tandem2025');

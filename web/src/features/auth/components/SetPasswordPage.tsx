@@ -1,10 +1,11 @@
-import { useMemo, useState, type SubmitEvent } from 'react';
+import { useEffect, useMemo, useState, type SubmitEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { FormField } from '@/components/form/FormField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { describeError } from '@/lib/api';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { api, ApiError, describeError } from '@/lib/api';
 import { setPasswordWithCode, type PasswordLinkKind } from '../api/account';
 import { AuthCard } from './AuthCard';
 import { NEW_PASSWORD_FIELD, PASSWORD_HINT, PASSWORDS_DIFFER, validateAll } from './fields';
@@ -41,9 +42,46 @@ const COPY: Record<PasswordLinkKind, Copy> = {
   },
 };
 
+type LinkCheck =
+  | { readonly status: 'checking' }
+  | { readonly status: 'usable' }
+  | { readonly status: 'spent'; readonly message: string };
+
+const SPENT = 'This link has expired or was already used. Please ask for a new one.';
+
+/**
+ * Asks the server whether the emailed link still works (GET, changes nothing), so a used,
+ * expired or replaced link says so before any form. Only a 410 (or a 400) means spent: if the
+ * check itself fails, the form is shown and saving gives the answer.
+ */
+function useLinkCheck(kind: PasswordLinkKind, code: string): LinkCheck {
+  const [check, setCheck] = useState<LinkCheck>(
+    code === '' ? { status: 'spent', message: SPENT } : { status: 'checking' },
+  );
+  useEffect(() => {
+    if (code === '') return;
+    let current = true;
+    api.get<{ valid: boolean }>(`users/${kind}-password/${encodeURIComponent(code)}`, { auth: false }).then(
+      () => {
+        if (current) setCheck({ status: 'usable' });
+      },
+      (error: unknown) => {
+        if (!current) return;
+        const spent = error instanceof ApiError && (error.status === 410 || error.status === 400);
+        setCheck(spent ? { status: 'spent', message: error.message } : { status: 'usable' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [kind, code]);
+  return check;
+}
+
 function SetPasswordForm({ kind }: { readonly kind: PasswordLinkKind }) {
   const copy = COPY[kind];
   const { code = '' } = useParams();
+  const check = useLinkCheck(kind, code);
   const password = useField(NEW_PASSWORD_FIELD);
   const matches = useMemo(
     () => ({ rules: [(value: string) => (value === password.value ? null : PASSWORDS_DIFFER)] }),
@@ -67,6 +105,27 @@ function SetPasswordForm({ kind }: { readonly kind: PasswordLinkKind }) {
       setSubmitting(false);
     }
   };
+
+  if (check.status === 'checking') {
+    return (
+      <AuthCard title="Checking your link…">
+        <PageLoader inline />
+      </AuthCard>
+    );
+  }
+
+  if (check.status === 'spent') {
+    return (
+      <AuthCard icon="alert" title="This link no longer works" lead={check.message}>
+        <p className="muted small">Links work once, and only the newest one we sent you works.</p>
+        <div className="actions">
+          <Link to={copy.newLinkPath} className="button button--primary button--block">
+            Request a new link
+          </Link>
+        </div>
+      </AuthCard>
+    );
+  }
 
   if (done !== null) {
     return (

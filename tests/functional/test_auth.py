@@ -367,8 +367,11 @@ def test_a_sign_up_the_store_refuses_half_way_leaves_nothing_and_a_retry_works(a
 def test_a_brand_name_the_store_cannot_hold_is_refused_before_anything_is_written(api):
     from tandem.store.models import User
 
-    status, body = sign_up(api, brand="Nina's \ud800 Teas")
+    status, body = sign_up(api, brand="Nina's \u0007 Teas")
     assert (status, body["errors"]) == (400, {"brandName": "Please remove invisible or control characters"})
+    assert _stored(User, email="new@example.com") == []
+    status, body = sign_up(api, brand="Nina's \ud800 Teas")  # refused where every body is parsed
+    assert (status, body) == (400, {"error": "The request body contains text that is not valid Unicode"})
     assert _stored(User, email="new@example.com") == []
     assert sign_up(api)[0] == 201
 

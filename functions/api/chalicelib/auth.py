@@ -99,14 +99,18 @@ class Caller:
     acting: User | None = None  # the user an admin acts as (read already)
     admin_id: str | None = None
     owned: list[Brand] | None = None  # the account's brands, when the default brand was looked up
+    version: int = 0  # the token's user token_version: a reset or password change moves it on
 
     def keys(self) -> list[tuple[type[TandemModel], Key]]:
         return [] if self.acting is not None else [(User, User.key(self.user_id))]
 
     def user(self, found: dict[Key, Any]) -> User:
-        user = self.acting or found.get(User.key(self.user_id))
+        if self.acting is not None:
+            return self.acting  # checked with its admin's own token in signed_in_user
+        user = found.get(User.key(self.user_id))
         if user is None or user.account_id != self.account_id:
             raise Unauthorized(SIGN_IN)
+        accounts.check_token_version(user, self.version)  # a token from before a password reset
         return user
 
     def verify(self, found: dict[Key, Any], brand: Brand | None) -> Member:
@@ -138,7 +142,9 @@ def caller(request, path_brand: str | None = None, default_brand: bool = False) 
     no brand named means the account's first brand (one Query; 403 when it has none)."""
     headers = _headers(request)
     claims = tokens.verify_access_token(_bearer(headers))
-    found = Caller(user_id=claims.user_id, account_id=claims.account_id, brand_id=None)
+    found = Caller(
+        user_id=claims.user_id, account_id=claims.account_id, brand_id=None, version=claims.version
+    )
     if headers.get(IMPERSONATE_HEADER, "").strip():
         acting, admin_id = signed_in_user(request)
         found = Caller(acting.user_id, acting.account_id, None, acting=acting, admin_id=admin_id)

@@ -140,7 +140,12 @@ def get_user(user_id: str) -> User:
 def user_for_token(user_id: str, token_version: int) -> User:
     """The signed-in user of an access token, refused when the token predates a password reset
     (the user item is read for every private call anyway: no extra DynamoDB call)."""
-    user = get_user(user_id)
+    return check_token_version(get_user(user_id), token_version)
+
+
+def check_token_version(user: User, token_version: int) -> User:
+    """`user`, unless the token (carrying `token_version`) was issued before their last
+    password reset or change."""
     if int(user.token_version or 0) != token_version:
         raise Unauthorized(SESSION_ENDED)
     return user

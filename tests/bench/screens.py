@@ -174,6 +174,15 @@ def main() -> None:
         status, body = api.call("GET", "/api/requests?box=received", token, me)
         status, _ = api.call("POST", f"/api/requests/{body['items'][-1]['id']}/decline", token, me, b"{}")
         assert status == 200
+        late_brand, late_token = member("late@bench.example", "Late Sender")  # new again after that view
+        status, body = api.call(
+            "POST",
+            "/api/requests",
+            late_token,
+            late_brand,
+            json.dumps({"toBrandId": me, "message": "Hi"}).encode(),
+        )
+        assert status == 201, body
 
         counts = {
             "dashboard": api.counted("dashboard", "/api/dashboard", token, me),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -124,3 +125,49 @@ def test_run_check_for_unknown_run_is_404(api, run_id):
     )
     assert status == 404
     assert body == {"error": "Match run not found"}
+
+
+def test_every_answer_is_json_and_never_cached(api):
+    """Issue 10: answers built from a dict had no Content-Type and no Cache-Control, tokens
+    (users/refresh-token) and the dashboard among them; 415 answers had no Content-Type."""
+    from tandem.services import auth
+
+    user, (brand,), token = member("walk@example.com")
+    headers = auth_headers(token, int(brand.brand_id))
+    signed_in = auth.login_response(user)
+    refresh = {"refreshToken": signed_in["refresh_token"], "uid": signed_in["uid"]}
+    calls = [
+        ("GET", "/api/health", {}, None, 200),
+        ("GET", "/api/dashboard", headers, None, 200),
+        ("GET", f"/api/dashboard/{int(brand.brand_id)}", headers, None, 200),
+        ("GET", "/api/users", headers, None, 200),
+        ("GET", "/api/brands", headers, None, 200),
+        ("GET", "/api/requests?box=received", headers, None, 200),
+        ("GET", "/api/matches", headers, None, 200),
+        ("POST", "/api/users/refresh-token", {}, refresh, 200),
+        ("POST", "/api/users/logout", {}, {"refreshToken": "x"}, 200),
+        ("GET", "/api/dashboard", {}, None, 401),
+        ("GET", "/api/requests/nope", headers, None, 404),
+        ("POST", "/api/requests", headers, {"toBrandId": "x"}, 400),
+    ]
+    for method, path, sent_headers, body, expected in calls:
+        lowered = {k.lower(): v for k, v in sent_headers.items()}
+        raw = json.dumps(body).encode() if body is not None else b""
+        if raw:
+            lowered["content-type"] = "application/json"
+        response = api.gateway.handle(method, path, lowered, raw, "127.0.0.1")
+        assert response.status == expected, (method, path, response.status, response.body)
+        got = {k.lower(): v for k, v in response.headers}
+        assert got.get("content-type") == "application/json", (method, path, got)
+        assert got.get("cache-control") == "no-store", (method, path, got)
+        json.loads(response.body)
+        if path == "/api/users/refresh-token":
+            assert set(json.loads(response.body)) == {"access_token", "refresh_token"}
+
+    unsupported = api.gateway.handle(
+        "POST", "/api/users/login", {"content-type": "text/plain"}, b"email=a", "127.0.0.1"
+    )
+    assert unsupported.status == 415
+    got = {k.lower(): v for k, v in unsupported.headers}
+    assert got.get("content-type") == "application/json" and got.get("cache-control") == "no-store"
+    assert "error" in json.loads(unsupported.body)

@@ -153,7 +153,9 @@ def brand_id_param(raw: str) -> int:
 
 
 def normalise_response(response: Response) -> Response:
-    """Chalice's own errors (`{"Code", "Message"}`, e.g. 405 or 415) in our `{"error"}` shape."""
+    """Every answer as the API promises it: Chalice's own errors (`{"Code", "Message"}`, e.g.
+    405 or 415) in our `{"error"}` shape, JSON bodies with `Content-Type: application/json`,
+    and `Cache-Control: no-store` on everything (answers carry tokens and private data)."""
     body = response.body
     if response.status_code >= 400 and isinstance(body, dict) and "Message" in body:
         response.body = {"error": body["Message"]}
@@ -162,4 +164,9 @@ def normalise_response(response: Response) -> Response:
             response.body = {"error": json.loads(body)["Message"]}
         except (ValueError, KeyError):
             pass
+    headers = {k.lower(): k for k in response.headers}
+    if "content-type" not in headers and (isinstance(response.body, dict | list) or response.body is None):
+        response.headers["Content-Type"] = JSON_HEADERS["Content-Type"]
+    if "cache-control" not in headers:
+        response.headers["Cache-Control"] = JSON_HEADERS["Cache-Control"]
     return response

@@ -112,10 +112,8 @@ def get_secret(name: str) -> str:
 
 def reset_clients() -> None:
     """Forget clients and cached secrets (the environment changed: tests, the local stack).
-    The session stays, with the event hooks registered on it."""
+    The session stays, with the event hooks registered on it; the models' shared connection
+    asks for the client on every call, so it follows."""
     with _lock:
         _clients.clear()
         _secrets.clear()
-    from tandem.store.connection import reset_connection
-
-    reset_connection()

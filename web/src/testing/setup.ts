@@ -4,7 +4,6 @@ import { afterEach, beforeEach } from 'vitest';
 import { resetConfirms } from '@/components/ui/confirm';
 import { resetAnalytics } from '@/lib/analytics';
 import { resetAnalyticsStart } from '@/lib/analytics-start';
-import { resetAllResources } from '@/lib/resource';
 import { clearToasts } from '@/lib/toast';
 import { mockApi } from './api-mock';
 
@@ -19,7 +18,6 @@ afterEach(() => {
   window.dispatchEvent(new StorageEvent('storage', { key: null }));
   clearToasts();
   resetConfirms();
-  resetAllResources();
   resetAnalytics();
   resetAnalyticsStart();
 });

@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, parsePath, RouterProvider } from 'react-router';
 import { onTestFinished } from 'vitest';
@@ -31,6 +31,11 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   );
   const view = render(options.strict ? <StrictMode>{app}</StrictMode> : app);
   return { router, user, ...view };
+}
+
+/** Renders `ui` inside the app's providers (a fresh query cache), without the router. */
+export function renderWithProviders(ui: ReactNode) {
+  return render(<AppProvider>{ui}</AppProvider>);
 }
 
 /** A fetch Response carrying JSON. */

@@ -1,11 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProvider } from '@/app/provider';
 import { getToasts } from '@/lib/toast';
 import { setSelectedBrand } from '@/lib/session';
 import { dashboardBody, mockApi, type MockAnswer } from '@/testing/api-mock';
-import { jsonResponse } from '@/testing/render-route';
+import { jsonResponse, renderWithProviders } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { MatchRunWatcher } from '../components/MatchRunWatcher';
 import { CHECK_FAILED_MESSAGE, findNewMatches, MATCH_RUN_POLL_MS, MAX_CHECK_FAILURES, useMatchRun } from './match-run';
@@ -59,11 +58,11 @@ async function tick(ms = MATCH_RUN_POLL_MS) {
 
 function start(routes: Record<string, MockAnswer>) {
   const api = mockApi(routes);
-  render(
-    <AppProvider>
+  renderWithProviders(
+    <>
       <MatchRunWatcher />
       <RunProbe />
-    </AppProvider>,
+    </>,
   );
   return api;
 }

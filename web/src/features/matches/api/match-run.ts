@@ -54,7 +54,7 @@ export function startMatchRun(brandId: number | string): Promise<StartedRun> {
   return api.post<StartedRun>(`matching/run/${encodeURIComponent(String(brandId))}`, undefined, asBrand(brandId));
 }
 
-const isOver = (status: string) => status === 'done' || status === 'failed';
+const isOver = (status: string): status is 'done' | 'failed' => status === 'done' || status === 'failed';
 
 /** A failed check worth trying again: the network, a server error or too many requests. */
 function isTransient(error: unknown): boolean {
@@ -112,7 +112,8 @@ export function runOutcome(run: MatchRun, error: unknown): { status: 'done' | 'f
     if (error instanceof SessionEndedError) return { status: 'gone', message: '' };
     return { status: 'failed', message: isTransient(error) ? CHECK_FAILED_MESSAGE : (error as Error).message };
   }
-  if (run.status === 'done' || run.status === 'failed') return { status: run.status, message: run.message };
+  const status = run.status;
+  if (isOver(status)) return { status, message: run.message };
   return null;
 }
 
@@ -148,9 +149,10 @@ export async function findNewMatches(
   currentBrandId: () => string | null,
 ): Promise<StartedRun> {
   const started = await startMatchRun(brandId);
-  if (isOver(started.status)) {
-    const run: MatchRun = { runId: started.runId, brandId, status: started.status, message: started.message, ended: false };
-    endMatchRun(client, run, { status: started.status as 'done' | 'failed', message: started.message }, currentBrandId());
+  const status = started.status;
+  if (isOver(status)) {
+    const run: MatchRun = { runId: started.runId, brandId, status, message: started.message, ended: false };
+    endMatchRun(client, run, { status, message: started.message }, currentBrandId());
   } else {
     followMatchRun(client, started.runId, brandId, started.message);
   }

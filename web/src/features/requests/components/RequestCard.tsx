@@ -76,7 +76,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
     }
     setError(describeError(failure));
     if (failure instanceof ApiError && (failure.status === 409 || failure.status === 404)) {
-      client.fetchQuery(requestQuery(selected, item.id)).then(
+      client.query(requestQuery(selected, item.id)).then(
         (fresh) => {
           requestChanged(client, fresh);
         },

@@ -6,6 +6,9 @@ import { resetAnalytics } from '@/lib/analytics';
 import { resetAnalyticsStart } from '@/lib/analytics-start';
 import { clearToasts } from '@/lib/toast';
 import { mockApi } from './api-mock';
+import { installDialogShim, resetDialogShim } from './dialog-shim';
+
+installDialogShim();
 
 // findBy*/waitFor give up after 5 s, not 1 s: the first render of a route imports its
 // lazy page, which is slow on a busy machine (CI shares its cores). Nothing waits longer
@@ -23,6 +26,7 @@ afterEach(() => {
   window.dispatchEvent(new StorageEvent('storage', { key: null }));
   clearToasts();
   resetConfirms();
+  resetDialogShim();
   resetAnalytics();
   resetAnalyticsStart();
 });

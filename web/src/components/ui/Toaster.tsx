@@ -1,4 +1,6 @@
+import { createPortal } from 'react-dom';
 import { dismissToast, useToasts, type Toast } from '@/lib/toast';
+import { useTopModal } from './modal-stack';
 
 function ToastCard({ toast }: { readonly toast: Toast }) {
   return (
@@ -23,10 +25,15 @@ function ToastCard({ toast }: { readonly toast: Toast }) {
   );
 }
 
-/** The toast stack, top right, newest first. */
+/**
+ * The toast stack, top right under the header, newest first. While a modal dialog is
+ * open the page behind it is inert and under the top layer, so the stack renders
+ * inside the topmost dialog, where it stays visible and its buttons usable.
+ */
 export function Toaster() {
   const toasts = useToasts();
-  return (
+  const topModal = useTopModal();
+  const stack = (
     <section className="toaster" aria-label="Notifications" aria-live="polite">
       {toasts.length > 0 && (
         <ol className="toaster__list">
@@ -37,4 +44,5 @@ export function Toaster() {
       )}
     </section>
   );
+  return topModal ? createPortal(stack, topModal) : stack;
 }

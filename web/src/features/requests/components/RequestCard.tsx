@@ -134,7 +134,10 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
   };
 
   return (
-    <article className={`request-card${item.isNew ? ' request-card--new' : ''}`} aria-labelledby={titleId}>
+    <article
+      className={`request-card${item.isNew ? ' request-card--new' : ''}${item.status === 'cancelled' ? ' request-card--closed' : ''}`}
+      aria-labelledby={titleId}
+    >
       <div className="request-card__head">
         <BrandIdentity brand={brand} titleId={titleId} />
         <div className="request-card__chips">

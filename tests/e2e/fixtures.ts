@@ -5,10 +5,12 @@ import { expect, test as base, type Page } from '@playwright/test';
  * Every journey checks every page it visits for accessibility: import `test` and
  * `expect` from here, not from '@playwright/test'.
  *
- * Each time a watched page's main frame moves to a new address (a load or a client-side
- * route change), axe-core scans it once the page has settled on its heading. A scan
- * of a page that moves on while it runs is dropped (the next address gets its own),
- * and the page as the journey leaves it is scanned at the end. Any serious or critical
+ * Each time a watched page's main frame moves to an address (path) not yet scanned in
+ * this test (a load or a client-side route change), axe-core scans it once the page has
+ * settled on its heading; an address is scanned once per test (a scan costs the page
+ * hundreds of milliseconds of main thread). A scan of a page that moves on while it
+ * runs is dropped (the next address gets its own), and the page as the journey leaves
+ * it is scanned at the end. Any serious or critical
  * violation fails the test, listed by address. The `page` fixture is watched
  * automatically; pages a journey opens itself (another member's browser) are watched
  * with `a11y.watch(page)`.
@@ -70,12 +72,20 @@ export const test = base.extend<{ a11y: A11yWatcher }>({
       const watched = new Set<Page>();
       let queue: Promise<void> = Promise.resolve();
 
+      const queued = new Set<string>();
       const watch = (target: Page) => {
         if (watched.has(target)) return;
         watched.add(target);
         target.on('framenavigated', (frame) => {
-          if (frame !== target.mainFrame()) return;
-          queue = queue.then(() => scan(target, findings, scanned, false));
+          if (frame !== target.mainFrame() || !frame.url().startsWith('http')) return;
+          const path = new URL(frame.url()).pathname;
+          if (queued.has(path)) return;
+          queued.add(path);
+          queue = queue.then(async () => {
+            await scan(target, findings, scanned, false);
+            // Dropped mid-scan: the next visit to this address may try again.
+            if (!scanned.has(path)) queued.delete(path);
+          });
         });
       };
       const check = async (target: Page) => {
@@ -88,7 +98,8 @@ export const test = base.extend<{ a11y: A11yWatcher }>({
 
       await queue;
       for (const target of watched) {
-        if (!target.isClosed() && target.url().startsWith('http')) await scan(target, findings, scanned, false);
+        if (target.isClosed() || !target.url().startsWith('http')) continue;
+        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false);
       }
       await testInfo.attach('accessibility-scans', {
         body: [...scanned].sort().join('\n'),

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -70,6 +70,12 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   const showingBrandNames = loaded?.showingBrandNames ?? true;
   const undo = dismissed?.key === key ? dismissed : null;
 
+  // The dismissed card is gone: focus moves to its Undo, once the bar is on screen.
+  const undoShown = undo?.match.id ?? null;
+  useEffect(() => {
+    if (undoShown !== null) undoRef.current?.focus();
+  }, [undoShown]);
+
   const update = (change: (lists: MatchLists) => MatchLists) => {
     if (brandId !== null) updateMatchLists(client, brandId, change);
   };
@@ -116,7 +122,6 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         savedIndex: saved.findIndex((item) => item.id === match.id),
       });
       update((lists) => ({ ...lists, potentials: without(lists.potentials, match.id), saved: without(lists.saved, match.id) }));
-      requestAnimationFrame(() => undoRef.current?.focus());
     } catch (error) {
       if (!(error instanceof SessionEndedError)) {
         showToast({ tone: 'error', title: 'Could not dismiss', message: describeError(error) });

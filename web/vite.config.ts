@@ -29,7 +29,7 @@ export default defineConfig({
     rollupOptions: {
       output: {
         // The framework changes far less often than app code: keep it cacheable apart.
-        manualChunks: { vendor: ['react', 'react-dom', 'react-dom/client', 'react-router'] },
+        manualChunks: { vendor: ['react', 'react-dom', 'react-dom/client', 'react-router', '@tanstack/react-query'] },
       },
     },
   },

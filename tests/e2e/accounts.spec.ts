@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test('a visitor opening the app lands on the sign-in page', async ({ page }) => {
   await page.goto('/');

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // A 1 x 1 PNG: a real image for the logo upload (presigned POST straight to storage).
 const PNG = Buffer.from(

@@ -13,6 +13,9 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   timeout: 60_000,
+  // The local stack (moto, in-process handlers) can take several seconds for a screen's
+  // first calls on a busy machine (issue 10 §1-2); a missing element fails after 15 s.
+  expect: { timeout: 15_000 },
   retries: 0,
   workers: 1,
   reporter: [['list']],

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, test, type A11yWatcher } from './fixtures';
 
 /**
  * The connection-request journey of issue 5, against the local stack:
@@ -101,14 +102,19 @@ async function signIn(page: Page, email: string, password: string) {
   await expect(page).toHaveTitle('Tandem Hub: Dashboard');
 }
 
-async function newMemberPage(browser: Browser, email: string, password: string): Promise<Page> {
+async function newMemberPage(browser: Browser, a11y: A11yWatcher, email: string, password: string): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
+  a11y.watch(page);
   await signIn(page, email, password);
   return page;
 }
 
 const badge = (page: Page) => page.getByRole('button', { name: /^\d+\/\d+ credits$/ });
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** A sends a request from the brand's page in Matches (the popup opens from ?request=1). */
 async function sendRequest(page: Page, brandId: number, message: string) {
@@ -118,13 +124,59 @@ async function sendRequest(page: Page, brandId: number, message: string) {
   await dialog.getByLabel('Your message').fill(message);
   await dialog.getByRole('button', { name: 'Send request', exact: true }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('Request sent', { exact: true })).toBeVisible();
+  const toast = page.locator('.toast').filter({ hasText: 'Request sent' });
+  await expect(toast).toBeVisible();
+  // The moment credits change: the toast leaves the header's controls in sight.
+  const toastBox = (await toast.boundingBox())!;
+  const controls = [badge(page), page.getByLabel('Brand', { exact: true }), page.getByRole('button', { name: /^Account menu for / })];
+  for (const control of controls) {
+    if (!(await control.isVisible())) continue;
+    const box = (await control.boundingBox())!;
+    expect(overlaps(toastBox, box), 'a toast covers a header control').toBe(false);
+  }
+}
+
+/**
+ * At 375 px wide: contact addresses wrap only at their natural points (before '@',
+ * after dots), the 'Connected' label sits top right of each card, and the footer's
+ * links are tap targets at least 44 px tall.
+ */
+async function checkNarrowConnections(page: Page) {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/connections');
+  const cards = page.getByRole('list', { name: 'Connected brands' }).getByRole('article');
+  await expect(cards.first()).toBeVisible();
+  for (const card of await cards.all()) {
+    const email = card.getByRole('region', { name: 'Contact details' }).locator('a[href^="mailto:"]');
+    if ((await email.count()) > 0) {
+      // Each piece between break points stays on one line.
+      const split = await email.evaluate((link) =>
+        [...link.childNodes]
+          .filter((node) => node.nodeType === Node.TEXT_NODE)
+          .some((node) => {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+          }),
+      );
+      expect(split, 'an email address broke mid-word').toBe(false);
+    }
+    const head = (await card.locator('.request-card__head').boundingBox())!;
+    const chip = (await card.getByText('Connected', { exact: true }).boundingBox())!;
+    expect(Math.abs(chip.x + chip.width - (head.x + head.width))).toBeLessThanOrEqual(1);
+    expect(Math.abs(chip.y - head.y)).toBeLessThanOrEqual(1);
+  }
+  for (const link of await page.getByRole('navigation', { name: 'Footer' }).getByRole('link').all()) {
+    expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 test('a request is sent, accepted, declined by email, cancelled, and the credits add up', async ({
   page,
   browser,
   request,
+  a11y,
 }) => {
   test.setTimeout(120_000);
   const demo = await apiLogin(request, DEMO.email, DEMO.password);
@@ -152,7 +204,7 @@ test('a request is sent, accepted, declined by email, cancelled, and the credits
   await expect(sentCard.getByText('Awaiting reply')).toBeVisible();
 
   // B accepts in the app and sees A's contact details.
-  const pageB = await newMemberPage(browser, MEMBER_B.email, PASSWORD);
+  const pageB = await newMemberPage(browser, a11y, MEMBER_B.email, PASSWORD);
   await expect(pageB.getByRole('link', { name: 'Requests (1 new)' })).toHaveAttribute('href', '/requests/received');
   await pageB.getByRole('link', { name: 'Requests (1 new)' }).click();
   const received = pageB.getByRole('article').filter({ hasText: MESSAGES.accepted });
@@ -163,15 +215,18 @@ test('a request is sent, accepted, declined by email, cancelled, and the credits
   await pageB.goto('/connections');
   await expect(pageB.getByRole('heading', { name: 'Oat & Honey' })).toBeVisible();
 
-  // A sees the connection with B's first brand.
+  // A sees the connection with B's first brand, also on a phone.
   await page.goto('/connections');
   await expect(page.getByRole('heading', { name: BRANDS_B[0] })).toBeVisible();
+  await checkNarrowConnections(page);
+  await checkNarrowConnections(pageB);
 
   // A asks the second brand (4/6); B declines it from the email without signing in: the credit comes back.
   await sendRequest(page, declineId, MESSAGES.declined);
   await expect(badge(page)).toHaveText('4/6 credits');
   const declineLink = await linkFromOutbox(request, MEMBER_B.email, BRANDS_B[1], '/quick-action/decline/');
   const visitor = await (await browser.newContext()).newPage();
+  a11y.watch(visitor);
   await visitor.goto(declineLink);
   // Opening the link only shows the request (mail scanners open links): the click declines it.
   await expect(visitor.getByRole('heading', { level: 1, name: 'Decline this request?' })).toBeVisible();

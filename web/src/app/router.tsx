@@ -3,8 +3,7 @@ import { RouteErrorPage } from '@/components/errors/RouteErrorPage';
 import { PublicLayout } from '@/components/layout/PublicLayout';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { setAppNavigator } from '@/lib/force-logout';
-import { resetAllResources } from '@/lib/resource';
-import { getSession, isLoggedIn, subscribe } from '@/lib/session';
+import { isLoggedIn } from '@/lib/session';
 import { accessRedirect } from './access';
 import { Root } from './Root';
 import { isRedirectRoute, routes, type AppRoute, type PageRoute, type RouteLayout } from './routes';
@@ -66,10 +65,7 @@ export function buildRoutes(table: readonly AppRoute[] = routes, options: BuildO
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 
-/**
- * Lets the API client leave the page through the router (forced sign-out), and
- * forgets cached server data whenever the signed-in user changes.
- */
+/** Lets the API client leave the page through the router (forced sign-out). */
 export function connectRouter(router: Pick<AppRouter, 'state' | 'navigate'>): () => void {
   setAppNavigator({
     currentPath: () => {
@@ -80,15 +76,7 @@ export function connectRouter(router: Pick<AppRouter, 'state' | 'navigate'>): ()
       void router.navigate(to, { replace: true });
     },
   });
-  let uid = getSession()?.uid ?? null;
-  const unsubscribe = subscribe(() => {
-    const next = getSession()?.uid ?? null;
-    if (next === uid) return;
-    uid = next;
-    resetAllResources();
-  });
   return () => {
-    unsubscribe();
     setAppNavigator(null);
   };
 }

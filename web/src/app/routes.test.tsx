@@ -129,13 +129,31 @@ describe('placeholder pages', () => {
     ['/inspiration/calendar', 'Collab Ideas', 'Collab calendar'],
     ['/account/notifications/', 'Notifications', 'Notifications'],
     ['/pitch/p1/payment-processing/cs_1', 'Pitch Area', 'Pitch'],
-  ])('%s names its area (%s) inside the app layout, titled %s', async (path, area, title) => {
+  ])('%s (area %s): the heading says what the tab says, %s', async (path, area, title) => {
     signIn();
     mockApi(shellRoutes());
     renderRoute(path);
-    expect(await screen.findByRole('heading', { level: 1, name: area })).toBeInTheDocument();
-    expect(screen.getByText(`${area} is coming soon. We are putting the finishing touches to it.`)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByText(`${title} is coming soon. We are putting the finishing touches to it.`)).toBeInTheDocument();
+    if (area !== title) expect(screen.getByText(area, { selector: '.coming-soon__area' })).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(document.title).toBe(`Tandem Hub: ${title}`);
+    });
+  });
+
+  it.each([
+    ['/requests', 'Requests received'],
+    ['/requests/received', 'Requests received'],
+    ['/requests/sent', 'Requests sent'],
+    ['/requests/1', 'Requests received'],
+    ['/requests/received/1', 'Requests received'],
+    ['/requests/sent/1', 'Requests sent'],
+  ])('%s is titled "Tandem Hub: %s"', async (path, title) => {
+    signIn();
+    mockApi({ ...shellRoutes(), 'GET requests?box=received': { items: [], nextCursor: null }, 'GET requests?box=sent': { items: [], nextCursor: null } });
+    renderRoute(path);
+    await screen.findByRole('heading', { level: 1, name: 'Requests' });
     await waitFor(() => {
       expect(document.title).toBe(`Tandem Hub: ${title}`);
     });

@@ -57,6 +57,11 @@ export function describeError(error: unknown): string {
   return error instanceof ApiError ? error.message : UNEXPECTED_ERROR;
 }
 
+/** What to tell the member about a failed load; null when the session ended (they are on the way to sign in). */
+export function messageOf(error: unknown): string | null {
+  return error instanceof SessionEndedError ? null : describeError(error);
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RequestOptions {
@@ -277,6 +282,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+/**
+ * Options for a call made for one brand: the brand header names it, whatever is
+ * selected when the call leaves (a query keyed by brand asks for that brand; a path
+ * naming a brand must match the header, the server refuses a mismatch).
+ */
+export function asBrand(brand: number | string): { readonly headers: Readonly<Record<string, string>> } {
+  return { headers: { [API_HEADERS.brand]: String(brand) } };
+}
 
 export const api = {
   get: <T>(path: string, options?: BodylessOptions) =>

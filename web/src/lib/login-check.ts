@@ -1,6 +1,6 @@
-import { api } from './api';
-import { createResource, useResource, type ResourceState } from './resource';
-import { isFeatureOnlySession, useSelectedBrand, useSession } from './session';
+import { keepPreviousData, useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { api, asBrand } from './api';
+import { getGlobalMessage, isFeatureOnlySession, setGlobalMessage, useSelectedBrand, useSession } from './session';
 
 /*
  * The login check: who the signed-in user is and which popups and notices
@@ -23,32 +23,52 @@ export interface LoginCheck {
   readonly lastWebhookUpdate?: Readonly<Record<string, unknown>>;
 }
 
+/** Query keys of the login check: one per selected brand. */
+export const loginCheckKeys = {
+  all: ['login-check'] as const,
+  forBrand: (brand: string) => ['login-check', brand] as const,
+};
+
 /** A stored brand id asks for the brand-specific check. */
 export function loginCheckPath(brand: string): string {
   return brand === 'default' ? 'users' : `users/check-brand/${encodeURIComponent(brand)}`;
 }
 
-export const loginCheckResource = createResource<LoginCheck>((brand) =>
-  api.get<LoginCheck>(loginCheckPath(brand)),
-);
-
-/** The signed-in user's login check for the selected brand (nothing when signed out). */
-export function useLoginCheck(): ResourceState<LoginCheck> {
+/**
+ * The signed-in user's login check for the selected brand (nothing when signed out).
+ * While another brand's check loads, the previous one stays (no popup or menu flicker).
+ */
+export function useLoginCheck(): UseQueryResult<LoginCheck> {
   const signedIn = useSession() !== null;
   const brand = useSelectedBrand();
-  return useResource(loginCheckResource, signedIn ? brand : null);
+  return useQuery({
+    queryKey: loginCheckKeys.forBrand(brand),
+    queryFn: () => api.get<LoginCheck>(loginCheckPath(brand), asBrand(brand)),
+    enabled: signedIn,
+    placeholderData: keepPreviousData,
+  });
 }
 
-export function markWelcomeSeen(): void {
-  loginCheckResource.update((check) => ({ ...check, showWelcome: false }));
+/**
+ * Changes the loaded login check of every brand (they describe the same user) after
+ * the server accepted a change: the welcome finished, the email confirmed...
+ */
+export function updateLoginCheck(client: QueryClient, change: Partial<LoginCheck>): void {
+  client.setQueriesData<LoginCheck>({ queryKey: loginCheckKeys.all }, (check) =>
+    check ? { ...check, ...change } : check,
+  );
 }
 
-export function markBrandVisibilitySeen(): void {
-  loginCheckResource.update((check) => ({ ...check, showBrandVisibilityUpdatePupup: false }));
-}
+/** The notice an unconfirmed member sees in the top bar (the sign-in answer also sends it as its global message). */
+export const CONFIRM_EMAIL_MESSAGE = 'Please confirm your email address.';
 
-export function markEmailConfirmed(): void {
-  loginCheckResource.update((check) => ({ ...check, emailConfirmed: true }));
+/**
+ * The email address is confirmed: the loaded checks say so, and the sign-in answer's
+ * copy of the notice (kept as the global message) goes too.
+ */
+export function markEmailConfirmed(client: QueryClient): void {
+  updateLoginCheck(client, { emailConfirmed: true });
+  if (getGlobalMessage() === CONFIRM_EMAIL_MESSAGE) setGlobalMessage(null);
 }
 
 /** Feature-only users: by their session's access, or by the login check (SPEC section 2). */

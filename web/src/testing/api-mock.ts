@@ -77,13 +77,18 @@ export function loginCheckBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** The app shell's two start-up calls, answered with defaults. */
+/**
+ * The app shell's two start-up calls, answered with defaults, for the default brand and
+ * for brand 1 by its id (the member's first brand: pages whose address names it select it).
+ */
 export function shellRoutes(
   dashboard: Record<string, unknown> = {},
   check: Record<string, unknown> = {},
 ): Record<string, MockAnswer> {
   return {
     'GET dashboard': dashboardBody(dashboard),
+    'GET dashboard/1': dashboardBody(dashboard),
     'GET users': loginCheckBody(check),
+    'GET users/check-brand/1': loginCheckBody(check),
   };
 }

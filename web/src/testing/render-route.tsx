@@ -1,8 +1,9 @@
 import { render } from '@testing-library/react';
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, parsePath, RouterProvider } from 'react-router';
 import { onTestFinished } from 'vitest';
+import { AppProvider } from '@/app/provider';
 import { buildRoutes, connectRouter } from '@/app/router';
 
 export interface RenderRouteOptions {
@@ -14,7 +15,7 @@ export interface RenderRouteOptions {
   readonly strict?: boolean;
 }
 
-/** Renders the real route table at `path` in memory; returns the router to inspect location. */
+/** Renders the real route table at `path` in memory, with the app's providers; returns the router to inspect location. */
 export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   const router = createMemoryRouter(buildRoutes(), {
     initialEntries: [{ ...parsePath(path), state: options.state }],
@@ -22,9 +23,19 @@ export function renderRoute(path: string, options: RenderRouteOptions = {}) {
   const disconnect = connectRouter(router);
   onTestFinished(disconnect);
   const user = userEvent.setup(options.user);
-  const app = <RouterProvider router={router} />;
+  // A fresh query cache for every render, as a page load has.
+  const app = (
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>
+  );
   const view = render(options.strict ? <StrictMode>{app}</StrictMode> : app);
   return { router, user, ...view };
+}
+
+/** Renders `ui` inside the app's providers (a fresh query cache), without the router. */
+export function renderWithProviders(ui: ReactNode) {
+  return render(<AppProvider>{ui}</AppProvider>);
 }
 
 /** A fetch Response carrying JSON. */

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { resendConfirmationEmail } from '@/features/auth/api/account';
-import { getSession } from '@/lib/session';
-import { mockApi, shellRoutes } from '@/testing/api-mock';
+import { getSession, setGlobalMessage } from '@/lib/session';
+import { loginCheckBody, mockApi, shellRoutes } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 
@@ -123,6 +123,28 @@ describe('top message bar', () => {
     expect(api.calls('GET users/confirm-email/resend')).toHaveLength(1);
   });
 
+  it('shows the confirm-email notice once, although the sign-in answer also sent it, and drops it once confirmed', async () => {
+    signIn();
+    // The sign-in answer's globalMessage, as stored by startSession().
+    setGlobalMessage('Please confirm your email address.');
+    const { user, router } = await openApp('/', {}, { emailConfirmed: false }, {
+      'POST users/confirm-email': { message: 'Thanks, your email address is confirmed.' },
+    });
+    const bar = await screen.findByRole('region', { name: 'Messages' });
+    await waitFor(() => {
+      expect(within(bar).getAllByText('Please confirm your email address.')).toHaveLength(1);
+    });
+    expect(within(bar).getByRole('button', { name: 'Resend confirmation email' })).toBeInTheDocument();
+
+    // The link from the email, opened while signed in.
+    await router.navigate('/confirm-email/abc123');
+    expect(await screen.findByText('Thanks, your email address is confirmed.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Go to your dashboard' }));
+    await screen.findByRole('navigation', { name: 'Main' });
+    expect(screen.queryByText('Please confirm your email address.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Messages' })).not.toBeInTheDocument();
+  });
+
   it('shows the global message from any response and lets the user dismiss it', async () => {
     signIn();
     const { user } = await openApp('/', { globalMessage: 'Scheduled maintenance on Sunday at 6am' });
@@ -180,6 +202,44 @@ describe('user menu, popups and footer', () => {
       expect(screen.queryByRole('dialog', { name: 'Welcome' })).not.toBeInTheDocument();
     });
     expect(api.calls('POST users/action/welcome')).toHaveLength(1);
+  });
+
+  it.each([
+    ['Esc', '{Escape}'],
+    ['the X', null],
+  ])('closing the welcome with %s records it: it does not come back on the next page or visit', async (_how, key) => {
+    signIn();
+    let welcomed = false;
+    const routes = {
+      'GET users': () => loginCheckBody({ showWelcome: !welcomed }),
+      'POST users/action/welcome': () => {
+        welcomed = true;
+        return { ok: true };
+      },
+      'GET matches?list=potentials': { matches: [], showingBrandNames: true, runOutstanding: false, runId: null },
+      'GET matches?list=saved': { matches: [], showingBrandNames: true, runOutstanding: false, runId: null },
+    };
+    const { user, router, unmount, api } = await openApp('/', {}, {}, routes);
+    const dialog = await screen.findByRole('dialog', { name: 'Welcome' });
+    if (key) await user.keyboard(key);
+    else await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Welcome' })).not.toBeInTheDocument();
+    });
+    expect(api.calls('POST users/action/welcome')).toHaveLength(1);
+
+    await router.navigate('/matches');
+    await screen.findByRole('heading', { level: 1, name: 'Matches' });
+    expect(screen.queryByRole('dialog', { name: 'Welcome' })).not.toBeInTheDocument();
+
+    // A new page load (same session): the login check is asked again.
+    unmount();
+    renderRoute('/matches');
+    await screen.findByRole('heading', { level: 1, name: 'Matches' });
+    await waitFor(() => {
+      expect(api.calls('GET users')).toHaveLength(2);
+    });
+    expect(screen.queryByRole('dialog', { name: 'Welcome' })).not.toBeInTheDocument();
   });
 
   it('announces brand name visibility once and records it', async () => {

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { AppLayout } from '@/components/layout/AppLayout';
@@ -6,20 +7,18 @@ import { MessageBar } from '@/components/layout/MessageBar';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { config } from '@/config/env';
 import { ImpersonateField } from '@/features/admin/components/ImpersonateField';
-import { logout } from '@/features/auth/api/logout';
-import { hasHadLiveFeature, menuCountsOf, useDashboard } from '@/features/dashboard/api/dashboard';
+import { logout } from '@/features/auth';
+import { hasHadLiveFeature, menuCountsOf, useDashboard } from '@/features/dashboard';
 import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
 import { MainMenu } from '@/features/navigation/components/MainMenu';
 import { UserMenu } from '@/features/navigation/components/UserMenu';
-import { MatchRunWatcher } from '@/features/matches/components/MatchRunWatcher';
+import { MatchRunWatcher } from '@/features/matches';
 import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
-import { SendRequestHost } from '@/features/requests/components/SendRequestHost';
-import { CreditsBadge } from '@/features/subscriptions/components/CreditsBadge';
-import { SubscriptionOverlayHost } from '@/features/subscriptions/components/SubscriptionOverlayHost';
+import { SendRequestHost } from '@/features/requests';
+import { CreditsBadge, SubscriptionOverlayHost } from '@/features/subscriptions';
 import { IssueReportBox } from '@/features/support/components/IssueReportBox';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { setMenuSize, useMenuSize } from '@/lib/preferences';
-import { resetAllResources } from '@/lib/resource';
 import { setSelectedBrand, useSelectedBrand, useSession } from '@/lib/session';
 import { ShellPopups, type ShellPopup } from './ShellPopups';
 import { useShellMessages } from './use-shell-messages';
@@ -35,6 +34,7 @@ export function AppShell() {
   const menuSize = useMenuSize();
   const messages = useShellMessages(check.data);
   const [popup, setPopup] = useState<ShellPopup | null>(null);
+  const queryClient = useQueryClient();
 
   // Between a forced sign-out and the navigation to /login.
   if (!session) return <PageLoader />;
@@ -47,9 +47,9 @@ export function AppShell() {
   const isAdmin = session.sessionInfo.access === 'admin';
   const mini = menuSize === 'mini';
 
+  // Ending the session clears the query cache (AppProvider watches the signed-in user).
   const signOut = async () => {
     await logout();
-    resetAllResources();
     await navigate('/login/', { replace: true });
   };
 
@@ -86,7 +86,7 @@ export function AppShell() {
       footer={
         <Footer version={isAdmin ? config.version : undefined}>
           {(isAdmin || config.isDev) && <IssueReportBox />}
-          {isAdmin && config.isDev && <ImpersonateField onChange={resetAllResources} />}
+          {isAdmin && config.isDev && <ImpersonateField onChange={() => void queryClient.resetQueries()} />}
         </Footer>
       }
     >

@@ -1,43 +1,45 @@
-import { useState } from 'react';
-import { BRAND_PROFILE_PATH } from '@/features/navigation/menu';
-import { acknowledgeBrandVisibility, finishWelcome } from '@/features/onboarding/api/actions';
-import { BrandVisibilityPopup } from '@/features/onboarding/components/BrandVisibilityPopup';
-import { HelpPopup } from '@/features/onboarding/components/HelpPopup';
-import { VideoGuidesPopup } from '@/features/onboarding/components/VideoGuidesPopup';
-import { WelcomePopup } from '@/features/onboarding/components/WelcomePopup';
-import { markBrandVisibilitySeen, markWelcomeSeen, type LoginCheck } from '@/lib/login-check';
+import { BRAND_PROFILE_PATH } from '@/features/navigation';
+import {
+  BrandVisibilityPopup,
+  HelpPopup,
+  useBrandVisibilitySeen,
+  useWelcomeDone,
+  VideoGuidesPopup,
+  WelcomePopup,
+} from '@/features/onboarding';
+import type { LoginCheck } from '@/lib/login-check';
 
 export type ShellPopup = 'help' | 'videoGuides';
 
 export interface ShellPopupsProps {
   readonly firstName: string;
-  readonly check: LoginCheck | null;
+  readonly check: LoginCheck | undefined;
   readonly open: ShellPopup | null;
   readonly onClose: () => void;
 }
 
-/** The popups the shell owns: welcome, brand visibility update, help, video guides. */
+/**
+ * The popups the shell owns: welcome, brand visibility update, help, video guides.
+ * The welcome and the visibility note show while the login check asks for them; done
+ * with (finished or closed), they are recorded and the check stops asking at once.
+ */
 export function ShellPopups({ firstName, check, open, onClose }: ShellPopupsProps) {
-  const [welcomeClosed, setWelcomeClosed] = useState(false);
-  const [visibilityClosed, setVisibilityClosed] = useState(false);
-  const showWelcome = check?.showWelcome === true && !welcomeClosed;
-  const showVisibility = !showWelcome && check?.showBrandVisibilityUpdatePupup === true && !visibilityClosed;
+  const welcomeDone = useWelcomeDone();
+  const visibilitySeen = useBrandVisibilitySeen();
+  const showWelcome = check?.showWelcome === true;
+  const showVisibility = !showWelcome && check?.showBrandVisibilityUpdatePupup === true;
 
-  const onWelcomeFinish = async () => {
+  const endWelcome = async () => {
     try {
-      await finishWelcome();
-      markWelcomeSeen();
+      await welcomeDone.mutateAsync();
     } catch {
-      // Shown as a toast by the API client; the popup returns next visit.
+      // Shown as a toast by the API client; the popup stays closed on this visit.
     }
-    setWelcomeClosed(true);
   };
 
   const onVisibilityDone = async () => {
-    setVisibilityClosed(true);
     try {
-      await acknowledgeBrandVisibility();
-      markBrandVisibilitySeen();
+      await visibilitySeen.mutateAsync();
     } catch {
       // Shown as a toast by the API client.
     }
@@ -49,10 +51,8 @@ export function ShellPopups({ firstName, check, open, onClose }: ShellPopupsProp
         <WelcomePopup
           firstName={firstName}
           message={check.showWelcomeOpenerMessage ? check.welcomeMessage : null}
-          onFinish={onWelcomeFinish}
-          onClose={() => {
-            setWelcomeClosed(true);
-          }}
+          onFinish={endWelcome}
+          onClose={() => void endWelcome()}
         />
       )}
       {showVisibility && <BrandVisibilityPopup settingsPath={BRAND_PROFILE_PATH} onDone={onVisibilityDone} />}

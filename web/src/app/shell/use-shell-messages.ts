@@ -1,17 +1,27 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BarMessage } from '@/components/layout/MessageBar';
-import { resendConfirmationEmail } from '@/features/auth/api/account';
-import type { LoginCheck } from '@/lib/login-check';
+import { resendConfirmationEmail } from '@/features/auth';
+import { CONFIRM_EMAIL_MESSAGE, type LoginCheck } from '@/lib/login-check';
 import { setGlobalMessage, useGlobalMessage } from '@/lib/session';
 import { showToast } from '@/lib/toast';
 
-export const CONFIRM_EMAIL_MESSAGE = 'Please confirm your email address.';
-export const RESEND_CONFIRMATION = 'Resend confirmation email';
+const RESEND_CONFIRMATION = 'Resend confirmation email';
 
-/** What the top message bar shows: the global message and the confirm-email notice. */
-export function useShellMessages(check: LoginCheck | null): BarMessage[] {
+/**
+ * What the top message bar shows: the global message and the confirm-email notice.
+ * The sign-in answer also sends the confirm-email notice as its global message: the
+ * login check decides about that one (shown once, with its resend action, while the
+ * address is unconfirmed; dropped once it is confirmed).
+ */
+export function useShellMessages(check: LoginCheck | undefined): BarMessage[] {
   const globalMessage = useGlobalMessage();
   const [resending, setResending] = useState(false);
+  const confirmed = check?.emailConfirmed === true;
+  const globalIsConfirmNotice = globalMessage === CONFIRM_EMAIL_MESSAGE;
+
+  useEffect(() => {
+    if (globalIsConfirmNotice && confirmed) setGlobalMessage(null);
+  }, [globalIsConfirmNotice, confirmed]);
 
   const resend = async () => {
     setResending(true);
@@ -26,7 +36,7 @@ export function useShellMessages(check: LoginCheck | null): BarMessage[] {
   };
 
   const messages: BarMessage[] = [];
-  if (globalMessage) {
+  if (globalMessage && !globalIsConfirmNotice) {
     messages.push({
       id: 'global',
       text: globalMessage,

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { setToastAnchor } from '@/components/ui/toast-anchor';
 import { Wordmark } from '@/components/ui/Wordmark';
 
 export interface AppLayoutProps {
@@ -76,6 +77,8 @@ export function AppLayout({ nav, headerEnd, messageBar, footer, mini = false, ch
         </button>
         <Wordmark />
         <div className="topbar__end">{headerEnd}</div>
+        {/* Toasts hang just under the header, never over its controls. */}
+        <div ref={setToastAnchor} className="topbar__toasts" />
       </header>
       <div className="app__body">
         <div

@@ -1,8 +1,12 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { showToast } from '@/lib/toast';
+import { confirm } from './confirm';
+import { ConfirmHost } from './ConfirmHost';
 import { Modal, type ModalWidth } from './Modal';
+import { Toaster } from './Toaster';
 
 function Harness({
   closeOnOverlayClick,
@@ -50,10 +54,14 @@ async function openModal(props: Parameters<typeof Harness>[0] = {}) {
 }
 
 describe('Modal', () => {
-  it('is an accessible modal dialog labelled by its title', async () => {
+  it('is the platform <dialog>, opened with showModal() and labelled by its title', async () => {
+    const showModal = vi.spyOn(HTMLDialogElement.prototype, 'showModal');
     const { dialog } = await openModal();
-    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    expect(dialog.tagName).toBe('DIALOG');
+    expect(showModal).toHaveBeenCalledTimes(1);
+    expect(dialog).toHaveAttribute('open');
     expect(dialog).toHaveClass('modal--800');
+    expect(document.body).toHaveClass('has-modal');
   });
 
   it.each([500, 800, 1000, 1200] as const)('supports width %i', async (width) => {
@@ -79,10 +87,37 @@ describe('Modal', () => {
 
   it('closes on an overlay click when allowed, not on a click inside', async () => {
     const { user, dialog } = await openModal();
-    await user.click(dialog);
+    await user.click(screen.getByText('A 3 or 6 month term.'));
     expect(screen.getByRole('dialog')).toBeInTheDocument();
-    await user.click(screen.getByTestId('modal-overlay'));
+    await user.click(dialog);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(document.body).not.toHaveClass('has-modal');
+  });
+
+  it('closes only the topmost dialog on Esc (a confirm over a popup)', async () => {
+    const onClose = vi.fn();
+    const { user } = await openModal({ onClose });
+    render(<ConfirmHost />);
+    const answer = confirm({ title: 'Leave?', message: 'Your changes are lost.' }).catch((error: unknown) => error);
+    await screen.findByRole('dialog', { name: 'Leave?' });
+    await user.keyboard('{Escape}');
+    await expect(answer).resolves.toMatchObject({ message: 'User cancelled' });
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Feature terms' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows toasts inside the open dialog (the page behind is inert), and back on the page after', async () => {
+    render(<Toaster />);
+    const { user, dialog } = await openModal();
+    act(() => {
+      showToast({ title: 'Saved' });
+    });
+    expect(dialog).toContainElement(screen.getByText('Saved'));
+    await user.keyboard('{Escape}');
+    expect(dialog).not.toBeInTheDocument();
+    expect(screen.getByText('Saved')).toBeInTheDocument();
   });
 
   it('ignores overlay clicks when not allowed', async () => {

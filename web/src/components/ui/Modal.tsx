@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { focusableWithin, trapTab } from './focus';
 import { isTopModal, pushModal, removeModal } from './modal-stack';
@@ -42,7 +42,8 @@ function ModalDialog({
 }: Omit<ModalProps, 'open'>) {
   const titleId = useId();
   const descriptionId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   const pressStartedOnOverlay = useRef(false);
@@ -52,60 +53,62 @@ function ModalDialog({
   }, [onClose]);
 
   useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return undefined;
     const id = Symbol('modal');
     const returnFocusTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    pushModal(id);
+    // The top layer: above everything, the rest of the page inert, Esc sends 'cancel'.
+    dialog.showModal();
+    pushModal(id, dialog);
 
     const target =
-      initialFocus?.current ??
-      (bodyRef.current ? focusableWithin(bodyRef.current)[0] : undefined) ??
-      dialogRef.current;
+      initialFocus?.current ?? (bodyRef.current ? focusableWithin(bodyRef.current)[0] : undefined) ?? panelRef.current;
     target?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
-      if (!isTopModal(id) || !dialogRef.current) return;
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        onCloseRef.current();
-      } else {
-        trapTab(event, dialogRef.current);
-      }
+      if (isTopModal(id) && panelRef.current) trapTab(event, panelRef.current);
     };
-    document.addEventListener('keydown', onKeyDown);
+    dialog.addEventListener('keydown', onKeyDown);
     return () => {
-      document.removeEventListener('keydown', onKeyDown);
+      dialog.removeEventListener('keydown', onKeyDown);
       removeModal(id);
+      if (dialog.open) dialog.close();
       if (returnFocusTo?.isConnected) returnFocusTo.focus();
     };
-    // Focus moves once, when the modal opens.
+    // The dialog opens, and focus moves, once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const onOverlayMouseDown = (event: MouseEvent<HTMLDivElement>) => {
+  // Esc: the platform's 'cancel'. The owner decides (it unmounts the modal), so the
+  // dialog never closes itself behind React's back.
+  const onCancel = (event: SyntheticEvent<HTMLDialogElement>) => {
+    event.preventDefault();
+    onCloseRef.current();
+  };
+
+  // The <dialog> covers the viewport and the panel sits inside it: a press that starts
+  // and ends on the dialog itself (not the panel) is a click on the dimmed overlay.
+  const onMouseDown = (event: MouseEvent<HTMLDialogElement>) => {
     pressStartedOnOverlay.current = event.target === event.currentTarget;
   };
-  const onOverlayClick = (event: MouseEvent<HTMLDivElement>) => {
+  const onClick = (event: MouseEvent<HTMLDialogElement>) => {
     const onOverlay = event.target === event.currentTarget && pressStartedOnOverlay.current;
     pressStartedOnOverlay.current = false;
     if (onOverlay && closeOnOverlayClick) onClose();
   };
 
   return (
-    <div
-      className="modal-overlay"
+    <dialog
+      ref={dialogRef}
+      className={`modal-dialog modal--${width}`}
       data-testid="modal-overlay"
-      onMouseDown={onOverlayMouseDown}
-      onClick={onOverlayClick}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onCancel={onCancel}
+      onMouseDown={onMouseDown}
+      onClick={onClick}
     >
-      <div
-        ref={dialogRef}
-        className={`modal modal--${width}`}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={description ? descriptionId : undefined}
-        tabIndex={-1}
-      >
+      <div ref={panelRef} className="modal" tabIndex={-1}>
         <div className="modal__header">
           <div>
             <h2 id={titleId} className="modal__title">
@@ -126,13 +129,14 @@ function ModalDialog({
         </div>
         {footer && <div className="modal__footer">{footer}</div>}
       </div>
-    </div>
+    </dialog>
   );
 }
 
 /**
- * An accessible popup: role="dialog", labelled by its title, focus kept inside
- * and returned on close. Closes on Esc, the X, and (when allowed) an overlay click.
+ * A popup on the platform's <dialog>, opened with showModal(): in the top layer, the
+ * page behind inert, labelled by its title. Closes on Esc, the X and (when allowed) an
+ * overlay click; focus starts inside, Tab stays inside, and focus returns on close.
  */
 export function Modal({ open, ...props }: ModalProps) {
   if (!open) return null;

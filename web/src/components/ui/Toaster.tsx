@@ -1,4 +1,7 @@
+import { createPortal } from 'react-dom';
 import { dismissToast, useToasts, type Toast } from '@/lib/toast';
+import { useTopModal } from './modal-stack';
+import { useToastAnchor } from './toast-anchor';
 
 function ToastCard({ toast }: { readonly toast: Toast }) {
   return (
@@ -23,10 +26,17 @@ function ToastCard({ toast }: { readonly toast: Toast }) {
   );
 }
 
-/** The toast stack, top right, newest first. */
+/**
+ * The toast stack, top right under the header, newest first. In the signed-in app it
+ * renders into the slot under the sticky header (see toast-anchor.ts). While a modal
+ * dialog is open the page behind it is inert and under the top layer, so the stack
+ * renders inside the topmost dialog, where it stays visible and its buttons usable.
+ */
 export function Toaster() {
   const toasts = useToasts();
-  return (
+  const topModal = useTopModal();
+  const anchor = useToastAnchor();
+  const stack = (
     <section className="toaster" aria-label="Notifications" aria-live="polite">
       {toasts.length > 0 && (
         <ol className="toaster__list">
@@ -37,4 +47,6 @@ export function Toaster() {
       )}
     </section>
   );
+  const host = topModal ?? anchor;
+  return host ? createPortal(stack, host) : stack;
 }

@@ -1,4 +1,4 @@
-import type { BrandOptions, BrandProfile, PublicBrandView } from '@/features/brands/api/brands';
+import type { BrandOptions, BrandProfile, PublicBrandView } from '@/features/brands';
 import type { MatchCard } from './api/matches';
 
 export function matchCard(overrides: Partial<MatchCard> = {}): MatchCard {

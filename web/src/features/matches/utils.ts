@@ -1,4 +1,4 @@
-import { openSendRequest } from '@/features/requests/send-request-store';
+import { openSendRequest } from '@/features/requests';
 import type { MatchList } from './api/matches';
 
 /** Whole percent between 0 and 100. */

@@ -2,7 +2,7 @@
  * Credits and plan texts (SPEC sections 1, 2 "Subscriptions screen", 3 and 9), as
  * pure functions of the dashboard's credits info so the rules are testable.
  */
-import type { CreditsInfo } from '@/features/dashboard/api/dashboard';
+import type { CreditsInfo } from '@/features/dashboard';
 
 /** Why the overlay opened: the server refused an action (402 codes of docs/api.md), or the member asked. */
 export type OverlayReason = 'out_of_credits' | 'no_subscription';

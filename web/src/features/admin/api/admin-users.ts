@@ -1,5 +1,7 @@
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { createResource, useResource, type ResourceState } from '@/lib/resource';
+import { useSelectedBrand, useSession } from '@/lib/session';
+import { adminKeys } from './keys';
 
 export interface AdminUser {
   readonly id: string;
@@ -12,11 +14,13 @@ export interface AdminUsersResponse {
   readonly users: readonly AdminUser[];
 }
 
-export const adminUsersResource = createResource<AdminUsersResponse>(() =>
-  api.get<AdminUsersResponse>('admin/users'),
-);
-
 /** The admin user list (admins only; pass enabled=false for everyone else). */
-export function useAdminUsers(enabled: boolean): ResourceState<AdminUsersResponse> {
-  return useResource(adminUsersResource, enabled ? 'all' : null);
+export function useAdminUsers(enabled: boolean): UseQueryResult<AdminUsersResponse> {
+  const signedIn = useSession() !== null;
+  const brand = useSelectedBrand();
+  return useQuery({
+    queryKey: adminKeys.users(brand),
+    queryFn: () => api.get<AdminUsersResponse>('admin/users'),
+    enabled: enabled && signedIn,
+  });
 }

@@ -1,3 +1,4 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { markEmailConfirmed } from '@/lib/login-check';
@@ -8,10 +9,10 @@ import { useLinkAction } from './use-link-action';
 
 const MISSING_CODE = 'This confirmation link is incomplete. Please open the link from your email again.';
 
-async function confirm(code: string) {
+async function confirm(client: QueryClient, code: string) {
   if (code === '') throw new Error(MISSING_CODE);
   const response = await confirmEmail(code);
-  markEmailConfirmed();
+  markEmailConfirmed(client);
   return response;
 }
 
@@ -19,7 +20,8 @@ async function confirm(code: string) {
 export function ConfirmEmailPage() {
   const code = useParams()['*'] ?? '';
   const signedIn = useSession() !== null;
-  const state = useLinkAction(() => confirm(code));
+  const client = useQueryClient();
+  const state = useLinkAction(() => confirm(client, code));
 
   const next = signedIn ? (
     <Link to="/" className="button button--primary button--block">

@@ -1,5 +1,7 @@
-import { api, API_HEADERS, ApiError } from '@/lib/api';
-import { createResource } from '@/lib/resource';
+import { keepPreviousData, useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { api, ApiError, asBrand } from '@/lib/api';
+import { useSelectedBrand, useSession } from '@/lib/session';
+import { brandKeys } from './keys';
 
 /** docs/api.md "Brands": a brand of the caller's own account, every field. */
 export interface Audience {
@@ -107,16 +109,8 @@ export interface PublicBrandView {
   readonly isOwn: boolean;
 }
 
-/**
- * Options for a call about one brand named in the path: the brand header must name
- * the same brand (the server refuses a mismatch), even when another one is selected.
- */
-export function asBrand(brandId: number | string) {
-  return { headers: { [API_HEADERS.brand]: String(brandId) } };
-}
-
-export function listBrands(): Promise<readonly BrandProfile[]> {
-  return api.get<{ brands: BrandProfile[] }>('brands').then((body) => body.brands);
+export function listBrands(brand: string): Promise<readonly BrandProfile[]> {
+  return api.get<{ brands: BrandProfile[] }>('brands', asBrand(brand)).then((body) => body.brands);
 }
 
 export function createBrand(input: BrandInput): Promise<SaveBrandResult> {
@@ -134,24 +128,12 @@ export function updateBrand(
     .then((body) => ({ brand: body.brand, runId: body.runId ?? null }));
 }
 
-export function getPublicBrand(brandId: string): Promise<PublicBrandView> {
-  return api.get<PublicBrandView>(`brand/${encodeURIComponent(brandId)}`);
+export function getPublicBrand(viewer: string, brandId: string): Promise<PublicBrandView> {
+  return api.get<PublicBrandView>(`brand/${encodeURIComponent(brandId)}`, asBrand(viewer));
 }
 
-let options: Promise<BrandOptions> | null = null;
-
-/** The option lists, fetched once per page load (a failed fetch is tried again next time). */
-export function getBrandOptions(): Promise<BrandOptions> {
-  options ??= api.get<BrandOptions>('brands/options').catch((error: unknown) => {
-    options = null;
-    throw error;
-  });
-  return options;
-}
-
-/** Test hook: forget the cached option lists. */
-export function resetBrandOptions(): void {
-  options = null;
+export function getBrandOptions(brand: string): Promise<BrandOptions> {
+  return api.get<BrandOptions>('brands/options', asBrand(brand));
 }
 
 /* Logo upload ------------------------------------------------------------- */
@@ -215,20 +197,61 @@ export async function uploadLogo(brandId: number, file: File): Promise<SaveBrand
   return updateBrand(brandId, { logoKey: presigned.key });
 }
 
-/* Shared server data ------------------------------------------------------- */
+/* Server data (TanStack Query) --------------------------------------------- */
 
-export interface MyBrands {
-  readonly brands: readonly BrandProfile[];
-  readonly options: BrandOptions;
+/** The option lists; they only change with a release, so they are asked for once. */
+export function useBrandOptions(): UseQueryResult<BrandOptions> {
+  const signedIn = useSession() !== null;
+  const brand = useSelectedBrand();
+  return useQuery({
+    queryKey: brandKeys.options(brand),
+    queryFn: () => getBrandOptions(brand),
+    enabled: signedIn,
+    staleTime: Infinity,
+  });
 }
 
-/** The account's brands with the option lists (key 'mine'): the /account/brands page. */
-export const myBrandsResource = createResource<MyBrands>(async () => {
-  const [brands, options] = await Promise.all([listBrands(), getBrandOptions()]);
-  return { brands, options };
-});
+/** The account's brands (/account/brands). */
+export function useMyBrands(): UseQueryResult<readonly BrandProfile[]> {
+  const signedIn = useSession() !== null;
+  const brand = useSelectedBrand();
+  return useQuery({
+    queryKey: brandKeys.mine(brand),
+    queryFn: () => listBrands(brand),
+    enabled: signedIn,
+    // A brand made or renamed elsewhere shows when the page is opened again.
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+  });
+}
 
-/** A brand's public view as one of the member's brands sees it; key '{viewer}|{brandId}'. */
-export const publicBrandResource = createResource<PublicBrandView>((key) =>
-  getPublicBrand(key.slice(key.indexOf('|') + 1)),
-);
+/**
+ * A brand's public view as the member's brand `viewer` sees it; asked for again each
+ * time the page opens (relations change), the copy from an earlier visit showing meanwhile.
+ */
+export function usePublicBrand(viewer: string | null, brandId: string): UseQueryResult<PublicBrandView> {
+  return useQuery({
+    queryKey: brandKeys.view(viewer ?? '', brandId),
+    queryFn: () => getPublicBrand(viewer ?? '', brandId),
+    enabled: viewer !== null,
+    staleTime: 0,
+  });
+}
+
+/** Changes the loaded view of one brand (after save, dismiss or a request), for every viewer. */
+export function updatePublicBrand(client: QueryClient, brandId: number, change: (view: PublicBrandView) => PublicBrandView): void {
+  client.setQueriesData<PublicBrandView>({ queryKey: brandKeys.all }, (view) =>
+    view && typeof view === 'object' && 'relation' in view && view.brand.id === brandId ? change(view) : view,
+  );
+}
+
+/**
+ * After a brand was saved: the account's list shows it at once, and what it changes
+ * is asked for again (the brand switcher's names, the dashboard's match run, public views).
+ */
+export function brandSaved(client: QueryClient, saved: BrandProfile, created: boolean): void {
+  client.setQueriesData<readonly BrandProfile[]>({ queryKey: brandKeys.all, predicate: (query) => query.queryKey[2] === 'mine' }, (brands) =>
+    brands ? (created ? [...brands, saved] : brands.map((item) => (item.id === saved.id ? saved : item))) : brands,
+  );
+  void client.invalidateQueries({ queryKey: brandKeys.all, predicate: (query) => query.queryKey[2] === 'view' });
+}

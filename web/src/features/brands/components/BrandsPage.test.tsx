@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { resetMatchRuns, getBrandRunState } from '@/features/matches/api/match-run';
+import { describe, expect, it } from 'vitest';
 import { brandProfile, OPTIONS } from '@/features/matches/test-fixtures';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
-import { LOGO_MAX_BYTES, resetBrandOptions } from '../api/brands';
+import { LOGO_MAX_BYTES } from '../api/brands';
 
 const UPLOAD_URL = 'https://uploads.example/tandem-assets';
 
@@ -33,11 +32,6 @@ function file(name: string, type: string, size: number): File {
 
 const field = (label: string) =>
   screen.getByLabelText(new RegExp(`^${label}( \\(optional\\))?$`), { selector: 'input,select,textarea' });
-
-afterEach(() => {
-  resetBrandOptions();
-  resetMatchRuns();
-});
 
 describe('Brands page', () => {
   it('lists the brands with Edit, Preview and what is missing for matching', async () => {
@@ -117,14 +111,13 @@ describe('Brands page', () => {
     expect(api.requests.some((request) => request.path.includes('logo'))).toBe(false);
   });
 
-  it('adds a brand with its logo: presigned POST, upload, logoKey; follows the match run', async () => {
+  it('adds a brand with its logo: presigned POST, upload, logoKey; asks for the dashboard again', async () => {
     const created = brandProfile({ id: 5, name: 'Fig Tree', category: 'beauty' });
     const { user, api } = openBrands('/account/brands?brand=new', {
       'POST brands': jsonResponse({ brand: created, runId: 'run5' }, 201),
       'POST brands/5/logo': { url: UPLOAD_URL, fields: { key: 'logos/5/abc.png', policy: 'p' }, key: 'logos/5/abc.png', maxBytes: LOGO_MAX_BYTES },
       [`POST ${UPLOAD_URL}`]: new Response(null, { status: 204 }),
       'PUT brands/5': { brand: { ...created, logoUrl: 'https://cdn.example/logos/5/abc.png' }, runId: null },
-      'GET matching/run-check/run5/5': { status: 'running', message: 'Finding' },
     });
     await user.type(await screen.findByLabelText('Brand name'), 'Fig Tree');
     await user.selectOptions(field('Category'), 'beauty');
@@ -151,8 +144,8 @@ describe('Brands page', () => {
     expect(form.get('key')).toBe('logos/5/abc.png');
     expect(form.get('file')).toBeInstanceOf(File);
     expect(api.calls('PUT brands/5')[0]?.body).toEqual({ logoKey: 'logos/5/abc.png' });
-    expect(getBrandRunState('5').active?.runId).toBe('run5');
-    // The brand switcher follows: the dashboard is loaded again.
+    // The brand switcher follows, and the dashboard reports the match run the save started
+    // (the shell's MatchRunWatcher follows it): the dashboard is loaded again.
     expect(api.calls('GET dashboard').length).toBeGreaterThan(1);
     expect(screen.getByRole('button', { name: 'Work as Fig Tree' })).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Your brands' })).getByRole('heading', { name: 'Fig Tree' })).toBeInTheDocument();

@@ -3,12 +3,11 @@ import { Link, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { reloadDashboard, useDashboard } from '@/features/dashboard/api/dashboard';
-import { watchMatchRun } from '@/features/matches/api/match-run';
+import { useQueryClient } from '@tanstack/react-query';
+import { refreshDashboard, useDashboard } from '@/features/dashboard';
 import { describeError, SessionEndedError } from '@/lib/api';
-import { useResource } from '@/lib/resource';
-import { getSelectedBrand, setSelectedBrand } from '@/lib/session';
-import { myBrandsResource, type BrandProfile } from '../api/brands';
+import { setSelectedBrand } from '@/lib/session';
+import { brandSaved, useBrandOptions, useMyBrands, type BrandProfile } from '../api/brands';
 import { missingForMatching } from '../utils';
 import { BrandForm, type SavedBrand } from './BrandForm';
 import { BrandLogo } from './BrandLogo';
@@ -27,7 +26,9 @@ export function BrandsPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const dashboard = useDashboard();
   const selectedId = String(dashboard.data?.dashboard?.brandId ?? '');
-  const state = useResource(myBrandsResource, 'mine');
+  const myBrands = useMyBrands();
+  const brandOptions = useBrandOptions();
+  const client = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Moving between the list and the form puts focus (and the view) on the new heading.
@@ -46,17 +47,17 @@ export function BrandsPage() {
   );
 
   const onSaved = ({ brand, created, runId, logoError }: SavedBrand) => {
-    if (runId) watchMatchRun(runId, brand.id);
-    void reloadDashboard(getSelectedBrand());
-    myBrandsResource.update((current) => ({
-      ...current,
-      brands: created ? [...current.brands, brand] : current.brands.map((item) => (item.id === brand.id ? brand : item)),
-    }));
+    brandSaved(client, brand, created);
+    // The dashboard names the brands and the match run a save starts: the app shell's
+    // MatchRunWatcher follows the run the dashboard calls outstanding.
+    void refreshDashboard(client);
     setNotice({ brand, created, matching: runId !== null, logoError });
     openForm(null);
   };
 
-  if (state.data === null && state.status !== 'error') {
+  const failed = myBrands.isError ? myBrands : brandOptions.isError ? brandOptions : null;
+
+  if ((myBrands.data === undefined || brandOptions.data === undefined) && failed === null) {
     return (
       <div className="brands-page">
         <BrandsHeader />
@@ -65,18 +66,18 @@ export function BrandsPage() {
     );
   }
 
-  if (state.data === null) {
-    if (state.error instanceof SessionEndedError) return null;
+  if (myBrands.data === undefined || brandOptions.data === undefined) {
+    if (failed?.error instanceof SessionEndedError) return null;
     return (
       <div className="brands-page">
         <BrandsHeader />
         <Alert title="We couldn't load your brands">
-          <p>{describeError(state.error)}</p>
+          <p>{describeError(failed?.error)}</p>
           <Button
             variant="secondary"
             className="alert__action"
             onClick={() => {
-              void myBrandsResource.load('mine', { force: true });
+              void failed?.refetch();
             }}
           >
             Try again
@@ -86,7 +87,8 @@ export function BrandsPage() {
     );
   }
 
-  const { brands, options } = state.data;
+  const brands = myBrands.data;
+  const options = brandOptions.data;
 
   if (editing !== null) {
     const brand = editing === 'new' ? null : (brands.find((item) => String(item.id) === editing) ?? undefined);

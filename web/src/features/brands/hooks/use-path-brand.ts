@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useDashboard } from '@/features/dashboard/api/dashboard';
+import { useDashboard } from '@/features/dashboard';
 import { setSelectedBrand, useSelectedBrand } from '@/lib/session';
 
 export interface PathBrand {
@@ -36,13 +36,4 @@ export function usePathBrand(userBrand: string | undefined): PathBrand {
 
   const notYours = known && !owns;
   return { ready: wanted === null || wanted === selected || notYours, notYours };
-}
-
-/** The id of the brand the member acts for, once known ('default' resolved by the dashboard). */
-export function useCurrentBrandId(): string | null {
-  const selected = useSelectedBrand();
-  const { data } = useDashboard();
-  if (selected !== 'default') return selected;
-  const id = data?.dashboard?.brandId;
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
 }

@@ -1,6 +1,7 @@
-import type { BrandSummary, ContactDetails, Page } from '@/features/requests/api/requests';
-import { withCursor } from '@/features/requests/api/requests';
-import { api } from '@/lib/api';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { requestKeys, type BrandSummary, type ContactDetails } from '@/features/requests';
+import { api, asBrand } from '@/lib/api';
+import { cursorPaging, withCursor, type Page } from '@/lib/paging';
 
 /** docs/api.md: a connected brand (id is the accepted request's id). */
 export interface Connection {
@@ -11,12 +12,33 @@ export interface Connection {
   readonly isNew?: boolean;
 }
 
-export function listConnections(cursor: string | null = null): Promise<Page<Connection>> {
-  return api.get<Page<Connection>>(withCursor('connections', cursor));
+export function listConnections(brand: string, cursor: string | null = null): Promise<Page<Connection>> {
+  return api.get<Page<Connection>>(withCursor('connections', cursor), asBrand(brand));
 }
 
 /** One connection, by the other brand's id. The answer may wrap it ({connection}) or be the item itself. */
-export async function getConnection(brandId: string): Promise<Connection> {
-  const body = await api.get<Connection | { connection: Connection }>(`connections/${encodeURIComponent(brandId)}`);
+export async function getConnection(brand: string, otherBrandId: string): Promise<Connection> {
+  const body = await api.get<Connection | { connection: Connection }>(
+    `connections/${encodeURIComponent(otherBrandId)}`,
+    asBrand(brand),
+  );
   return 'connection' in body ? body.connection : body;
+}
+
+/** The connected brands of the selected brand, newest first, page by page. */
+export function connectionListQuery(brand: string) {
+  return infiniteQueryOptions({
+    queryKey: requestKeys.connections(brand),
+    queryFn: ({ pageParam }) => listConnections(brand, pageParam),
+    ...cursorPaging,
+  });
+}
+
+/** One connection, for its own page. */
+export function connectionQuery(brand: string, otherBrandId: string) {
+  return queryOptions({
+    queryKey: requestKeys.connection(brand, otherBrandId),
+    queryFn: () => getConnection(brand, otherBrandId),
+    staleTime: 0,
+  });
 }

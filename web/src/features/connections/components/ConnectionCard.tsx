@@ -1,8 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { BrandIdentity } from '@/features/requests/components/BrandIdentity';
-import { ContactDetailsList } from '@/features/requests/components/ContactDetailsList';
-import { formatDayOfMonth, formatListDateTime, parseDate } from '@/features/requests/utils/dates';
+import { BrandIdentity, ContactDetailsList } from '@/features/requests';
+import { formatDayOfMonth, formatListDateTime, parseDate } from '@/lib/dates';
 import type { Connection } from '../api/connections';
 
 /** A connected brand: who they are, how to reach them, and since when. */

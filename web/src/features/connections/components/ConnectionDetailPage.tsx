@@ -1,16 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { LoadFailed, UnknownBrand } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { LoadFailed, UnknownBrand } from '@/features/requests/components/ListStates';
-import { useOneItem } from '@/features/requests/hooks/use-one-item';
-import { useRouteBrand } from '@/features/requests/hooks/use-route-brand';
-import { getConnection } from '../api/connections';
+import { useRouteBrand } from '@/features/requests';
+import { connectionQuery } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';
 
 /** One connection: /connections/{userBrand}/{_id}, _id being the connected brand. */
 export function ConnectionDetailPage() {
   const { userBrand, _id: otherBrandId = '' } = useParams();
   const route = useRouteBrand(userBrand, (brand) => `/connections/${brand}`);
-  const { state, retry } = useOneItem(getConnection, otherBrandId, route.status === 'ready');
+  const ready = route.status === 'ready';
+  const connection = useQuery({ ...connectionQuery(ready ? route.brand : '', otherBrandId), enabled: ready });
 
   return (
     <div className="requests-page">
@@ -22,12 +23,12 @@ export function ConnectionDetailPage() {
       </header>
       {route.status === 'unknown' ? (
         <UnknownBrand backTo="/connections" backLabel="See your connections" />
-      ) : state.status === 'loading' ? (
-        <PageLoader inline />
-      ) : state.status === 'error' ? (
-        <LoadFailed title="We couldn't open this connection" message={state.message} retry={retry} />
+      ) : connection.data ? (
+        <ConnectionCard connection={connection.data} />
+      ) : connection.isError ? (
+        <LoadFailed title="We couldn't open this connection" error={connection.error} retry={() => void connection.refetch()} />
       ) : (
-        <ConnectionCard connection={state.item} />
+        <PageLoader inline />
       )}
     </div>
   );

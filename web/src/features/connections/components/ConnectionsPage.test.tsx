@@ -27,7 +27,10 @@ describe('ConnectionsPage', () => {
     expect(first.getByRole('heading', { name: 'Wild Fern Candles' })).toBeInTheDocument();
     expect(first.getByText('New')).toBeInTheDocument();
     expect(first.getByText('3rd November')).toHaveAttribute('dateTime', '2026-11-03T10:00:00.000Z');
-    expect(first.getByRole('link', { name: 'flora@fern.example' })).toHaveAttribute('href', 'mailto:flora@fern.example');
+    const email = first.getByRole('link', { name: 'flora@fern.example' });
+    expect(email).toHaveAttribute('href', 'mailto:flora@fern.example');
+    // Narrow screens wrap the address before '@' and after dots, never mid-word.
+    expect(email.innerHTML).toBe('flora<wbr>@fern.<wbr>example');
     expect(first.getByRole('link', { name: '+44 20 7946 0000' })).toHaveAttribute('href', 'tel:+442079460000');
     expect(first.getByRole('link', { name: /^fern\.example/ })).toHaveAttribute('href', 'https://fern.example');
     expect(first.getByRole('link', { name: 'Open connection with Wild Fern Candles' })).toHaveAttribute('href', '/connections/1/7');

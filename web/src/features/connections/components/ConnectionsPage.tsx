@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { menuCountsOf, reloadDashboard, useDashboard } from '@/features/dashboard/api/dashboard';
-import { PagedSection, UnknownBrand } from '@/features/requests/components/ListStates';
-import { usePagedList } from '@/features/requests/hooks/use-paged-list';
-import { useCurrentBrandId, useRouteBrand } from '@/features/requests/hooks/use-route-brand';
-import { listConnections, type Connection } from '../api/connections';
+import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
+import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { useRouteBrand, useSeenRefresh } from '@/features/requests';
+import { connectionListQuery } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';
 
 /** Connections (SPEC section 2): /connections, /connections/connected, /connections/{userBrand}. */
@@ -13,18 +12,12 @@ export function ConnectionsPage() {
   const route = useRouteBrand(userBrand, (brand) => `/connections/${brand}`);
   const brandId = useCurrentBrandId();
   const newCount = menuCountsOf(useDashboard().data).connections;
-  const key = route.status === 'ready' ? route.brand : null;
-  const fetchPage = useCallback((cursor: string | null) => listConnections(cursor), []);
-  const list = usePagedList<Connection>(key, fetchPage);
-
-  // Listing marks new connections as seen: refresh the menu counts once.
-  const refreshed = useRef<string | null>(null);
-  const hasNew = list.items.some((item) => item.isNew === true);
-  useEffect(() => {
-    if (key === null || list.status !== 'success' || refreshed.current === key) return;
-    refreshed.current = key;
-    if (hasNew || newCount > 0) void reloadDashboard(key);
-  }, [key, list.status, hasNew, newCount]);
+  const list = useInfiniteQuery({
+    ...connectionListQuery(route.status === 'ready' ? route.brand : ''),
+    enabled: route.status === 'ready',
+  });
+  // Listing marks new connections as seen: the menu count drops.
+  useSeenRefresh(list, newCount > 0);
 
   return (
     <div className="requests-page">

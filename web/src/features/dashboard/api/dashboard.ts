@@ -1,6 +1,8 @@
-import { api } from '@/lib/api';
-import { createResource, useResource, type ResourceState } from '@/lib/resource';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { api, asBrand } from '@/lib/api';
 import { useSelectedBrand, useSession } from '@/lib/session';
+import { dashboardKeys } from './keys';
 
 /** New-item counts shown on the main menu (SPEC section 3). */
 export interface MenuCounts {
@@ -86,12 +88,12 @@ export interface DashboardResponse {
 
 export const NO_COUNTS: MenuCounts = { dashboard: 0, matches: 0, requests: 0, connections: 0, declines: 0 };
 
-export function menuCountsOf(data: DashboardResponse | null): MenuCounts {
+export function menuCountsOf(data: DashboardResponse | null | undefined): MenuCounts {
   return { ...NO_COUNTS, ...data?.menuCounts };
 }
 
 /** Whether a feature of this user has been live (feature-only users then see Requests and Billing). */
-export function hasHadLiveFeature(data: DashboardResponse | null): boolean {
+export function hasHadLiveFeature(data: DashboardResponse | null | undefined): boolean {
   return data?.credits?.featureDone?.hasHadLive === true;
 }
 
@@ -99,26 +101,49 @@ export function dashboardPath(brand: string): string {
   return brand === 'default' ? 'dashboard' : `dashboard/${encodeURIComponent(brand)}`;
 }
 
-export const dashboardResource = createResource<DashboardResponse>((brand) =>
-  api.get<DashboardResponse>(dashboardPath(brand)),
-);
-
-/** Dashboard data for the selected brand, shared by the menu, the brand switcher and the page. */
-export function useDashboard(): ResourceState<DashboardResponse> {
+/**
+ * Dashboard data for the selected brand, shared by the menu, the brand switcher and the
+ * page. While another brand's dashboard loads, the previous one stays on screen.
+ */
+export function useDashboard(): UseQueryResult<DashboardResponse> {
   const signedIn = useSession() !== null;
   const brand = useSelectedBrand();
-  return useResource(dashboardResource, signedIn ? brand : null);
+  return useQuery({
+    queryKey: dashboardKeys.forBrand(brand),
+    queryFn: () => api.get<DashboardResponse>(dashboardPath(brand), asBrand(brand)),
+    enabled: signedIn,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Asks the server again for the dashboards on screen (others reload when next shown). */
+export function refreshDashboard(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: dashboardKeys.all });
+}
+
+/** `refreshDashboard` bound to the app's query cache. */
+export function useRefreshDashboard(): () => Promise<void> {
+  const client = useQueryClient();
+  return useCallback(() => refreshDashboard(client), [client]);
 }
 
 /**
- * Puts the credits an action answered with (send, accept, decline, cancel) into the
- * loaded dashboard at once, so the badge is right before the next reload.
+ * Puts the credits an action answered with (send, accept, decline, cancel) into every
+ * loaded dashboard at once (credits belong to the account), so the badge is right
+ * before the next reload.
  */
-export function applyCredits(credits: CreditsInfo | null | undefined): void {
+export function applyCredits(client: QueryClient, credits: CreditsInfo | null | undefined): void {
   if (!credits) return;
-  dashboardResource.update((data) => ({ ...data, credits: { ...data.credits, ...credits } }));
+  client.setQueriesData<DashboardResponse>({ queryKey: dashboardKeys.all }, (data) =>
+    data ? { ...data, credits: { ...data.credits, ...credits } } : data,
+  );
 }
 
-export function reloadDashboard(brand: string): Promise<DashboardResponse | null> {
-  return dashboardResource.load(brand, { force: true });
+/** The id of the brand the member acts for, once known ('default' resolved by the dashboard). */
+export function useCurrentBrandId(): string | null {
+  const selected = useSelectedBrand();
+  const { data } = useDashboard();
+  if (selected !== 'default') return selected;
+  const id = data?.dashboard?.brandId ?? data?.userBrands?.[0]?.id;
+  return id === undefined ? null : String(id);
 }

@@ -2,11 +2,11 @@ import { Link } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
-import { useSelectedBrand, useSession } from '@/lib/session';
+import { describeError } from '@/lib/api';
+import { useSession } from '@/lib/session';
 import {
   hasHadLiveFeature,
   menuCountsOf,
-  reloadDashboard,
   useDashboard,
   type MenuCounts,
 } from '../api/dashboard';
@@ -37,8 +37,7 @@ function statsFor(counts: MenuCounts, featureOnly: boolean, hasHadLive: boolean)
 
 export function DashboardPage() {
   const session = useSession();
-  const brand = useSelectedBrand();
-  const { status, data, error } = useDashboard();
+  const { data, error, isError, refetch } = useDashboard();
   const featureOnly = useIsFeatureOnly();
   const firstVisit = useLoginCheck().data?.showWelcome === true;
   const hasHadLive = hasHadLiveFeature(data);
@@ -46,7 +45,7 @@ export function DashboardPage() {
   const brandName = data?.dashboard?.brandName;
   const step = nextStep({ counts, featureOnly, hasHadLive });
   const stats = statsFor(counts, featureOnly, hasHadLive);
-  const loaded = data !== null;
+  const loaded = data !== undefined;
   const news = (data?.whatsNew ?? []).filter((item) => typeof item.title === 'string');
 
   return (
@@ -60,10 +59,10 @@ export function DashboardPage() {
         )}
       </header>
 
-      {status === 'error' && (
+      {isError && (
         <Alert title="We couldn't load your dashboard">
-          <p>{error?.message}</p>
-          <Button variant="secondary" className="alert__action" onClick={() => void reloadDashboard(brand)}>
+          <p>{describeError(error)}</p>
+          <Button variant="secondary" className="alert__action" onClick={() => void refetch()}>
             Try again
           </Button>
         </Alert>

@@ -1,13 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { menuCountsOf, reloadDashboard, useDashboard } from '@/features/dashboard/api/dashboard';
-import type { RequestItem } from '@/features/requests/api/requests';
-import { ListTabs } from '@/features/requests/components/ListTabs';
-import { PagedSection, UnknownBrand } from '@/features/requests/components/ListStates';
-import { RequestCard } from '@/features/requests/components/RequestCard';
-import { usePagedList } from '@/features/requests/hooks/use-paged-list';
-import { useRouteBrand } from '@/features/requests/hooks/use-route-brand';
-import { listDeclines, type DeclineDirection } from '../api/declines';
+import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
+import { menuCountsOf, useDashboard } from '@/features/dashboard';
+import { ListTabs, RequestCard, useRouteBrand, useSeenRefresh } from '@/features/requests';
+import { declineListQuery, type DeclineDirection } from '../api/declines';
 import { declinesPath, directionOf } from '../paths';
 
 const COPY: Record<DeclineDirection, { label: string; lead: string; emptyTitle: string; emptyText: string }> = {
@@ -31,17 +27,12 @@ export function DeclinesPage() {
   const dir = directionOf(useLocation().pathname);
   const counts = menuCountsOf(useDashboard().data);
   const route = useRouteBrand(userBrand, (brand) => declinesPath(dir, brand));
-  const key = route.status === 'ready' ? `${route.brand}:${dir}` : null;
-  const fetchPage = useCallback((cursor: string | null) => listDeclines(dir, cursor), [dir]);
-  const list = usePagedList<RequestItem>(key, fetchPage);
-
-  const refreshed = useRef<string | null>(null);
-  const hasNew = list.items.some((item) => item.isNew === true);
-  useEffect(() => {
-    if (key === null || list.status !== 'success' || refreshed.current === key) return;
-    refreshed.current = key;
-    if (hasNew || (dir === 'out' && counts.declines > 0)) void reloadDashboard(route.status === 'ready' ? route.brand : 'default');
-  }, [key, list.status, hasNew, dir, counts.declines, route]);
+  const list = useInfiniteQuery({
+    ...declineListQuery(route.status === 'ready' ? route.brand : '', dir),
+    enabled: route.status === 'ready',
+  });
+  // Listing marks new declines as seen: the menu count drops.
+  useSeenRefresh(list, dir === 'out' && counts.declines > 0);
 
   const tabs = (['out', 'in'] as const).map((id) => ({
     id,
@@ -77,7 +68,7 @@ export function DeclinesPage() {
             <ul className="card-list" aria-label={COPY[dir].label}>
               {items.map((item) => (
                 <li key={item.id}>
-                  <RequestCard item={item} onChange={list.replace} actions={false} />
+                  <RequestCard item={item} actions={false} />
                 </li>
               ))}
             </ul>

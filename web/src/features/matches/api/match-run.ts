@@ -1,20 +1,23 @@
-import { useSyncExternalStore } from 'react';
-import { asBrand } from '@/features/brands/api/brands';
-import { dashboardResource, reloadDashboard, type DashboardResponse } from '@/features/dashboard/api/dashboard';
-import { api, ApiError, SessionEndedError } from '@/lib/api';
-import { getSelectedBrand } from '@/lib/session';
+import { useMemo, useSyncExternalStore } from 'react';
+import { notifyManager, queryOptions, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
+import { refreshDashboard, type DashboardResponse } from '@/features/dashboard';
+import { api, ApiError, asBrand, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
+import { matchKeys } from './keys';
 
 /**
- * Match runs (SPEC section 4 "Matching run"): a started run is polled every 3 s
- * until its status is 'done' (or 'failed'), then the dashboard is refreshed. Its
- * message is shown only if the same brand is still selected.
+ * Match runs (SPEC section 4 "Matching run"): a started run is polled every 3 s until
+ * its status is 'done' (or 'failed'), then the dashboard is refreshed. Its message is
+ * shown only if the same brand is still selected.
  *
- * The watcher lives outside React so a run keeps being followed while the member
- * moves between pages; one run per brand is followed at a time.
+ * A followed run is a query in the cache (`matchKeys.run(brand, runId)`) whose data is
+ * the run as last seen. `MatchRunWatcher`, mounted by the app shell, polls every run
+ * that has not ended (`useQuery` with `refetchInterval`), so runs are followed while the
+ * member moves between pages; one run per brand. Sign-out clears the cache, and so
+ * every run.
  */
 export const MATCH_RUN_POLL_MS = 3000;
-/** Consecutive failed checks (network, 5xx) before giving up on a run. */
+/** Consecutive failed checks (network, 5xx, 429) before giving up on a run. */
 export const MAX_CHECK_FAILURES = 10;
 export const CHECK_FAILED_MESSAGE =
   "We couldn't check on your new matches. Refresh the page in a minute to see them.";
@@ -31,18 +34,13 @@ export interface StartedRun {
   readonly message: string;
 }
 
-export interface ActiveRun {
+/** A followed run as last seen. `ended` once its end was acted on (dashboard refreshed, message shown). */
+export interface MatchRun {
   readonly runId: string;
   readonly brandId: string;
   readonly status: string;
   readonly message: string;
-}
-
-export interface BrandRunState {
-  /** The run being followed for this brand, if any. */
-  readonly active: ActiveRun | null;
-  /** Goes up each time a run of this brand ends, so lists know to reload. */
-  readonly finished: number;
+  readonly ended: boolean;
 }
 
 export function checkMatchRun(runId: string, brandId: string): Promise<MatchRunCheck> {
@@ -56,152 +54,129 @@ export function startMatchRun(brandId: number | string): Promise<StartedRun> {
   return api.post<StartedRun>(`matching/run/${encodeURIComponent(String(brandId))}`, undefined, asBrand(brandId));
 }
 
-let active = new Map<string, ActiveRun>();
-/** Runs already seen to end: a stale dashboard naming one does not start polling it again. */
-let ended = new Set<string>();
-let finished = new Map<string, number>();
-const timers = new Map<string, ReturnType<typeof setTimeout>>();
-const listeners = new Set<() => void>();
-const snapshots = new Map<string, BrandRunState>();
+const isOver = (status: string): status is 'done' | 'failed' => status === 'done' || status === 'failed';
 
-function publish(): void {
-  snapshots.clear();
-  listeners.forEach((listener) => {
-    listener();
+/** A failed check worth trying again: the network, a server error or too many requests. */
+function isTransient(error: unknown): boolean {
+  if (error instanceof SessionEndedError) return false;
+  return !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
+/**
+ * The poll of one run: no check on start (the run was just seen), then one every 3 s
+ * until it is over. A failed check is tried again every 3 s, up to 10 times in a row.
+ */
+export function matchRunQuery(brandId: string, runId: string) {
+  return queryOptions({
+    queryKey: matchKeys.run(brandId, runId),
+    queryFn: async (): Promise<MatchRun> => {
+      const answer = await checkMatchRun(runId, brandId);
+      return { runId, brandId, status: answer.status, message: answer.message, ended: false };
+    },
+    staleTime: Infinity,
+    // Ended runs stay known until sign-out: a stale dashboard naming one does not restart it.
+    gcTime: Infinity,
+    retry: (failures, error) => isTransient(error) && failures < MAX_CHECK_FAILURES - 1,
+    retryDelay: MATCH_RUN_POLL_MS,
+    refetchInterval: (query) =>
+      query.state.status === 'error' || isOver(query.state.data?.status ?? '') ? false : MATCH_RUN_POLL_MS,
+    refetchIntervalInBackground: true,
   });
 }
 
-/** The brand the member acts for now, as an id ('default' resolved through the dashboard). */
-export function currentBrandId(): string | null {
-  const selected = getSelectedBrand();
-  if (selected !== 'default') return selected;
-  const id = dashboardResource.getState().data?.dashboard?.brandId;
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
+function runQueries(client: QueryClient, brandId?: string): Query[] {
+  return client.getQueryCache().findAll({ queryKey: brandId === undefined ? matchKeys.all : matchKeys.runs(brandId) });
 }
 
-function stopTimer(brandId: string): void {
-  const timer = timers.get(brandId);
-  if (timer !== undefined) clearTimeout(timer);
-  timers.delete(brandId);
+function asRun(query: Query): MatchRun | null {
+  const data = query.state.data as MatchRun | undefined;
+  return query.queryKey[2] === 'run' && data ? data : null;
 }
 
-function finish(run: ActiveRun, status: 'done' | 'failed' | 'gone', message: string): void {
-  stopTimer(run.brandId);
-  ended.add(run.runId);
-  active = new Map(active);
-  active.delete(run.brandId);
-  finished = new Map(finished);
-  finished.set(run.brandId, (finished.get(run.brandId) ?? 0) + 1);
-  publish();
-  if (status === 'gone') return;
-  void reloadDashboard(getSelectedBrand());
-  if (message && currentBrandId() === run.brandId) {
+/**
+ * Follows a run until it ends. A run already followed, or already ended, is left as it
+ * is; a newer run of the same brand replaces the older one.
+ */
+export function followMatchRun(client: QueryClient, runId: string, brandId: number | string, message = ''): void {
+  const brand = String(brandId);
+  if (client.getQueryData(matchKeys.run(brand, runId)) !== undefined) return;
+  for (const query of runQueries(client, brand)) {
+    if (asRun(query)?.ended === false) client.removeQueries({ queryKey: query.queryKey, exact: true });
+  }
+  client.setQueryData<MatchRun>(matchKeys.run(brand, runId), { runId, brandId: brand, status: 'queued', message, ended: false });
+}
+
+/** How a run ended: its final state, or null while it goes on. */
+export function runOutcome(run: MatchRun, error: unknown): { status: 'done' | 'failed' | 'gone'; message: string } | null {
+  if (error) {
+    if (error instanceof SessionEndedError) return { status: 'gone', message: '' };
+    return { status: 'failed', message: isTransient(error) ? CHECK_FAILED_MESSAGE : (error as Error).message };
+  }
+  const status = run.status;
+  if (isOver(status)) return { status, message: run.message };
+  return null;
+}
+
+/**
+ * Acts on a run's end, once: the dashboards and the brand's match lists are asked for
+ * again, and the message is shown when the run's brand is still the one selected.
+ */
+export function endMatchRun(
+  client: QueryClient,
+  run: MatchRun,
+  outcome: { status: 'done' | 'failed' | 'gone'; message: string },
+  currentBrandId: string | null,
+): void {
+  const key = matchKeys.run(run.brandId, run.runId);
+  if (client.getQueryData<MatchRun>(key)?.ended) return;
+  client.setQueryData<MatchRun>(key, { ...run, status: outcome.status, message: outcome.message, ended: true });
+  if (outcome.status === 'gone') return;
+  void refreshDashboard(client);
+  void client.invalidateQueries({ queryKey: matchKeys.allLists(run.brandId) });
+  if (outcome.message && currentBrandId === run.brandId) {
     showToast(
-      status === 'done'
-        ? { tone: 'success', title: 'Matches updated', message }
-        : { tone: 'error', title: 'Matches not updated', message },
+      outcome.status === 'done'
+        ? { tone: 'success', title: 'Matches updated', message: outcome.message }
+        : { tone: 'error', title: 'Matches not updated', message: outcome.message },
     );
   }
 }
 
-async function check(run: ActiveRun, failures: number): Promise<void> {
-  timers.delete(run.brandId);
-  if (active.get(run.brandId)?.runId !== run.runId) return;
-  let answer: MatchRunCheck;
-  try {
-    answer = await checkMatchRun(run.runId, run.brandId);
-  } catch (error) {
-    if (active.get(run.brandId)?.runId !== run.runId) return;
-    if (error instanceof SessionEndedError) {
-      finish(run, 'gone', '');
-    } else if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      finish(run, 'failed', error.message);
-    } else if (failures + 1 >= MAX_CHECK_FAILURES) {
-      finish(run, 'failed', CHECK_FAILED_MESSAGE);
-    } else {
-      schedule(run, failures + 1);
-    }
-    return;
-  }
-  if (active.get(run.brandId)?.runId !== run.runId) return;
-  if (answer.status === 'done' || answer.status === 'failed') {
-    finish(run, answer.status, answer.message);
-    return;
-  }
-  const next: ActiveRun = { ...run, status: answer.status, message: answer.message };
-  active = new Map(active);
-  active.set(run.brandId, next);
-  publish();
-  schedule(next, 0);
-}
-
-function schedule(run: ActiveRun, failures: number): void {
-  stopTimer(run.brandId);
-  timers.set(
-    run.brandId,
-    setTimeout(() => {
-      void check(run, failures);
-    }, MATCH_RUN_POLL_MS),
-  );
-}
-
-/**
- * Follows a run until it ends. Calling it again for the run already followed does
- * nothing; a newer run of the same brand replaces the older one.
- */
-export function watchMatchRun(runId: string, brandId: number | string, message = ''): void {
-  const brand = String(brandId);
-  if (active.get(brand)?.runId === runId || ended.has(runId)) return;
-  const run: ActiveRun = { runId, brandId: brand, status: 'queued', message };
-  active = new Map(active);
-  active.set(brand, run);
-  publish();
-  schedule(run, 0);
-}
-
 /** Starts a run on demand (POST matching/run/{brand}) and follows it. */
-export async function findNewMatches(brandId: number | string): Promise<StartedRun> {
+export async function findNewMatches(
+  client: QueryClient,
+  brandId: string,
+  currentBrandId: () => string | null,
+): Promise<StartedRun> {
   const started = await startMatchRun(brandId);
-  if (started.status === 'done' || started.status === 'failed') {
-    const run: ActiveRun = { runId: started.runId, brandId: String(brandId), status: started.status, message: '' };
-    finish(run, started.status, started.message);
+  const status = started.status;
+  if (isOver(status)) {
+    const run: MatchRun = { runId: started.runId, brandId, status, message: started.message, ended: false };
+    endMatchRun(client, run, { status, message: started.message }, currentBrandId());
   } else {
-    watchMatchRun(started.runId, brandId, started.message);
+    followMatchRun(client, started.runId, brandId, started.message);
   }
   return started;
 }
 
-export function getBrandRunState(brandId: string | null): BrandRunState {
-  const key = brandId ?? '';
-  let snapshot = snapshots.get(key);
-  if (!snapshot) {
-    snapshot = { active: active.get(key) ?? null, finished: finished.get(key) ?? 0 };
-    snapshots.set(key, snapshot);
-  }
-  return snapshot;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-/** The run followed for a brand, re-rendering when it changes or ends. */
-export function useMatchRun(brandId: string | null): BrandRunState {
-  return useSyncExternalStore(
-    subscribe,
-    () => getBrandRunState(brandId),
-    () => getBrandRunState(brandId),
+/** The runs being followed (not ended), re-rendering when one starts, changes or ends. */
+export function useFollowedRuns(): readonly MatchRun[] {
+  const client = useQueryClient();
+  const signature = useSyncExternalStore(
+    // Batched like TanStack's own hooks: the cache also changes while a poll renders.
+    (listener) => client.getQueryCache().subscribe(notifyManager.batchCalls(listener)),
+    () =>
+      JSON.stringify(
+        runQueries(client)
+          .map(asRun)
+          .filter((run): run is MatchRun => run !== null && !run.ended),
+      ),
   );
+  return useMemo(() => JSON.parse(signature) as MatchRun[], [signature]);
 }
 
-/** Stops following every run (sign-out, tests). */
-export function resetMatchRuns(): void {
-  [...timers.keys()].forEach(stopTimer);
-  active = new Map();
-  finished = new Map();
-  ended = new Set();
-  publish();
+/** The run followed for one brand, if any. */
+export function useMatchRun(brandId: string | null): MatchRun | null {
+  const runs = useFollowedRuns();
+  return runs.find((run) => run.brandId === brandId) ?? null;
 }

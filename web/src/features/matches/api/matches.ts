@@ -1,9 +1,9 @@
-import type { Fit } from '@/features/brands/api/brands';
-import { reloadDashboard } from '@/features/dashboard/api/dashboard';
-import { api } from '@/lib/api';
-import { createResource } from '@/lib/resource';
-import { getSelectedBrand } from '@/lib/session';
-import { watchMatchRun } from './match-run';
+import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import type { Fit } from '@/features/brands';
+import { refreshDashboard } from '@/features/dashboard';
+import { api, asBrand } from '@/lib/api';
+import { matchKeys } from './keys';
+import { followMatchRun } from './match-run';
 
 /** docs/api.md "Matches": one suggested brand. */
 export interface MatchCard {
@@ -29,9 +29,9 @@ export interface MatchesResponse {
   readonly runId: string | null;
 }
 
-export function listMatches(list: MatchList, brandIds: readonly number[] = []): Promise<MatchesResponse> {
+export function listMatches(brand: string, list: MatchList, brandIds: readonly number[] = []): Promise<MatchesResponse> {
   const filter = brandIds.length > 0 ? `&brandIds=${brandIds.join(',')}` : '';
-  return api.get<MatchesResponse>(`matches?list=${list}${filter}`);
+  return api.get<MatchesResponse>(`matches?list=${list}${filter}`, asBrand(brand));
 }
 
 export function setSaved(brandId: number, saved: boolean): Promise<{ saved: boolean }> {
@@ -57,36 +57,39 @@ export function parseBrandIds(raw: string | undefined): number[] {
 
 /** Both lists of one brand (and filter), loaded together so each tab shows its count. */
 export interface MatchLists {
-  readonly key: string;
-  readonly potentials: readonly Match[];
-  readonly saved: readonly Match[];
+  readonly potentials: readonly MatchCard[];
+  readonly saved: readonly MatchCard[];
   readonly showingBrandNames: boolean;
 }
 
-type Match = MatchCard;
-
-/** The resource key for a brand's lists: '12|' or '12|3,4' with a brand filter. */
-export function matchListsKey(brandId: string, brandIds: readonly number[]): string {
-  return `${brandId}|${brandIds.join(',')}`;
+async function loadLists(client: QueryClient, brand: string, filter: readonly number[]): Promise<MatchLists> {
+  // One after the other: the local stack runs the API in-process and does not isolate
+  // concurrent calls (see docs/decisions.md); the saved list is small and quick.
+  const potentials = await listMatches(brand, 'potentials', filter);
+  const saved = await listMatches(brand, 'saved', filter);
+  // A run still in progress is followed (the shell's MatchRunWatcher polls it); listing
+  // marks new matches seen on the server, so the menu count drops.
+  if (potentials.runOutstanding && potentials.runId) followMatchRun(client, potentials.runId, brand);
+  if (potentials.matches.some((match) => match.isNew)) void refreshDashboard(client);
+  return { potentials: potentials.matches, saved: saved.matches, showingBrandNames: potentials.showingBrandNames };
 }
 
 /**
- * The lists on the Matches page. Loading also follows a run still in progress and,
- * as listing marks new matches seen, refreshes the dashboard so the menu count drops.
+ * The lists on the Matches page for one of the member's brands (null: not known yet).
+ * Asked for again each time the page opens, the copy from the last visit showing meanwhile.
  */
-export const matchListsResource = createResource<MatchLists>(async (key) => {
-  const [brandId = '', filter = ''] = key.split('|');
-  const ids = parseBrandIds(filter);
-  // One after the other: the local stack runs the API in-process and does not isolate
-  // concurrent calls (see docs/decisions.md); the saved list is small and quick.
-  const potentials = await listMatches('potentials', ids);
-  const saved = await listMatches('saved', ids);
-  if (potentials.runOutstanding && potentials.runId) watchMatchRun(potentials.runId, brandId);
-  if (potentials.matches.some((match) => match.isNew)) void reloadDashboard(getSelectedBrand());
-  return {
-    key,
-    potentials: potentials.matches,
-    saved: saved.matches,
-    showingBrandNames: potentials.showingBrandNames,
-  };
-});
+export function useMatchLists(brand: string | null, filter: readonly number[]): UseQueryResult<MatchLists> {
+  return useQuery({
+    queryKey: matchKeys.lists(brand ?? '', filter),
+    queryFn: ({ client }) => loadLists(client, brand ?? '', filter),
+    enabled: brand !== null,
+    staleTime: 0,
+  });
+}
+
+/** Changes the loaded lists of one brand (every filter) after the server accepted a change. */
+export function updateMatchLists(client: QueryClient, brand: string, change: (lists: MatchLists) => MatchLists): void {
+  client.setQueriesData<MatchLists>({ queryKey: matchKeys.allLists(brand) }, (lists) =>
+    lists ? change(lists) : lists,
+  );
+}

@@ -1,6 +1,5 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetBrandOptions } from '@/features/brands/api/brands';
 import { closeSendRequest } from '@/features/requests/send-request-store';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
@@ -14,7 +13,6 @@ function openBrand(path: string, routes: Record<string, MockAnswer>, dashboard: 
 }
 
 afterEach(() => {
-  resetBrandOptions();
   closeSendRequest();
 });
 

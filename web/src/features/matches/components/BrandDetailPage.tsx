@@ -1,24 +1,25 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import {
-  getBrandOptions,
-  publicBrandResource,
+  BrandLogo,
   SOCIAL_LABELS,
   SOCIAL_NETWORKS,
-  type BrandOptions,
+  updatePublicBrand,
+  useBrandOptions,
+  usePathBrand,
+  usePublicBrand,
   type BrandRelation,
   type PublicBrandView,
-} from '@/features/brands/api/brands';
-import { BrandLogo } from '@/features/brands/components/BrandLogo';
-import { useFreshResource } from '@/features/brands/hooks/use-fresh-resource';
-import { useCurrentBrandId, usePathBrand } from '@/features/brands/hooks/use-path-brand';
-import { useDashboard } from '@/features/dashboard/api/dashboard';
-import { BRAND_PROFILE_PATH } from '@/features/navigation/menu';
+} from '@/features/brands';
+import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
+import { matchKeys } from '../api/keys';
 import { setDismissed, setSaved } from '../api/matches';
 import { FitMeter } from './FitMeter';
 import { MaskedNameHint } from './MaskedNameHint';
@@ -63,7 +64,9 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const brandId = useCurrentBrandId();
   const dashboard = useDashboard();
   const hasNoBrand = dashboard.data?.userBrands?.length === 0;
-  const [options, setOptions] = useState<BrandOptions | null>(null);
+  // Country names for the markets; codes are shown while (or if) they can't load.
+  const options = useBrandOptions().data;
+  const client = useQueryClient();
   const [saving, setSaving] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const titleId = useId();
@@ -74,17 +77,14 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const validId = /^\d+$/.test(rawId);
   const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand && validId;
 
-  const key = canLoad ? `${brandId}|${rawId}` : null;
-  const state = useFreshResource(publicBrandResource, key);
-  // Kept while a fresh copy loads; never another brand's.
-  const view = state.status !== 'error' && state.data && String(state.data.brand.id) === rawId ? state.data : null;
-  const failure = state.status === 'error' ? state.error : null;
+  const state = usePublicBrand(canLoad ? brandId : null, rawId);
+  // A copy from an earlier visit shows while a fresh one loads.
+  const view = state.isError ? null : (state.data ?? null);
+  const failure = state.isError ? state.error : null;
   const missing = failure instanceof ApiError && (failure.status === 404 || failure.status === 400);
 
   const setRelation = (change: Partial<BrandRelation>) => {
-    publicBrandResource.update((current) =>
-      current.brand.id === Number(rawId) ? { ...current, relation: { ...current.relation, ...change } } : current,
-    );
+    updatePublicBrand(client, Number(rawId), (current) => ({ ...current, relation: { ...current.relation, ...change } }));
   };
 
   // /matches/brand/{_id}?request=1 opens the request popup once the brand is loaded.
@@ -102,26 +102,12 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
     if (!canRequest(loaded)) return;
     const brand = loaded.brand;
     openRequestFor(brand, (requestId) => {
-      publicBrandResource.update((current) =>
-        current.brand.id === brand.id
-          ? { ...current, relation: { ...current.relation, requestState: 'requested-out', requestId } }
-          : current,
-      );
+      updatePublicBrand(client, brand.id, (current) => ({
+        ...current,
+        relation: { ...current.relation, requestState: 'requested-out', requestId },
+      }));
     });
-  }, [wantsRequest, loaded, setSearch]);
-
-  useEffect(() => {
-    let cancelled = false;
-    getBrandOptions().then(
-      (loaded) => {
-        if (!cancelled) setOptions(loaded);
-      },
-      () => undefined, // Country codes are shown instead of names.
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+  }, [wantsRequest, loaded, setSearch, client]);
 
   const matchesPath = userBrand === undefined ? '/matches' : `/matches/${userBrand}`;
   const back =
@@ -185,7 +171,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
             variant="secondary"
             className="alert__action"
             onClick={() => {
-              if (key !== null) void publicBrandResource.load(key, { force: true });
+              void state.refetch();
             }}
           >
             Try again
@@ -217,6 +203,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
     try {
       const result = await setSaved(brand.id, !relation.saved);
       setRelation({ saved: result.saved });
+      if (brandId !== null) void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
     } catch (error) {
       if (!(error instanceof SessionEndedError)) {
         showToast({ tone: 'error', title: relation.saved ? 'Could not unsave' : 'Could not save', message: describeError(error) });
@@ -231,6 +218,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
     try {
       const result = await setDismissed(brand.id, false);
       setRelation({ dismissed: result.dismissed });
+      if (brandId !== null) void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
     } catch (error) {
       if (!(error instanceof SessionEndedError)) {
         showToast({ tone: 'error', title: 'Could not undo', message: describeError(error) });

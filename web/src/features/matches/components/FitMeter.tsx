@@ -1,4 +1,4 @@
-import type { Fit } from '@/features/brands/api/brands';
+import type { Fit } from '@/features/brands';
 import { percent } from '../utils';
 
 const TONE: Readonly<Record<string, string | undefined>> = {

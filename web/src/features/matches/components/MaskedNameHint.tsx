@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { useDashboard } from '@/features/dashboard/api/dashboard';
-import { BILLING_PATH } from '@/features/navigation/menu';
+import { useDashboard } from '@/features/dashboard';
+import { BILLING_PATH } from '@/features/navigation';
 
 /**
  * Says why a brand's name is masked: without a subscription, names are a

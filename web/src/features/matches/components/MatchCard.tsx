@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
-import { BrandLogo } from '@/features/brands/components/BrandLogo';
+import { BrandLogo } from '@/features/brands';
 import type { MatchCard as Match } from '../api/matches';
 import { FitMeter } from './FitMeter';
 import { MaskedNameHint } from './MaskedNameHint';

@@ -1,21 +1,21 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { useFreshResource } from '@/features/brands/hooks/use-fresh-resource';
-import { useCurrentBrandId, usePathBrand } from '@/features/brands/hooks/use-path-brand';
-import { useDashboard } from '@/features/dashboard/api/dashboard';
-import { BILLING_PATH, BRAND_PROFILE_PATH } from '@/features/navigation/menu';
+import { usePathBrand } from '@/features/brands';
+import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { BILLING_PATH, BRAND_PROFILE_PATH } from '@/features/navigation';
 import { describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
 import { findNewMatches, useMatchRun } from '../api/match-run';
 import {
-  matchListsKey,
-  matchListsResource,
   parseBrandIds,
   setDismissed,
   setSaved,
+  updateMatchLists,
+  useMatchLists,
   type MatchCard as Match,
   type MatchList,
   type MatchLists,
@@ -49,6 +49,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   const brandId = useCurrentBrandId();
   const run = useMatchRun(brandId);
   const dashboard = useDashboard();
+  const client = useQueryClient();
   const hasNoBrand = dashboard.data?.userBrands?.length === 0;
   const brandName = dashboard.data?.dashboard?.brandName;
 
@@ -59,29 +60,28 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   const undoRef = useRef<HTMLButtonElement>(null);
 
   const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand;
-  const key = canLoad ? matchListsKey(brandId, filter) : null;
-  const state = useFreshResource(matchListsResource, key);
-  const loaded = state.data?.key === key ? state.data : null;
-  const status = state.status === 'error' ? 'error' : loaded && state.status !== 'loading' ? 'success' : 'loading';
+  // When a run of this brand ends, the run watcher asks for these lists again.
+  const lists = useMatchLists(canLoad ? brandId : null, filter);
+  const key = canLoad ? `${brandId}|${filter.join(',')}` : null;
+  const loaded = lists.data ?? null;
+  const status = lists.isError ? 'error' : lists.isSuccess && !lists.isFetching ? 'success' : 'loading';
   const potentials = loaded?.potentials ?? [];
   const saved = loaded?.saved ?? [];
   const showingBrandNames = loaded?.showingBrandNames ?? true;
   const undo = dismissed?.key === key ? dismissed : null;
 
-  // A run of this brand ended: its lists changed.
-  const seenFinished = useRef(run.finished);
+  // The dismissed card is gone: focus moves to its Undo, once the bar is on screen.
+  const undoShown = undo?.match.id ?? null;
   useEffect(() => {
-    if (run.finished === seenFinished.current) return;
-    seenFinished.current = run.finished;
-    if (key !== null) void matchListsResource.load(key, { force: true });
-  }, [run.finished, key]);
+    if (undoShown !== null) undoRef.current?.focus();
+  }, [undoShown]);
 
   const update = (change: (lists: MatchLists) => MatchLists) => {
-    matchListsResource.update((lists) => (lists.key === key ? change(lists) : lists));
+    if (brandId !== null) updateMatchLists(client, brandId, change);
   };
 
   const shown = list === 'saved' ? saved : potentials;
-  const running = run.active !== null;
+  const running = run !== null;
 
   const markBusy = (id: number, action: 'save' | 'dismiss' | null) => {
     setBusy((current) => {
@@ -122,7 +122,6 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         savedIndex: saved.findIndex((item) => item.id === match.id),
       });
       update((lists) => ({ ...lists, potentials: without(lists.potentials, match.id), saved: without(lists.saved, match.id) }));
-      requestAnimationFrame(() => undoRef.current?.focus());
     } catch (error) {
       if (!(error instanceof SessionEndedError)) {
         showToast({ tone: 'error', title: 'Could not dismiss', message: describeError(error) });
@@ -165,7 +164,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
     if (brandId === null) return;
     setStarting(true);
     try {
-      await findNewMatches(brandId);
+      await findNewMatches(client, brandId, () => brandId);
     } catch (error) {
       if (!(error instanceof SessionEndedError)) {
         showToast({ tone: 'error', title: 'Could not find new matches', message: describeError(error) });
@@ -203,9 +202,9 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         </Alert>
       )}
 
-      {run.active && (
+      {run && (
         <Alert tone="info" title="Finding new matches">
-          {run.active.message || "We're finding brands that fit you. This usually takes under a minute."}
+          {run.message || "We're finding brands that fit you. This usually takes under a minute."}
         </Alert>
       )}
 
@@ -268,14 +267,14 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         </div>
       )}
 
-      {status === 'error' && !(state.error instanceof SessionEndedError) && (
+      {status === 'error' && !(lists.error instanceof SessionEndedError) && (
         <Alert title="We couldn't load your matches">
-          <p>{describeError(state.error)}</p>
+          <p>{describeError(lists.error)}</p>
           <Button
             variant="secondary"
             className="alert__action"
             onClick={() => {
-              if (key !== null) void matchListsResource.load(key, { force: true });
+              void lists.refetch();
             }}
           >
             Try again

@@ -112,16 +112,18 @@ export function UserMenu({ initials, name, email, links, onHelp, onLogout }: Use
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={menuId}
-        aria-label={`Account menu for ${name}`}
         onKeyDown={onButtonKeyDown}
         onClick={() => {
           if (open) close();
           else openMenu('first');
         }}
       >
+        {/* The name comes from the hidden text, not an aria-label: a label that does not
+            contain the visible initials fails "label in name" (WCAG 2.5.3). */}
         <span className="avatar" aria-hidden="true">
           {initials}
         </span>
+        <span className="visually-hidden">Account menu for {name}</span>
       </button>
       <div className="user-menu__panel" hidden={!open}>
         <div className="user-menu__who">

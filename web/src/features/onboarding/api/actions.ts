@@ -1,6 +1,8 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { updateLoginCheck } from '@/lib/login-check';
 
-/** Records that the user finished the welcome popup. */
+/** Records that the user is done with the welcome popup. */
 export function finishWelcome(): Promise<unknown> {
   return api.post('users/action/welcome', undefined, { operation: 'Welcome' });
 }
@@ -8,4 +10,31 @@ export function finishWelcome(): Promise<unknown> {
 /** Records that the user has seen the brand visibility update. */
 export function acknowledgeBrandVisibility(): Promise<unknown> {
   return api.post('users/action/brand-visibility-pupup', undefined, { operation: 'Brand visibility' });
+}
+
+/**
+ * The welcome popup is done with, by Finish or by closing it (Esc, the X): it is
+ * recorded on the server, and the loaded login check stops asking for it at once,
+ * so it does not come back on the next page (Help in the account menu has the same
+ * guidance).
+ */
+export function useWelcomeDone() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: finishWelcome,
+    onMutate: () => {
+      updateLoginCheck(client, { showWelcome: false, showWelcomeOpenerMessage: false, showNewbiePopup: false });
+    },
+  });
+}
+
+/** The brand visibility note was seen: recorded, and not shown again. */
+export function useBrandVisibilitySeen() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: acknowledgeBrandVisibility,
+    onMutate: () => {
+      updateLoginCheck(client, { showBrandVisibilityUpdatePupup: false });
+    },
+  });
 }

@@ -1,5 +1,7 @@
-import type { BrandSummary, RequestStatus } from '@/features/requests/api/requests';
+import { queryOptions } from '@tanstack/react-query';
+import type { BrandSummary, RequestStatus } from '@/features/requests';
 import { api } from '@/lib/api';
+import { quickActionKeys } from './keys';
 
 export type QuickAction = 'accept' | 'decline';
 
@@ -50,4 +52,18 @@ export function runQuickAction(
   unique: string,
 ): Promise<QuickActionResult> {
   return api.post<QuickActionResult>(linkPath(action, actioner, actionee, unique), undefined, { auth: false });
+}
+
+/**
+ * The link's check, read once: a link works once, so it is never asked again behind
+ * the person's back (after their click it would answer "used").
+ */
+export function quickActionPreviewQuery(brand: string, action: QuickAction, actioner: string, actionee: string, unique: string) {
+  return queryOptions({
+    queryKey: quickActionKeys.preview(brand, action, actioner, actionee, unique),
+    queryFn: () => previewQuickAction(action, actioner, actionee, unique),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
 }

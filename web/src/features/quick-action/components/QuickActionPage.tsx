@@ -1,14 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { useLinkAction } from '@/features/auth/components/use-link-action';
-import { BrandIdentity } from '@/features/requests/components/BrandIdentity';
+import { BrandIdentity } from '@/features/requests';
 import { ApiError, describeError } from '@/lib/api';
 import { loginPath } from '@/lib/redirect';
-import { useSession } from '@/lib/session';
-import { isQuickAction, previewQuickAction, runQuickAction, type QuickActionResult } from '../api/quick-action';
+import { useSelectedBrand, useSession } from '@/lib/session';
+import { isQuickAction, quickActionPreviewQuery, runQuickAction, type QuickActionResult } from '../api/quick-action';
 
 const BAD_LINK = 'This link is incomplete or not one of ours. Please open the link from your email again.';
 
@@ -89,10 +89,12 @@ function LinkError({ message, signedIn }: { readonly message: string; readonly s
 export function QuickActionPage() {
   const { action, actioner = '', actionee = '', unique = '' } = useParams();
   const signedIn = useSession() !== null;
+  const brand = useSelectedBrand();
   const valid = isQuickAction(action) && actioner !== '' && actionee !== '' && unique !== '';
-  const preview = useLinkAction(() =>
-    valid ? previewQuickAction(action, actioner, actionee, unique) : Promise.reject(new Error(BAD_LINK)),
-  );
+  const preview = useQuery({
+    ...quickActionPreviewQuery(brand, isQuickAction(action) ? action : 'accept', actioner, actionee, unique),
+    enabled: valid,
+  });
   const [answer, setAnswer] = useState<Answer>({ status: 'idle' });
   const sent = useRef(false);
   const verb = action === 'decline' ? 'decline' : 'accept';
@@ -114,7 +116,9 @@ export function QuickActionPage() {
     );
   };
 
-  if (preview.status === 'pending') {
+  if (!valid) return <LinkError message={BAD_LINK} signedIn={signedIn} />;
+
+  if (preview.isPending) {
     return (
       <section className="card quick-action" aria-busy="true">
         <h1 className="card__title">Checking your link…</h1>
@@ -123,8 +127,8 @@ export function QuickActionPage() {
     );
   }
 
-  if (preview.status === 'error') {
-    return <LinkError message={valid ? preview.message : BAD_LINK} signedIn={signedIn} />;
+  if (preview.isError) {
+    return <LinkError message={describeError(preview.error)} signedIn={signedIn} />;
   }
   if (answer.status === 'gone') {
     return <LinkError message={answer.message} signedIn={signedIn} />;

@@ -1,5 +1,14 @@
-import type { CreditsInfo } from '@/features/dashboard/api/dashboard';
-import { api } from '@/lib/api';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { api, asBrand } from '@/lib/api';
+import { cursorPaging, replaceInPages, withCursor, type Page, type Pages } from '@/lib/paging';
+import { requestKeyKind, requestKeys } from './keys';
 
 /** Another brand as the request lists show it (docs/api.md `BrandSummary`). */
 export interface BrandSummary {
@@ -37,16 +46,15 @@ export interface RequestItem {
   readonly reply?: string | null;
 }
 
-/** One page of a newest-first list; `nextCursor` asks for the next page. */
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly nextCursor: string | null;
-}
-
 /** What accept, decline and cancel answer: the request as it now is and the account's credits. */
 export interface RequestChange {
   readonly request: RequestItem;
   readonly credits?: CreditsInfo | null;
+}
+
+/** Still waiting for an answer: the only state in which a request can be accepted, declined or cancelled. */
+export function isOpen(item: Pick<RequestItem, 'status'>): boolean {
+  return item.status === 'pending' || item.status === 'awaiting_approval';
 }
 
 /** The brand on the other side of a request, seen from the selected brand. */
@@ -54,18 +62,62 @@ export function otherBrand(item: RequestItem): BrandSummary {
   return item.direction === 'received' ? item.fromBrand : item.toBrand;
 }
 
-export function withCursor(path: string, cursor: string | null): string {
-  if (cursor === null) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
+export function listRequests(brand: string, box: RequestBox, cursor: string | null = null): Promise<Page<RequestItem>> {
+  return api.get<Page<RequestItem>>(withCursor(`requests?box=${box}`, cursor), asBrand(brand));
 }
 
-export function listRequests(box: RequestBox, cursor: string | null = null): Promise<Page<RequestItem>> {
-  return api.get<Page<RequestItem>>(withCursor(`requests?box=${box}`, cursor));
-}
-
-export async function getRequest(requestId: string): Promise<RequestItem> {
-  const { request } = await api.get<{ request: RequestItem }>(`requests/${encodeURIComponent(requestId)}`);
+export async function getRequest(brand: string, requestId: string): Promise<RequestItem> {
+  const { request } = await api.get<{ request: RequestItem }>(`requests/${encodeURIComponent(requestId)}`, asBrand(brand));
   return request;
+}
+
+/** The Received or Sent list of the selected brand, newest first, page by page. */
+export function requestListQuery(brand: string, box: RequestBox) {
+  return infiniteQueryOptions({
+    queryKey: requestKeys.list(brand, box),
+    queryFn: ({ pageParam }) => listRequests(brand, box, pageParam),
+    ...cursorPaging,
+  });
+}
+
+/** One request, for its own page. */
+export function requestQuery(brand: string, requestId: string) {
+  return queryOptions({
+    queryKey: requestKeys.item(brand, requestId),
+    queryFn: () => getRequest(brand, requestId),
+    staleTime: 0,
+  });
+}
+
+/**
+ * A request changed (accepted, declined, cancelled, or read again after a conflict):
+ * every loaded copy shows it as it now is, in the lists and on its own page. What the
+ * change moves elsewhere is asked for again: the dashboard (counts, credits), the
+ * connections and declines lists.
+ */
+export function requestChanged(client: QueryClient, item: RequestItem): void {
+  const kind = (wanted: string) => ({
+    queryKey: requestKeys.all,
+    predicate: (query: { queryKey: readonly unknown[] }) => requestKeyKind(query.queryKey) === wanted,
+  });
+  client.setQueriesData<Pages<RequestItem>>(kind('list'), (data) => replaceInPages(data, item));
+  client.setQueriesData<RequestItem>(kind('item'), (current) => (current?.id === item.id ? item : current));
+  void refreshDashboard(client);
+  void client.invalidateQueries(kind('connections'));
+  void client.invalidateQueries(kind('connection'));
+  void client.invalidateQueries(kind('declines'));
+}
+
+/** What an accepted action answered: the request as it now is, and the account's credits. */
+export function useApplyRequestChange(): (change: RequestChange) => void {
+  const client = useQueryClient();
+  return useCallback(
+    (change: RequestChange) => {
+      applyCredits(client, change.credits);
+      requestChanged(client, change.request);
+    },
+    [client],
+  );
 }
 
 export function acceptRequest(requestId: string): Promise<RequestChange> {
@@ -88,4 +140,14 @@ export interface SentRequest {
 
 export function sendRequest(toBrandId: number, message: string): Promise<SentRequest> {
   return api.post<SentRequest>('requests', { toBrandId, message });
+}
+
+/** A request was sent: the badge shows the credits it holds, the Sent lists and the dashboard are asked for again. */
+export function requestSent(client: QueryClient, sent: SentRequest): void {
+  applyCredits(client, sent.credits);
+  void refreshDashboard(client);
+  void client.invalidateQueries({
+    queryKey: requestKeys.all,
+    predicate: (query) => requestKeyKind(query.queryKey) === 'list' && query.queryKey[3] === 'sent',
+  });
 }

@@ -1,4 +1,4 @@
-import { BrandLogo } from '@/features/brands/components/BrandLogo';
+import { BrandLogo } from '@/features/brands';
 import type { BrandSummary } from '../api/requests';
 
 export interface BrandIdentityProps {

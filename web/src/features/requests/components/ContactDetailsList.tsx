@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { ContactDetails } from '../api/requests';
 
 function websiteHref(website: string): string {
@@ -6,6 +7,25 @@ function websiteHref(website: string): string {
 
 function websiteText(website: string): string {
   return website.replace(/^https?:\/\//i, '').replace(/\/$/, '');
+}
+
+/**
+ * An email address or web address that may wrap at its natural points: before the '@'
+ * and after each dot or slash, so "flora.fern@wildfern.example" never splits mid-word.
+ */
+function Breakable({ text }: { readonly text: string }) {
+  const parts = text.split(/(?<=[./])|(?=@)/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        // The parts of one string never reorder, so the index is a stable key.
+        <Fragment key={index}>
+          {index > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }
 
 /** A connected brand's contact person, email, phone and website, as links. */
@@ -35,7 +55,10 @@ export function ContactDetailsList({
             <div>
               <dt>Email</dt>
               <dd>
-                <a href={`mailto:${email}`}>{email}</a>
+                {/* The label keeps the name exactly the address (the break points add nothing). */}
+                <a href={`mailto:${email}`} aria-label={email}>
+                  <Breakable text={email} />
+                </a>
               </dd>
             </div>
           )}
@@ -51,9 +74,13 @@ export function ContactDetailsList({
             <div>
               <dt>Website</dt>
               <dd>
-                <a href={websiteHref(website)} target="_blank" rel="noopener noreferrer">
-                  {websiteText(website)}
-                  <span className="visually-hidden"> (opens in a new tab)</span>
+                <a
+                  href={websiteHref(website)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`${websiteText(website)} (opens in a new tab)`}
+                >
+                  <Breakable text={websiteText(website)} />
                 </a>
               </dd>
             </div>

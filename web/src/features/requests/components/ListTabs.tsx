@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { formatCount } from '@/features/navigation/menu';
+import { formatCount } from '@/features/navigation';
 
 export interface ListTab {
   readonly id: string;

@@ -1,19 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
-import { applyCredits, reloadDashboard } from '@/features/dashboard/api/dashboard';
-import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions/overlay-store';
+import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { getSelectedBrand } from '@/lib/session';
+import { useSelectedBrand } from '@/lib/session';
 import { showToast } from '@/lib/toast';
 import {
   acceptRequest,
   cancelRequest,
   declineRequest,
-  getRequest,
+  isOpen,
   otherBrand,
+  requestChanged,
+  requestQuery,
+  useApplyRequestChange,
   type RequestChange,
   type RequestItem,
 } from '../api/requests';
@@ -25,15 +28,13 @@ import { TimeAgo } from './TimeAgo';
 
 export interface RequestCardProps {
   readonly item: RequestItem;
-  /** The request changed (an action, or a fresh copy after a conflict). */
-  readonly onChange: (item: RequestItem) => void;
   /** Offer accept / decline / cancel where the status allows (not on the Declines lists). */
   readonly actions?: boolean;
   /** Link to the request's own page. */
   readonly detailHref?: string | null;
 }
 
-type Action = 'accept' | 'decline' | 'cancel';
+type Action = 'accept' | 'cancel';
 
 function dateLabel(item: RequestItem): string {
   if (item.status === 'declined') return 'Declined';
@@ -42,24 +43,30 @@ function dateLabel(item: RequestItem): string {
   return item.direction === 'received' ? 'Received' : 'Sent';
 }
 
-/** One request: the other brand, the message, the date, the state and what can be done with it. */
-export function RequestCard({ item, onChange, actions = true, detailHref }: RequestCardProps) {
+/**
+ * One request: the other brand, the message, the date, the state and what can be done
+ * with it. An answered action updates every loaded copy of the request (lists, its
+ * page) and asks again for what it changes elsewhere (see requestChanged).
+ */
+export function RequestCard({ item, actions = true, detailHref }: RequestCardProps) {
   const titleId = useId();
-  const [busy, setBusy] = useState<Action | null>(null);
+  const client = useQueryClient();
+  const selected = useSelectedBrand();
+  const applyChange = useApplyRequestChange();
   const [error, setError] = useState<string | null>(null);
   const [declining, setDeclining] = useState(false);
   const brand = otherBrand(item);
   const received = item.direction === 'received';
-  const open = item.status === 'pending' || item.status === 'awaiting_approval';
-  const changedAt = item.status === 'pending' || item.status === 'awaiting_approval' ? item.createdAt : (item.updatedAt ?? item.createdAt);
+  const open = isOpen(item);
+  const changedAt = open ? item.createdAt : (item.updatedAt ?? item.createdAt);
 
-  const applied = (change: RequestChange) => {
-    onChange(change.request);
-    applyCredits(change.credits);
-    void reloadDashboard(getSelectedBrand());
-  };
+  const action = useMutation({
+    mutationFn: (kind: Action) => (kind === 'accept' ? acceptRequest(item.id) : cancelRequest(item.id)),
+    onSuccess: applyChange,
+  });
+  const busy = action.isPending ? action.variables : null;
 
-  /** A failure the card shows; a 409 also fetches the request as it now is. */
+  /** A failure the card shows; a 409 or 404 also fetches the request as it now is. */
   const failed = (failure: unknown) => {
     if (failure instanceof SessionEndedError) return;
     const refusal = paymentRefusal(failure);
@@ -69,26 +76,26 @@ export function RequestCard({ item, onChange, actions = true, detailHref }: Requ
     }
     setError(describeError(failure));
     if (failure instanceof ApiError && (failure.status === 409 || failure.status === 404)) {
-      getRequest(item.id).then(onChange, () => undefined);
+      client.query(requestQuery(selected, item.id)).then(
+        (fresh) => {
+          requestChanged(client, fresh);
+        },
+        () => undefined,
+      );
     }
   };
 
-  const run = async (action: Action, call: () => Promise<RequestChange>, done: (change: RequestChange) => void) => {
-    setBusy(action);
+  const run = async (kind: Action, done: (change: RequestChange) => void) => {
     setError(null);
     try {
-      const change = await call();
-      applied(change);
-      done(change);
+      done(await action.mutateAsync(kind));
     } catch (failure) {
       failed(failure);
-    } finally {
-      setBusy(null);
     }
   };
 
   const accept = () =>
-    run('accept', () => acceptRequest(item.id), () => {
+    run('accept', () => {
       showToast({ tone: 'success', title: `You're connected with ${brand.name}`, message: 'Their contact details are on the request. Say hello!' });
     });
 
@@ -105,7 +112,7 @@ export function RequestCard({ item, onChange, actions = true, detailHref }: Requ
       if (reason instanceof Error && reason.message === USER_CANCELLED) return;
       throw reason;
     }
-    await run('cancel', () => cancelRequest(item.id), () => {
+    await run('cancel', () => {
       showToast({ title: 'Request cancelled', message: `Your request to ${brand.name} was withdrawn.` });
     });
   };
@@ -115,7 +122,7 @@ export function RequestCard({ item, onChange, actions = true, detailHref }: Requ
     try {
       const change = await declineRequest(item.id, reply);
       setDeclining(false);
-      applied(change);
+      applyChange(change);
       showToast({ title: 'Request declined', message: `We've let ${brand.name} know.` });
     } catch (failure) {
       if (failure instanceof ApiError && !(failure instanceof SessionEndedError) && failure.status !== 409 && failure.status !== 404 && failure.status !== 402) {
@@ -127,7 +134,10 @@ export function RequestCard({ item, onChange, actions = true, detailHref }: Requ
   };
 
   return (
-    <article className={`request-card${item.isNew ? ' request-card--new' : ''}`} aria-labelledby={titleId}>
+    <article
+      className={`request-card${item.isNew ? ' request-card--new' : ''}${item.status === 'cancelled' ? ' request-card--closed' : ''}`}
+      aria-labelledby={titleId}
+    >
       <div className="request-card__head">
         <BrandIdentity brand={brand} titleId={titleId} />
         <div className="request-card__chips">

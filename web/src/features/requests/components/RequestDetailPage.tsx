@@ -1,9 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { getRequest } from '../api/requests';
-import { useOneItem } from '../hooks/use-one-item';
+import { requestQuery } from '../api/requests';
 import { useRouteBrand } from '../hooks/use-route-brand';
-import { LoadFailed, UnknownBrand } from './ListStates';
+import { LoadFailed, UnknownBrand } from '@/components/ui/ListStates';
 import { RequestCard } from './RequestCard';
 
 /**
@@ -15,8 +15,7 @@ export function RequestDetailPage() {
   const route = useRouteBrand(userBrand, (brand) => `/requests/received/${brand}`);
   const ready = route.status === 'ready';
   const backTo = userBrand ? `/requests/received/${userBrand}` : '/requests/received';
-  const { state, retry, replace } = useOneItem(getRequest, requestId, ready);
-
+  const request = useQuery({ ...requestQuery(ready ? route.brand : '', requestId), enabled: ready });
 
   return (
     <div className="requests-page">
@@ -28,12 +27,12 @@ export function RequestDetailPage() {
       </header>
       {route.status === 'unknown' ? (
         <UnknownBrand backTo="/requests/received" backLabel="See your requests" />
-      ) : state.status === 'loading' ? (
-        <PageLoader inline />
-      ) : state.status === 'error' ? (
-        <LoadFailed title="We couldn't open this request" message={state.message} retry={retry} />
+      ) : request.data ? (
+        <RequestCard item={request.data} />
+      ) : request.isError ? (
+        <LoadFailed title="We couldn't open this request" error={request.error} retry={() => void request.refetch()} />
       ) : (
-        <RequestCard item={state.item} onChange={replace} />
+        <PageLoader inline />
       )}
     </div>
   );

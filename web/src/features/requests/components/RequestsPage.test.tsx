@@ -128,6 +128,30 @@ describe('RequestsPage', () => {
     expect(screen.getByRole('button', { name: '6/6 credits' })).toBeInTheDocument();
   });
 
+  it('keeps a cancelled request in the Sent list, marked Cancelled and with nothing left to do', async () => {
+    const cancelledAt = new Date(Date.now() - 2 * 3600_000).toISOString();
+    openRequests('/requests/sent', {
+      'GET requests?box=sent': {
+        items: [
+          requestItem({ id: 'r2', direction: 'sent', fromBrand: OAT, toBrand: BEAN, status: 'cancelled', updatedAt: cancelledAt }),
+          requestItem({ id: 'r3', direction: 'sent', fromBrand: OAT, toBrand: FERN }),
+        ],
+        nextCursor: null,
+      },
+    });
+    const sent = await screen.findByRole('list', { name: 'Requests sent' });
+    const [cancelledCard, openCard] = within(sent).getAllByRole('article');
+    if (!cancelledCard || !openCard) throw new Error('two cards expected');
+    const cancelled = within(cancelledCard);
+    expect(cancelled.getByRole('heading', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(cancelled.getByText('Cancelled', { selector: '.status-chip' })).toBeInTheDocument();
+    expect(cancelledCard.querySelector('.time-ago')).toHaveTextContent(/^Cancelled 2 hours ago$/);
+    expect(cancelled.queryByRole('button')).not.toBeInTheDocument();
+    expect(cancelledCard).toHaveClass('request-card--closed');
+    expect(within(openCard).getByRole('button', { name: 'Cancel request to Wild Fern Candles' })).toBeInTheDocument();
+    expect(openCard).not.toHaveClass('request-card--closed');
+  });
+
   it('shows a 409 clearly and shows the request as it now is', async () => {
     let reads = 0;
     const { user } = openRequests('/requests/received', {

@@ -1,13 +1,13 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { menuCountsOf, reloadDashboard, useDashboard } from '@/features/dashboard/api/dashboard';
+import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/features/dashboard';
 import { useIsFeatureOnly } from '@/lib/login-check';
-import { listRequests, type RequestBox, type RequestItem } from '../api/requests';
+import { requestListQuery, type RequestBox } from '../api/requests';
+import { useSeenRefresh } from '../hooks/use-seen-refresh';
 import { BOXES, boxOf, requestsPath } from '../paths';
-import { usePagedList } from '../hooks/use-paged-list';
-import { useCurrentBrandId, useRouteBrand } from '../hooks/use-route-brand';
+import { useRouteBrand } from '../hooks/use-route-brand';
 import { ListTabs } from './ListTabs';
-import { PagedSection, UnknownBrand } from './ListStates';
+import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
 import { RequestCard } from './RequestCard';
 
 const EMPTY: Record<RequestBox, { title: string; text: string }> = {
@@ -35,18 +35,13 @@ export function RequestsPage() {
   const featureOnly = useIsFeatureOnly();
   const brandId = useCurrentBrandId();
   const route = useRouteBrand(userBrand, (brand) => requestsPath(box ?? 'received', brand));
-  const key = route.status === 'ready' && box ? `${route.brand}:${box}` : null;
-  const fetchPage = useCallback((cursor: string | null) => listRequests(box ?? 'received', cursor), [box]);
-  const list = usePagedList<RequestItem>(key, fetchPage);
-
-  // Opening the list marks its new items as seen on the server: refresh the menu counts once.
-  const refreshed = useRef<string | null>(null);
-  const hasNew = list.items.some((item) => item.isNew === true);
-  useEffect(() => {
-    if (key === null || list.status !== 'success' || refreshed.current === key) return;
-    refreshed.current = key;
-    if (hasNew || (box === 'received' && counts.requests > 0)) void reloadDashboard(route.status === 'ready' ? route.brand : 'default');
-  }, [key, list.status, hasNew, box, counts.requests, route]);
+  const ready = route.status === 'ready' && box !== null;
+  const list = useInfiniteQuery({
+    ...requestListQuery(route.status === 'ready' ? route.brand : '', box ?? 'received'),
+    enabled: ready,
+  });
+  // Opening the list marks its new items as seen on the server: the menu counts drop.
+  useSeenRefresh(list, box === 'received' && counts.requests > 0);
 
   if (box === null) return <Navigate to="/404" replace />;
 
@@ -90,7 +85,6 @@ export function RequestsPage() {
                 <li key={item.id}>
                   <RequestCard
                     item={item}
-                    onChange={list.replace}
                     detailHref={box === 'received' && brandId ? `/requests/received/${brandId}/${item.id}` : null}
                   />
                 </li>

@@ -3,13 +3,12 @@ import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
-import { applyCredits, reloadDashboard } from '@/features/dashboard/api/dashboard';
-import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions/overlay-store';
-import { useRouteSubscriptionType } from '@/features/subscriptions/use-subscription-type';
+import { useQueryClient } from '@tanstack/react-query';
+import { refreshDashboard } from '@/features/dashboard';
+import { openSubscriptionOverlay, paymentRefusal, useRouteSubscriptionType } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { getSelectedBrand } from '@/lib/session';
 import { showToast } from '@/lib/toast';
-import { sendRequest, type BrandSummary, type RequestItem } from '../api/requests';
+import { requestSent, sendRequest, type BrandSummary, type RequestItem } from '../api/requests';
 import { BrandIdentity } from './BrandIdentity';
 import { maxLengthRule } from '../utils/rules';
 import { CountedTextArea } from './CountedTextArea';
@@ -30,6 +29,7 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const type = useRouteSubscriptionType();
+  const client = useQueryClient();
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,18 +37,17 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
     setBusy(true);
     setError(null);
     try {
-      const { request, credits } = await sendRequest(brand.id, message.value.trim());
-      applyCredits(credits);
-      void reloadDashboard(getSelectedBrand());
+      const sent = await sendRequest(brand.id, message.value.trim());
+      requestSent(client, sent);
       showToast({ tone: 'success', title: 'Request sent', message: `We've let ${brand.name} know. You'll hear from us when they reply.` });
       onClose();
-      onSent?.(request);
+      onSent?.(sent.request);
     } catch (failure) {
       setBusy(false);
       if (failure instanceof SessionEndedError) return;
       const refusal = paymentRefusal(failure);
       if (refusal) {
-        void reloadDashboard(getSelectedBrand()); // the overlay shows the credits as they are now
+        void refreshDashboard(client); // the overlay shows the credits as they are now
         onClose();
         openSubscriptionOverlay({ reason: refusal.reason, type: type ?? 'request' });
         return;

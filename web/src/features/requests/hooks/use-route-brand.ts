@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { useDashboard } from '@/features/dashboard/api/dashboard';
+import { useDashboard } from '@/features/dashboard';
 import { setSelectedBrand, useSelectedBrand } from '@/lib/session';
 
 export type RouteBrand =
@@ -44,13 +44,4 @@ export function useRouteBrand(userBrand: string | undefined, pathFor: (brand: st
   if (!brands) return { status: 'waiting' };
   if (!known) return { status: 'unknown' };
   return selected === userBrand ? { status: 'ready', brand: selected } : { status: 'waiting' };
-}
-
-/** The selected brand's numeric id (for links naming it), once the dashboard says which it is. */
-export function useCurrentBrandId(): string | null {
-  const selected = useSelectedBrand();
-  const data = useDashboard().data;
-  if (/^\d+$/.test(selected)) return selected;
-  const id = data?.dashboard?.brandId ?? data?.userBrands?.[0]?.id;
-  return id === undefined ? null : String(id);
 }

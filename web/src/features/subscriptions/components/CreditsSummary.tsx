@@ -1,5 +1,5 @@
-import type { CreditsInfo } from '@/features/dashboard/api/dashboard';
-import { formatDayOfMonth, parseDate } from '@/features/requests/utils/dates';
+import type { CreditsInfo } from '@/features/dashboard';
+import { formatDayOfMonth, parseDate } from '@/lib/dates';
 import { creditsText } from '../credits';
 
 /** Credits left, the next top-up and any add-ons; nothing at all when the total is 0. */

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Modal } from '@/components/ui/Modal';
-import { useDashboard } from '@/features/dashboard/api/dashboard';
-import { BILLING_PATH } from '@/features/navigation/menu';
+import { useDashboard } from '@/features/dashboard';
+import { BILLING_PATH } from '@/features/navigation';
 import { overlayTitle, PLAN_BENEFITS, planDescription } from '../credits';
 import { closeSubscriptionOverlay, type OverlayRequest } from '../overlay-store';
 import { CreditsSummary } from './CreditsSummary';

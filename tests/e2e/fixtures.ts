@@ -1,0 +1,117 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test as base, type Page } from '@playwright/test';
+
+/**
+ * Every journey checks every page it visits for accessibility: import `test` and
+ * `expect` from here, not from '@playwright/test'.
+ *
+ * Each time a watched page's main frame moves to an address (path) not yet scanned in
+ * this test (a load or a client-side route change), axe-core scans it once the page has
+ * settled on its heading; an address is scanned once per test (a scan costs the page
+ * hundreds of milliseconds of main thread). A scan of a page that moves on while it
+ * runs is dropped (the next address gets its own), and the page as the journey leaves
+ * it is scanned at the end. Any serious or critical
+ * violation fails the test, listed by address. The `page` fixture is watched
+ * automatically; pages a journey opens itself (another member's browser) are watched
+ * with `a11y.watch(page)`.
+ */
+
+const BLOCKING = new Set(['serious', 'critical']);
+
+interface Finding {
+  readonly url: string;
+  readonly rule: string;
+  readonly impact: string;
+  readonly help: string;
+  readonly targets: readonly string[];
+}
+
+export interface A11yWatcher {
+  /** Scans `page` at every address it visits from now on, and at the end of the test. */
+  readonly watch: (page: Page) => void;
+  /** Scans the page now (e.g. with a popup open that the journey closes right away). */
+  readonly check: (page: Page) => Promise<void>;
+}
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('domcontentloaded');
+  // Every screen has a level-1 heading once its data is in (or its error is shown).
+  await page.locator('h1').first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
+}
+
+async function scan(page: Page, findings: Finding[], scanned: Set<string>, strict: boolean): Promise<void> {
+  const url = page.url();
+  if (!url.startsWith('http')) return;
+  try {
+    await settled(page);
+    const results = await new AxeBuilder({ page }).analyze();
+    if (page.url() !== url && !strict) return; // moved on mid-scan: the new address is scanned on its own
+    scanned.add(new URL(url).pathname);
+    for (const violation of results.violations) {
+      if (!BLOCKING.has(violation.impact ?? '')) continue;
+      findings.push({
+        url: new URL(url).pathname + new URL(url).search,
+        rule: violation.id,
+        impact: violation.impact ?? '',
+        help: violation.help,
+        targets: violation.nodes.map((node) => node.target.join(' ')),
+      });
+    }
+  } catch (error) {
+    if (strict && !page.isClosed()) throw error;
+    // The page navigated or closed during the scan: nothing to report for this address.
+  }
+}
+
+export const test = base.extend<{ a11y: A11yWatcher }>({
+  a11y: [
+    async ({ page }, use, testInfo) => {
+      const findings: Finding[] = [];
+      const scanned = new Set<string>();
+      const watched = new Set<Page>();
+      let queue: Promise<void> = Promise.resolve();
+
+      const queued = new Set<string>();
+      const watch = (target: Page) => {
+        if (watched.has(target)) return;
+        watched.add(target);
+        target.on('framenavigated', (frame) => {
+          if (frame !== target.mainFrame() || !frame.url().startsWith('http')) return;
+          const path = new URL(frame.url()).pathname;
+          if (queued.has(path)) return;
+          queued.add(path);
+          queue = queue.then(async () => {
+            await scan(target, findings, scanned, false);
+            // Dropped mid-scan: the next visit to this address may try again.
+            if (!scanned.has(path)) queued.delete(path);
+          });
+        });
+      };
+      const check = async (target: Page) => {
+        await queue;
+        await scan(target, findings, scanned, true);
+      };
+
+      watch(page);
+      await use({ watch, check });
+
+      await queue;
+      for (const target of watched) {
+        if (target.isClosed() || !target.url().startsWith('http')) continue;
+        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false);
+      }
+      await testInfo.attach('accessibility-scans', {
+        body: [...scanned].sort().join('\n'),
+        contentType: 'text/plain',
+      });
+      const report = findings
+        .map((f) => `${f.url}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join('\n    ')}`)
+        .join('\n');
+      expect(findings, `serious or critical accessibility violations:\n${report}`).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

@@ -1,0 +1,3 @@
+/** The auth feature's public face: what the app shell and other features may use. */
+export { resendConfirmationEmail } from './api/account';
+export { logout } from './api/logout';

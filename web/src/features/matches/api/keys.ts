@@ -1,0 +1,16 @@
+/**
+ * Query keys of the matches feature. `brand` is the id of the member's brand the
+ * data is for (the selected brand, 'default' resolved).
+ */
+export const matchKeys = {
+  all: ['matches'] as const,
+  forBrand: (brand: string) => ['matches', brand] as const,
+  /** Every loaded pair of lists of one brand (any filter). */
+  allLists: (brand: string) => ['matches', brand, 'lists'] as const,
+  /** Both lists (Potentials and Saved) of one brand, for a brand filter ('' for none). */
+  lists: (brand: string, filter: readonly number[]) => ['matches', brand, 'lists', filter.join(',')] as const,
+  /** All match runs followed for one brand. */
+  runs: (brand: string) => ['matches', brand, 'run'] as const,
+  /** One match run's state (GET matching/run-check/{runId}/{brand}). */
+  run: (brand: string, runId: string) => ['matches', brand, 'run', runId] as const,
+};

@@ -1,0 +1,2 @@
+/** The navigation feature's public face: the paths other features link to. */
+export { BILLING_PATH, BRAND_PROFILE_PATH, formatCount } from './menu';

@@ -1,0 +1,22 @@
+/**
+ * The requests feature's public face. Connections and declines are lists of requests
+ * (accepted, declined): they read through `requestKeys` and show `RequestCard`s.
+ */
+export {
+  isOpen,
+  otherBrand,
+  type BrandSummary,
+  type ContactDetails,
+  type RequestBox,
+  type RequestItem,
+  type RequestStatus,
+} from './api/requests';
+export { requestKeys } from './api/keys';
+export { BrandIdentity } from './components/BrandIdentity';
+export { ContactDetailsList } from './components/ContactDetailsList';
+export { ListTabs } from './components/ListTabs';
+export { RequestCard } from './components/RequestCard';
+export { SendRequestHost } from './components/SendRequestHost';
+export { useRouteBrand, type RouteBrand } from './hooks/use-route-brand';
+export { useSeenRefresh } from './hooks/use-seen-refresh';
+export { openSendRequest } from './send-request-store';

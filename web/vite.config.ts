@@ -38,6 +38,9 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // A screen test renders lazy routes and waits (findBy, up to 5 s each) several times; the
+    // default 5 s per test failed on a busy 2-core machine although nothing was wrong.
+    testTimeout: 30_000,
     restoreMocks: true,
     unstubGlobals: true,
   },

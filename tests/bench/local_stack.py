@@ -40,7 +40,7 @@ HEALTH_CALLS = 200
 LOGINS = 50
 KILL_ROUNDS = 4
 WRITES_PER_ROUND = 8
-DEMO = ("demo@tandem.local", "TandemDemo1")
+DEMO = ("demo@tandem.local", "Oat-Honey-Bristol-26")  # infra/local/seed.py DEMO_LOGINS
 
 
 def _port() -> int:

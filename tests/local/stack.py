@@ -20,6 +20,14 @@ from pathlib import Path
 
 import requests
 
+
+def demo_password(email: str) -> str:
+    """The seeded demo login's password (infra/local/seed.py is the one place it is written)."""
+    from infra.local.seed import DEMO_LOGINS
+
+    return {login.email: login.password for login in DEMO_LOGINS}[email]
+
+
 ROOT = Path(__file__).resolve().parents[2]
 READY = re.compile(r"Tandem is running at (http://127\.0\.0\.1:\d+)")
 START_TIMEOUT = 180  # a first start seeds the demo data (about 25 s on a busy 2-core machine)
@@ -95,7 +103,8 @@ class LocalStack:
             self.process.kill()
         self.process.wait(timeout=30)
 
-    def sign_in(self, email: str, password: str) -> str:
+    def sign_in(self, email: str, password: str | None = None) -> str:
+        password = password if password is not None else demo_password(email)
         """An access token through the product's own sign-in route."""
         answer = requests.post(
             f"{self.url}/api/users/login", json={"email": email, "password": password}, timeout=60

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import requests
 
-from tests.local.stack import StackProcesses
+from tests.local.stack import StackProcesses, demo_password
 
 HEALTH_CALLS = 200
 LOGINS = 50
@@ -29,7 +29,15 @@ def test_two_hundred_parallel_health_checks_and_fifty_parallel_sign_ins_are_all_
     assert [r.status_code for r in health] == [200] * HEALTH_CALLS
     assert all(r.json()["status"] == "ok" for r in health)
 
-    login = {"email": "demo@tandem.local", "password": "TandemDemo1"}
+    login = {"email": "demo@tandem.local", "password": demo_password("demo@tandem.local")}
     signed_in = _all(LOGINS, lambda: requests.post(f"{stack.url}/api/users/login", json=login, timeout=300))
-    assert [r.status_code for r in signed_in] == [200] * LOGINS, [r.text for r in signed_in if not r.ok]
-    assert all(r.json()["access_token"] for r in signed_in)
+    # Every sign-in is answered (none reset). The sign-in throttle counts a burst from one client
+    # for one address before the passwords are checked (docs/decisions.md, issue 11), so past its
+    # free tries the answer is its 429, in JSON; the others sign in.
+    answers = [(r.status_code, r.json()) for r in signed_in]
+    assert {status for status, _ in answers} <= {200, 429}, [r.text for r in signed_in]
+    assert all(body["access_token"] for status, body in answers if status == 200)
+    assert all(
+        body["error"].startswith("Too many sign-in attempts") for status, body in answers if status == 429
+    )
+    assert sum(status == 200 for status, _ in answers) >= 5

@@ -19,7 +19,7 @@ KILL9_WRITES = 30
 
 
 def _demo_headers(stack) -> tuple[dict[str, str], int]:  # noqa: ANN001
-    token = stack.sign_in("demo@tandem.local", "TandemDemo1")
+    token = stack.sign_in("demo@tandem.local")
     brands = requests.get(f"{stack.url}/api/brands", headers={"Authorization": f"Bearer {token}"}, timeout=60)
     assert brands.status_code == 200, brands.text
     brand = min(b["id"] for b in brands.json()["brands"])

@@ -13,7 +13,7 @@ from pathlib import Path
 import requests
 
 from infra.local.seed import DEMO_REQUESTS
-from tests.local.stack import LocalStack, StackProcesses
+from tests.local.stack import LocalStack, StackProcesses, demo_password
 
 SENDS = 50
 WORKERS = 16
@@ -57,9 +57,9 @@ def test_fifty_simultaneous_sends_and_racing_answers_over_http(
 ):
     items = json.loads((data_dir / "dynamodb.json").read_text())  # the seeded data, to pick brands
     stack = stacks.start(data_dir, web_root)
-    demo, demo_account = _sign_in(stack, "demo@tandem.local", "TandemDemo1")
-    feature, feature_account = _sign_in(stack, "feature@tandem.local", "TandemFeature1")
-    admin, _ = _sign_in(stack, "admin@tandem.local", "TandemAdmin1")
+    demo, demo_account = _sign_in(stack, "demo@tandem.local", demo_password("demo@tandem.local"))
+    feature, feature_account = _sign_in(stack, "feature@tandem.local", demo_password("feature@tandem.local"))
+    admin, _ = _sign_in(stack, "admin@tandem.local", demo_password("admin@tandem.local"))
     oat = _brand_ids(items, demo_account)[0]
     (northwind,) = _brand_ids(items, feature_account)
     asked_us = {f"demo-population-{index}" for index, _ in DEMO_REQUESTS}

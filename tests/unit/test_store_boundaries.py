@@ -83,4 +83,5 @@ def test_models_name_their_keys_only_sign_in_services_use_the_builders():
         "layers/core/python/tandem/services/sessions.py",
         "layers/core/python/tandem/services/codes.py",
         "layers/core/python/tandem/services/rate_limit.py",
+        "layers/core/python/tandem/services/password_links.py",
     }

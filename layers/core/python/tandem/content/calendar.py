@@ -24,21 +24,9 @@ from typing import Any
 
 from tandem.content import ContentError, check_keys, load_toml, require
 from tandem.content.collab_ideas import slugs as idea_slugs
+from tandem.domain.formats import LONG_MONTHS
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+MONTHS = LONG_MONTHS  # one spelling of the month names (tandem.domain.formats)
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 COUNTRIES = {"GB": "UK", "US": "US"}

@@ -11,6 +11,7 @@ One Ctrl-C or SIGTERM stops it within a few seconds.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import signal
 import sys
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--web-root", default=os.environ.get("WEB_ROOT", str(ROOT / "web/dist")))
     args = parser.parse_args(argv)
     started = time.monotonic()
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # `kill -USR1`: every thread's stack
 
     from infra.local.server import bind
 

@@ -1,11 +1,16 @@
-"""Call the API the way API Gateway does: through the local gateway built from template.yaml."""
+"""What the functional tests share: `Api` calls the API the way API Gateway does (through the
+local gateway built from template.yaml); members with brands, credits and subscriptions; sent
+mail; the links in request emails."""
 
 from __future__ import annotations
 
 import json
+import re
+import time
 from typing import Any
 
 from infra.local.gateway import LocalApiGateway
+from tests.factories import auth_headers, member
 
 
 class Api:
@@ -23,3 +28,92 @@ class Api:
         except ValueError:
             payload = response.body.decode()
         return response.status, payload
+
+
+def subscribe(account_id: str, status: str = "active") -> None:
+    """Give an account a subscription status (what the Stripe webhook workflow records)."""
+    from tandem.store import keys
+    from tandem.store.models import Account
+
+    Account(keys.account_pk(account_id), keys.META).update(actions=[Account.subscription_status.set(status)])
+
+
+def sent_mail() -> list:
+    """Every email moto's SES has accepted in this test."""
+    from moto.backends import get_backend
+
+    return get_backend("ses")["123456789012"]["eu-west-2"].sent_messages
+
+
+DAY = 86400
+
+
+def grant(account_id: str, amount: int = 6, start: int | None = None, op: str = "grant:main:test") -> None:
+    from tandem.services import credits
+
+    start = start if start is not None else int(time.time()) - DAY
+    credits.grant(
+        account_id, kind="main", amount=amount, valid_from=start, valid_to=start + 30 * DAY, op_id=op
+    )
+
+
+class Brand:
+    """A member with one brand, as the API sees it."""
+
+    def __init__(self, email: str, name: str, credits: int = 0, status: str = "active", **profile) -> None:
+        self.user, (self.brand,), self.token = member(email, (name,), **profile)
+        self.id = int(self.brand.brand_id)
+        self.account = self.user.account_id
+        self.email = email
+        if status != "none":
+            subscribe(self.account, status)
+        if credits:
+            grant(self.account, credits)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return auth_headers(self.token, self.id)
+
+
+def run_job(aws, job: str) -> dict:
+    """Invoke the scheduler function through the Lambda API, as EventBridge does."""
+    from tandem.integrations.aws import client
+
+    answer = client("lambda").invoke(
+        FunctionName=aws.functions["SchedulerFunction"].name, Payload=json.dumps({"job": job}).encode()
+    )
+    return json.loads(answer["Payload"].read())["result"]
+
+
+def mail_to(email: str) -> list:
+    return [m for m in sent_mail() if email in m.destinations["ToAddresses"]]
+
+
+def send(api, sender: Brand, to: Brand | int, message: str = "Shall we run a giveaway together?"):
+    target = to.id if isinstance(to, Brand) else to
+    return api.call("POST", "/api/requests", sender.headers, {"toBrandId": target, "message": message})
+
+
+def available(account: str) -> int:
+    from tandem.services import credits
+
+    return credits.info(account)["available"]
+
+
+def relation_state(brand: int, other: int) -> str:
+    from tandem.store.models import BrandRelation
+
+    found = BrandRelation.find(brand, other, consistent=True)
+    return found.request_state if found else ""
+
+
+LINK = re.compile(r"https?://[^/\s]+(/quick-action/(accept|decline)/\d+/\d+/\S+)")
+
+
+def links(email: str) -> dict[str, str]:
+    (mail,) = [m for m in mail_to(email) if "would like to collaborate" in m.subject]
+    return {action: path for path, action in LINK.findall(mail.body)}
+
+
+def press(api, path: str):
+    return api.call("POST", f"/api{path}")  # no Authorization header: the link is the credential

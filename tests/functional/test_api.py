@@ -9,12 +9,6 @@ import time
 import pytest
 
 from tests.factories import auth_headers, member, population
-from tests.functional.helpers import Api
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
 
 
 def test_health_answers_ok_with_version(api):

@@ -10,17 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.factories import auth_headers, member
-from tests.functional.helpers import Api
+from tests.functional.helpers import sent_mail
 
 PASSWORD = "Tandem-Oats-2026"
 EMAIL_TAKEN = "An account with this email already exists"
 EXPIRED_OR_USED = "This link has expired or was already used. Please ask for a new one."
 SESSION_ENDED = "Your session has ended. Please sign in again."
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
 
 
 def sent_links(path_prefix: str) -> list[str]:
@@ -381,7 +376,7 @@ def test_users_from_before_email_owners_keep_their_address_once_claimed(api, aws
 
     from tandem.services import accounts
     from tandem.store.models import EmailOwner, User
-    from tests.functional.test_requests import run_job
+    from tests.functional.helpers import run_job
 
     assert sign_up(api)[0] == 201
     EmailOwner(*EmailOwner.key("new@example.com")).delete()  # as users created before this change
@@ -619,12 +614,6 @@ def test_one_password_email_per_address_per_minute(api):
         assert _forgot(api, email=email, client_ip=OWNER) == (200, {"message": RESET_SENT})
         assert len(sent_mail()) == before + 1
     assert len(reset_links()) == 1
-
-
-def sent_mail() -> list:
-    from moto.backends import get_backend
-
-    return get_backend("ses")["123456789012"]["eu-west-2"].sent_messages
 
 
 RESET_SENT = "If that email belongs to a Tandem account, we've sent a link to reset the password."

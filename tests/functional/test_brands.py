@@ -11,9 +11,9 @@ import pytest
 import requests
 
 from tandem.store import keys
-from tandem.store.models import Account, Brand, BrandRelation, Match
+from tandem.store.models import Brand, BrandRelation, Match
 from tests.factories import auth_headers, member, population
-from tests.functional.helpers import Api
+from tests.functional.helpers import subscribe
 
 RUN_ID = re.compile(r"^[0-9a-f]{32}$")
 
@@ -30,17 +30,6 @@ FULL_PROFILE = {
     "contact": {"name": "Dana Demo", "email": "Dana@OatAndHoney.example", "phone": "+44 20 7946 0000"},
     "hideName": False,
 }
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
-
-
-def subscribe(user, status: str = "active") -> None:
-    Account(keys.account_pk(user.account_id), keys.META).update(
-        actions=[Account.subscription_status.set(status)]
-    )
 
 
 def stored(brand_id: int) -> dict:
@@ -550,7 +539,7 @@ def test_a_non_subscriber_sees_other_brands_masked(api):
 
 def test_a_subscriber_sees_names_unless_the_brand_hides_its_name(api):
     user, _, token = member()
-    subscribe(user)
+    subscribe(user.account_id)
     _, (shown, hidden), their_token = member(
         "other@example.com", brand_names=("Oat & Honey", "Secret Soap"), category="beauty"
     )

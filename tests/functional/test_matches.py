@@ -8,20 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from tandem.store import keys
-from tandem.store.models import Account, BrandRelation, Match
+from tandem.store.models import BrandRelation, Match
 from tests.factories import auth_headers, member, population
-from tests.functional.helpers import Api
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
-
-
-def subscribe(user, status: str = "active") -> None:
-    Account(keys.account_pk(user.account_id), keys.META).update(
-        actions=[Account.subscription_status.set(status)]
-    )
+from tests.functional.helpers import subscribe
 
 
 def add_match(
@@ -60,7 +49,7 @@ def listing(api, token, brand_id: int, which: str = "potentials", query: str = "
 def scene(api):
     """A subscribed member's brand with four matches of other members' brands."""
     user, (mine,), token = member()
-    subscribe(user)
+    subscribe(user.account_id)
     _, others, _ = member(
         "others@example.com",
         brand_names=("Oat & Honey", "Fern Candles", "Salt Studio", "Moss Goods"),
@@ -247,7 +236,7 @@ def test_a_non_subscriber_sees_masked_names(api):
     _, dash = api.call("GET", "/api/dashboard", auth_headers(token, me))
     assert dash["showingBrandNames"] is False and dash["showingBrandNamesGlobal"] is True
 
-    subscribe(user)
+    subscribe(user.account_id)
     body = listing(api, token, me)
     assert body["showingBrandNames"] is True
     assert body["matches"][0]["name"] == "Oat & Honey" and body["matches"][0]["nameVisible"] is True
@@ -262,14 +251,14 @@ def test_which_subscriptions_show_names(api, status, sees):
     user, (mine,), token = member()
     _, (theirs,), _ = member("other@example.com", brand_names=("Oat & Honey",))
     add_match(int(mine.brand_id), int(theirs.brand_id), 0.5)
-    subscribe(user, status)
+    subscribe(user.account_id, status)
     (card,) = listing(api, token, int(mine.brand_id))["matches"]
     assert card["nameVisible"] is sees
 
 
 def test_a_hidden_name_stays_masked_for_subscribers_but_not_for_connected_brands(api):
     user, (mine,), token = member()
-    subscribe(user)
+    subscribe(user.account_id)
     _, (hidden, connected), their_token = member(
         "other@example.com", brand_names=("Secret Soap", "Quiet Candles"), category="beauty"
     )
@@ -320,7 +309,7 @@ def test_bad_list_queries_are_400(api, query, message):
 
 def test_list_defaults_to_potentials_and_joins_more_than_100_brands(api):
     user, (mine,), token = member()
-    subscribe(user)
+    subscribe(user.account_id)
     others = population(130)
     me = int(mine.brand_id)
     for i, other in enumerate(others):
@@ -334,7 +323,7 @@ def test_list_defaults_to_potentials_and_joins_more_than_100_brands(api):
 
 def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     user, _, token = member()
-    subscribe(user)
+    subscribe(user.account_id)
     population(40)
     status, created = api.call(
         "POST",

@@ -10,12 +10,6 @@ import logging
 import pytest
 
 from tests.factories import auth_headers, member
-from tests.functional.helpers import Api
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
 
 
 @pytest.fixture

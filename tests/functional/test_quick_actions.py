@@ -2,29 +2,11 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 
-from tests.functional.helpers import Api
-from tests.functional.test_requests import Brand, available, mail_to, relation_state, send
-
-LINK = re.compile(r"https?://[^/\s]+(/quick-action/(accept|decline)/\d+/\d+/\S+)")
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
-
-
-def links(email: str) -> dict[str, str]:
-    (mail,) = [m for m in mail_to(email) if "would like to collaborate" in m.subject]
-    return {action: path for path, action in LINK.findall(mail.body)}
-
-
-def press(api, path: str):
-    return api.call("POST", f"/api{path}")  # no Authorization header: the link is the credential
+from tests.functional.helpers import Brand, available, links, mail_to, press, relation_state, send
 
 
 def test_accept_link_connects_both_brands_once(api):

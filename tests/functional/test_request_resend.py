@@ -5,16 +5,7 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
-from tests.functional.helpers import Api
-from tests.functional.test_quick_actions import links, press
-from tests.functional.test_requests import Brand, available, mail_to, relation_state, send
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
+from tests.functional.helpers import Brand, available, links, mail_to, press, relation_state, send
 
 
 def invited(email: str) -> int:

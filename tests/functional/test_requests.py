@@ -3,94 +3,24 @@ cancel, lists, menu counts, emails, awaiting approval, month-end settle, admin g
 
 from __future__ import annotations
 
-import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.factories import auth_headers, member
-from tests.functional.helpers import Api
-
-DAY = 86400
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
-
-
-def subscribe(account_id: str, status: str = "active") -> None:
-    from tandem.store import keys
-    from tandem.store.models import Account
-
-    Account(keys.account_pk(account_id), keys.META).update(actions=[Account.subscription_status.set(status)])
-
-
-def grant(account_id: str, amount: int = 6, start: int | None = None, op: str = "grant:main:test") -> None:
-    from tandem.services import credits
-
-    start = start if start is not None else int(time.time()) - DAY
-    credits.grant(
-        account_id, kind="main", amount=amount, valid_from=start, valid_to=start + 30 * DAY, op_id=op
-    )
-
-
-class Brand:
-    """A member with one brand, as the API sees it."""
-
-    def __init__(self, email: str, name: str, credits: int = 0, status: str = "active", **profile) -> None:
-        self.user, (self.brand,), self.token = member(email, (name,), **profile)
-        self.id = int(self.brand.brand_id)
-        self.account = self.user.account_id
-        self.email = email
-        if status != "none":
-            subscribe(self.account, status)
-        if credits:
-            grant(self.account, credits)
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return auth_headers(self.token, self.id)
-
-
-def run_job(aws, job: str) -> dict:
-    """Invoke the scheduler function through the Lambda API, as EventBridge does."""
-    from tandem.integrations.aws import client
-
-    answer = client("lambda").invoke(
-        FunctionName=aws.functions["SchedulerFunction"].name, Payload=json.dumps({"job": job}).encode()
-    )
-    return json.loads(answer["Payload"].read())["result"]
-
-
-def sent_mail():
-    from moto.backends import get_backend
-
-    return get_backend("ses")["123456789012"]["eu-west-2"].sent_messages
-
-
-def mail_to(email: str) -> list:
-    return [m for m in sent_mail() if email in m.destinations["ToAddresses"]]
-
-
-def send(api, sender: Brand, to: Brand | int, message: str = "Shall we run a giveaway together?"):
-    target = to.id if isinstance(to, Brand) else to
-    return api.call("POST", "/api/requests", sender.headers, {"toBrandId": target, "message": message})
-
-
-def available(account: str) -> int:
-    from tandem.services import credits
-
-    return credits.info(account)["available"]
-
-
-def relation_state(brand: int, other: int) -> str:
-    from tandem.store.models import BrandRelation
-
-    found = BrandRelation.find(brand, other, consistent=True)
-    return found.request_state if found else ""
-
+from tests.functional.helpers import (
+    DAY,
+    Brand,
+    available,
+    grant,
+    mail_to,
+    relation_state,
+    run_job,
+    send,
+    sent_mail,
+    subscribe,
+)
 
 # ---------------------------------------------------------------- send
 

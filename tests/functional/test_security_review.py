@@ -12,15 +12,9 @@ import re
 
 import pytest
 
-from tests.functional.helpers import Api
-from tests.functional.test_requests import Brand, send
+from tests.functional.helpers import Brand, send
 
 LINK = re.compile(r"https?://[^/\s]+(/quick-action/(accept|decline)/\d+/\d+/\S+)")
-
-
-@pytest.fixture
-def api(aws):
-    return Api(aws)
 
 
 def with_logo(brand: Brand) -> str:
@@ -39,7 +33,7 @@ def logos_in(payload) -> list[str]:
 def test_a_hidden_senders_logo_is_not_shown_to_the_recipient(api):
     """A brand that hides its name shows 'A <category> brand' to the recipient until the two
     are connected; its logo would give the name away, so it is not shown either."""
-    from tests.functional.test_requests import mail_to
+    from tests.functional.helpers import mail_to
 
     hidden = Brand("hidden@example.com", "Secret Oats", credits=6, category="food & drink", hide_name=True)
     logo = with_logo(hidden)

@@ -94,7 +94,13 @@ class LocalStack:
         """Send one signal; returns (exit code, seconds until the process was gone)."""
         started = time.monotonic()
         self.process.send_signal(sig)
-        code = self.process.wait(timeout=timeout)
+        try:
+            code = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGUSR1)  # the stack prints every thread's stack
+            time.sleep(2)
+            self.kill()
+            raise AssertionError(f"the local stack did not stop within {timeout} s:\n{self.output}") from None
         return code, time.monotonic() - started
 
     def kill(self) -> None:

@@ -84,7 +84,7 @@ def test_a_lone_surrogate_in_a_sign_up_is_a_400_and_creates_nothing(site):
 
 def test_a_lone_surrogate_in_a_request_message_is_a_400_not_out_of_credits(site):
     from tandem.services import credits
-    from tests.functional.test_requests import grant, subscribe
+    from tests.functional.helpers import grant, subscribe
 
     _, (oat,), token = member("oat@example.com", ("Oat & Co",))
     _, (tea,), _ = member("tea@example.com", ("Tea & Co",))

@@ -23,6 +23,22 @@ ROOT = Path(__file__).resolve().parents[2]
 STOP_GRACE_SECONDS = 3.0  # requests in progress at a stop get this long to finish
 
 
+class _Stop(BaseException):
+    """Raised in the main thread by the SIGINT/SIGTERM handler once the stack is serving."""
+
+
+_stopping = False
+
+
+def _raise_stop(*_: object) -> None:
+    """Raise once: the signals after the first (a second Ctrl-C, a burst of SIGTERM) are
+    ignored, so nothing cuts the saving short."""
+    global _stopping
+    if not _stopping:
+        _stopping = True
+        raise _Stop
+
+
 def _prepare_environment(moto_port: int) -> str:
     endpoint = f"http://127.0.0.1:{moto_port}"
     os.environ.update(
@@ -116,18 +132,22 @@ def main(argv: list[str] | None = None) -> int:
     serving = threading.Thread(target=site.serve_forever, name="local-site", daemon=True)
     serving.start()
 
-    stop = threading.Event()
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-
     logins = "\n".join(f"  {d.role:<24} {d.email:<24} {d.password}" for d in DEMO_LOGINS)
-    print(
-        f"\nTandem is running at {url}  (API: {url}/api/health, ready in "
-        f"{time.monotonic() - started:.1f}s)\n\nDemo logins:\n{logins}\n\n"
-        f"Emails: {url}/__local/outbox   Data: {args.data_dir}   Stop: Ctrl-C\n",
-        flush=True,
-    )
-    while not stop.wait(3600):  # the signal handlers run here, in the main thread
+    try:
+        # The handlers raise instead of setting a threading.Event: Event.set() from a handler
+        # deadlocks when the signal lands while this thread holds the Event's own lock inside
+        # Event.wait() (seen in CI: SIGTERM right after the ready line, stack hung for good).
+        signal.signal(signal.SIGINT, _raise_stop)
+        signal.signal(signal.SIGTERM, _raise_stop)
+        print(
+            f"\nTandem is running at {url}  (API: {url}/api/health, ready in "
+            f"{time.monotonic() - started:.1f}s)\n\nDemo logins:\n{logins}\n\n"
+            f"Emails: {url}/__local/outbox   Data: {args.data_dir}   Stop: Ctrl-C\n",
+            flush=True,
+        )
+        while True:
+            time.sleep(3600)  # a signal interrupts the sleep and its handler raises _Stop here
+    except _Stop:
         pass
 
     # Stop taking requests, let the ones in progress finish, keep the data, stop moto.

@@ -77,6 +77,19 @@ def test_one_sigterm_stops_the_stack_within_five_seconds_and_keeps_the_data(
     assert other in {card["id"] for card in listed.json()["matches"]}
 
 
+def test_a_burst_of_signals_at_the_ready_line_stops_the_stack_once_and_saves(
+    stacks: StackProcesses, data_dir: Path, web_root: Path
+):
+    """Signals land wherever the main thread is, over and over: the stop must neither hang
+    (a handler waiting on a lock its own thread holds) nor be cut short by the second one."""
+    stack = stacks.start(data_dir, web_root)
+    for _ in range(200):
+        stack.process.send_signal(signal.SIGTERM if _ % 2 else signal.SIGINT)
+    code = stack.process.wait(timeout=60)
+    assert code == 0, stack.output
+    assert stack.output.count("Tandem stopped; data saved.") == 1, stack.output
+
+
 def _population_brands(data_dir: Path) -> list[int]:
     items = json.loads((data_dir / "dynamodb.json").read_text())
     return sorted(

@@ -242,12 +242,12 @@ def password_link_email(purpose: str, email: str) -> dict[str, str] | None:
     would be work only a known address costs.)"""
     if purpose not in password_links.LIFETIMES:
         raise ValueError(f"Not a password link: {purpose!r}")
-    owner = EmailOwner.lookup(email)
-    if owner is None:
+    user_id = EmailOwner.user_id_of(email)
+    if user_id is None:
         if not rate_limit.once_per("no-account-mail", email, password_links.RESEND_AFTER):
             return None
         return {"to": email, **_no_account_email(purpose)}
-    code = password_links.issue(purpose, owner.user_id)
+    code = password_links.issue(purpose, user_id)
     if code is None:
         return None
     if purpose == "reset-password":

@@ -111,3 +111,35 @@ test('a signed-out member opening /matches is sent to sign in and back', async (
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/matches$/);
 });
+
+test('a reset link works once; opened again it says so and offers a new one', async ({ page }) => {
+  const email = `rita.${Date.now()}@example.com`;
+  const created = await page.request.post('/api/users/create-account', {
+    data: { name: 'Rita Reset', email, password: 'Tandem-Oats-2026', brandName: 'Rita Rolls' },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+
+  await page.goto('/__local/outbox');
+  const href = await page.locator('article', { hasText: email }).getByRole('link').first().getAttribute('href');
+  expect(href).toContain('/reset-password/');
+
+  await page.goto(href!);
+  await page.getByLabel('New password', { exact: true }).fill('Fresh-Oats-2027');
+  await page.getByLabel('Confirm new password').fill('Fresh-Oats-2027');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByRole('heading', { name: 'Password updated' })).toBeVisible();
+
+  await page.goto(href!);
+  await expect(page.getByRole('heading', { name: 'This link no longer works' })).toBeVisible();
+  await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Request a new link' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+
+  await signIn(page, email, 'Fresh-Oats-2027');
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+});

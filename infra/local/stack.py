@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     from moto.server import ThreadedMotoServer
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's per-request access log
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a burst queues by design
     moto = ThreadedMotoServer(ip_address="127.0.0.1", port=args.moto_port, verbose=False)
     moto.start()
     endpoint = _prepare_environment(moto.get_host_and_port()[1])
@@ -150,13 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     except _Stop:
         pass
 
-    # Stop taking requests, let the ones in progress finish, keep the data, stop moto.
-    # Step Functions executions still running are daemon threads of moto: they end with the
-    # process (their runs stay "running" in the table, as after a Lambda timeout in AWS).
+    # Stop taking requests, let the ones in progress finish, keep the data. moto's server and
+    # any Step Functions execution still running are daemon threads: they end with the process
+    # (such a run stays "running" in the table, as after a Lambda timeout in AWS, and the
+    # scheduler's fail-stuck-match-runs job closes it).
     site.shutdown()
     site.server_close(grace=STOP_GRACE_SECONDS)
     journal.close()
-    moto.stop()
     print("Tandem stopped; data saved.", flush=True)
     return 0
 

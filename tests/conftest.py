@@ -48,7 +48,7 @@ def aws() -> Iterator[object]:
     reset_settings()  # a test may have changed the environment (monkeypatch undoes it)
 
 
-def wait_for_execution(execution_arn: str, timeout: float = 30.0) -> dict:
+def wait_for_execution(execution_arn: str, timeout: float = 180.0) -> dict:
     """Poll a Step Functions execution until it leaves RUNNING."""
     from tandem.integrations.aws import client
 

@@ -95,7 +95,7 @@ def test_match_run_started_through_the_api_reaches_done(api, aws):
     assert status == 202
     assert started["status"] == "queued"
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 180  # a bound, not a speed target: CI machines are busy
     while True:
         status, check = api.call(
             "GET", f"/api/matching/run-check/{started['runId']}/{brand_id}", auth_headers(token, brand_id)

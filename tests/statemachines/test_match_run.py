@@ -171,7 +171,7 @@ def test_nightly_run_rebuilds_the_index_and_matches_every_brand(aws, monkeypatch
     started = match_runs.start_nightly()
     machine = aws.state_machines["NightlyMatchRunStateMachine"]
     arn = machine.arn.replace(":stateMachine:", ":execution:") + ":" + started["execution"]
-    result = wait_for_execution(arn, timeout=60)
+    result = wait_for_execution(arn)
 
     assert result["status"] == "SUCCEEDED", result
     assert len(list(MatchIndexShard.query("MATCHINDEX"))) == match_index.shard_count() == 3
@@ -194,7 +194,7 @@ def test_nightly_batch_failure_fails_the_execution_clearly(aws, monkeypatch):
     started = match_runs.start_nightly()
     machine = aws.state_machines["NightlyMatchRunStateMachine"]
     arn = machine.arn.replace(":stateMachine:", ":execution:") + ":" + started["execution"]
-    result = wait_for_execution(arn, timeout=60)
+    result = wait_for_execution(arn)
     assert result["status"] == "FAILED"
     assert result.get("error") == "NightlyMatchRunFailed"
     assert "nightly" in result.get("cause", "").lower()

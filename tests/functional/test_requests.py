@@ -628,3 +628,23 @@ def test_a_cancelled_request_stays_in_the_senders_sent_list_as_cancelled(api):
     assert api.call("GET", "/api/dashboard", b.headers)[1]["menuCounts"]["requests"] == 0
     for view in ("/api/connections", "/api/declines?dir=out", "/api/declines?dir=in"):
         assert api.call("GET", view, a.headers)[1]["items"] == []
+
+
+def test_the_brand_page_says_when_the_sender_may_ask_again_after_a_cancel(api):
+    """Issue 10: during the wait after a cancel, the brand page offered "Send request" and the
+    send was then refused. The page now carries the wait (the refusal's own words); the other
+    brand may still ask, so its page carries none."""
+    from tandem.domain import requests as rules
+
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    assert api.call("GET", f"/api/brand/{b.id}", a.headers)[1]["relation"]["waitMessage"] is None
+    api.call("POST", f"/api/requests/{request_id}/cancel", a.headers)
+
+    relation = api.call("GET", f"/api/brand/{b.id}", a.headers)[1]["relation"]
+    when = rules.resend_date(rules.resend_at(int(time.time())))
+    assert relation["requestState"] == "cancelled"
+    assert relation["waitMessage"] == f"You can send Fern Candles a new request from {when}."
+    assert send(api, a, b)[1] == {"error": relation["waitMessage"]}
+    assert api.call("GET", f"/api/brand/{a.id}", b.headers)[1]["relation"]["waitMessage"] is None

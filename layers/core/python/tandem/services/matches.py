@@ -7,11 +7,13 @@ other brands' data with BatchGet and applies who may see whose name (domain/bran
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from tandem.domain import brand_profile
 from tandem.domain import relations as rel
+from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
@@ -238,6 +240,10 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
             "dismissed": bool(relation and relation.dismissed),
             "requestState": (relation.request_state if relation else "") or None,
             "requestId": (relation.request_id if relation else "") or None,
+            # After a cancel or decline the sender waits before asking this brand again.
+            "waitMessage": request_rules.resend_refusal(
+                identity["name"], relation.resend_at if relation else None, int(time.time())
+            ),
         },
         "match": None if match is None or is_own else _match_json(match),
         "isOwn": is_own,

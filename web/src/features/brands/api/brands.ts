@@ -92,6 +92,8 @@ export interface BrandRelation {
   readonly dismissed: boolean;
   readonly requestState: string | null;
   readonly requestId: string | number | null;
+  /** Set while the brand may not ask again yet (after a cancel or decline): says from when. */
+  readonly waitMessage?: string | null;
 }
 
 export type Fit = 'Great fit' | 'Good fit' | 'Worth a look';

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeSendRequest } from '@/features/requests/send-request-store';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
@@ -55,6 +55,21 @@ describe('Brand page', () => {
     expect(contact.getByRole('link', { name: 'ben@bean.example' })).toHaveAttribute('href', 'mailto:ben@bean.example');
     expect(screen.getByText("You're connected.")).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Send request/ })).not.toBeInTheDocument();
+  });
+
+  it('says from when a brand may be asked again after a cancel, with no Send request until then', async () => {
+    const wait = 'You can send Bean Bros a new request from 23 Dec 2026.';
+    const { router } = openBrand('/matches/brand/21?request=1', {
+      'GET brand/21': publicView({
+        relation: { saved: false, dismissed: false, requestState: 'cancelled', requestId: 'q1', waitMessage: wait },
+      }),
+    });
+    expect(await screen.findByText(wait)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Send request/ })).not.toBeInTheDocument();
+    await vi.waitFor(() => {
+      expect(router.state.location.search).toBe('');
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('saves from the brand page', async () => {

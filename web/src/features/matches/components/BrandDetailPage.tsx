@@ -28,7 +28,7 @@ import { SendRequestButton } from './SendRequestButton';
 
 function canRequest(view: PublicBrandView): boolean {
   const state = view.relation.requestState;
-  return !view.isOwn && (state === null || state === 'cancelled');
+  return !view.isOwn && !view.relation.waitMessage && (state === null || state === 'cancelled');
 }
 
 function Chips({ items }: { readonly items: readonly string[] }) {
@@ -196,7 +196,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const audience = brand.audience ?? {};
   const social = SOCIAL_NETWORKS.filter((network) => brand.social?.[network]);
   const contact = brand.contact;
-  const requestText = requestStateText(relation.requestState);
+  const requestText = relation.waitMessage ?? requestStateText(relation.requestState);
 
   const toggleSave = async () => {
     setSaving(true);

@@ -87,3 +87,21 @@ def test_an_expired_token_is_told_apart():
     with pytest.raises(jws.ExpiredToken):
         ours(expired)
     assert ours(jws.encode({**CLAIMS, "exp": now + 60}, KEY))["exp"] == now + 60
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t + "=",  # padding
+        lambda t: t + "!",  # a character base64 decoding would silently skip
+        lambda t: t[:-2] + "+" + t[-1],  # the standard alphabet instead of the URL-safe one
+        lambda t: t.replace(".", ". ", 1),  # whitespace inside a part
+    ],
+)
+def test_one_token_has_one_spelling(change):
+    """A signed token altered in a way the base64 decoder would forgive is refused, so a
+    token string is never accepted in more than one spelling."""
+    token = jws.encode(CLAIMS, KEY)
+    assert ours(token) == CLAIMS
+    with pytest.raises(jws.InvalidToken):
+        ours(change(token))

@@ -71,6 +71,27 @@ def _forge(header: dict, payload: dict, key: str = KEY) -> str:
         jws.encode(CLAIMS, KEY)[:-2] + "AA",  # tampered signature
         jws.encode(CLAIMS, KEY).replace(".", ".e30", 1),  # tampered payload
     ],
+    # Names, not the tokens: tokens carry the time, and pytest-xdist workers must collect the
+    # same test ids (two workers starting in different seconds made CI fail at collection).
+    ids=[
+        "wrong-key",
+        "hs512",
+        "alg-none",
+        "crit",
+        "other-issuer",
+        "no-sub",
+        "sub-not-text",
+        "iat-future",
+        "nbf-future",
+        "aud",
+        "exp-not-number",
+        "two-parts",
+        "four-parts",
+        "empty",
+        "not-ascii",
+        "tampered-signature",
+        "tampered-payload",
+    ],
 )
 def test_what_pyjwt_refuses_is_refused(token):
     with pytest.raises(jwt.PyJWTError):

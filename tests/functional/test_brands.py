@@ -533,7 +533,13 @@ def test_a_non_subscriber_sees_other_brands_masked(api):
     assert brand["contact"] is None
     assert brand["category"] == "food & drink"
     assert body["isOwn"] is False
-    assert body["relation"] == {"saved": False, "dismissed": False, "requestState": None, "requestId": None}
+    assert body["relation"] == {
+        "saved": False,
+        "dismissed": False,
+        "requestState": None,
+        "requestId": None,
+        "waitMessage": None,
+    }
     assert body["match"] is None
 
 

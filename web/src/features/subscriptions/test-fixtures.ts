@@ -12,7 +12,7 @@ const option = (overrides: Partial<PriceOption> & Pick<PriceOption, 'id' | 'unit
 });
 
 /** A products answer shaped like BILLING_CONTRACT.md's catalogue. */
-export function productsBody(overrides: Partial<ProductsResponse> = {}): ProductsResponse {
+export function productsBody(overrides: Partial<ProductsResponse> = {}): ProductsResponse & Record<string, unknown> {
   return {
     currency: 'gbp',
     hasDiscount: null,

@@ -44,7 +44,7 @@ describe('Subscriptions screen', () => {
       '£490 / year',
       '£120 for 3 months',
     ]);
-    expect(within(items[0] as HTMLElement).getByText('6 credits a month')).toBeInTheDocument();
+    expect(items[0]).toHaveTextContent('6 credits a month');
     expect(list.getByRole('link', { name: 'Buy now: Tandem membership, Monthly' })).toHaveAttribute(
       'href',
       'https://checkout.stripe.test/c/tandem_main_monthly',

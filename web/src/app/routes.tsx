@@ -48,6 +48,8 @@ const pages = {
   connection: () =>
     import('@/features/connections/components/ConnectionDetailPage').then((m) => m.ConnectionDetailPage),
   declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
+  subscriptions: () =>
+    import('@/features/subscriptions/components/SubscriptionsPage').then((m) => m.SubscriptionsPage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
@@ -66,18 +68,21 @@ function privatePage(path: string, title: string, page: PageRoute['page'], area:
   return { path, title, area, meta, page, access: 'private', layout: 'app' };
 }
 
-/** A page and its payment-processing variants (they share the page). */
+/**
+ * A page's payment-processing variants: they show the page itself, and the app shell's
+ * PaymentProcessingHost runs the payment flow over it (SPEC section 2).
+ */
 function withPayment(
   path: string,
   title: string,
   area: string,
   subscriptionType: NonNullable<RouteMeta['subscriptionType']>,
-  { bare = true }: { bare?: boolean } = {},
+  { bare = true, page = pages.comingSoon }: { bare?: boolean; page?: PageRoute['page'] } = {},
 ): PageRoute[] {
   const meta: RouteMeta = { subscriptionType, paymentProcessing: true };
   return [
-    ...(bare ? [comingSoon(`${path}/payment-processing`, title, area, meta)] : []),
-    comingSoon(`${path}/payment-processing/:checkoutSessionId`, title, area, meta),
+    ...(bare ? [privatePage(`${path}/payment-processing`, title, page, area, meta)] : []),
+    privatePage(`${path}/payment-processing/:checkoutSessionId`, title, page, area, meta),
   ];
 }
 
@@ -114,13 +119,14 @@ export const routes: readonly AppRoute[] = [
   privatePage('/account/brands', 'Brands', pages.brands),
   comingSoon('/account/profile', 'Profile'),
   comingSoon('/account/notifications', 'Notifications'),
-  comingSoon('/account/subscriptions', 'Billing', 'Billing', { subscriptionType: 'account' }),
-  ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false }),
+  privatePage('/account/subscriptions', 'Billing', pages.subscriptions, 'Billing', { subscriptionType: 'account' }),
+  ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false, page: pages.subscriptions }),
   comingSoon('/account/*', 'Account'),
 
   // Requests
   privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }),
   privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
@@ -167,8 +173,8 @@ export const routes: readonly AppRoute[] = [
   privatePage('/matches/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
   privatePage('/matches/:userBrand/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
   privatePage('/matches/brands/:brandIds', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  ...withPayment('/matches', 'Matches', 'Matches', 'matches', { bare: false }),
-  ...withPayment('/matches/brand/:_id', 'Match', 'Matches', 'match', { bare: false }),
+  ...withPayment('/matches', 'Matches', 'Matches', 'matches', { bare: false, page: pages.matches }),
+  ...withPayment('/matches/brand/:_id', 'Match', 'Matches', 'match', { bare: false, page: pages.matchBrand }),
 
   // Brand pages
   privatePage('/brand/:_id', 'Brand', pages.publicBrand),

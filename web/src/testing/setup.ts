@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { resetConfirms } from '@/components/ui/confirm';
+import { closePaymentComplete, closeSubscriptionOverlay } from '@/features/subscriptions';
 import { resetAnalytics } from '@/lib/analytics';
 import { resetAnalyticsStart } from '@/lib/analytics-start';
 import { clearToasts } from '@/lib/toast';
@@ -26,6 +27,9 @@ afterEach(() => {
   window.dispatchEvent(new StorageEvent('storage', { key: null }));
   clearToasts();
   resetConfirms();
+  // Popups kept in module stores would otherwise open in the next test.
+  closeSubscriptionOverlay();
+  closePaymentComplete();
   resetDialogShim();
   resetAnalytics();
   resetAnalyticsStart();

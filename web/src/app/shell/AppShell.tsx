@@ -15,7 +15,7 @@ import { UserMenu } from '@/features/navigation/components/UserMenu';
 import { MatchRunWatcher } from '@/features/matches';
 import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
 import { SendRequestHost } from '@/features/requests';
-import { CreditsBadge, SubscriptionOverlayHost } from '@/features/subscriptions';
+import { CreditsBadge, PaymentProcessingHost, SubscriptionOverlayHost } from '@/features/subscriptions';
 import { IssueReportBox } from '@/features/support/components/IssueReportBox';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { setMenuSize, useMenuSize } from '@/lib/preferences';
@@ -94,6 +94,7 @@ export function AppShell() {
       <MatchRunWatcher />
       <SendRequestHost />
       <SubscriptionOverlayHost />
+      <PaymentProcessingHost />
       <ShellPopups
         firstName={session.firstName}
         check={check.data}

@@ -9,6 +9,8 @@ import type { OverlayReason, SubscriptionType } from './credits';
 export interface OverlayRequest {
   readonly reason: OverlayReason | null;
   readonly type: SubscriptionType | null;
+  /** Credits the action needs: product options giving fewer are hidden (default by type). */
+  readonly requiredCredits?: number;
 }
 
 let current: OverlayRequest | null = null;
@@ -22,7 +24,7 @@ function publish(next: OverlayRequest | null): void {
 }
 
 export function openSubscriptionOverlay(request: Partial<OverlayRequest> = {}): void {
-  publish({ reason: request.reason ?? null, type: request.type ?? null });
+  publish({ reason: request.reason ?? null, type: request.type ?? null, requiredCredits: request.requiredCredits });
 }
 
 export function closeSubscriptionOverlay(): void {

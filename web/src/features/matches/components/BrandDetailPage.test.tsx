@@ -41,7 +41,7 @@ describe('Brand page', () => {
     );
     const title = await screen.findByRole('heading', { level: 1, name: 'A food & drink brand' });
     expect(title).toHaveClass('brand-name--masked');
-    expect(screen.getByRole('link', { name: 'Subscribe to see brand names' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Subscribe to see brand names' })).toBeInTheDocument();
   });
 
   it('shows contact details of a connected brand and no Send request', async () => {

@@ -1,15 +1,16 @@
-import { Link } from 'react-router';
 import { useDashboard } from '@/features/dashboard';
-import { BILLING_PATH } from '@/features/navigation';
+import { openSubscriptionOverlay, useRouteSubscriptionType } from '@/features/subscriptions';
 
 /**
  * Says why a brand's name is masked: without a subscription, names are a
  * subscription benefit; with one, the brand chose to hide its name; and when
- * names are hidden platform-wide, they show once the brands connect.
+ * names are hidden platform-wide, they show once the brands connect. Subscribing opens
+ * the subscription overlay's plans, and checkout comes back to this page.
  */
 export function MaskedNameHint({ showingBrandNames }: { readonly showingBrandNames: boolean }) {
   // Names hidden platform-wide: a subscription would not show them either.
   const global = useDashboard().data?.showingBrandNamesGlobal;
+  const type = useRouteSubscriptionType();
   if (global === false) {
     return <p className="masked-hint">Brand names are shown once you connect.</p>;
   }
@@ -18,7 +19,15 @@ export function MaskedNameHint({ showingBrandNames }: { readonly showingBrandNam
   }
   return (
     <p className="masked-hint">
-      <Link to={BILLING_PATH}>Subscribe to see brand names</Link>
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => {
+          openSubscriptionOverlay({ reason: 'no_subscription', type: type ?? 'match' });
+        }}
+      >
+        Subscribe to see brand names
+      </button>
     </p>
   );
 }

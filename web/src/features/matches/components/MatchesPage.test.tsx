@@ -43,7 +43,7 @@ describe('Matches page', () => {
   });
 
   it('masks names for members without a subscription and says how to see them', async () => {
-    openMatches('/matches', {
+    const { user } = openMatches('/matches', {
       'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {
         showingBrandNames: false,
       }),
@@ -51,11 +51,10 @@ describe('Matches page', () => {
     });
     const masked = within(await screen.findByRole('article', { name: 'A food & drink brand' }));
     expect(masked.getByRole('link', { name: 'A food & drink brand' })).toHaveClass('brand-name--masked');
-    expect(masked.getByRole('link', { name: 'Subscribe to see brand names' })).toHaveAttribute(
-      'href',
-      '/account/subscriptions/',
-    );
     expect(screen.getByText('Some brand names are hidden.')).toBeInTheDocument();
+    // Subscribing opens the plans over the page (no placeholder page on the way).
+    await user.click(masked.getByRole('button', { name: 'Subscribe to see brand names' }));
+    expect(await screen.findByRole('dialog', { name: 'You need to buy a subscription to continue' })).toBeInTheDocument();
   });
 
   it('tells a subscriber when a brand hides its own name', async () => {
@@ -235,7 +234,7 @@ describe('Names hidden platform-wide', () => {
     renderRoute('/matches');
     const masked = within(await screen.findByRole('article', { name: 'A home brand' }));
     expect(await masked.findByText('Brand names are shown once you connect.')).toBeInTheDocument();
-    expect(masked.queryByRole('link', { name: 'Subscribe to see brand names' })).not.toBeInTheDocument();
+    expect(masked.queryByRole('button', { name: 'Subscribe to see brand names' })).not.toBeInTheDocument();
     expect(screen.queryByText('Some brand names are hidden.')).not.toBeInTheDocument();
   });
 });

@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { usePathBrand } from '@/features/brands';
 import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
-import { BILLING_PATH, BRAND_PROFILE_PATH } from '@/features/navigation';
+import { BRAND_PROFILE_PATH } from '@/features/navigation';
+import { openSubscriptionOverlay } from '@/features/subscriptions';
 import { describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
 import { findNewMatches, useMatchRun } from '../api/match-run';
@@ -214,9 +215,14 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
             <strong>Some brand names are hidden.</strong> Members with a subscription see every brand's name in
             Matches.
           </p>
-          <Link to={BILLING_PATH} className="button button--secondary">
+          <Button
+            variant="secondary"
+            onClick={() => {
+              openSubscriptionOverlay({ reason: 'no_subscription', type: 'matches' });
+            }}
+          >
             See subscriptions
-          </Link>
+          </Button>
         </div>
       )}
 

@@ -1,11 +1,15 @@
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Modal } from '@/components/ui/Modal';
 import { useDashboard } from '@/features/dashboard';
 import { BILLING_PATH } from '@/features/navigation';
+import { useIsFeatureOnly } from '@/lib/login-check';
+import { requiredCreditsFor } from '../billing-rules';
 import { overlayTitle, PLAN_BENEFITS, planDescription } from '../credits';
 import { closeSubscriptionOverlay, type OverlayRequest } from '../overlay-store';
 import { CreditsSummary } from './CreditsSummary';
 import { HowCreditsWork } from './HowCreditsWork';
+import { ProductList } from './ProductList';
+import { checkoutRedirect } from '../payment-paths';
 
 const UNTITLED_LABEL = 'Your plan and credits';
 
@@ -17,11 +21,14 @@ function sameText(a: string | null | undefined, b: string | null): boolean {
 
 /**
  * The subscription overlay shown in the request, pitch and matches flows (SPEC
- * "Subscriptions screen"): the credits badge, the plan, its benefits and the way
- * to Billing. Buying happens on the Billing page.
+ * "Subscriptions screen"): the credits, the plan, its benefits and the product cards.
+ * Buy now goes to checkout, which comes back to this page's payment-processing address
+ * (POST products {redirect}).
  */
 export function SubscriptionOverlay({ request }: { readonly request: OverlayRequest }) {
   const credits = useDashboard().data?.credits;
+  const location = useLocation();
+  const featureOnly = useIsFeatureOnly();
   const title = overlayTitle(request.reason, request.type, credits);
   // The server's note on what the account may do (e.g. pending approval), unless the title already says it.
   const notice = sameText(credits?.notAllowedMessage, title) ? null : credits?.notAllowedMessage;
@@ -53,6 +60,18 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
           <p className="subscription-overlay__lead">Connection requests, pitches and features are part of a Tandem subscription.</p>
         )}
         <CreditsSummary credits={credits} />
+        <section aria-labelledby="overlay-products-title" className="subscription-overlay__products">
+          <h3 id="overlay-products-title" className="card__subtitle">
+            {subscribed ? 'Buy more' : 'Choose a plan'}
+          </h3>
+          <ProductList
+            credits={credits}
+            featureOnly={featureOnly}
+            requiredCredits={request.requiredCredits ?? requiredCreditsFor(request.type)}
+            redirect={checkoutRedirect(request.type, location.pathname) ?? '/account/subscriptions'}
+            emptyText="There's nothing to buy for your account right now: see Billing for your plan."
+          />
+        </section>
         <div className="subscription-overlay__columns">
           <section aria-labelledby="plan-title" className="subscription-overlay__plan">
             <h3 id="plan-title" className="card__subtitle">

@@ -1,0 +1,56 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/*
+ * Billing journey (issue 12). Written on the web branch before the server side (the API
+ * routes and the fake Stripe under infra/local) was merged: the hosted-checkout steps
+ * name the fake checkout page's fields by their accessible labels (Card number, Expiry,
+ * CVC, Pay) — match them to infra/local's page if it labels them otherwise.
+ */
+
+const FREE = { email: 'free@tandem.local', password: 'Pebble-Paper-Leeds-9' };
+const PAYMENT_COMPLETE =
+  "Thank you! Your payment has been processed. Now the fun begins - let's find you some incredible brands to partner with.";
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  for (const name of ['Got it', 'Close']) {
+    const button = page.getByRole('dialog').getByRole('button', { name }).first();
+    if (await button.isVisible().catch(() => false)) await button.click();
+  }
+}
+
+test('a member without a plan subscribes monthly through checkout and comes back with 6/6 credits', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, FREE.email, FREE.password);
+
+  await page.goto('/account/subscriptions/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+  await expect(page.getByText("You don't have a subscription yet.")).toBeVisible();
+  // No credits yet: the badge is hidden.
+  await expect(page.getByRole('button', { name: /\d+\/\d+ credits/ })).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Buy now: Tandem membership, Monthly' }).click();
+
+  // The (fake) Stripe hosted checkout: a full page outside the app.
+  await page.waitForURL((url) => !url.pathname.startsWith('/account/'));
+  await page.getByLabel(/Card number/i).fill('4242 4242 4242 4242');
+  const expiry = page.getByLabel(/Expir/i);
+  if (await expiry.count()) await expiry.fill('12 / 34');
+  const cvc = page.getByLabel(/CVC/i);
+  if (await cvc.count()) await cvc.fill('123');
+  await page.getByRole('button', { name: /Pay|Subscribe/i }).click();
+
+  // Back on the payment-processing address, then on Billing with the message.
+  await page.waitForURL((url) => url.pathname === '/account/subscriptions/', { timeout: 30_000 });
+  const done = page.getByRole('dialog', { name: 'Payment complete' });
+  await expect(done.getByText(PAYMENT_COMPLETE)).toBeVisible({ timeout: 15_000 });
+  await done.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('button', { name: '6/6 credits' })).toBeVisible();
+  await expect(page.getByText('You have a monthly subscription.')).toBeVisible();
+});

@@ -1,0 +1,38 @@
+import type { CreditAddOn } from '@/features/dashboard';
+import { formatDayOfMonth, parseDate } from '@/lib/dates';
+import { addOnTypeLabel } from '../billing-rules';
+
+/** The member's bought, recurring and gifted credit packs (SPEC section 3 "Add-on"). */
+export function AddOnsList({ addOns }: { readonly addOns: readonly CreditAddOn[] | undefined }) {
+  if (!addOns || addOns.length === 0) return null;
+  return (
+    <section className="card billing__section" aria-labelledby="billing-addons-title">
+      <h2 id="billing-addons-title" className="card__subtitle">
+        Your add-ons
+      </h2>
+      <ul className="addons">
+        {addOns.map((addOn, index) => {
+          const to = parseDate(addOn.valid?.to);
+          const ends = parseDate(addOn.cancelled?.cancels_at);
+          const cancelled = parseDate(addOn.cancelled?.cancelled_at);
+          const cancelText = ends
+            ? ` Cancelled: it ends on ${formatDayOfMonth(ends)}.`
+            : cancelled
+              ? ` Cancelled on ${formatDayOfMonth(cancelled)}.`
+              : '';
+          return (
+            <li key={`${addOn.productName ?? 'add-on'}-${index}`} className="addons__item">
+              <strong>{addOn.productName ?? 'Extra credits'}</strong>{' '}
+              <span className="muted">({addOnTypeLabel(addOn.type)})</span>
+              <p className="small">
+                {addOn.available ?? 0}/{addOn.total ?? 0} credits left
+                {to ? `, valid until ${formatDayOfMonth(to)}` : ''}.
+                {cancelText}
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

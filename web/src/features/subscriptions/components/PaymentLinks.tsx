@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Button } from '@/components/ui/Button';
+import { ApiError } from '@/lib/api';
+import { showToast } from '@/lib/toast';
+import { fetchPaymentLink, OPERATIONS, type PaymentLinkKind } from '../api/billing';
+import { LINK_COPIED } from '../billing-rules';
+
+const LABELS: Readonly<Record<PaymentLinkKind, string>> = {
+  monthly: 'Monthly',
+  yearly: 'Yearly',
+  one_off: 'One-off credits',
+  '3month': '3 months',
+  '6month': '6 months',
+};
+
+/**
+ * Payment links (SPEC section 7: GET payment-link/{kind}): a link for someone else to pay
+ * for this brand, copied to the clipboard with 'Payment link copied to clipboard'.
+ */
+export function PaymentLinks({ kinds }: { readonly kinds: readonly PaymentLinkKind[] }) {
+  const [busy, setBusy] = useState<PaymentLinkKind | null>(null);
+  if (kinds.length === 0) return null;
+
+  const copy = async (kind: PaymentLinkKind) => {
+    setBusy(kind);
+    try {
+      const { link } = await fetchPaymentLink(kind);
+      await navigator.clipboard.writeText(link);
+      showToast({ tone: 'success', title: LINK_COPIED });
+    } catch (error) {
+      // A refused call was shown by the API client (generatePaymentLink); a refused clipboard is ours to say.
+      if (!(error instanceof ApiError)) {
+        showToast({ tone: 'error', title: OPERATIONS.generatePaymentLink, message: "Your browser didn't let us copy the link." });
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="card billing__section" aria-labelledby="billing-links-title">
+      <h2 id="billing-links-title" className="card__subtitle">
+        Payment links
+      </h2>
+      <p className="muted small">Someone else paying for your brand? Copy a link for them: it pays for this brand.</p>
+      <div className="billing__buttons">
+        {kinds.map((kind) => (
+          <Button key={kind} variant="secondary" busy={busy === kind} onClick={() => void copy(kind)}>
+            Copy {LABELS[kind].toLowerCase()} link
+          </Button>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { matchCard, matchesBody } from '@/features/matches/test-fixtures';
+import { mockApi, shellRoutes } from '@/testing/api-mock';
+import { renderRoute } from '@/testing/render-route';
+import { signIn } from '@/testing/session';
+import { productsBody } from '../test-fixtures';
+
+describe('subscription overlay', () => {
+  it('offers a subscriber the add-ons, with checkout coming back to the page', async () => {
+    signIn();
+    const api = mockApi({
+      ...shellRoutes({ credits: { available: 0, total: 6, active: true, hasSubscription: true, addonsAllowed: true } }),
+      'GET requests?box=received': { items: [], nextCursor: null },
+      'POST products': productsBody(),
+    });
+    const { user } = renderRoute('/requests');
+    await user.click(await screen.findByRole('button', { name: '0/6 credits' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'How credits work' })).getByRole('button', { name: 'Get more credits' }));
+    const overlay = within(await screen.findByRole('dialog', { name: 'Buy more to continue' }));
+    expect(await overlay.findByRole('link', { name: 'Buy now: Extra credits, 3 credits' })).toHaveAttribute(
+      'href',
+      'https://checkout.stripe.test/c/tandem_extra_3',
+    );
+    expect(overlay.getByRole('link', { name: 'Buy now: Extra credits, 1 credit' })).toBeInTheDocument();
+    expect(overlay.queryByText('Tandem membership')).not.toBeInTheDocument();
+    expect(api.calls('POST products').map((call) => call.body)).toEqual([{ redirect: '/requests' }]);
+  });
+
+  it('opens from "See subscriptions" in Matches with the plans, hiding options below the credit a request needs', async () => {
+    signIn();
+    const api = mockApi({
+      ...shellRoutes({ credits: { available: 0, total: 0 }, showingBrandNames: false }),
+      'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {
+        showingBrandNames: false,
+      }),
+      'GET matches?list=saved': matchesBody([], { showingBrandNames: false }),
+      'POST products': productsBody(),
+    });
+    const { user } = renderRoute('/matches/potentials');
+    await user.click(await screen.findByRole('button', { name: 'See subscriptions' }));
+    const overlay = within(await screen.findByRole('dialog', { name: 'You need to buy a subscription to continue' }));
+    expect(await overlay.findByRole('link', { name: 'Buy now: Tandem membership, Monthly' })).toBeInTheDocument();
+    expect(overlay.getByRole('link', { name: 'Buy now: Tandem membership, Yearly' })).toBeInTheDocument();
+    // 3-month access gives no credits in this catalogue: below the 1 a request needs.
+    expect(overlay.queryByText('3-month access')).not.toBeInTheDocument();
+    expect(api.calls('POST products').map((call) => call.body)).toEqual([{ redirect: '/matches' }]);
+  });
+});

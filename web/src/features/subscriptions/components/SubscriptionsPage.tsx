@@ -1,0 +1,247 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { confirm } from '@/components/ui/confirm';
+import { Modal } from '@/components/ui/Modal';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { LoadFailed } from '@/components/ui/ListStates';
+import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { ApiError } from '@/lib/api';
+import { formatDayOfMonth, parseDate } from '@/lib/dates';
+import { leaveApp } from '@/lib/leave-app';
+import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
+import { storage } from '@/lib/storage';
+import { showToast } from '@/lib/toast';
+import { fetchPortalUrl, OPERATIONS, upgradeToYearly, type PaymentLinkKind } from '../api/billing';
+import { useProducts } from '../api/products';
+import {
+  canUpgradeToYearly,
+  featurePurchasable,
+  hasBillingAccount,
+  mainPrices,
+  showProducts,
+  YEARLY_UPGRADE_FAILED,
+  YEARLY_UPGRADE_SUCCESS,
+  yearlyUpgradeMessage,
+} from '../billing-rules';
+import { creditsText, planDescription } from '../credits';
+import { AddOnsList } from './AddOnsList';
+import { PaymentLinks } from './PaymentLinks';
+import { ProductList } from './ProductList';
+import { UpdateWatch, type WatchStart } from './UpdateWatch';
+
+/** Set when the member leaves for the billing portal: back on this page, the update watch runs. */
+const PORTAL_KEY = 'billing.portal-opened';
+const PORTAL_RETURN_MS = 60 * 60 * 1000;
+
+function dateText(value: string | number | null | undefined): string | null {
+  const date = parseDate(value);
+  return date ? formatDayOfMonth(date) : null;
+}
+
+/** The plan in words: its kind, its renewal or end, and what the account is waiting for. */
+function PlanDetails({ credits, featureOnly }: { readonly credits: CreditsInfo | null | undefined; readonly featureOnly: boolean }) {
+  const endsOn = dateText(credits?.cancels?.cancel_at ?? null) ?? (credits?.cancels?.cancelled_at ? dateText(credits.expires?.subscription) : null);
+  const renews = !endsOn && (credits?.active || credits?.hasSubscription) ? dateText(credits.expires?.period) : null;
+  const feature = credits?.featureDone;
+  return (
+    <>
+      <p>{planDescription(credits)}</p>
+      {endsOn && (
+        <p>
+          Your subscription is cancelled and stays valid until {endsOn}. You can renew it from Manage subscription.
+        </p>
+      )}
+      {renews && <p className="muted">It renews on {renews}.</p>}
+      {credits?.pendingApproval && (
+        <Alert tone="info" title="Waiting for approval">
+          Thanks for subscribing. A team member approves new subscriptions within 24 hours and we'll email you. Requests you
+          send meanwhile stay pending and go out once it is approved.
+        </Alert>
+      )}
+      {featureOnly && (
+        <Alert tone="info" title="Feature-only account">
+          {!feature?._id
+            ? 'Your account features your brand in the Pitch Area. Create a feature to see its payment options.'
+            : feature.paid && feature.current
+              ? 'Your feature is live in the Pitch Area.'
+              : feature.paid && feature.approved === false
+                ? 'Your feature is paid and waiting for approval, normally within 24 hours.'
+                : feature.paid
+                  ? 'Your feature is paid.'
+                  : featurePurchasable(credits)
+                    ? 'Your feature is ready: pay for it below to go live.'
+                    : 'Your feature has ended. You can create a new one in the Pitch Area.'}
+        </Alert>
+      )}
+      {credits?.notAllowedMessage && !credits.pendingApproval && <p className="notice">{credits.notAllowedMessage}</p>}
+    </>
+  );
+}
+
+type UpgradeResult = { readonly ok: true; readonly message: string } | { readonly ok: false; readonly message: string };
+
+/** /account/subscriptions/: the member's plan, credits, add-ons and the ways to pay (SPEC "Subscriptions screen"). */
+export function SubscriptionsPage() {
+  const dashboard = useDashboard();
+  const refresh = useRefreshDashboard();
+  const check = useLoginCheck();
+  const featureOnly = useIsFeatureOnly();
+  const products = useProducts(null);
+  const [portalBusy, setPortalBusy] = useState(false);
+  const [upgradeBusy, setUpgradeBusy] = useState(false);
+  const [upgrade, setUpgrade] = useState<UpgradeResult | null>(null);
+  const baseline = check.data?.lastWebhookUpdate ?? null;
+  // Back from the billing portal: a change made there arrives by webhook, so the update watch runs.
+  const [watch, setWatch] = useState<WatchStart | null>(() => {
+    const opened = storage.get(PORTAL_KEY);
+    return typeof opened === 'number' && Date.now() - opened < PORTAL_RETURN_MS ? { startedAt: Date.now(), baseline } : null;
+  });
+  const credits = dashboard.data?.credits;
+
+  useEffect(() => {
+    storage.remove(PORTAL_KEY);
+  }, []);
+
+  const startWatch = useCallback(() => {
+    setWatch({ startedAt: Date.now(), baseline });
+  }, [baseline]);
+  const endWatch = useCallback(() => {
+    setWatch(null);
+  }, []);
+
+  if (dashboard.data === undefined) {
+    if (dashboard.isError) {
+      return <LoadFailed title="We couldn't load your plan" error={dashboard.error} retry={() => void dashboard.refetch()} />;
+    }
+    return <PageLoader />;
+  }
+
+  const openPortal = async () => {
+    setPortalBusy(true);
+    try {
+      const { url } = await fetchPortalUrl();
+      storage.set(PORTAL_KEY, Date.now());
+      leaveApp(url);
+    } catch {
+      // Shown as a toast titled getPortalLink by the API client.
+      setPortalBusy(false);
+    }
+  };
+
+  const prices = mainPrices(products.data, credits?.mainSubscripionProductId);
+  const startUpgrade = async () => {
+    if (!prices) return;
+    try {
+      await confirm({
+        title: 'Upgrade to yearly',
+        message: yearlyUpgradeMessage(prices.monthly, prices.yearly, products.data?.currency),
+        confirmLabel: 'Upgrade to yearly',
+      });
+    } catch {
+      return; // 'User cancelled'
+    }
+    setUpgradeBusy(true);
+    try {
+      await upgradeToYearly();
+      setUpgrade({ ok: true, message: YEARLY_UPGRADE_SUCCESS });
+      void refresh();
+      startWatch();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 402) {
+        setUpgrade({ ok: false, message: YEARLY_UPGRADE_FAILED });
+      } else if (error instanceof ApiError && error.name !== 'SessionEndedError') {
+        showToast({ tone: 'error', title: OPERATIONS.yearlyUpgrade, message: error.message });
+      }
+    } finally {
+      setUpgradeBusy(false);
+    }
+  };
+
+  const badge = creditsText(credits);
+  const productsShown = showProducts(credits) && !featureOnly;
+  const linkKinds: PaymentLinkKind[] = productsShown
+    ? ['monthly', 'yearly', 'one_off', '3month', '6month']
+    : featureOnly && featurePurchasable(credits)
+      ? ['3month', '6month']
+      : [];
+
+  return (
+    <div className="page billing">
+      <header className="page__header billing__header">
+        <h1>Billing</h1>
+        {badge && (
+          <span className="credits-pill" role="status" aria-label={`${badge} credits`}>
+            {badge}
+          </span>
+        )}
+      </header>
+
+      <section className="card billing__section" aria-labelledby="billing-plan-title">
+        <h2 id="billing-plan-title" className="card__subtitle">
+          Your plan
+        </h2>
+        <PlanDetails credits={credits} featureOnly={featureOnly} />
+        <div className="billing__buttons">
+          {hasBillingAccount(credits) && (
+            <Button variant="secondary" busy={portalBusy} onClick={() => void openPortal()}>
+              Manage subscription
+            </Button>
+          )}
+          {canUpgradeToYearly(credits) && prices && (
+            <Button busy={upgradeBusy} onClick={() => void startUpgrade()}>
+              Upgrade to yearly
+            </Button>
+          )}
+        </div>
+      </section>
+
+      <AddOnsList addOns={credits?.addOns} />
+
+      <section className="card billing__section" aria-labelledby="billing-products-title">
+        <h2 id="billing-products-title" className="card__subtitle">
+          {productsShown ? 'Plans and credits' : 'Buy more'}
+        </h2>
+        <ProductList
+          credits={credits}
+          featureOnly={featureOnly}
+          requiredCredits={0}
+          redirect={null}
+          emptyText="There's nothing to buy for your account right now."
+        />
+      </section>
+
+      <PaymentLinks kinds={linkKinds} />
+
+      {watch && <UpdateWatch watch={watch} onEnd={endWatch} />}
+
+      {upgrade && (
+        <Modal
+          open
+          width={500}
+          title={upgrade.ok ? 'Yearly upgrade' : 'Yearly upgrade failed'}
+          onClose={() => {
+            setUpgrade(null);
+          }}
+          footer={
+            upgrade.ok ? (
+              <Button
+                onClick={() => {
+                  setUpgrade(null);
+                }}
+              >
+                Close
+              </Button>
+            ) : (
+              <Button busy={portalBusy} onClick={() => void openPortal()}>
+                Access invoices
+              </Button>
+            )
+          }
+        >
+          <p>{upgrade.message}</p>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -14,7 +14,7 @@ settings()  # checked at import: a missing variable fails here, with its name
 @lambda_handler
 def process_event(event: dict[str, Any], context: Any) -> dict[str, Any]:
     logger.append_keys(stripe_event_id=event["eventId"], stripe_event_type=event["type"])
-    return stripe_events.process(event["eventId"], event["type"], event.get("objectId", ""))
+    return stripe_events.process(event["eventId"], event["type"], event.get("objectId", ""))  # sync_customer
 
 
 @lambda_handler

@@ -385,3 +385,22 @@ def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(sh
 
     assert seen(shuffled) == seen(ordered)
     assert seen(ordered)[0] == (12, 12, True, False, 6)
+
+
+def test_a_yearly_plan_earns_six_each_month_from_the_scheduler_job(shop: Shop, aws) -> None:
+    from tandem.services import billing, credits
+    from tests.functional.helpers import run_job
+
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    shop.pay(shop.link(mia, "tandem_main_yearly"))
+    shop.deliver_all(shop.new_events())
+    assert shop.credits(mia)["available"] == 6 and shop.credits(mia)["isYearly"] is True
+    assert run_job(aws, "billing-monthly-grants") == {"synced": 0, "failed": []}  # nothing due yet
+
+    later = shop.fake.advance_clock(days=32)  # one month on: no invoice, yet a new credit month
+    assert billing.grant_due_months(later) == {"synced": 1, "failed": []}
+    mains = sorted((b.valid_from, b.total) for b in credits.buckets(mia.account) if b.kind == "main")
+    assert len(mains) == 2 and [t for _, t in mains] == [6, 6]
+    assert billing.grant_due_months(later) == {"synced": 0, "failed": []}  # listed again for next month only
+    assert billing.grant_due_months(later + 31 * 86400)["synced"] == 1
+    assert len([b for b in credits.buckets(mia.account) if b.kind == "main"]) == 3

@@ -216,6 +216,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
                 Account.subscription_valid_to.set(state.valid_to)
                 if state.valid_to is not None
                 else Account.subscription_valid_to.remove(),
+                *Account.due_actions(billing.next_grant_at(state, now), account_id),
             ],
             condition=Account.billing_synced_at.does_not_exist() | (Account.billing_synced_at < read_at),
         )
@@ -233,6 +234,21 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
 def _stored_status(status: str) -> str:
     """subscription_status keeps the plan statuses tandem.services.subscriptions knows."""
     return status if status in subscriptions.STATUSES else "none"
+
+
+def grant_due_months(now: int | None = None) -> dict[str, Any]:
+    """Scheduler job: a yearly plan is invoiced once a year but earns 6 credits each month (and
+    a fixed term every 30 days): sync every account whose next credit month has begun."""
+    now = int(now if now is not None else time.time())
+    synced, failed = 0, []
+    for account in list(Account.due_by(now)):
+        try:
+            sync_account(account.account_id, now)
+            synced += 1
+        except Exception:  # one account's Stripe trouble does not stop the others
+            logger.exception("Monthly grant failed", extra={"account": account.account_id})
+            failed.append(account.account_id)
+    return {"synced": synced, "failed": failed}
 
 
 def sync_customer(customer_id: str, now: int | None = None) -> billing.BillingState | None:
@@ -434,9 +450,7 @@ def _session_status(session: dict[str, Any]) -> str:
     payment = session.get("payment_status")
     if payment in ("paid", "no_payment_required"):
         return "paid"
-    if (session.get("metadata") or {}).get("tandem_async") == "failed":
-        return "failed"
-    return "pending"
+    return "pending"  # complete but unpaid: an asynchronous payment still on its way
 
 
 # ---------------------------------------------------------------- portal, links, upgrade

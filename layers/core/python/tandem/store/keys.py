@@ -18,6 +18,7 @@ Access patterns:
 - holds still held (month-end settle)  gsi2pk=HOLDS#held         gsi2sk=<release_until>#<account>#<ref>
 - live credit buckets (ledger check)   gsi1pk=BUCKETS            gsi1sk=<valid_to>#<account>#<bucket>
 - a Stripe customer's account          pk=STRIPE_CUSTOMER#<cus>  sk=META
+- accounts with a credit month to grant gsi1pk=BILLING_DUE        gsi1sk=<due epoch s>#<account>
 - a customer's events in progress      gsi2pk=STRIPE_PENDING#<cus> gsi2sk=<received iso>
 - a customer's processed events        gsi1pk=STRIPE_DONE#<cus>  gsi1sk=<done iso>
 """
@@ -102,6 +103,13 @@ def stripe_event_pk(event_id: str) -> str:
 
 def stripe_customer_pk(customer_id: str) -> str:
     return f"STRIPE_CUSTOMER#{customer_id}"
+
+
+BILLING_DUE = "BILLING_DUE"  # gsi1pk of accounts with a credit month still to grant
+
+
+def billing_due_sk(due_at: int, account_id: str) -> str:
+    return f"{str(due_at).zfill(ID_WIDTH)}#{account_id}"
 
 
 def stripe_pending_gsi(customer_id: str) -> str:

@@ -160,10 +160,25 @@ class Account(TandemModel):
     billing = JSONAttribute(null=True)
     billing_synced_at = NumberAttribute(null=True)  # epoch milliseconds the snapshot was read
     billing_approval = UnicodeAttribute(null=True)  # None | required | approved | refused
+    gsi1pk = UnicodeAttribute(null=True)  # BILLING_DUE while a credit month is still to grant
+    gsi1sk = UnicodeAttribute(null=True)
+    billing_due = _Gsi1()
 
     @classmethod
     def key(cls, account_id: str) -> Key:
         return keys.account_pk(account_id), keys.META
+
+    @classmethod
+    def due_actions(cls, due_at: int | None, account_id: str) -> list:
+        """List the account for the monthly grant job at `due_at` (None: nothing to grant)."""
+        if due_at is None:
+            return [cls.gsi1pk.remove(), cls.gsi1sk.remove()]
+        return [cls.gsi1pk.set(keys.BILLING_DUE), cls.gsi1sk.set(keys.billing_due_sk(due_at, account_id))]
+
+    @classmethod
+    def due_by(cls, now: int) -> Iterator[Account]:
+        """Accounts whose next credit month began by `now` (yearly plans, fixed terms)."""
+        return cls.billing_due.query(keys.BILLING_DUE, cls.gsi1sk < keys.billing_due_sk(now + 1, ""))
 
 
 @_register

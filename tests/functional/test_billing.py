@@ -404,3 +404,19 @@ def test_a_yearly_plan_earns_six_each_month_from_the_scheduler_job(shop: Shop, a
     assert billing.grant_due_months(later) == {"synced": 0, "failed": []}  # listed again for next month only
     assert billing.grant_due_months(later + 31 * 86400)["synced"] == 1
     assert len([b for b in credits.buckets(mia.account) if b.kind == "main"]) == 3
+
+
+def test_a_payment_link_paid_by_a_new_customer_credits_the_brands_account(shop: Shop) -> None:
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    status, body = shop.api.call("GET", "/api/payment-link/monthly", mia.headers)
+    opened = requests.get(body["link"], allow_redirects=False, timeout=TIMEOUT)
+    assert opened.status_code == 303
+    session_url = opened.headers["Location"]
+    session_url = session_url if session_url.startswith("http") else shop.fake.base_url + session_url
+    assert shop.pay(session_url).startswith("cs_")
+    events = shop.new_events()
+    shop.deliver_all(events)  # its customer is new to us: the checkout's brand names the account
+    credits = shop.credits(mia)
+    assert (credits["available"], credits["active"]) == (6, True)
+    status, portal = shop.api.call("GET", "/api/users/stripe-portal-url", mia.headers)
+    assert status == 200

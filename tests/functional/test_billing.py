@@ -420,3 +420,32 @@ def test_a_payment_link_paid_by_a_new_customer_credits_the_brands_account(shop: 
     assert (credits["available"], credits["active"]) == (6, True)
     status, portal = shop.api.call("GET", "/api/users/stripe-portal-url", mia.headers)
     assert status == 200
+
+
+def test_processing_that_fails_before_the_start_is_marked_is_still_processed_on_redelivery(
+    shop: Shop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race: the execution fails before the webhook marks the event started. The mark
+    must not hide the failure, or the redelivery would be ignored as a duplicate."""
+    from tandem.services import billing, stripe_events
+    from tandem.store.models import StripeEvent
+
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    shop.pay(shop.link(mia))
+    paid = next(e for e in shop.new_events() if e["type"] == "invoice.paid")
+    real_sync, real_start = billing.sync_account, stripe_events.start_processing
+
+    def start_and_finish(event_id: str, *args: Any) -> None:
+        real_start(event_id, *args)
+        wait_for_execution(f"{shop.executions}:{event_id}")  # it fails before the mark
+
+    monkeypatch.setattr(billing, "sync_account", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+    monkeypatch.setattr(stripe_events, "start_processing", start_and_finish)
+    assert shop.deliver(paid) == (200, {"received": True})
+    assert StripeEvent.find(paid["id"], consistent=True).status == "failed"
+
+    monkeypatch.setattr(billing, "sync_account", real_sync)
+    monkeypatch.setattr(stripe_events, "start_processing", real_start)
+    assert shop.deliver(paid) == (200, {"received": True})
+    shop.settle([paid], attempt=1)
+    assert shop.credits(mia)["available"] == 6

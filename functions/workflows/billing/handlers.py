@@ -21,4 +21,6 @@ def process_event(event: dict[str, Any], context: Any) -> dict[str, Any]:
 def mark_failed(event: dict[str, Any], context: Any) -> dict[str, Any]:
     error = event.get("error") or {}
     logger.error("Stripe event processing failed", extra={"error": error})
-    return stripe_events.mark_failed(event["eventId"], str(error.get("Error", "failed")))
+    return stripe_events.mark_failed(
+        event["eventId"], str(error.get("Error", "failed")), int(event.get("attempt") or 0)
+    )

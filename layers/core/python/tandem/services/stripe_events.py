@@ -67,7 +67,9 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
             StripeEvent,
             StripeEvent.key(event_id),
             actions=[StripeEvent.status.set("started"), StripeEvent.attempts.set(attempt + 1)],
-            condition=StripeEvent.status.is_in("received", "failed"),
+            # not over a failure of this very attempt that was quicker than this mark
+            condition=StripeEvent.status.is_in("received", "failed")
+            & (StripeEvent.failed_attempt.does_not_exist() | (StripeEvent.failed_attempt < attempt)),
         )
     except UpdateError as exc:
         if exc.cause_response_code != "ConditionalCheckFailedException":
@@ -86,14 +88,18 @@ def start_processing(event_id: str, event_type: str, object_id: str, attempt: in
         sfn.start_execution(
             stateMachineArn=settings().require("billing_state_machine_arn"),
             name=execution_name(event_id, attempt),
-            input=json.dumps({"eventId": event_id, "type": event_type, "objectId": object_id}),
+            input=json.dumps(
+                {"eventId": event_id, "type": event_type, "objectId": object_id, "attempt": attempt}
+            ),
         )
     except sfn.exceptions.ExecutionAlreadyExists:
         # the same attempt was started before its mark was written: start the next one
         sfn.start_execution(
             stateMachineArn=settings().require("billing_state_machine_arn"),
             name=execution_name(event_id, attempt + 1),
-            input=json.dumps({"eventId": event_id, "type": event_type, "objectId": object_id}),
+            input=json.dumps(
+                {"eventId": event_id, "type": event_type, "objectId": object_id, "attempt": attempt}
+            ),
         )
 
 
@@ -129,11 +135,15 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
     }
 
 
-def mark_failed(event_id: str, reason: str) -> dict[str, Any]:
+def mark_failed(event_id: str, reason: str, attempt: int = 0) -> dict[str, Any]:
     update_only(
         StripeEvent,
         StripeEvent.key(event_id),
-        actions=[StripeEvent.status.set("failed"), StripeEvent.message.set(reason[:500])],
+        actions=[
+            StripeEvent.status.set("failed"),
+            StripeEvent.message.set(reason[:500]),
+            StripeEvent.failed_attempt.set(int(attempt)),
+        ],
     )
     count_event("StripeEventFailed")
     return {"eventId": event_id, "status": "failed"}

@@ -589,6 +589,7 @@ class StripeEvent(TandemModel):
     status = UnicodeAttribute(default="received")  # received | started | done | failed
     message = UnicodeAttribute(default="")
     attempts = NumberAttribute(default=0)  # executions started for it (names <event>-<n>)
+    failed_attempt = NumberAttribute(null=True)  # the attempt whose processing failed last
     received_at = UTCDateTimeAttribute()
     done_at = UTCDateTimeAttribute(null=True)
     gsi1pk = UnicodeAttribute(null=True)  # STRIPE_DONE#<customer> once done

@@ -17,6 +17,7 @@ from chalice import Chalice
 from chalicelib.http import normalise_response
 from chalicelib.routes import (
     admin,
+    billing,
     brands,
     dashboard,
     health,
@@ -43,6 +44,7 @@ for blueprint in (
     matching.bp,
     support.bp,
     admin.bp,
+    billing.bp,
     brands.bp,
     matches.bp,
     requests.bp,

@@ -7,7 +7,7 @@ from typing import Any
 
 from tandem.config import settings
 from tandem.observability import lambda_handler, logger
-from tandem.services import accounts, credits, match_runs
+from tandem.services import accounts, billing, credits, match_runs
 
 settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
 
@@ -16,6 +16,7 @@ JOBS: dict[str, Callable[[], Any]] = {
     "nightly-match-run": match_runs.start_nightly,  # every brand's matches, and the index rebuilt
     "verify-credit-ledgers": credits.verify_all,  # balance == ledger for every active account
     "settle-expired-holds": credits.settle_expired_holds,  # holds past their month are spent
+    "billing-monthly-grants": billing.grant_due_months,  # yearly plans' (and fixed terms') months
     # EmailOwner items for users from before them (make deploy runs it after each deploy)
     "claim-legacy-emails": accounts.claim_legacy_emails,
 }

@@ -1,5 +1,6 @@
-"""Stripe webhook: verify the signature on the raw body, record the event id once, start a
-Standard execution named after it, answer 2xx fast. The work happens in the billing workflow.
+"""Stripe webhook: verify the signature on the raw body (a forged or over-300-s-old one is a
+400), record the event, start its billing execution, answer 2xx fast. The work happens in the
+billing workflow (tandem.services.stripe_events: received -> started -> done).
 """
 
 from __future__ import annotations
@@ -48,10 +49,11 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return _reply(400, {"error": "Invalid signature"})
     event_id = stripe_event["id"]
     event_type = stripe_event["type"]
-    object_id = str(getattr(stripe_event.data.object, "id", "") or "")
+    obj = stripe_event.data.object
+    object_id = str(getattr(obj, "id", "") or "")
+    customer = stripe_events.customer_of(event_type, obj)
     logger.append_keys(stripe_event_id=event_id, stripe_event_type=event_type)
-    if not stripe_events.record(event_id, event_type, object_id):
+    if not stripe_events.receive(event_id, event_type, object_id, customer):
         logger.info("Duplicate Stripe event ignored")
         return _reply(200, {"received": True, "duplicate": True})
-    stripe_events.start_processing(event_id, event_type, object_id)
     return _reply(200, {"received": True})

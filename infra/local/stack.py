@@ -58,6 +58,41 @@ def _prepare_environment(moto_port: int) -> str:
     return endpoint
 
 
+def _start_fake_stripe(url: str, data_dir: Path, secret: str, environment: dict[str, str]):  # noqa: ANN202
+    """The local payment stand-in (infra/local/fake_stripe) on a free loopback port, its state
+    in DATA_DIR, its webhooks signed with the local Stripe secret's webhook_secret and sent to
+    this stack's /api/stripe/webhook. The functions reach it through STRIPE_API_BASE with the
+    secret's api_key: the production code paths, only the base URL and keys differ."""
+    import json
+
+    from infra.local.fake_stripe import FakeStripe
+
+    keys = json.loads(secret)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    fake = FakeStripe(
+        webhook_url=f"{url}/api/stripe/webhook",
+        webhook_secret=keys["webhook_secret"],
+        api_key=keys["api_key"],
+        state_file=data_dir / "fake-stripe.json",
+    )
+    fake.start(0)
+    environment["STRIPE_API_BASE"] = fake.base_url
+    environment["STRIPE_API_KEY"] = keys["api_key"]
+    return fake
+
+
+def _sync_stripe_catalogue(url: str) -> None:
+    """`make stripe-sync` against the fake: products, prices, portal and payment links (it
+    changes nothing when they are there; a new port moves the links' and portal's addresses)."""
+    from infra import stripe_sync
+    from tandem.integrations import stripe_client
+
+    stripe_client.reset_client()
+    changed = stripe_sync.Sync(stripe_client.client(), url, log=lambda _: None).run()
+    if changed:
+        print(f"Stripe (local fake): {len(changed)} catalogue changes made.", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     port = int(os.environ.get("PORT", "8080"))
@@ -112,7 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     plan = provision(endpoint_url=endpoint, secret_values=secret_values)
     plan.environment["SITE_URL"] = url  # links in emails point at this local stack
     plan.environment["ASSETS_UPLOAD_URL"] = f"{url}/__local/assets-upload"  # logo uploads, same origin
+    stripe = _start_fake_stripe(url, data_dir, secret_values[plan.secrets["StripeSecret"]], plan.environment)
     apply_environment(plan, endpoint_url=endpoint)
+    _sync_stripe_catalogue(url)
 
     first_start = not journal.exists
     if first_start:
@@ -147,7 +184,11 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         while True:
-            time.sleep(3600)  # a signal interrupts the sleep and its handler raises _Stop here
+            # A signal's handler raises _Stop here. Short sleeps: a SIGTERM the kernel hands to
+            # another thread (the fake Stripe's, moto's) does not interrupt this one's sleep, and
+            # Python runs the handler only when the main thread next wakes (seen: a stop waited
+            # for the whole hour-long sleep until another signal woke it).
+            time.sleep(0.5)
     except _Stop:
         pass
 
@@ -157,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     # scheduler's fail-stuck-match-runs job closes it).
     site.shutdown()
     site.server_close(grace=STOP_GRACE_SECONDS)
+    stripe.stop()
     journal.close()
     print("Tandem stopped; data saved.", flush=True)
     return 0

@@ -49,7 +49,7 @@ def test_signed_event_is_recorded_once_and_processed_by_the_billing_workflow(aws
     result = wait_for_execution(machine.arn.replace(":stateMachine:", ":execution:") + ":evt_123")
     assert result["status"] == "SUCCEEDED"
     stored = StripeEvent.get(keys.stripe_event_pk("evt_123"), keys.META)
-    assert (stored.status, stored.object_id) == ("processed", "sub_1")
+    assert (stored.status, stored.object_id) == ("done", "sub_1")  # received -> started -> done
 
     status, reply = api.call("POST", "/api/stripe/webhook", headers, body)
     assert (status, reply) == (200, {"received": True, "duplicate": True})

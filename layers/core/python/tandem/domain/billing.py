@@ -898,3 +898,16 @@ def credits_info_fields(state: BillingState) -> dict[str, Any]:
         ),
         "expires": {"subscription": _iso(state.valid_to)},
     }
+
+
+def state_from_record(record: Mapping[str, Any] | None) -> BillingState:
+    """The billing state kept on the account (`BillingState.to_record()`), read back for the
+    Credits info: payments, grants and revocations live in Stripe and the ledger, not here."""
+    record = dict(record or {})
+    fields = {f for f in BillingState.__dataclass_fields__ if f not in ("payments", "grants", "revoked")}
+    data = {k: v for k, v in record.items() if k in fields}
+    data["features"] = tuple(FeaturePurchase(**f) for f in record.get("features") or [])
+    data["addons"] = tuple(AddonSubscription(**a) for a in record.get("addons") or [])
+    data["duplicate_subscriptions"] = tuple(record.get("duplicate_subscriptions") or ())
+    data.setdefault("status", "none")
+    return BillingState(**data)

@@ -345,5 +345,14 @@ def login_check(user: User, brand: Brand | None) -> dict[str, Any]:
         "showBrandVisibilityUpdatePupup": not user.brand_visibility_popup_done,
         "featureOnly": user.access == "feature",
         "emailConfirmed": bool(user.email_confirmed),
-        "lastWebhookUpdate": dict(user.last_webhook_update or {}),
+        "lastWebhookUpdate": _webhook_times(user),
     }
+
+
+def _webhook_times(user: User) -> dict[str, str]:
+    """lastWebhookUpdate: {event type: ISO time}. A raw MapAttribute (what DynamoDB gives back
+    for a map with no declared fields) is not a dict: dict() of it fails."""
+    held = user.last_webhook_update
+    if held is None:
+        return {}
+    return dict(held.as_dict() if hasattr(held, "as_dict") else held)

@@ -97,6 +97,37 @@ def grant(
     return bucket_id
 
 
+def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:
+    """Take back the unspent credits of a grant (its payment was refunded in full, or a plan
+    was refused): the bucket's `available` goes to 0 with one ledger entry `revoke:<grant>`.
+    Idempotent on the grant; credits already held or spent stay spent. Returns how many were
+    taken back (0 when none were left or it was revoked already)."""
+    bucket_id = hashlib.sha256(grant_op_id.encode()).hexdigest()[:20]
+    op_id = f"revoke:{grant_op_id}"
+    now = int(time.time())
+    for _ in range(ATTEMPTS):
+        held = CreditBucket.find(account_id, bucket_id, consistent=True)
+        if held is None or _applied(account_id, op_id):
+            return 0
+        left = int(held.available)
+        try:
+            with transaction() as tx:
+                if left > 0:
+                    tx.update(
+                        CreditBucket.at(account_id, bucket_id),
+                        actions=[CreditBucket.available.add(-left)],
+                        condition=CreditBucket.available == left,
+                    )
+                tx.save(
+                    _entry(account_id, op_id, "revoke", bucket_id, -left, reason or grant_op_id, now),
+                    condition=_new_entry_condition(),
+                )
+            return left
+        except TransactWriteError:
+            continue  # a hold took a credit meanwhile, or another revoke won: look again
+    raise Conflict("The credits could not be taken back; try again.")
+
+
 def pick_for_hold(account_id: str, now: int) -> rules.Bucket:
     """The bucket a new hold takes its credit from (soonest-expiring); 402 when none is left."""
     plan = rules.pick(buckets(account_id), rules.REQUEST_HOLD, now)

@@ -11,7 +11,7 @@ from typing import Any
 
 from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
-from tandem.services import credits, subscriptions
+from tandem.services import billing, credits, subscriptions
 from tandem.store import news
 from tandem.store.models import Account, Brand, BrandSeen
 
@@ -50,7 +50,7 @@ def build(
             "declines": news.count(seen, news.DECLINES),  # its requests declined since
         },
         "dashboard": {"brandId": brand_id, "brandName": brand.name},
-        "credits": credits.info_of(
+        "credits": billing.credits_info(
             account, buckets if buckets is not None else credits.buckets(brand.account_id)
         ),
         "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],

@@ -1,9 +1,15 @@
-"""Stripe webhook events: recorded once (conditional put), then processed by a Standard
-execution named after the event id, so a redelivered event never runs twice.
+"""Stripe webhook events: received -> started -> done (or failed).
 
-Processing re-reads the Stripe object instead of trusting event order; what each event type
-does to subscriptions and credits arrives with the billing issue. Until then an event is
-recorded and marked processed with a note saying no handler exists for its type.
+The webhook records the event (one conditional put) and starts a billing execution, then marks
+it started. A redelivery is ignored only while the event is started or once it is done: one
+whose start never happened (received) or whose processing failed is started again, under a
+new execution name (`<event>-<attempt>`), so no event is lost to a failed start.
+
+Processing (the billing state machine) never trusts the event's payload or order: it finds the
+account the event's customer belongs to and runs `billing.sync_account`, which re-reads
+everything from Stripe. The event's customer keeps it in that customer's in-progress list
+until it is done (GET users/webhooks-in-progress), and the account's users get
+`lastWebhookUpdate[type]` (the payment page's update watch).
 """
 
 from __future__ import annotations
@@ -12,59 +18,149 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from pynamodb.exceptions import PutError
+from pynamodb.exceptions import PutError, UpdateError
 
 from tandem.config import settings
 from tandem.integrations.aws import client
-from tandem.observability import count_event
-from tandem.store.models import StripeEvent
+from tandem.observability import count_event, logger
+from tandem.store.models import StripeEvent, User, update_only
 
-HANDLED_TYPES: dict[str, Any] = {}
+DONE = ("started", "done", "processed")  # a redelivery of these is a duplicate
+RECENT = 5
 
 
-def record(event_id: str, event_type: str, object_id: str) -> bool:
-    """Store the event; False when it was already recorded (a redelivery)."""
-    item = StripeEvent(
-        *StripeEvent.key(event_id),
-        event_id=event_id,
-        event_type=event_type,
-        object_id=object_id,
-        received_at=datetime.now(UTC),
-    )
+class StripeTemporaryError(Exception):
+    """Stripe could not be reached or asked us to slow down: the state machine retries."""
+
+
+def customer_of(event_type: str, obj: Any) -> str | None:
+    """The Stripe customer an event is about (its object's `customer`, or the object itself)."""
+    getter = obj.get if hasattr(obj, "get") else lambda key, default=None: getattr(obj, key, default)
+    if str(getter("object", "")) == "customer":
+        found = getter("id", None)
+    else:
+        found = getter("customer", None)
+        if found is not None and not isinstance(found, str):
+            found = getattr(found, "id", None) or (found.get("id") if hasattr(found, "get") else None)
+    return found if isinstance(found, str) and found.startswith("cus_") else None
+
+
+def receive(event_id: str, event_type: str, object_id: str, customer_id: str | None) -> bool:
+    """Record the event and start its processing. False when it is a duplicate (started or
+    done already). Two DynamoDB calls for a new event: the put, the mark."""
+    now = datetime.now(UTC)
+    item = StripeEvent.new(event_id, event_type, object_id, customer_id, now)
     try:
         item.save(condition=StripeEvent.pk.does_not_exist())
+        attempt = 0
     except PutError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
+        if exc.cause_response_code != "ConditionalCheckFailedException":
+            raise
+        held = StripeEvent.find(event_id, consistent=True)
+        if held is None or held.status in DONE:
             return False
-        raise
+        attempt = int(held.attempts or 0)
+        logger.info("Stripe event redelivered before it was processed: starting it again")
+    start_processing(event_id, event_type, object_id, attempt)
+    try:
+        update_only(
+            StripeEvent,
+            StripeEvent.key(event_id),
+            actions=[StripeEvent.status.set("started"), StripeEvent.attempts.set(attempt + 1)],
+            # not over a failure of this very attempt that was quicker than this mark
+            condition=StripeEvent.status.is_in("received", "failed")
+            & (StripeEvent.failed_attempt.does_not_exist() | (StripeEvent.failed_attempt < attempt)),
+        )
+    except UpdateError as exc:
+        if exc.cause_response_code != "ConditionalCheckFailedException":
+            raise  # the webhook answers 500 and Stripe redelivers: the event is still 'received'
+        # processing finished before this mark: nothing to do
     return True
 
 
-def start_processing(event_id: str, event_type: str, object_id: str) -> None:
-    client("stepfunctions").start_execution(
-        stateMachineArn=settings().require("billing_state_machine_arn"),
-        name=event_id,
-        input=json.dumps({"eventId": event_id, "type": event_type, "objectId": object_id}),
-    )
+def execution_name(event_id: str, attempt: int) -> str:
+    return event_id if attempt == 0 else f"{event_id}-{attempt}"
 
 
-def _mark(event_id: str, status: str, message: str) -> None:
-    StripeEvent.at(event_id).update(
-        actions=[StripeEvent.status.set(status), StripeEvent.message.set(message)]
-    )
+def start_processing(event_id: str, event_type: str, object_id: str, attempt: int = 0) -> None:
+    sfn = client("stepfunctions")
+    try:
+        sfn.start_execution(
+            stateMachineArn=settings().require("billing_state_machine_arn"),
+            name=execution_name(event_id, attempt),
+            input=json.dumps(
+                {"eventId": event_id, "type": event_type, "objectId": object_id, "attempt": attempt}
+            ),
+        )
+    except sfn.exceptions.ExecutionAlreadyExists:
+        # the same attempt was started before its mark was written: start the next one
+        sfn.start_execution(
+            stateMachineArn=settings().require("billing_state_machine_arn"),
+            name=execution_name(event_id, attempt + 1),
+            input=json.dumps(
+                {"eventId": event_id, "type": event_type, "objectId": object_id, "attempt": attempt}
+            ),
+        )
 
 
 def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
-    handler = HANDLED_TYPES.get(event_type)
-    if handler is None:
-        _mark(event_id, "processed", f"No handler for {event_type}")
-        return {"eventId": event_id, "status": "processed", "handled": False}
-    handler(object_id)
-    _mark(event_id, "processed", "")
-    return {"eventId": event_id, "status": "processed", "handled": True}
+    """The billing state machine's task: sync the account the event's customer belongs to."""
+    import stripe
+
+    from tandem.integrations import stripe_client
+    from tandem.services import billing
+
+    held = StripeEvent.find(event_id, consistent=True)
+    customer = held.customer_id if held else None
+    account_id = billing.account_of_customer(customer) if customer else None
+    try:
+        if account_id is None and event_type.startswith("checkout.session.") and object_id.startswith("cs_"):
+            account_id = billing.adopt_checkout_customer(stripe_client.get_checkout_session(object_id))
+        state = billing.sync_account(account_id) if account_id else None
+    except (stripe.APIConnectionError, stripe.RateLimitError) as exc:
+        raise StripeTemporaryError(str(exc)[:200]) from None
+    now = datetime.now(UTC)
+    if account_id:
+        stamp = now.isoformat().replace("+00:00", "Z")
+        for user in User.of_account(account_id):
+            update_only(
+                User, User.key(user.user_id), actions=[User.last_webhook_update[event_type].set(stamp)]
+            )
+    update_only(StripeEvent, StripeEvent.key(event_id), actions=StripeEvent.done_actions(customer, now))
+    return {
+        "eventId": event_id,
+        "status": "done",
+        "account": account_id,
+        "billing": state.status if state else None,
+    }
 
 
-def mark_failed(event_id: str, reason: str) -> dict[str, Any]:
-    _mark(event_id, "failed", reason[:500])
+def mark_failed(event_id: str, reason: str, attempt: int = 0) -> dict[str, Any]:
+    update_only(
+        StripeEvent,
+        StripeEvent.key(event_id),
+        actions=[
+            StripeEvent.status.set("failed"),
+            StripeEvent.message.set(reason[:500]),
+            StripeEvent.failed_attempt.set(int(attempt)),
+        ],
+    )
     count_event("StripeEventFailed")
     return {"eventId": event_id, "status": "failed"}
+
+
+def in_progress(customers: list[str]) -> dict[str, Any]:
+    """GET users/webhooks-in-progress: events of the account's customers not processed yet,
+    and the last five processed."""
+    count = sum(StripeEvent.pending_count(c) for c in customers)
+    recent: list[StripeEvent] = []
+    for customer in customers:
+        recent += StripeEvent.recent_done(customer, RECENT)
+    recent.sort(key=lambda e: e.done_at or e.received_at, reverse=True)
+    return {
+        "count": count,
+        "recent": [
+            {"type": e.event_type, "at": (e.done_at or e.received_at).isoformat().replace("+00:00", "Z")}
+            for e in recent[:RECENT]
+        ],
+    }

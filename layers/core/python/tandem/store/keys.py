@@ -17,6 +17,10 @@ Access patterns:
 - an account's users (notifications)   gsi2pk=ACCOUNT-USERS#<id> gsi2sk=USER#<id>
 - holds still held (month-end settle)  gsi2pk=HOLDS#held         gsi2sk=<release_until>#<account>#<ref>
 - live credit buckets (ledger check)   gsi1pk=BUCKETS            gsi1sk=<valid_to>#<account>#<bucket>
+- a Stripe customer's account          pk=STRIPE_CUSTOMER#<cus>  sk=META
+- accounts with a credit month to grant gsi1pk=BILLING_DUE        gsi1sk=<due epoch s>#<account>
+- a customer's events in progress      gsi2pk=STRIPE_PENDING#<cus> gsi2sk=<received iso>
+- a customer's processed events        gsi1pk=STRIPE_DONE#<cus>  gsi1sk=<done iso>
 """
 
 from __future__ import annotations
@@ -95,6 +99,27 @@ def relation_sk(other_id: int) -> str:
 
 def stripe_event_pk(event_id: str) -> str:
     return f"STRIPE_EVENT#{event_id}"
+
+
+def stripe_customer_pk(customer_id: str) -> str:
+    return f"STRIPE_CUSTOMER#{customer_id}"
+
+
+BILLING_DUE = "BILLING_DUE"  # gsi1pk of accounts with a credit month still to grant
+
+
+def billing_due_sk(due_at: int, account_id: str) -> str:
+    return f"{str(due_at).zfill(ID_WIDTH)}#{account_id}"
+
+
+def stripe_pending_gsi(customer_id: str) -> str:
+    """gsi2pk of a customer's events received but not processed yet (sparse)."""
+    return f"STRIPE_PENDING#{customer_id}"
+
+
+def stripe_done_gsi(customer_id: str) -> str:
+    """gsi1pk of a customer's processed events (gsi1sk: when processing finished)."""
+    return f"STRIPE_DONE#{customer_id}"
 
 
 COUNTER_PK = "COUNTER"

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pynamodb.attributes import (
     BinaryAttribute,
     BooleanAttribute,
+    JSONAttribute,
     ListAttribute,
     MapAttribute,
     NumberAttribute,
@@ -151,10 +152,47 @@ class Account(TandemModel):
     # (billing sets it from Stripe; tandem.services.subscriptions reads it)
     subscription_status = UnicodeAttribute(default="none")
     subscription_valid_to = NumberAttribute(null=True)  # epoch seconds; cancelled stays valid until then
+    # Billing (tandem.services.billing): the account's Stripe customers, the billing record
+    # sync_customer computed (tandem.domain.billing.BillingState.to_record() plus the checkout
+    # sessions it has seen paid), when the snapshot it came from was read (a sync that read
+    # Stripe earlier never overwrites a later one), and the admin's approval of a new plan.
+    stripe_customers = ListAttribute(of=UnicodeAttribute, null=True)
+    billing = JSONAttribute(null=True)
+    billing_synced_at = NumberAttribute(null=True)  # epoch milliseconds the snapshot was read
+    billing_approval = UnicodeAttribute(null=True)  # None | required | approved | refused
+    gsi1pk = UnicodeAttribute(null=True)  # BILLING_DUE while a credit month is still to grant
+    gsi1sk = UnicodeAttribute(null=True)
+    billing_due = _Gsi1()
 
     @classmethod
     def key(cls, account_id: str) -> Key:
         return keys.account_pk(account_id), keys.META
+
+    @classmethod
+    def due_actions(cls, due_at: int | None, account_id: str) -> list:
+        """List the account for the monthly grant job at `due_at` (None: nothing to grant)."""
+        if due_at is None:
+            return [cls.gsi1pk.remove(), cls.gsi1sk.remove()]
+        return [cls.gsi1pk.set(keys.BILLING_DUE), cls.gsi1sk.set(keys.billing_due_sk(due_at, account_id))]
+
+    @classmethod
+    def due_by(cls, now: int) -> Iterator[Account]:
+        """Accounts whose next credit month began by `now` (yearly plans, fixed terms)."""
+        return cls.billing_due.query(keys.BILLING_DUE, cls.gsi1sk < keys.billing_due_sk(now + 1, ""))
+
+
+@_register
+class StripeCustomer(TandemModel):
+    """Which account a Stripe customer belongs to (written with the customer's creation, or
+    when a payment link's checkout names a brand of the account)."""
+
+    customer_id = UnicodeAttribute()
+    account_id = UnicodeAttribute()
+    created_at = NumberAttribute()
+
+    @classmethod
+    def key(cls, customer_id: str) -> Key:
+        return keys.stripe_customer_pk(customer_id), keys.META
 
 
 @_register
@@ -540,16 +578,67 @@ class BrandRelation(TandemModel):
 
 @_register
 class StripeEvent(TandemModel):
+    """One Stripe event: received (recorded) -> started (its execution began) -> done, or
+    failed. A redelivery is ignored only while started or once done; received or failed is
+    started again (tandem.services.stripe_events)."""
+
     event_id = UnicodeAttribute()
     event_type = UnicodeAttribute()
     object_id = UnicodeAttribute(default="")
-    status = UnicodeAttribute(default="received")  # received | processed | failed
+    customer_id = UnicodeAttribute(null=True)
+    status = UnicodeAttribute(default="received")  # received | started | done | failed
     message = UnicodeAttribute(default="")
+    attempts = NumberAttribute(default=0)  # executions started for it (names <event>-<n>)
+    failed_attempt = NumberAttribute(null=True)  # the attempt whose processing failed last
     received_at = UTCDateTimeAttribute()
+    done_at = UTCDateTimeAttribute(null=True)
+    gsi1pk = UnicodeAttribute(null=True)  # STRIPE_DONE#<customer> once done
+    gsi1sk = UnicodeAttribute(null=True)
+    done_of_customer = _Gsi1()
+    gsi2pk = UnicodeAttribute(null=True)  # STRIPE_PENDING#<customer> until done
+    gsi2sk = UnicodeAttribute(null=True)
+    pending_of_customer = _Gsi2()
 
     @classmethod
     def key(cls, event_id: str) -> Key:
         return keys.stripe_event_pk(event_id), keys.META
+
+    @classmethod
+    def new(
+        cls, event_id: str, event_type: str, object_id: str, customer_id: str | None, at: Any
+    ) -> StripeEvent:
+        item = cls(
+            *cls.key(event_id),
+            event_id=event_id,
+            event_type=event_type,
+            object_id=object_id,
+            customer_id=customer_id,
+            received_at=at,
+        )
+        if customer_id:
+            item.gsi2pk = keys.stripe_pending_gsi(customer_id)
+            item.gsi2sk = at.isoformat()
+        return item
+
+    @classmethod
+    def done_actions(cls, customer_id: str | None, at: Any) -> list:
+        """Mark done: out of the customer's in-progress list, into its processed list."""
+        actions = [cls.status.set("done"), cls.done_at.set(at), cls.gsi2pk.remove(), cls.gsi2sk.remove()]
+        if customer_id:
+            actions += [cls.gsi1pk.set(keys.stripe_done_gsi(customer_id)), cls.gsi1sk.set(at.isoformat())]
+        return actions
+
+    @classmethod
+    def pending_count(cls, customer_id: str) -> int:
+        return cls.pending_of_customer.count(keys.stripe_pending_gsi(customer_id))
+
+    @classmethod
+    def recent_done(cls, customer_id: str, limit: int = 5) -> list[StripeEvent]:
+        return list(
+            cls.done_of_customer.query(
+                keys.stripe_done_gsi(customer_id), scan_index_forward=False, limit=limit
+            )
+        )
 
 
 @_register
@@ -640,7 +729,7 @@ class LedgerEntry(TandemModel):
     """Immutable record of one credit operation; the op id makes every operation apply once."""
 
     op_id = UnicodeAttribute()
-    op = UnicodeAttribute()  # grant | hold | release | spend | settle
+    op = UnicodeAttribute()  # grant | hold | release | spend | settle | revoke
     bucket_id = UnicodeAttribute()
     delta = NumberAttribute()
     ref = UnicodeAttribute(default="")

@@ -1,0 +1,72 @@
+"""Billing routes (issue 12; shapes in docs/api.md and BILLING_CONTRACT.md): products, the
+payment-processing page's status, webhooks in progress, the portal, payment links and the
+yearly upgrade. Each checks the member and their brand first (member_for_brand), then asks
+tandem.services.billing."""
+
+from __future__ import annotations
+
+from chalice import Blueprint
+
+from chalicelib.auth import Member, member_for_brand
+from chalicelib.http import json_body, lazy, route
+from tandem.store.models import Account, Key, TandemModel
+
+billing = lazy("tandem.services.billing")
+stripe_events = lazy("tandem.services.stripe_events")
+
+bp = Blueprint(__name__)
+
+
+def with_account(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
+    return [(Account, Account.key(account_id))]
+
+
+def _member() -> Member:
+    return member_for_brand(bp.current_request, also=with_account)
+
+
+def _account(member: Member) -> Account | None:
+    return member.item(Account, member.user.account_id)
+
+
+@route(bp, "/products", methods=["GET"])
+def get_products() -> dict:
+    member = _member()
+    return billing.products(_account(member), member.user, member.brand)
+
+
+@route(bp, "/products", methods=["POST"])
+def post_products() -> dict:
+    member = _member()
+    body = json_body(bp.current_request)
+    return billing.products(_account(member), member.user, member.brand, body.get("redirect"))
+
+
+@route(bp, "/stripe/payment-status/{checkoutSessionId}", methods=["GET"])
+def payment_status(checkoutSessionId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
+    member = _member()
+    return billing.payment_status(_account(member), checkoutSessionId)
+
+
+@route(bp, "/users/webhooks-in-progress", methods=["GET"])
+def webhooks_in_progress() -> dict:
+    member = _member()
+    return stripe_events.in_progress(billing.customers_of(_account(member)))
+
+
+@route(bp, "/users/stripe-portal-url", methods=["GET"])
+def portal_url() -> dict:
+    member = _member()
+    return billing.portal_url(_account(member))
+
+
+@route(bp, "/payment-link/{kind}", methods=["GET"])
+def payment_link(kind: str) -> dict:
+    member = _member()
+    return billing.payment_link(kind, member.user, member.brand)
+
+
+@route(bp, "/users/yearly-upgrade", methods=["GET"])
+def yearly_upgrade() -> dict:
+    member = _member()
+    return billing.yearly_upgrade(_account(member))

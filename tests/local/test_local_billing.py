@@ -1,0 +1,66 @@
+"""`make dev` pays end to end: the stack starts the fake Stripe, free@tandem.local buys the
+monthly plan through the hosted checkout (form posts, as a browser sends them), the fake's
+signed webhooks reach the stack, and the dashboard shows 6/6 credits."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import requests
+
+from tests.local.stack import StackProcesses
+
+TIMEOUT = 30
+POLL = 0.2
+
+
+def test_a_member_subscribes_monthly_on_the_local_stack_and_sees_six_credits(
+    stacks: StackProcesses, data_dir: Path, web_root: Path
+) -> None:
+    stack = stacks.start(data_dir, web_root)
+    token = stack.sign_in("free@tandem.local")
+    headers = {"Authorization": f"Bearer {token}"}
+    before = requests.get(f"{stack.url}/api/dashboard", headers=headers, timeout=TIMEOUT).json()["credits"]
+    assert before["available"] == 0 and before["productsAllowed"] is True
+
+    products = requests.get(f"{stack.url}/api/products", headers=headers, timeout=TIMEOUT)
+    assert products.status_code == 200, products.text
+    (monthly,) = products.json()["products"][0]["prices"]["monthly"]
+    page = requests.get(monthly["link"], timeout=TIMEOUT)
+    assert page.status_code == 200 and "127.0.0.1" in monthly["link"]
+    form = {
+        "email": "free@tandem.local",
+        "name": "Free Member",
+        "card_number": "4242 4242 4242 4242",
+        "pay": "1",
+    }
+    paid = requests.post(monthly["link"], data=form, allow_redirects=False, timeout=TIMEOUT)
+    assert paid.status_code == 303, paid.text
+    back = paid.headers["Location"]
+    assert back.startswith(f"{stack.url}/account/subscriptions/payment-processing/cs_")
+
+    deadline = time.monotonic() + TIMEOUT  # the webhooks alone: the page's status check is not asked
+    while True:
+        credits = requests.get(f"{stack.url}/api/dashboard", headers=headers, timeout=TIMEOUT).json()[
+            "credits"
+        ]
+        if credits["available"] == 6 or time.monotonic() > deadline:
+            break
+        time.sleep(POLL)
+    assert (credits["available"], credits["total"], credits["active"]) == (6, 6, True), stack.output[-3000:]
+
+    session = back.rsplit("/", 1)[-1]
+    status = requests.get(
+        f"{stack.url}/api/stripe/payment-status/{session}", headers=headers, timeout=TIMEOUT
+    )
+    assert status.json() == {"status": "paid", "kind": "subscription", "processed": True}
+    code, _ = stack.stop()
+    assert code == 0
+
+    again = stacks.start(data_dir, web_root)  # the fake's state and the account survive a restart
+    token = again.sign_in("free@tandem.local")
+    credits = requests.get(
+        f"{again.url}/api/dashboard", headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
+    ).json()["credits"]
+    assert (credits["available"], credits["active"]) == (6, True)

@@ -315,6 +315,10 @@ def test_products_follow_the_contract_and_refuse_a_redirect_off_the_app(shop: Sh
     assert sc.get_checkout_session(back["link"].rsplit("/", 1)[-1])["cancel_url"].endswith(
         f"/requests/received/{mia.id}/req_1"
     )
+    from_list = shop.products(mia, "/requests")["products"][0]["prices"]["monthly"][0]
+    assert sc.get_checkout_session(from_list["link"].rsplit("/", 1)[-1])["success_url"].endswith(
+        "/requests/payment-processing/{CHECKOUT_SESSION_ID}"
+    )
     for bad in ("https://evil.example/x", "//evil.example", "relative", "/somewhere/else", 7):
         status, reply = shop.api.call("POST", "/api/products", mia.headers, {"redirect": bad})
         assert (status, reply) == (400, {"error": "Choose where to come back to after paying"})

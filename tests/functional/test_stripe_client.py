@@ -328,7 +328,7 @@ def test_bad_checkout_input_is_refused_with_a_clear_message(fake: FakeStripe) ->
         sc.create_customer("acc_1", email="not-an-email")
     assert sc.payment_return_path("request", brand_id="12", item_id="r_9") == "/requests/received/12/r_9"
     assert sc.payment_return_path("pitch", item_id="p_1") == "/pitch/p_1"
-    assert sc.payment_return_path("requests") == "/account/subscriptions"
+    assert sc.payment_return_path("requests") == "/requests"  # /requests/payment-processing/{id}
 
 
 def test_the_api_key_comes_from_the_stripe_secret(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,6 +45,7 @@ RETURN_PATHS = {
     "account": "/account/subscriptions",
     "request": "/requests/received/{brand}/{item}",
     "requests": "/requests/received/{brand}/{item}",
+    "requests_list": "/requests",
     "pitch": "/pitch",
     "pitch_item": "/pitch/{item}",
     "matches": "/matches",
@@ -283,7 +284,7 @@ def payment_return_path(page_type: str, *, brand_id: str | None = None, item_id:
     """The parent path a checkout returns to (its payment-processing page is below it)."""
     kind = "pitch_item" if page_type == "pitch" and item_id else page_type
     if kind == "requests" and not item_id:
-        kind = "account"  # the requests lists have no payment-processing route of their own
+        kind = "requests_list"  # the requests lists: /requests/payment-processing/{id}
     template = RETURN_PATHS.get(kind)
     if template is None:
         raise ValidationError(f"Unknown page type: {page_type}")

@@ -71,6 +71,7 @@ _ID = r"[A-Za-z0-9_-]{1,64}"
 _RETURNS = (
     (re.compile(r"^/account/subscriptions$"), "account"),
     (re.compile(rf"^/requests/received/(?P<brand>{_ID})/(?P<item>{_ID})$"), "request"),
+    (re.compile(r"^/requests$"), "requests"),
     (re.compile(r"^/pitch$"), "pitch"),
     (re.compile(rf"^/pitch/(?P<item>{_ID})$"), "pitch"),
     (re.compile(r"^/matches$"), "matches"),

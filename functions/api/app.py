@@ -18,6 +18,7 @@ from chalicelib.http import normalise_response
 from chalicelib.routes import (
     admin,
     brands,
+    content,
     dashboard,
     health,
     matches,
@@ -46,6 +47,7 @@ for blueprint in (
     brands.bp,
     matches.bp,
     requests.bp,
+    content.bp,
 ):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 

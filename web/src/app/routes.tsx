@@ -48,6 +48,7 @@ const pages = {
   connection: () =>
     import('@/features/connections/components/ConnectionDetailPage').then((m) => m.ConnectionDetailPage),
   declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
+  collabIdeas: () => import('@/features/collab/components/CollabIdeasPage').then((m) => m.CollabIdeasPage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
@@ -150,8 +151,8 @@ export const routes: readonly AppRoute[] = [
   privatePage('/declines/:userBrand', 'Declined by others', pages.declines, 'Declines'),
 
   // Collab Ideas
-  comingSoon('/inspiration', 'Collab Ideas'),
-  comingSoon('/inspiration/ideas', 'Collab Ideas'),
+  privatePage('/inspiration', 'Collab Ideas', pages.collabIdeas),
+  privatePage('/inspiration/ideas', 'Collab Ideas', pages.collabIdeas),
   comingSoon('/inspiration/calendar', 'Collab calendar', 'Collab Ideas'),
   comingSoon('/inspiration/member-collabs', 'Member collabs', 'Collab Ideas'),
 

@@ -97,6 +97,7 @@ export function AppShell() {
       <ShellPopups
         firstName={session.firstName}
         check={check.data}
+        isAdmin={isAdmin}
         open={popup}
         onClose={() => {
           setPopup(null);

@@ -26,16 +26,16 @@ test('a member browses collab ideas, filters, opens one and copies its template,
   await expect(page).toHaveTitle('Tandem Hub: Collab Ideas');
   const ideas = page.getByRole('list', { name: 'Collab ideas' });
   await expect(page.getByRole('status').filter({ hasText: 'ideas' })).toHaveText('26 ideas');
-  await expect(ideas.getByRole('listitem')).toHaveCount(26);
+  await expect(ideas.locator('.idea-card')).toHaveCount(26);
 
   await page.getByRole('combobox', { name: 'Effort' }).selectOption('minimal');
   await expect(page).toHaveURL(/effort=minimal/);
-  const minimal = await ideas.getByRole('listitem').count();
+  const minimal = await ideas.locator('.idea-card').count();
   expect(minimal).toBeGreaterThan(0);
   expect(minimal).toBeLessThan(26);
   await expect(page.getByRole('status').filter({ hasText: 'ideas' })).toHaveText(`${minimal} of 26 ideas`);
 
-  const first = ideas.getByRole('listitem').first().getByRole('button');
+  const first = ideas.locator('.idea-card').first().getByRole('button');
   const title = (await first.textContent()) ?? '';
   await first.click();
   const idea = page.getByRole('dialog', { name: title });
@@ -43,10 +43,10 @@ test('a member browses collab ideas, filters, opens one and copies its template,
   await expect(idea.getByRole('heading', { name: 'Template' })).toBeVisible();
   await a11y.check(page);
   await idea.getByRole('button', { name: 'Copy template' }).click();
-  await expect(idea.getByRole('button', { name: 'Copied' })).toBeVisible();
+  await expect(idea.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain('[');
-  await idea.getByRole('button', { name: 'Close' }).click();
+  await idea.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page).toHaveURL(/effort=minimal$/);
 
@@ -60,7 +60,7 @@ test('a member browses collab ideas, filters, opens one and copies its template,
   await a11y.check(page);
   await guide.getByRole('button', { name: 'Mark as watched' }).click();
   await expect(guide.getByText('Watched', { exact: true })).toBeVisible();
-  await guide.getByRole('button', { name: 'Close' }).click();
+  await guide.getByRole('button', { name: 'Close', exact: true }).click();
 
   // Saved on the server: after a reload the list still marks it.
   await page.reload();

@@ -19,6 +19,7 @@ from chalicelib.routes import (
     admin,
     billing,
     brands,
+    content,
     dashboard,
     health,
     matches,
@@ -48,6 +49,7 @@ for blueprint in (
     brands.bp,
     matches.bp,
     requests.bp,
+    content.bp,
 ):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 

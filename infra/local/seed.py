@@ -133,7 +133,13 @@ def _onboarded(*users) -> None:  # noqa: ANN002
     from tandem.store.models import User
 
     for user in users:
-        user.update(actions=[User.welcome_done.set(True), User.brand_visibility_popup_done.set(True)])
+        user.update(
+            actions=[
+                User.welcome_done.set(True),
+                User.brand_visibility_popup_done.set(True),
+                User.instructions_done.set(True),
+            ]
+        )
 
 
 def seed(population: int = POPULATION) -> None:

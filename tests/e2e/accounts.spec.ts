@@ -40,7 +40,17 @@ test('a new member signs up, confirms through the outbox link, signs in and out'
   await welcome.getByRole('button', { name: 'Next' }).click();
   await welcome.getByRole('button', { name: 'Finish' }).click();
   await page.getByRole('button', { name: 'Got it' }).click();
+  // Then the tips tour, once: skipped, it does not come back on the next page.
+  const tour = page.getByRole('dialog', { name: 'Welcome to Tandem' });
+  await expect(tour).toBeVisible();
+  await tour.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('dialog', { name: 'Tell other brands about yours' })).toBeVisible();
+  await page.getByRole('button', { name: 'Skip tour' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1, name: /Nina/ })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: /Nina/ })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   await page.getByRole('button', { name: /account menu|NN/i }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();

@@ -14,8 +14,8 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === '/');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  // First-visit popups (welcome, brand visibility) would cover the page.
-  for (const name of ['Got it', 'Close']) {
+  // First-visit popups (welcome, brand visibility, tips tour) would cover the page.
+  for (const name of ['Got it', 'Close', 'Skip tour']) {
     const button = page.getByRole('dialog').getByRole('button', { name }).first();
     if (await button.isVisible().catch(() => false)) await button.click();
   }

@@ -88,7 +88,7 @@ async function createMemberB(request: APIRequestContext): Promise<{ token: strin
     expect(made.status(), await made.text()).toBe(201);
     brandIds.push(Number((await made.json()).brand.id));
   }
-  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup']) {
+  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup', 'users/action/instructions']) {
     await request.post(`/api/${action}`, { headers: authed(token) });
   }
   return { token, brandIds };

@@ -50,6 +50,7 @@ const pages = {
   declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
   subscriptions: () =>
     import('@/features/subscriptions/components/SubscriptionsPage').then((m) => m.SubscriptionsPage),
+  collabIdeas: () => import('@/features/collab/components/CollabIdeasPage').then((m) => m.CollabIdeasPage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
@@ -156,8 +157,8 @@ export const routes: readonly AppRoute[] = [
   privatePage('/declines/:userBrand', 'Declined by others', pages.declines, 'Declines'),
 
   // Collab Ideas
-  comingSoon('/inspiration', 'Collab Ideas'),
-  comingSoon('/inspiration/ideas', 'Collab Ideas'),
+  privatePage('/inspiration', 'Collab Ideas', pages.collabIdeas),
+  privatePage('/inspiration/ideas', 'Collab Ideas', pages.collabIdeas),
   comingSoon('/inspiration/calendar', 'Collab calendar', 'Collab Ideas'),
   comingSoon('/inspiration/member-collabs', 'Member collabs', 'Collab Ideas'),
 

@@ -18,6 +18,8 @@ export interface LoginCheck {
   readonly welcomeMessage?: string | null;
   readonly showNewbiePopup?: boolean;
   readonly showBrandVisibilityUpdatePupup?: boolean;
+  /** The tips tour is due (non-admin members until they finish or skip it). */
+  readonly showInstructions?: boolean;
   readonly featureOnly?: boolean;
   readonly emailConfirmed?: boolean;
   readonly lastWebhookUpdate?: Readonly<Record<string, unknown>>;

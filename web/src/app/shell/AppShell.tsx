@@ -98,6 +98,7 @@ export function AppShell() {
       <ShellPopups
         firstName={session.firstName}
         check={check.data}
+        isAdmin={isAdmin}
         open={popup}
         onClose={() => {
           setPopup(null);

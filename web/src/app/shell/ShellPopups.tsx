@@ -2,7 +2,9 @@ import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import {
   BrandVisibilityPopup,
   HelpPopup,
+  TipsTour,
   useBrandVisibilitySeen,
+  useInstructionsDone,
   useWelcomeDone,
   VideoGuidesPopup,
   WelcomePopup,
@@ -14,20 +16,25 @@ export type ShellPopup = 'help' | 'videoGuides';
 export interface ShellPopupsProps {
   readonly firstName: string;
   readonly check: LoginCheck | undefined;
+  /** Admins never get the tips tour (SPEC section 6). */
+  readonly isAdmin?: boolean;
   readonly open: ShellPopup | null;
   readonly onClose: () => void;
 }
 
 /**
- * The popups the shell owns: welcome, brand visibility update, help, video guides.
+ * The popups the shell owns: welcome, brand visibility update, the tips tour, help, video guides.
  * The welcome and the visibility note show while the login check asks for them; done
  * with (finished or closed), they are recorded and the check stops asking at once.
  */
-export function ShellPopups({ firstName, check, open, onClose }: ShellPopupsProps) {
+export function ShellPopups({ firstName, check, isAdmin = false, open, onClose }: ShellPopupsProps) {
   const welcomeDone = useWelcomeDone();
   const visibilitySeen = useBrandVisibilitySeen();
+  const instructionsDone = useInstructionsDone();
   const showWelcome = check?.showWelcome === true;
   const showVisibility = !showWelcome && check?.showBrandVisibilityUpdatePupup === true;
+  // The tips tour comes after the welcome and the visibility note, and waits while a popup is open.
+  const showTour = !isAdmin && !showWelcome && !showVisibility && open === null && check?.showInstructions === true;
 
   const endWelcome = async () => {
     try {
@@ -45,8 +52,17 @@ export function ShellPopups({ firstName, check, open, onClose }: ShellPopupsProp
     }
   };
 
+  const endTour = () => {
+    instructionsDone.mutate(undefined, {
+      onError: () => {
+        // Shown as a toast by the API client; the tour stays closed on this visit.
+      },
+    });
+  };
+
   return (
     <>
+      {showTour && <TipsTour onDone={endTour} />}
       {showWelcome && (
         <WelcomePopup
           firstName={firstName}

@@ -66,6 +66,7 @@ export function AppLayout({ nav, headerEnd, messageBar, footer, mini = false, ch
           ref={toggleRef}
           type="button"
           className="icon-button topbar__menu-toggle"
+          data-tour="mobile-menu"
           aria-controls={MENU_ID}
           aria-expanded={drawerOpen}
           aria-label="Open menu"
@@ -88,7 +89,7 @@ export function AppLayout({ nav, headerEnd, messageBar, footer, mini = false, ch
             setDrawerOpen(false);
           }}
         />
-        <aside id={MENU_ID} className="sidebar">
+        <aside id={MENU_ID} className="sidebar" data-tour="general">
           <div className="sidebar__head">
             <span className="sidebar__title">Menu</span>
             <button

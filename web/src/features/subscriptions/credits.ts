@@ -3,6 +3,7 @@
  * pure functions of the dashboard's credits info so the rules are testable.
  */
 import type { CreditsInfo } from '@/features/dashboard';
+import { formatCredits } from '@/lib/format';
 
 /** Why the overlay opened: the server refused an action (402 codes of docs/api.md), or the member asked. */
 export type OverlayReason = 'out_of_credits' | 'no_subscription';
@@ -25,7 +26,7 @@ export function creditsText(credits: CreditsInfo | null | undefined): string | n
   const total = credits?.total ?? 0;
   if (!Number.isFinite(total) || total <= 0) return null;
   const available = Math.max(0, credits?.available ?? 0);
-  return `${available}/${total}`;
+  return formatCredits(available, total);
 }
 
 function hasSubscription(credits: CreditsInfo | null | undefined): boolean {

@@ -343,6 +343,8 @@ def login_check(user: User, brand: Brand | None) -> dict[str, Any]:
         "welcomeMessage": f"Welcome to Tandem, {user.first_name}!",
         "showNewbiePopup": not user.welcome_done,
         "showBrandVisibilityUpdatePupup": not user.brand_visibility_popup_done,
+        # The tips tour: non-admin members until they finish or skip it (SPEC section 6)
+        "showInstructions": user.access != "admin" and not user.instructions_done,
         "featureOnly": user.access == "feature",
         "emailConfirmed": bool(user.email_confirmed),
         "lastWebhookUpdate": _webhook_times(user),

@@ -11,7 +11,7 @@ from typing import Any
 
 from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
-from tandem.services import billing, credits, subscriptions
+from tandem.services import billing, content, credits, subscriptions
 from tandem.store import news
 from tandem.store.models import Account, Brand, BrandSeen
 
@@ -54,7 +54,7 @@ def build(
             account, buckets if buckets is not None else credits.buckets(brand.account_id)
         ),
         "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
-        "whatsNew": [],
+        "whatsNew": content.whats_new_now(),
         "matchRunOutstanding": open_run is not None,
         "matchRunId": open_run,
         **_brand_names(brand, account),

@@ -207,6 +207,8 @@ class User(TandemModel):
     email_confirmed = BooleanAttribute(default=False)
     welcome_done = BooleanAttribute(default=False)
     brand_visibility_popup_done = BooleanAttribute(default=False)
+    instructions_done = BooleanAttribute(default=False)  # the tips tour, finished or skipped
+    watched_videos = UnicodeSetAttribute(null=True)  # Video Guide slugs this user has played
     welcome_emails = BooleanAttribute(default=True)
     last_webhook_update = MapAttribute(default=dict)  # event type -> ISO timestamp
     created_at = UTCDateTimeAttribute()

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { BrandIdentity, ContactDetailsList } from '@/features/requests';
-import { formatDayOfMonth, formatListDateTime, parseDate } from '@/lib/dates';
+import { formatListDateTime, formatOrdinalDate, parseDate } from '@/lib/format';
 import type { Connection } from '../api/connections';
 
 /** A connected brand: who they are, how to reach them, and since when. */
@@ -22,7 +22,7 @@ export function ConnectionCard({ connection, href }: { readonly connection: Conn
           <>
             Connected on{' '}
             <time dateTime={date.toISOString()} title={formatListDateTime(date)}>
-              {formatDayOfMonth(date)}
+              {formatOrdinalDate(date)}
             </time>
           </>
         )}

@@ -20,11 +20,15 @@ function Count({ value }: { readonly value: number | undefined }) {
   );
 }
 
+/** Menu items the tips tour points at (its steps' data-tour anchors). */
+const TOUR_ANCHORS: Readonly<Record<string, string>> = { pitch: 'jobs', profile: 'about' };
+
 function LinkItem({ item, mini, current }: { readonly item: MenuLink; readonly mini: boolean; readonly current: boolean }) {
   return (
     <Link
       to={item.to}
       className="menu__item"
+      data-tour={TOUR_ANCHORS[item.id]}
       aria-current={current ? 'page' : undefined}
       title={mini ? item.label : undefined}
     >

@@ -38,3 +38,19 @@ export function useBrandVisibilitySeen() {
     },
   });
 }
+
+/** Records that the user is done with the tips tour (finished or skipped). */
+export function finishInstructions(): Promise<unknown> {
+  return api.post('users/action/instructions', undefined, { operation: 'Tips tour' });
+}
+
+/** The tips tour is done with: recorded, and the loaded login check stops asking at once. */
+export function useInstructionsDone() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: finishInstructions,
+    onMutate: () => {
+      updateLoginCheck(client, { showInstructions: false });
+    },
+  });
+}

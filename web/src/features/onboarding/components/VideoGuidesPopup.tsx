@@ -1,15 +1,134 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/Button';
+import { LoadFailed } from '@/components/ui/ListStates';
 import { Modal } from '@/components/ui/Modal';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { useSelectedBrand } from '@/lib/session';
+import { shownGuides, useVideoViewed, videosQuery, type VideoGuide } from '../api/videos';
 
-/** Video guides open in a popup; the guide list and player arrive with a later issue. */
-export function VideoGuidesPopup({ onClose }: { readonly onClose: () => void }) {
+/**
+ * Video Guides (SPEC section 2): the list, each guide marked when watched, and the guide's
+ * view: the player (youtube-nocookie or Wistia) with a plain link under it, or, while a guide
+ * is not recorded yet, its poster, description and outline with a clear "coming soon".
+ * Opening a recorded guide records a view; a written one is marked with "Mark as watched".
+ */
+export function VideoGuidesPopup({ onClose, initial }: { readonly onClose: () => void; readonly initial?: string }) {
+  const brand = useSelectedBrand();
+  const list = useQuery(videosQuery(brand));
+  const [open, setOpen] = useState<string | null>(initial ?? null);
+  const guides = shownGuides(list.data);
+  const guide = guides.find((g) => g.slug === open);
+
   return (
-    <Modal open title="Video Guides" width={1000} onClose={onClose}>
-      <div className="coming-soon__card coming-soon__card--flat">
-        <span className="coming-soon__badge">Coming soon</span>
-        <p className="coming-soon__lead">
-          Video Guides is coming soon: short walk-throughs of matches, requests and the Pitch Area.
-        </p>
-      </div>
+    <Modal open title={guide ? guide.title : 'Video Guides'} width={1000} onClose={onClose}>
+      {list.data === undefined ? (
+        list.isError ? (
+          <LoadFailed title="We couldn't load the video guides" error={list.error} retry={() => void list.refetch()} />
+        ) : (
+          <div aria-busy="true">
+            <PageLoader inline />
+          </div>
+        )
+      ) : guide ? (
+        <GuideView
+          guide={guide}
+          onBack={() => {
+            setOpen(null);
+          }}
+        />
+      ) : (
+        <ul className="video-grid" aria-label="Video guides">
+          {guides.map((g) => (
+            <li key={g.slug} className="video-card">
+              <img className="video-card__poster" src={g.poster} alt="" width={320} height={180} loading="lazy" />
+              <button
+                type="button"
+                className="video-card__open"
+                onClick={() => {
+                  setOpen(g.slug);
+                }}
+              >
+                {g.title}
+              </button>
+              <span className="muted">{g.videoId ? 'Video' : 'Written guide · video coming soon'}</span>
+              {g.watched && <span className="watched-mark">Watched</span>}
+            </li>
+          ))}
+        </ul>
+      )}
     </Modal>
+  );
+}
+
+function GuideView({ guide, onBack }: { readonly guide: VideoGuide; readonly onBack: () => void }) {
+  const viewed = useVideoViewed();
+  const recorded = useRef(false);
+  const playable = guide.embedUrl !== null;
+
+  // A recorded guide counts as watched once its player is opened (once per opening).
+  useEffect(() => {
+    if (playable && !guide.watched && !recorded.current) {
+      recorded.current = true;
+      viewed.mutate(guide.slug);
+    }
+  }, [playable, guide.watched, guide.slug, viewed]);
+
+  return (
+    <div className="video-guide">
+      {playable ? (
+        <>
+          <div className="video-player">
+            <iframe
+              src={guide.embedUrl}
+              title={`Video: ${guide.title}`}
+              allow="autoplay; fullscreen; picture-in-picture; encrypted-media"
+              allowFullScreen
+              loading="lazy"
+              referrerPolicy="strict-origin-when-cross-origin"
+            />
+          </div>
+          {guide.watchUrl && (
+            <p className="muted">
+              Video not loading?{' '}
+              <a href={guide.watchUrl} target="_blank" rel="noopener noreferrer">
+                Watch it on {guide.type === 'youtube' ? 'YouTube' : 'Wistia'}
+              </a>
+            </p>
+          )}
+        </>
+      ) : (
+        <>
+          <img className="video-guide__poster" src={guide.poster} alt="" width={640} height={360} />
+          <p className="coming-soon__badge">Video coming soon</p>
+        </>
+      )}
+      <p>{guide.description}</p>
+      <h3>{playable ? 'In this video' : 'What it covers'}</h3>
+      <ol>
+        {guide.outline.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ol>
+      <div className="video-guide__actions">
+        <Button variant="secondary" onClick={onBack}>
+          All guides
+        </Button>
+        {guide.watched ? (
+          <span className="watched-mark">Watched</span>
+        ) : (
+          !playable && (
+            <Button
+              busy={viewed.isPending}
+              onClick={() => {
+                viewed.mutate(guide.slug);
+              }}
+            >
+              Mark as watched
+            </Button>
+          )
+        )}
+      </div>
+    </div>
   );
 }

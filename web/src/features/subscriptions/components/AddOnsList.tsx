@@ -1,5 +1,5 @@
 import type { CreditAddOn } from '@/features/dashboard';
-import { formatDayOfMonth, parseDate } from '@/lib/dates';
+import { formatOrdinalDate, parseDate } from '@/lib/format';
 import { addOnTypeLabel } from '../billing-rules';
 
 /** The member's bought, recurring and gifted credit packs (SPEC section 3 "Add-on"). */
@@ -16,9 +16,9 @@ export function AddOnsList({ addOns }: { readonly addOns: readonly CreditAddOn[]
           const ends = parseDate(addOn.cancelled?.cancels_at);
           const cancelled = parseDate(addOn.cancelled?.cancelled_at);
           const cancelText = ends
-            ? ` Cancelled: it ends on ${formatDayOfMonth(ends)}.`
+            ? ` Cancelled: it ends on ${formatOrdinalDate(ends)}.`
             : cancelled
-              ? ` Cancelled on ${formatDayOfMonth(cancelled)}.`
+              ? ` Cancelled on ${formatOrdinalDate(cancelled)}.`
               : '';
           return (
             <li key={`${addOn.productName ?? 'add-on'}-${index}`} className="addons__item">
@@ -26,7 +26,7 @@ export function AddOnsList({ addOns }: { readonly addOns: readonly CreditAddOn[]
               <span className="muted">({addOnTypeLabel(addOn.type)})</span>
               <p className="small">
                 {addOn.available ?? 0}/{addOn.total ?? 0} credits left
-                {to ? `, valid until ${formatDayOfMonth(to)}` : ''}.
+                {to ? `, valid until ${formatOrdinalDate(to)}` : ''}.
                 {cancelText}
               </p>
             </li>

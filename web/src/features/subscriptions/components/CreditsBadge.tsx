@@ -27,6 +27,7 @@ export function CreditsBadge({ credits }: { readonly credits: CreditsInfo | null
       <button
         type="button"
         className="credits-badge"
+        data-tour="products"
         aria-haspopup="dialog"
         title="How credits work"
         onClick={() => {

@@ -1,5 +1,5 @@
 import type { CreditsInfo } from '@/features/dashboard';
-import { formatDayOfMonth, parseDate } from '@/lib/dates';
+import { formatOrdinalDate, parseDate } from '@/lib/format';
 import { creditsText } from '../credits';
 
 /** Credits left, the next top-up and any add-ons; nothing at all when the total is 0. */
@@ -23,7 +23,7 @@ export function CreditsSummary({ credits }: { readonly credits: CreditsInfo | nu
         </p>
         {nextDate && typeof nextCredits === 'number' && nextCredits > 0 && (
           <p className="muted small">
-            {nextCredits} new credits on {formatDayOfMonth(nextDate)}.
+            {nextCredits} new credits on {formatOrdinalDate(nextDate)}.
           </p>
         )}
         {addOns.map((addOn, index) => {
@@ -31,7 +31,7 @@ export function CreditsSummary({ credits }: { readonly credits: CreditsInfo | nu
           return (
             <p key={`${addOn.productName ?? 'add-on'}-${index}`} className="muted small">
               {addOn.productName ?? 'Extra credits'}: {addOn.available} of {addOn.total} left
-              {to ? `, valid until ${formatDayOfMonth(to)}` : ''}.
+              {to ? `, valid until ${formatOrdinalDate(to)}` : ''}.
             </p>
           );
         })}

@@ -7,7 +7,7 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/features/dashboard';
 import { ApiError } from '@/lib/api';
-import { formatDayOfMonth, parseDate } from '@/lib/dates';
+import { formatOrdinalDate, parseDate } from '@/lib/format';
 import { leaveApp } from '@/lib/leave-app';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { storage } from '@/lib/storage';
@@ -36,7 +36,7 @@ const PORTAL_RETURN_MS = 60 * 60 * 1000;
 
 function dateText(value: string | number | null | undefined): string | null {
   const date = parseDate(value);
-  return date ? formatDayOfMonth(date) : null;
+  return date ? formatOrdinalDate(date) : null;
 }
 
 /** The plan in words: its kind, its renewal or end, and what the account is waiting for. */

@@ -1,0 +1,2 @@
+/** The Collab Ideas feature's public face. */
+export { collabKeys, collabQuery, filterIdeas, type CollabIdea, type CollabList, type Effort } from './api/collab';

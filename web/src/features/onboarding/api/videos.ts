@@ -1,0 +1,58 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, asBrand } from '@/lib/api';
+import { useSelectedBrand } from '@/lib/session';
+
+/** SPEC section 3 "Video", with what the popup shows besides (GET videos). */
+export interface VideoGuide {
+  readonly slug: string;
+  /** Our recording's id; null until the guide is recorded (the popup then shows the written guide). */
+  readonly videoId: string | null;
+  readonly title: string;
+  readonly type: 'youtube' | 'wistia';
+  readonly pageNames: readonly string[];
+  readonly ignore: boolean;
+  readonly description: string;
+  readonly outline: readonly string[];
+  readonly poster: string;
+  readonly embedUrl: string | null;
+  readonly watchUrl: string | null;
+  /** This member has played (or read) it. */
+  readonly watched: boolean;
+}
+
+export interface VideoList {
+  readonly videos: readonly VideoGuide[];
+}
+
+export const videoKeys = {
+  all: ['videos'] as const,
+  list: (brand: string) => ['videos', brand] as const,
+};
+
+export function videosQuery(brand: string) {
+  return queryOptions({
+    queryKey: videoKeys.list(brand),
+    queryFn: () => api.get<VideoList>('videos', asBrand(brand)),
+  });
+}
+
+/** The guides a member is shown: ignored ones left out. */
+export function shownGuides(list: VideoList | undefined): VideoGuide[] {
+  return (list?.videos ?? []).filter((guide) => !guide.ignore);
+}
+
+/** PUT users/video-view/{slug}: the guide is marked watched here at once and on the server. */
+export function useVideoViewed() {
+  const client = useQueryClient();
+  const brand = useSelectedBrand();
+  return useMutation({
+    mutationFn: (slug: string) =>
+      api.put(`users/video-view/${encodeURIComponent(slug)}`, undefined, { operation: 'Video Guides' }),
+    onMutate: (slug) => {
+      client.setQueryData<VideoList>(videoKeys.list(brand), (list) =>
+        list ? { videos: list.videos.map((g) => (g.slug === slug ? { ...g, watched: true } : g)) } : list,
+      );
+    },
+    onError: () => void client.invalidateQueries({ queryKey: videoKeys.list(brand) }),
+  });
+}

@@ -22,6 +22,7 @@ from chalicelib.routes import (
     health,
     matches,
     matching,
+    notifications,
     requests,
     support,
     users,
@@ -46,6 +47,7 @@ for blueprint in (
     brands.bp,
     matches.bp,
     requests.bp,
+    notifications.bp,
 ):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 

@@ -50,7 +50,12 @@ class LinkError(TandemError):
     "/notifications/unsubscribe/{token}",
     public=True,
     methods=["POST"],
-    content_types=["application/x-www-form-urlencoded", "application/json", "text/plain", "multipart/form-data"],
+    content_types=[
+        "application/x-www-form-urlencoded",
+        "application/json",
+        "text/plain",
+        "multipart/form-data",
+    ],
 )
 def one_click_unsubscribe(token: str) -> dict:
     """RFC 8058: mail providers POST `List-Unsubscribe=One-Click`; the unsubscribe page's button

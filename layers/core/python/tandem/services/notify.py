@@ -187,7 +187,9 @@ def _push_to(user: User, message: dict[str, Any], subscriptions: list[PushSubscr
         result = send_push(subscription, message["push"], ttl=ttl, topic=topic)
         outcome = result.outcome
         if outcome == webpush.RETRY:
-            outcome = "retry" if _retry_push(message, user.user_id, subscription.endpoint, result) else "failed"
+            outcome = (
+                "retry" if _retry_push(message, user.user_id, subscription.endpoint, result) else "failed"
+            )
         if outcome not in (webpush.DELIVERED, "retry"):
             logger.info("Push not delivered", extra={"outcome": outcome, "reason": result.reason})
         outcomes.append(outcome)
@@ -241,6 +243,8 @@ def deliver_push_retry(message: dict[str, Any]) -> str:
     (outcome,) = _push_to(user, message, [subscription])
     if outcome in ("gone", "failed") and user.email:
         user_settings = notification_settings.of_user(user.user_id)
-        if rules.email_fallback(user_settings, message["source"], message.get("subOption"), rules.BROWSER, outcome):
+        if rules.email_fallback(
+            user_settings, message["source"], message.get("subOption"), rules.BROWSER, outcome
+        ):
             send_email(user, message["template"], message["context"], message["source"])
     return outcome

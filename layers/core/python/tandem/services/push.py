@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 
 from tandem.config import settings
 from tandem.domain import notifications as rules
-from tandem.integrations import webpush
 from tandem.errors import ValidationError
+from tandem.integrations import webpush
 from tandem.services import notify
 from tandem.store.notify import PushSubscription
 

@@ -53,7 +53,11 @@ def mail_received(req: ConnectionRequest) -> None:
             "view_url": mailer.link(view_path),
             "link_days": rules.QUICK_ACTION_DAYS,
         },
-        {"title": f"{sender} would like to collaborate with {recipient}", "body": req.message, "url": view_path},
+        {
+            "title": f"{sender} would like to collaborate with {recipient}",
+            "body": req.message,
+            "url": view_path,
+        },
         req.request_id,
     )
 
@@ -73,7 +77,11 @@ def mail_after(req: ConnectionRequest, action: str) -> None:
                 "contact": raw_contact(req.to_contact) or {},
                 "connection_url": mailer.link(path),
             },
-            {"title": f"{recipient} accepted your request", "body": "See their contact details.", "url": path},
+            {
+                "title": f"{recipient} accepted your request",
+                "body": "See their contact details.",
+                "url": path,
+            },
             req.request_id,
         )
         path = f"/connections/{recipient_id}/{sender_id}"
@@ -126,7 +134,12 @@ def deliver(
     settings. Notifications never undo a change that happened: a queue failure is logged."""
     try:
         notify.notify(
-            account_id=account_id, source=source, template=template, context=context, push=push, subject=subject
+            account_id=account_id,
+            source=source,
+            template=template,
+            context=context,
+            push=push,
+            subject=subject,
         )
     except Exception:  # noqa: BLE001
         logger.exception("Could not queue a request notification", extra={"template": template})

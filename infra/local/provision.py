@@ -38,6 +38,12 @@ def _placeholder_zip() -> bytes:
     return buffer.getvalue()
 
 
+def new_encryption_key() -> str:
+    from tandem.integrations.slack import new_encryption_key as new_key
+
+    return new_key()
+
+
 def _vapid_keys() -> dict[str, str]:
     """A VAPID key pair of the local stack's own, made on its first start (AWS stages keep theirs
     in Secrets Manager, stored by the operator)."""
@@ -55,7 +61,9 @@ def default_secret_values(plan: LocalPlan) -> dict[str, str]:
             {"api_key": "sk_test_local", "webhook_secret": "whsec_" + secrets.token_hex(16)}
         ),
         plan.secrets["VapidSecret"]: json.dumps(_vapid_keys()),
-        plan.secrets["SlackSecret"]: json.dumps({"client_id": "local", "client_secret": "local"}),
+        plan.secrets["SlackSecret"]: json.dumps(
+            {"client_id": "local", "client_secret": "local", "encryption_key": new_encryption_key()}
+        ),
     }
 
 

@@ -94,3 +94,35 @@ def send_test() -> dict:
     if not body:
         raise ValidationError("Send the test notification's title, body and url.")
     return push.send_test(user_id, body)
+
+
+slack_connection = lazy("tandem.services.slack_connection")
+
+
+@route(bp, "/slack/status", methods=["GET"])
+def slack_status() -> dict:
+    return slack_connection.status(_user_id())
+
+
+@route(bp, "/slack/auth", methods=["GET"])
+def slack_auth() -> dict:
+    return slack_connection.auth_url(_user_id())
+
+
+@route(bp, "/slack/channels", methods=["GET"])
+def slack_channels() -> dict:
+    return slack_connection.channels(_user_id())
+
+
+@route(bp, "/slack/select-channel", methods=["POST"])
+def slack_select_channel() -> dict:
+    user_id = _user_id()
+    return slack_connection.select_channel(user_id, json_body(bp.current_request))
+
+
+@route(bp, "/slack/callback", public=True, methods=["GET"])
+def slack_callback() -> Response:
+    """Slack sends the browser here after its consent page; the signed state names the member."""
+    params = dict(bp.current_request.query_params or {})
+    location = slack_connection.callback(params)
+    return Response(body="", status_code=302, headers={"Location": location, "Cache-Control": "no-store"})

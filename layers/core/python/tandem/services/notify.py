@@ -77,9 +77,10 @@ class Outcome:
 
     email: str = ""
     browser: list[str] = field(default_factory=list)  # one outcome per browser
+    slack: str = ""
 
     def summary(self) -> dict[str, Any]:
-        return {"email": self.email, "browser": self.browser}
+        return {"email": self.email, "browser": self.browser, "slack": self.slack}
 
 
 def _users(message: dict[str, Any]) -> list[User]:
@@ -215,7 +216,26 @@ def deliver_to(user: User, message: dict[str, Any]) -> Outcome:
             if rules.email_fallback(user_settings, source, sub_option, rules.BROWSER, final):
                 send_email(user, message["template"], message["context"], source)
                 outcome.email = "sent (browser fallback)"
+    if rules.SLACK in channels:
+        outcome.slack = _to_slack(user, message)
+        final = {"sent": "", "retry": ""}.get(
+            outcome.slack, "disconnected" if outcome.slack == "disconnected" else "failed"
+        )
+        if final and not outcome.email and user.email:
+            if rules.email_fallback(user_settings, source, sub_option, rules.SLACK, final):
+                send_email(user, message["template"], message["context"], source)
+                outcome.email = "sent (Slack fallback)"
     return outcome
+
+
+def _to_slack(user: User, message: dict[str, Any]) -> str:
+    from tandem.services import slack_connection
+
+    payload = _push_payload(message["push"])
+    result = slack_connection.post(user.user_id, payload["title"], payload["body"], payload["url"])
+    if result.outcome != "sent":
+        logger.info("Slack not delivered", extra={"outcome": result.outcome, "error": result.error})
+    return result.outcome
 
 
 def deliver(message: dict[str, Any]) -> list[Outcome]:

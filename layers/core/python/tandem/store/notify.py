@@ -78,3 +78,47 @@ class PushSubscription(TandemModel):
     def info(self) -> dict[str, Any]:
         """The subscription as pywebpush takes it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+SLACK_SK = "SLACK"
+SLACK_STATE_PREFIX = "SLACKSTATE#"
+
+
+@_register
+class SlackConnection(TandemModel):
+    """A member's Slack workspace (the installation encrypted, tandem.integrations.slack) and the
+    channel chosen for notifications."""
+
+    installation = UnicodeAttribute()  # encrypted; never logged
+    team_name = UnicodeAttribute(default="")
+    channel_id = UnicodeAttribute(null=True)
+    channel_name = UnicodeAttribute(null=True)
+    connected_at = NumberAttribute()
+
+    @classmethod
+    def key(cls, user_id: str) -> Key:
+        return keys.user_pk(user_id), SLACK_SK
+
+
+@_register
+class SlackOAuthState(TandemModel):
+    """One Slack connect attempt's state id: the callback deletes it, so a state works once."""
+
+    user_id = UnicodeAttribute()
+    expires_at = NumberAttribute()
+    ttl = NumberAttribute()
+
+    @classmethod
+    def key(cls, state_id: str) -> Key:
+        return SLACK_STATE_PREFIX + state_id, keys.META
+
+    @classmethod
+    def consume(cls, state_id: str, user_id: str) -> bool:
+        """Delete the state if it exists for that user; False when it was used or never made."""
+        from pynamodb.exceptions import DeleteError
+
+        try:
+            cls.at(state_id).delete(condition=cls.user_id == user_id)
+        except DeleteError:
+            return False
+        return True

@@ -48,6 +48,8 @@ const pages = {
   connection: () =>
     import('@/features/connections/components/ConnectionDetailPage').then((m) => m.ConnectionDetailPage),
   declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
+  notifications: () =>
+    import('@/features/notifications/components/NotificationsPage').then((m) => m.NotificationsPage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
@@ -113,7 +115,7 @@ export const routes: readonly AppRoute[] = [
   comingSoon('/account', 'Account'),
   privatePage('/account/brands', 'Brands', pages.brands),
   comingSoon('/account/profile', 'Profile'),
-  comingSoon('/account/notifications', 'Notifications'),
+  privatePage('/account/notifications', 'Notifications', pages.notifications),
   comingSoon('/account/subscriptions', 'Billing', 'Billing', { subscriptionType: 'account' }),
   ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false }),
   comingSoon('/account/*', 'Account'),

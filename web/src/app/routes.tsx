@@ -50,6 +50,8 @@ const pages = {
   declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
   notifications: () =>
     import('@/features/notifications/components/NotificationsPage').then((m) => m.NotificationsPage),
+  unsubscribe: () =>
+    import('@/features/notifications/components/UnsubscribePage').then((m) => m.UnsubscribePage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
@@ -99,6 +101,7 @@ export const routes: readonly AppRoute[] = [
 
   // Public
   { path: '/confirm-email/*', title: 'Confirm email', page: pages.confirmEmail, access: 'public', layout: 'public' },
+  { path: '/unsubscribe/:token', title: 'Unsubscribe', page: pages.unsubscribe, access: 'public', layout: 'public' },
   { path: '/maintenance', title: 'Maintenance', page: pages.maintenance, access: 'public', layout: 'public' },
   {
     path: '/quick-action/:action/:actioner/:actionee/:unique',

@@ -24,6 +24,7 @@ from chalicelib.routes import (
     health,
     matches,
     matching,
+    notifications,
     requests,
     support,
     users,
@@ -50,6 +51,7 @@ for blueprint in (
     matches.bp,
     requests.bp,
     content.bp,
+    notifications.bp,
 ):
     app.register_blueprint(blueprint, url_prefix=API_PREFIX)
 

@@ -5,9 +5,12 @@ Message: {"channel": "email", "to": "..." | "toAccount": "<account id>", "subjec
 Or {"channel": "password-link", "purpose": "reset-password" | "create-password", "email": "..."}:
 forgot / setup password queue these so the API answers alike for every address; the link is
 issued here and mailed only when the address has an account (tandem.services.auth).
+Or {"channel": "notify", ...}: a notification of a source members choose channels for, delivered
+by tandem.services.notify (the member's settings: email from templates, browser push), and
+{"channel": "push-retry", ...}: one browser's push the push service asked to retry later.
 Failed messages are reported back individually (partial batch response) and end in the DLQ
-after the queue's maxReceiveCount. Web push and Slack delivery land with the notifications issue;
-until then such messages fail with a clear reason rather than being dropped silently.
+after the queue's maxReceiveCount. Unknown channels fail with a clear reason rather than being
+dropped silently.
 """
 
 from __future__ import annotations
@@ -71,6 +74,14 @@ def deliver(record: SQSRecord) -> None:
         email = password_link_email(message["purpose"], message["email"])
         if email is not None:
             _send_email(email)
+    elif channel == "notify":
+        from tandem.services import notify
+
+        notify.deliver(message)
+    elif channel == "push-retry":
+        from tandem.services import notify
+
+        notify.deliver_push_retry(message)
     else:
         raise UnsupportedChannel(f"No delivery for channel {channel!r} yet")
 

@@ -38,6 +38,21 @@ def _placeholder_zip() -> bytes:
     return buffer.getvalue()
 
 
+def new_encryption_key() -> str:
+    from tandem.integrations.slack import new_encryption_key as new_key
+
+    return new_key()
+
+
+def _vapid_keys() -> dict[str, str]:
+    """A VAPID key pair of the local stack's own, made on its first start (AWS stages keep theirs
+    in Secrets Manager, stored by the operator)."""
+    from tandem.integrations.webpush import generate_vapid_keys
+
+    keys = generate_vapid_keys()
+    return {"public_key": keys.public_key, "private_key": keys.private_key}
+
+
 def default_secret_values(plan: LocalPlan) -> dict[str, str]:
     """Fresh local secret values, shaped like the ones an operator stores in AWS."""
     return {
@@ -45,8 +60,10 @@ def default_secret_values(plan: LocalPlan) -> dict[str, str]:
         plan.secrets["StripeSecret"]: json.dumps(
             {"api_key": "sk_test_local", "webhook_secret": "whsec_" + secrets.token_hex(16)}
         ),
-        plan.secrets["VapidSecret"]: json.dumps({"public_key": "", "private_key": ""}),
-        plan.secrets["SlackSecret"]: json.dumps({"client_id": "local", "client_secret": "local"}),
+        plan.secrets["VapidSecret"]: json.dumps(_vapid_keys()),
+        plan.secrets["SlackSecret"]: json.dumps(
+            {"client_id": "local", "client_secret": "local", "encryption_key": new_encryption_key()}
+        ),
     }
 
 

@@ -4,9 +4,12 @@ mail; the links in request emails."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from infra.local.gateway import LocalApiGateway
@@ -38,11 +41,39 @@ def subscribe(account_id: str, status: str = "active") -> None:
     Account(keys.account_pk(account_id), keys.META).update(actions=[Account.subscription_status.set(status)])
 
 
-def sent_mail() -> list:
+@dataclass
+class Mail:
+    """One email as a test reads it, whether it was sent with SES send_email or as a raw MIME
+    message (notifications: text and HTML, List-Unsubscribe headers)."""
+
+    destinations: dict[str, list[str]]
+    subject: str
+    body: str  # the plain-text part
+    html: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def _parse(message) -> Mail:
+    raw = getattr(message, "raw_data", None)
+    if raw is None:
+        return Mail(message.destinations, message.subject, message.body)
+    parsed = email.message_from_string(raw, policy=email.policy.default)
+    text = parsed.get_body(("plain",))
+    html = parsed.get_body(("html",))
+    return Mail(
+        {"ToAddresses": list(message.destinations)},
+        str(parsed["Subject"]),
+        text.get_content() if text else "",
+        html.get_content() if html else "",
+        {k: str(v) for k, v in parsed.items()},
+    )
+
+
+def sent_mail() -> list[Mail]:
     """Every email moto's SES has accepted in this test."""
     from moto.backends import get_backend
 
-    return get_backend("ses")["123456789012"]["eu-west-2"].sent_messages
+    return [_parse(m) for m in get_backend("ses")["123456789012"]["eu-west-2"].sent_messages]
 
 
 DAY = 86400

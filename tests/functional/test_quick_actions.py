@@ -55,7 +55,8 @@ def test_decline_link_returns_the_credit_and_sends_the_polite_reply(api):
     )
     assert body["request"]["status"] == "declined"
     assert available(a.account) == 6
-    assert any(m.subject == "A reply from Fern Candles" for m in mail_to("a@example.com"))
+    (declined,) = [m for m in mail_to("a@example.com") if m.subject == "Fern Candles declined your request"]
+    assert "Their reply, sent by Tandem on their behalf" in declined.body
     assert press(api, links("b@example.com")["decline"])[0] == 410
 
 

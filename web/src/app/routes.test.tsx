@@ -127,7 +127,7 @@ describe('placeholder pages', () => {
   it.each([
     ['/pitch/new', 'Pitch Area', 'Feature your brand'],
     ['/inspiration/calendar', 'Collab Ideas', 'Collab calendar'],
-    ['/account/notifications/', 'Notifications', 'Notifications'],
+    ['/account/profile/', 'Profile', 'Profile'],
     ['/pitch/p1/payment-processing/cs_1', 'Pitch Area', 'Pitch'],
   ])('%s (area %s): the heading says what the tab says, %s', async (path, area, title) => {
     signIn();

@@ -51,6 +51,10 @@ const pages = {
   subscriptions: () =>
     import('@/features/subscriptions/components/SubscriptionsPage').then((m) => m.SubscriptionsPage),
   collabIdeas: () => import('@/features/collab/components/CollabIdeasPage').then((m) => m.CollabIdeasPage),
+  notifications: () =>
+    import('@/features/notifications/components/NotificationsPage').then((m) => m.NotificationsPage),
+  unsubscribe: () =>
+    import('@/features/notifications/components/UnsubscribePage').then((m) => m.UnsubscribePage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
 } as const;
@@ -103,6 +107,7 @@ export const routes: readonly AppRoute[] = [
 
   // Public
   { path: '/confirm-email/*', title: 'Confirm email', page: pages.confirmEmail, access: 'public', layout: 'public' },
+  { path: '/unsubscribe/:token', title: 'Unsubscribe', page: pages.unsubscribe, access: 'public', layout: 'public' },
   { path: '/maintenance', title: 'Maintenance', page: pages.maintenance, access: 'public', layout: 'public' },
   {
     path: '/quick-action/:action/:actioner/:actionee/:unique',
@@ -119,7 +124,7 @@ export const routes: readonly AppRoute[] = [
   comingSoon('/account', 'Account'),
   privatePage('/account/brands', 'Brands', pages.brands),
   comingSoon('/account/profile', 'Profile'),
-  comingSoon('/account/notifications', 'Notifications'),
+  privatePage('/account/notifications', 'Notifications', pages.notifications),
   privatePage('/account/subscriptions', 'Billing', pages.subscriptions, 'Billing', { subscriptionType: 'account' }),
   ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false, page: pages.subscriptions }),
   comingSoon('/account/*', 'Account'),

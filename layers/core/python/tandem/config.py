@@ -64,6 +64,9 @@ class Settings:
     # Where browsers post presigned logo uploads when that is not S3 itself (the local stack's
     # upload endpoint); empty in AWS, where the presigned POST's own S3 URL is used.
     assets_upload_url: str = ""
+    # SLACK_NOTIFICATIONS_ACTIVE=true turns Slack on in the notification options of that
+    # environment; until then it shows 'Coming Soon' (the connection screen works either way).
+    slack_active: bool = False
 
     @property
     def is_local(self) -> bool:
@@ -116,6 +119,7 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
         **{field: value(variable) for field, variable in PER_FUNCTION.items()},
         match_run_batch_size=_batch_size(env.get("MATCH_RUN_BATCH_SIZE")),
         assets_upload_url=value("ASSETS_UPLOAD_URL"),
+        slack_active=value("SLACK_NOTIFICATIONS_ACTIVE").lower() in ("1", "true", "yes"),
     )
 
 

@@ -1,0 +1,128 @@
+"""Notification settings, one-click unsubscribe and browser push (SPEC section 7,
+'Notifications'). Settings are the signed-in user's own; every route still checks the brand
+the caller names, like every other private route."""
+
+from __future__ import annotations
+
+import time
+
+from chalice import Blueprint, Response
+
+from chalicelib.auth import member_for_brand
+from chalicelib.http import JSON_HEADERS, json_body, lazy, route
+from tandem.errors import TandemError, ValidationError
+
+notification_settings = lazy("tandem.services.notification_settings")
+push = lazy("tandem.services.push")
+
+bp = Blueprint(__name__)
+
+
+def _user_id() -> str:
+    return member_for_brand(bp.current_request, need_brand=False).user.user_id
+
+
+@route(bp, "/notifications/options", methods=["GET"])
+def options() -> dict:
+    _user_id()
+    return notification_settings.options()
+
+
+@route(bp, "/notifications/user", methods=["GET"])
+def user_settings() -> dict:
+    return notification_settings.of_user(_user_id())
+
+
+@route(bp, "/notifications/user", methods=["PUT"])
+def update_user_settings() -> dict:
+    user_id = _user_id()
+    return notification_settings.update(user_id, json_body(bp.current_request))
+
+
+class LinkError(TandemError):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@route(
+    bp,
+    "/notifications/unsubscribe/{token}",
+    public=True,
+    methods=["POST"],
+    content_types=[
+        "application/x-www-form-urlencoded",
+        "application/json",
+        "text/plain",
+        "multipart/form-data",
+    ],
+)
+def one_click_unsubscribe(token: str) -> dict:
+    """RFC 8058: mail providers POST `List-Unsubscribe=One-Click`; the unsubscribe page's button
+    POSTs too. The signed token is the credential; only that source's email goes off."""
+    from tandem.domain import notifications, unsubscribe
+    from tandem.services.notify import unsubscribe_signing_key
+
+    try:
+        item = unsubscribe.verify_unsubscribe(unsubscribe_signing_key(), token, int(time.time()))
+    except unsubscribe.UnsubscribeError as exc:
+        raise LinkError(exc.message, exc.status) from None
+    notification_settings.unsubscribe_email(item.user_id, item.source)
+    label = notifications.get_source(item.source).label
+    return {"source": item.source, "message": f"You won't get {label} emails any more."}
+
+
+@route(bp, "/browser-notifications/vapid-public-key", methods=["GET"])
+def vapid_public_key() -> dict:
+    _user_id()
+    return {"publicKey": push.public_key()}
+
+
+@route(bp, "/browser-notifications/subscribe", methods=["POST"])
+def subscribe() -> Response:
+    user_id = _user_id()
+    body = json_body(bp.current_request)
+    raw = body.get("subscription", body) if isinstance(body.get("subscription"), dict) else body
+    push.subscribe(user_id, raw)
+    return Response(body={"subscribed": True}, status_code=201, headers=dict(JSON_HEADERS))
+
+
+@route(bp, "/browser-notifications/send-test", methods=["POST"])
+def send_test() -> dict:
+    user_id = _user_id()
+    body = json_body(bp.current_request)
+    if not body:
+        raise ValidationError("Send the test notification's title, body and url.")
+    return push.send_test(user_id, body)
+
+
+slack_connection = lazy("tandem.services.slack_connection")
+
+
+@route(bp, "/slack/status", methods=["GET"])
+def slack_status() -> dict:
+    return slack_connection.status(_user_id())
+
+
+@route(bp, "/slack/auth", methods=["GET"])
+def slack_auth() -> dict:
+    return slack_connection.auth_url(_user_id())
+
+
+@route(bp, "/slack/channels", methods=["GET"])
+def slack_channels() -> dict:
+    return slack_connection.channels(_user_id())
+
+
+@route(bp, "/slack/select-channel", methods=["POST"])
+def slack_select_channel() -> dict:
+    user_id = _user_id()
+    return slack_connection.select_channel(user_id, json_body(bp.current_request))
+
+
+@route(bp, "/slack/callback", public=True, methods=["GET"])
+def slack_callback() -> Response:
+    """Slack sends the browser here after its consent page; the signed state names the member."""
+    params = dict(bp.current_request.query_params or {})
+    location = slack_connection.callback(params)
+    return Response(body="", status_code=302, headers={"Location": location, "Cache-Control": "no-store"})

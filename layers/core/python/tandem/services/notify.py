@@ -1,0 +1,270 @@
+"""The one notifier path: every notification a member may get goes through `notify` (queued)
+and `deliver` (the notifier function), which reads the member's settings and sends it by email
+(Jinja2 templates, with RFC 8058 one-click unsubscribe headers), browser push, or both.
+
+    notify(account_id=..., source="requests_received", template="request_received",
+           context={...template variables...}, push={"title": ..., "body": ..., "url": "/requests"},
+           subject=request_id)
+
+Queue message: {"channel": "notify", "toAccount" | "toUser", "source", "subOption"?, "template",
+"context", "push", "subject"?}. A push the push service asks to retry later (429 / 5xx) is put
+back on the queue for that one browser ({"channel": "push-retry", ...}), so email is never sent
+twice; a push that ends for good (subscription gone, refused) falls back to email when the member
+takes email for that source (tandem.domain.notifications.email_fallback).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tandem.config import settings
+from tandem.domain import notifications as rules
+from tandem.domain import unsubscribe
+from tandem.integrations import email_templates, webpush
+from tandem.integrations.aws import client, get_secret
+from tandem.observability import logger
+from tandem.services import mailer, notification_settings
+from tandem.store.models import User
+from tandem.store.notify import PushSubscription
+
+VAPID_SUBJECT = "mailto:hello@tandem.app"
+MAX_QUEUE_DELAY = 900  # SQS DelaySeconds upper bound
+DEFAULT_RETRY_DELAY = 60
+MAX_PUSH_RETRIES = 5
+
+
+def notify(
+    *,
+    source: str,
+    template: str,
+    context: dict[str, Any],
+    push: dict[str, str],
+    account_id: str | None = None,
+    user_id: str | None = None,
+    sub_option: str | None = None,
+    subject: str | None = None,
+) -> None:
+    """Queue one notification for every user of an account (brand news) or for one user."""
+    if (account_id is None) == (user_id is None):
+        raise ValueError("A notification goes to an account or to a user.")
+    if email_templates.MESSAGES[template].source != source:
+        raise ValueError(f"Template {template} is not a {source} message.")
+    rules.push_topic(source, sub_option)  # checks the source and its sub-option
+    message: dict[str, Any] = {
+        "channel": "notify",
+        "source": source,
+        "template": template,
+        "context": context,
+        "push": push,
+    }
+    message["toAccount" if account_id else "toUser"] = account_id or user_id
+    if sub_option:
+        message["subOption"] = sub_option
+    if subject:
+        message["subject"] = subject
+    mailer.enqueue(message)
+
+
+# ---------------------------------------------------------------- delivery (the notifier)
+
+
+@dataclass
+class Outcome:
+    """What happened to one message for one member, per channel (logged; the test reports it)."""
+
+    email: str = ""
+    browser: list[str] = field(default_factory=list)  # one outcome per browser
+    slack: str = ""
+
+    def summary(self) -> dict[str, Any]:
+        return {"email": self.email, "browser": self.browser, "slack": self.slack}
+
+
+def _users(message: dict[str, Any]) -> list[User]:
+    if message.get("toUser"):
+        user = User.find(message["toUser"])
+        return [user] if user is not None else []
+    return sorted(User.of_account(message["toAccount"]), key=lambda u: u.user_id)
+
+
+def vapid_keys() -> webpush.VapidKeys:
+    raw = json.loads(get_secret(settings().vapid_secret_name))
+    if not raw.get("private_key"):
+        raise RuntimeError("The VAPID secret has no private key: browser push is not set up.")
+    public = raw.get("public_key") or webpush.application_server_key(raw["private_key"])
+    return webpush.VapidKeys(raw["private_key"], public)
+
+
+def unsubscribe_signing_key() -> bytes:
+    return unsubscribe.unsubscribe_key(get_secret(settings().jwt_secret_name))
+
+
+def _unsubscribe_token(user_id: str, source: str) -> str | None:
+    if not unsubscribe.can_unsubscribe(source):
+        return None
+    return unsubscribe.sign_unsubscribe(unsubscribe_signing_key(), user_id, source, int(time.time()))
+
+
+def send_email(user: User, template: str, context: dict[str, Any], source: str | None) -> None:
+    """One templated email to one member through SES, with one-click unsubscribe headers when
+    the source may be switched off."""
+    context = dict(context)
+    token = _unsubscribe_token(user.user_id, source) if source else None
+    one_click = unsubscribe.api_url(settings().site_url, token) if token else None
+    if token:  # the footer link opens a page whose button POSTs (opening a link changes nothing)
+        context["unsubscribe_url"] = unsubscribe.page_url(settings().site_url, token)
+    subject, text, html = email_templates.render(template, **context)
+    headers = unsubscribe.list_unsubscribe_headers(one_click) if one_click else {}
+    raw = email_templates.build_raw_message(
+        sender=settings().mail_from, to=[user.email], subject=subject, text=text, html=html, headers=headers
+    )
+    client("ses").send_raw_email(
+        Source=settings().mail_from, Destinations=[user.email], RawMessage={"Data": raw}
+    )
+
+
+def _push_payload(push: dict[str, Any]) -> dict[str, Any]:
+    url = str(push.get("url") or "/")
+    if url.startswith("/"):
+        url = settings().site_url + url
+    return {
+        "title": str(push.get("title") or "Tandem"),
+        "body": str(push.get("body") or ""),
+        "icon": str(push.get("icon") or "/favicon.svg"),
+        "url": url,
+    }
+
+
+def send_push(
+    subscription: PushSubscription, push: dict[str, Any], *, ttl: int, topic: str | None
+) -> webpush.PushResult:
+    keys = vapid_keys()
+    result = webpush.send(
+        subscription.info(),
+        _push_payload(push),
+        vapid_private_key=keys.private_key,
+        vapid_subject=VAPID_SUBJECT,
+        ttl=ttl,
+        topic=topic,
+    )
+    if result.outcome == webpush.GONE:
+        subscription.delete()
+    return result
+
+
+def _retry_push(message: dict[str, Any], user_id: str, endpoint: str, result: webpush.PushResult) -> bool:
+    attempt = int(message.get("attempt", 0)) + 1
+    if attempt > MAX_PUSH_RETRIES:
+        return False
+    retry = {
+        "channel": "push-retry",
+        "toUser": user_id,
+        "endpoint": endpoint,
+        "source": message["source"],
+        "template": message["template"],
+        "context": message["context"],
+        "push": message["push"],
+        "attempt": attempt,
+    }
+    for key in ("subOption", "subject"):
+        if message.get(key):
+            retry[key] = message[key]
+    delay = min(MAX_QUEUE_DELAY, result.retry_after or DEFAULT_RETRY_DELAY * attempt)
+    client("sqs").send_message(
+        QueueUrl=settings().notifications_queue_url, MessageBody=json.dumps(retry), DelaySeconds=delay
+    )
+    return True
+
+
+def _push_to(user: User, message: dict[str, Any], subscriptions: list[PushSubscription]) -> list[str]:
+    source, sub_option = message["source"], message.get("subOption")
+    ttl = rules.push_ttl(source, sub_option)
+    topic = rules.push_topic(source, sub_option, message.get("subject"))
+    outcomes = []
+    for subscription in subscriptions:
+        result = send_push(subscription, message["push"], ttl=ttl, topic=topic)
+        outcome = result.outcome
+        if outcome == webpush.RETRY:
+            outcome = (
+                "retry" if _retry_push(message, user.user_id, subscription.endpoint, result) else "failed"
+            )
+        if outcome not in (webpush.DELIVERED, "retry"):
+            logger.info("Push not delivered", extra={"outcome": outcome, "reason": result.reason})
+        outcomes.append(outcome)
+    return outcomes
+
+
+def deliver_to(user: User, message: dict[str, Any]) -> Outcome:
+    source, sub_option = message["source"], message.get("subOption")
+    user_settings = notification_settings.of_user(user.user_id)
+    channels = rules.channels_for(
+        user_settings, source, sub_option, slack_active=notification_settings.slack_active()
+    )
+    outcome = Outcome()
+    if rules.EMAIL in channels and user.email:
+        send_email(user, message["template"], message["context"], source)
+        outcome.email = "sent"
+    if rules.BROWSER in channels:
+        subscriptions = PushSubscription.of_user(user.user_id)
+        outcome.browser = _push_to(user, message, subscriptions)
+        ended = not subscriptions or all(o in ("gone", "failed") for o in outcome.browser)
+        if ended and not outcome.email and user.email:
+            final = "failed" if subscriptions else "gone"
+            if rules.email_fallback(user_settings, source, sub_option, rules.BROWSER, final):
+                send_email(user, message["template"], message["context"], source)
+                outcome.email = "sent (browser fallback)"
+    if rules.SLACK in channels:
+        outcome.slack = _to_slack(user, message)
+        final = {"sent": "", "retry": ""}.get(
+            outcome.slack, "disconnected" if outcome.slack == "disconnected" else "failed"
+        )
+        if final and not outcome.email and user.email:
+            if rules.email_fallback(user_settings, source, sub_option, rules.SLACK, final):
+                send_email(user, message["template"], message["context"], source)
+                outcome.email = "sent (Slack fallback)"
+    return outcome
+
+
+def _to_slack(user: User, message: dict[str, Any]) -> str:
+    from tandem.services import slack_connection
+
+    payload = _push_payload(message["push"])
+    result = slack_connection.post(user.user_id, payload["title"], payload["body"], payload["url"])
+    if result.outcome != "sent":
+        logger.info("Slack not delivered", extra={"outcome": result.outcome, "error": result.error})
+    return result.outcome
+
+
+def deliver(message: dict[str, Any]) -> list[Outcome]:
+    """A 'notify' queue message to every member it names. A failure raises (the queue retries
+    the message and then keeps it in the DLQ)."""
+    outcomes = []
+    for user in _users(message):
+        outcome = deliver_to(user, message)
+        logger.info(
+            "Notification delivered",
+            extra={"source": message["source"], "user": user.user_id, **outcome.summary()},
+        )
+        outcomes.append(outcome)
+    return outcomes
+
+
+def deliver_push_retry(message: dict[str, Any]) -> str:
+    """A push asked to wait (429 / 5xx), tried again for that one browser."""
+    from tandem.store.notify import PushSubscription as Model
+
+    user = User.find(message["toUser"])
+    subscription = Model.find(message["toUser"], message["endpoint"]) if user else None
+    if user is None or subscription is None:
+        return "gone"
+    (outcome,) = _push_to(user, message, [subscription])
+    if outcome in ("gone", "failed") and user.email:
+        user_settings = notification_settings.of_user(user.user_id)
+        if rules.email_fallback(
+            user_settings, message["source"], message.get("subOption"), rules.BROWSER, outcome
+        ):
+            send_email(user, message["template"], message["context"], message["source"])
+    return outcome

@@ -1,0 +1,167 @@
+"""Slack connection through the API against the local Slack stand-in (infra/local/fake_slack.py):
+OAuth v2 with a single-use state bound to the member, channels, the chosen channel, status that
+shows a revoked app as disconnected."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from infra.local.fake_slack import FakeSlack
+from tests.functional.helpers import Brand
+
+
+@pytest.fixture
+def fake_slack(aws):
+    from tandem.config import settings
+    from tandem.integrations.aws import client, reset_clients
+    from tandem.integrations.slack import new_encryption_key
+
+    fake = FakeSlack()
+    fake.start(0)
+    client("secretsmanager").put_secret_value(
+        SecretId=settings().slack_secret_name,
+        SecretString=json.dumps(
+            {
+                "client_id": fake.client_id,
+                "client_secret": fake.client_secret,
+                "encryption_key": new_encryption_key(),
+                "api_url": f"{fake.url}/api/",
+                "authorize_url": f"{fake.url}/oauth/v2/authorize",
+            }
+        ),
+    )
+    reset_clients()
+    yield fake
+    fake.stop()
+
+
+def _location(api, path_and_query: str) -> str:
+    response = api.gateway.handle("GET", path_and_query, {}, b"", "127.0.0.1")
+    assert response.status == 302
+    return {k.lower(): v for k, v in response.headers}["location"]
+
+
+def test_connect_choose_a_channel_and_status(api, fake_slack):
+    a = Brand("a@example.com", "Oat & Co")
+    assert api.call("GET", "/api/slack/status", a.headers) == (
+        200,
+        {"connected": False, "channelName": None, "teamName": None},
+    )
+    status, body = api.call("GET", "/api/slack/auth", a.headers)
+    query = parse_qs(urlsplit(body["url"]).query)
+    redirect = fake_slack.authorize(
+        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
+    )
+    parts = urlsplit(redirect)
+    location = _location(api, f"{parts.path}?{parts.query}")
+    assert location.endswith("/account/notifications/?slack=connected")
+    # The state works once.
+    again = _location(api, f"{parts.path}?{parts.query}")
+    assert "slackError=" in again
+
+    status, listed = api.call("GET", "/api/slack/channels", a.headers)
+    assert status == 200
+    assert [c["name"] for c in listed["channels"]] == ["general", "partnerships", "random"]
+
+    assert api.call("POST", "/api/slack/select-channel", a.headers, {}) == (
+        400,
+        {"error": "Choose a Slack channel for your notifications."},
+    )
+    assert (
+        api.call("POST", "/api/slack/select-channel", a.headers, {"channelId": "x;", "channelName": "a"})[0]
+        == 400
+    )
+    chosen = next(c for c in listed["channels"] if c["name"] == "partnerships")
+    status, body = api.call(
+        "POST",
+        "/api/slack/select-channel",
+        a.headers,
+        {"channelId": chosen["id"], "channelName": "partnerships"},
+    )
+    assert status == 200, body
+    assert api.call("GET", "/api/slack/status", a.headers) == (
+        200,
+        {"connected": True, "channelName": "partnerships", "teamName": "Tandem Local"},
+    )
+
+    # The member's installation is theirs alone: another member is not connected.
+    b = Brand("b@example.com", "Fern Candles")
+    assert api.call("GET", "/api/slack/status", b.headers)[1]["connected"] is False
+    assert api.call("GET", "/api/slack/channels", b.headers) == (
+        400,
+        {"error": "Slack isn't connected. Connect Slack first."},
+    )
+
+
+def test_a_cancelled_consent_and_a_revoked_app(api, fake_slack):
+    from tandem.services import slack_connection
+    from tandem.store.notify import SlackConnection
+
+    a = Brand("a@example.com", "Oat & Co")
+    status, body = api.call("GET", "/api/slack/auth", a.headers)
+    query = parse_qs(urlsplit(body["url"]).query)
+    redirect = fake_slack.authorize(
+        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0], allow=False
+    )
+    parts = urlsplit(redirect)
+    location = _location(api, f"{parts.path}?{parts.query}")
+    assert "slackError=" in location and "cancelled" in parse_qs(urlsplit(location).query)["slackError"][0]
+    assert api.call("GET", "/api/slack/status", a.headers)[1]["connected"] is False
+
+    status, body = api.call("GET", "/api/slack/auth", a.headers)
+    query = parse_qs(urlsplit(body["url"]).query)
+    redirect = fake_slack.authorize(
+        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
+    )
+    parts = urlsplit(redirect)
+    _location(api, f"{parts.path}?{parts.query}")
+    connection = SlackConnection.find(a.user.user_id)
+    assert "xoxb" not in connection.installation  # stored encrypted
+    fake_slack.revoke(slack_connection.token_of(a.user.user_id, connection))
+    status, body = api.call("GET", "/api/slack/status", a.headers)
+    assert status == 200 and body["connected"] is False
+    assert body["message"].startswith("Slack is disconnected")
+
+
+def test_a_forged_state_connects_nothing(api, fake_slack):
+    a = Brand("a@example.com", "Oat & Co")
+    location = _location(api, "/api/slack/callback?code=abc&state=forged.state.1.x")
+    assert "slackError=" in location
+    assert api.call("GET", "/api/slack/status", a.headers)[1]["connected"] is False
+
+
+def test_with_slack_on_a_request_is_posted_to_the_chosen_channel(api, fake_slack, monkeypatch):
+    """Slack turned on for the environment; the member picks a public channel the app is not in
+    yet: the notifier joins it once and posts there, and the email still goes out."""
+    from tandem.config import reset_settings
+    from tests.functional.helpers import mail_to, send
+
+    monkeypatch.setenv("SLACK_NOTIFICATIONS_ACTIVE", "true")
+    reset_settings()
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    status, body = api.call("GET", "/api/slack/auth", b.headers)
+    query = parse_qs(urlsplit(body["url"]).query)
+    redirect = fake_slack.authorize(
+        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
+    )
+    parts = urlsplit(redirect)
+    _location(api, f"{parts.path}?{parts.query}")
+    channel = fake_slack.channel_id("partnerships")
+    choice = {"channelId": channel, "channelName": "partnerships"}
+    assert api.call("POST", "/api/slack/select-channel", b.headers, choice)[0] == 200
+    assert (
+        api.call("PUT", "/api/notifications/user", b.headers, {"requests_received": {"slack": True}})[0]
+        == 200
+    )
+
+    assert send(api, a, b)[0] == 201
+    (posted,) = fake_slack.posted(channel)
+    assert "*Oat &amp; Co would like to collaborate with Fern Candles*" in posted.text
+    assert fake_slack.calls("conversations.join") == 1
+    assert len(mail_to("b@example.com")) == 1
+    monkeypatch.undo()
+    reset_settings()

@@ -1,0 +1,101 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+export type PlatformKey = 'email' | 'browser' | 'slack';
+
+export interface NotificationPlatform {
+  readonly key: PlatformKey;
+  readonly label: string;
+  readonly active: boolean;
+  readonly tool_tip: string;
+}
+
+export interface NotificationSubOption {
+  readonly key: string;
+  readonly name: string;
+  readonly description: string;
+  readonly criteria: string;
+}
+
+export interface NotificationSource {
+  readonly key: string;
+  readonly label: string;
+  readonly short_description: string;
+  readonly full_description: string;
+  readonly platforms: { readonly na: readonly PlatformKey[]; readonly mandatory: readonly PlatformKey[] };
+  readonly hasSubOptions: boolean;
+  readonly subOptions: readonly NotificationSubOption[];
+}
+
+export interface NotificationOptions {
+  readonly platforms: readonly NotificationPlatform[];
+  readonly sources: readonly NotificationSource[];
+}
+
+export type PlatformFlags = Readonly<Record<PlatformKey, boolean>>;
+export interface SourceSettings extends PlatformFlags {
+  readonly subOptions?: Readonly<Record<string, PlatformFlags>>;
+}
+export type NotificationSettings = Readonly<Record<string, SourceSettings>>;
+
+/** A partial settings object (PUT notifications/user): keyed by source, platform flags or subOptions. */
+export type SettingsChange = Record<string, Partial<Record<PlatformKey, boolean>> & { subOptions?: Record<string, Partial<Record<PlatformKey, boolean>>> }>;
+
+export interface SlackStatus {
+  readonly connected: boolean;
+  readonly channelName: string | null;
+  readonly teamName?: string | null;
+  readonly message?: string;
+}
+
+export interface SlackChannel {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface TestResult {
+  readonly message: string;
+}
+
+export const notificationKeys = {
+  options: ['notifications', 'options'] as const,
+  user: ['notifications', 'user'] as const,
+  slack: ['notifications', 'slack'] as const,
+  slackChannels: ['notifications', 'slack', 'channels'] as const,
+};
+
+export const optionsQuery = () =>
+  queryOptions({ queryKey: notificationKeys.options, queryFn: () => api.get<NotificationOptions>('notifications/options') });
+
+export const settingsQuery = () =>
+  queryOptions({ queryKey: notificationKeys.user, queryFn: () => api.get<NotificationSettings>('notifications/user') });
+
+export const slackStatusQuery = () =>
+  queryOptions({ queryKey: notificationKeys.slack, queryFn: () => api.get<SlackStatus>('slack/status') });
+
+export const slackChannelsQuery = () =>
+  queryOptions({
+    queryKey: notificationKeys.slackChannels,
+    queryFn: () => api.get<{ channels: SlackChannel[] }>('slack/channels').then((answer) => answer.channels),
+  });
+
+export function saveSettings(change: SettingsChange): Promise<NotificationSettings> {
+  return api.put<NotificationSettings>('notifications/user', change);
+}
+
+export function sendTestNotification(): Promise<TestResult> {
+  return api.post<TestResult>('browser-notifications/send-test', {
+    title: 'Test notification',
+    body: 'Notifications from Tandem will look like this.',
+    icon: '/favicon.svg',
+    url: '/account/notifications/',
+  });
+}
+
+export function slackAuthUrl(): Promise<string> {
+  return api.get<{ url: string }>('slack/auth').then((answer) => answer.url);
+}
+
+export function selectSlackChannel(channel: SlackChannel): Promise<SlackStatus> {
+  return api.post<SlackStatus>('slack/select-channel', { channelId: channel.id, channelName: channel.name });
+}

@@ -1,0 +1,169 @@
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { renderRoute } from '@/testing/render-route';
+import { signIn } from '@/testing/session';
+import { TEST_MESSAGE_MS } from './NotificationsPage';
+
+const flags = (email: boolean, browser = false) => ({ email, browser, slack: false });
+
+const OPTIONS = {
+  platforms: [
+    { key: 'email', label: 'Email', active: true, tool_tip: 'Sent by email.' },
+    { key: 'browser', label: 'Browser', active: true, tool_tip: 'Shown by this browser.' },
+    { key: 'slack', label: 'Slack', active: false, tool_tip: 'Slack notifications are coming soon.' },
+  ],
+  sources: [
+    {
+      key: 'requests_received',
+      label: 'Requests received',
+      short_description: 'A brand sends you a connection request.',
+      full_description: '',
+      platforms: { na: [], mandatory: [] },
+      hasSubOptions: false,
+      subOptions: [],
+    },
+    {
+      key: 'new_matches',
+      label: 'New matches',
+      short_description: 'New brands are suggested to you.',
+      full_description: '',
+      platforms: { na: [], mandatory: [] },
+      hasSubOptions: true,
+      subOptions: [
+        { key: 'daily_digest', name: 'Daily digest', description: 'One summary a day.', criteria: '' },
+        { key: 'each_run', name: 'Each run', description: 'After every run.', criteria: '' },
+      ],
+    },
+    {
+      key: 'billing_account',
+      label: 'Billing and account',
+      short_description: 'Payments and account notices.',
+      full_description: '',
+      platforms: { na: ['slack'], mandatory: ['email'] },
+      hasSubOptions: false,
+      subOptions: [],
+    },
+  ],
+};
+
+const SETTINGS = {
+  requests_received: flags(true),
+  new_matches: { ...flags(true), subOptions: { daily_digest: flags(true), each_run: flags(false) } },
+  billing_account: flags(true),
+};
+
+function open(routes: Record<string, MockAnswer> = {}) {
+  signIn();
+  const api = mockApi({
+    ...shellRoutes(),
+    'GET notifications/options': OPTIONS,
+    'GET notifications/user': SETTINGS,
+    'GET slack/status': { connected: false, channelName: null },
+    'PUT notifications/user': ({ body }) => body,
+    ...routes,
+  });
+  return { api, ...renderRoute('/account/notifications/') };
+}
+
+function row(name: string) {
+  return within(screen.getByRole('row', { name: new RegExp(`^${name}`) }));
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('NotificationsPage', () => {
+  it('shows a toggle per source and channel, Required, N/A and Coming Soon', async () => {
+    open();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Notifications' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Requests received: Email' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Requests received: Browser' })).not.toBeChecked();
+    expect(row('Requests received').getByText('Coming Soon')).toBeInTheDocument();
+    expect(row('Billing and account').getByText('Required')).toBeInTheDocument();
+    expect(row('Billing and account').getByText('N/A')).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Billing and account: Email' })).not.toBeInTheDocument();
+  });
+
+  it('disables sub-options while the source toggle is on', async () => {
+    open();
+    const digestEmail = await screen.findByRole('checkbox', { name: 'New matches, Daily digest: Email' });
+    expect(digestEmail).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'New matches, Each run: Browser' })).toBeEnabled();
+  });
+
+  it('saves one toggle as a partial settings object', async () => {
+    const { api, user } = open();
+    await user.click(await screen.findByRole('checkbox', { name: 'Requests received: Email' }));
+    await vi.waitFor(() => {
+      expect(api.calls('PUT notifications/user')).toHaveLength(1);
+    });
+    expect(api.calls('PUT notifications/user')[0]?.body).toEqual({ requests_received: { email: false } });
+  });
+
+  it('says push is unsupported and leaves the browser toggle off', async () => {
+    vi.stubGlobal('PushManager', undefined);
+    Reflect.deleteProperty(window, 'PushManager');
+    const { api, user } = open();
+    const toggle = await screen.findByRole('checkbox', { name: 'Requests received: Browser' });
+    await user.click(toggle);
+    expect(await screen.findByText('Push notifications are not supported in this browser.')).toBeInTheDocument();
+    expect(toggle).not.toBeChecked();
+    expect(api.calls('PUT notifications/user')).toHaveLength(0);
+  });
+
+  it('says notifications are blocked when permission was denied', async () => {
+    vi.stubGlobal('PushManager', { supported: true });
+    vi.stubGlobal('Notification', { permission: 'denied', requestPermission: vi.fn() });
+    Object.defineProperty(navigator, 'serviceWorker', { value: { register: vi.fn() }, configurable: true });
+    const { api, user } = open();
+    const toggle = await screen.findByRole('checkbox', { name: 'Requests received: Browser' });
+    await user.click(toggle);
+    expect(
+      await screen.findByText('Notifications are blocked. Please enable them in your browser settings.'),
+    ).toBeInTheDocument();
+    expect(toggle).not.toBeChecked();
+    expect(api.calls('PUT notifications/user')).toHaveLength(0);
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+  });
+
+  it('shows the test notification result per channel, hidden after 10 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { user } = open({
+      'POST browser-notifications/send-test': { message: 'Browser: delivered to 2 devices' },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Send test notification' }));
+    expect(await screen.findByText('Browser: delivered to 2 devices')).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(TEST_MESSAGE_MS);
+    });
+    expect(screen.queryByText('Browser: delivered to 2 devices')).not.toBeInTheDocument();
+  });
+
+  it('connects Slack and asks for a channel before saving', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { assign, href: window.location.href, origin: window.location.origin });
+    const { user } = open({ 'GET slack/auth': { url: 'https://slack.test/oauth/v2/authorize?state=s' } });
+    await user.click(await screen.findByRole('button', { name: 'Connect Slack' }));
+    await vi.waitFor(() => {
+      expect(assign).toHaveBeenCalledWith('https://slack.test/oauth/v2/authorize?state=s');
+    });
+  });
+
+  it('chooses a Slack channel once connected', async () => {
+    const { api, user } = open({
+      'GET slack/status': { connected: true, channelName: null, teamName: 'Oat Team' },
+      'GET slack/channels': { channels: [{ id: 'C01', name: 'general' }, { id: 'C02', name: 'partnerships' }] },
+      'POST slack/select-channel': { connected: true, channelName: 'partnerships', teamName: 'Oat Team' },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Choose channel' }));
+    await user.click(await screen.findByRole('button', { name: 'Save channel' }));
+    expect(screen.getByText('Choose a Slack channel.')).toBeInTheDocument();
+    await user.selectOptions(await screen.findByRole('combobox', { name: /Channel/ }), 'C02');
+    await user.click(screen.getByRole('button', { name: 'Save channel' }));
+    expect(await screen.findByText(/Channel: #partnerships/)).toBeInTheDocument();
+    expect(api.calls('POST slack/select-channel')[0]?.body).toEqual({ channelId: 'C02', channelName: 'partnerships' });
+  });
+});

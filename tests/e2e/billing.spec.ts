@@ -2,10 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
 /*
- * Billing journey (issue 12). Written on the web branch before the server side (the API
- * routes and the fake Stripe under infra/local) was merged: the hosted-checkout steps
- * name the fake checkout page's fields by their accessible labels (Card number, Expiry,
- * CVC, Pay) — match them to infra/local's page if it labels them otherwise.
+ * Billing journey (issue 12) against the local stack, whose fake Stripe (infra/local/fake_stripe)
+ * serves the hosted checkout the browser is sent to: the real Checkout Session, webhook and
+ * payment-processing flow, only the base URL and keys differ from production.
  */
 
 const FREE = { email: 'free@tandem.local', password: 'Pebble-Paper-Leeds-9' };
@@ -44,7 +43,7 @@ test('a member without a plan subscribes monthly through checkout and comes back
   if (await expiry.count()) await expiry.fill('12 / 34');
   const cvc = page.getByLabel(/CVC/i);
   if (await cvc.count()) await cvc.fill('123');
-  await page.getByRole('button', { name: /Pay|Subscribe/i }).click();
+  await page.getByRole('button', { name: /^(Pay|Subscribe)$/ }).click();
 
   // Back on the payment-processing address, then on Billing with the message.
   await page.waitForURL((url) => url.pathname === '/account/subscriptions/', { timeout: 30_000 });

@@ -34,6 +34,10 @@ PATHS = {
     "/example.com": APP,
     "/index.html": FILE,
     "/favicon.svg": FILE,
+    "/collab/joint-giveaway.svg": FILE,  # Collab Ideas' illustrations (web/public/collab)
+    "/collab/examples/oat-and-fern.svg": FILE,
+    "/videos/first-request.svg": FILE,  # Video Guides' posters
+    "/inspiration/ideas": APP,
     "/config.json": FILE,
     "/robots.txt": FILE,
     "/assets/index-abc123.js": FILE,

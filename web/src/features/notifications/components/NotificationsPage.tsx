@@ -96,7 +96,7 @@ function SlackSection() {
   }
 
   return (
-    <section aria-labelledby="slack-heading" className="notifications__slack">
+    <section aria-labelledby="slack-heading" className="notifications__slack card">
       <h2 id="slack-heading">Slack</h2>
       {status.isPending && <p>Checking Slack…</p>}
       {status.data?.message && <Alert tone="info">{status.data.message}</Alert>}
@@ -218,66 +218,68 @@ export function NotificationsPage() {
       {params.get('slackError') && <Alert>{params.get('slackError')}</Alert>}
       {warning && <Alert tone="info">{warning}</Alert>}
       {error && <Alert>{error}</Alert>}
-      <table className="notifications__table">
-        <thead>
-          <tr>
-            <th scope="col">Notification</th>
-            {platforms.map((platform) => (
-              <th scope="col" key={platform.key} title={platform.tool_tip}>
-                {platform.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {options.data.sources.flatMap((source) => {
-            const entry = settings.data[source.key];
-            const rows = [
-              <tr key={source.key}>
-                <th scope="row">
-                  {source.label}
-                  <span className="notifications__description">{source.short_description}</span>
+      <div className="notifications__table-wrap">
+        <table className="notifications__table">
+          <thead>
+            <tr>
+              <th scope="col">Notification</th>
+              {platforms.map((platform) => (
+                <th scope="col" key={platform.key} title={platform.tool_tip}>
+                  {platform.label}
                 </th>
-                {platforms.map((platform) => (
-                  <Cell
-                    key={platform.key}
-                    platform={platform}
-                    source={source}
-                    label={`${source.label}: ${platform.label}`}
-                    checked={Boolean(entry?.[platform.key])}
-                    onChange={(on) => void toggle(platform.key, { [source.key]: { [platform.key]: on } }, on)}
-                  />
-                ))}
-              </tr>,
-            ];
-            for (const option of source.subOptions) {
-              rows.push(
-                <tr key={`${source.key}.${option.key}`} className="notifications__sub">
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {options.data.sources.flatMap((source) => {
+              const entry = settings.data[source.key];
+              const rows = [
+                <tr key={source.key}>
                   <th scope="row">
-                    {option.name}
-                    <span className="notifications__description">{option.description}</span>
+                    {source.label}
+                    <span className="notifications__description">{source.short_description}</span>
                   </th>
                   {platforms.map((platform) => (
                     <Cell
                       key={platform.key}
                       platform={platform}
                       source={source}
-                      label={`${source.label}, ${option.name}: ${platform.label}`}
-                      checked={Boolean(entry?.subOptions?.[option.key]?.[platform.key])}
-                      disabled={Boolean(entry?.[platform.key])}
-                      onChange={(on) =>
-                        void toggle(platform.key, { [source.key]: { subOptions: { [option.key]: { [platform.key]: on } } } }, on)
-                      }
+                      label={`${source.label}: ${platform.label}`}
+                      checked={Boolean(entry?.[platform.key])}
+                      onChange={(on) => void toggle(platform.key, { [source.key]: { [platform.key]: on } }, on)}
                     />
                   ))}
                 </tr>,
-              );
-            }
-            return rows;
-          })}
-        </tbody>
-      </table>
-      <section aria-labelledby="test-heading">
+              ];
+              for (const option of source.subOptions) {
+                rows.push(
+                  <tr key={`${source.key}.${option.key}`} className="notifications__sub">
+                    <th scope="row">
+                      {option.name}
+                      <span className="notifications__description">{option.description}</span>
+                    </th>
+                    {platforms.map((platform) => (
+                      <Cell
+                        key={platform.key}
+                        platform={platform}
+                        source={source}
+                        label={`${source.label}, ${option.name}: ${platform.label}`}
+                        checked={Boolean(entry?.subOptions?.[option.key]?.[platform.key])}
+                        disabled={Boolean(entry?.[platform.key])}
+                        onChange={(on) =>
+                          void toggle(platform.key, { [source.key]: { subOptions: { [option.key]: { [platform.key]: on } } } }, on)
+                        }
+                      />
+                    ))}
+                  </tr>,
+                );
+              }
+              return rows;
+            })}
+          </tbody>
+        </table>
+      </div>
+      <section aria-labelledby="test-heading" className="card">
         <h2 id="test-heading">Test notification</h2>
         <p>Sends a browser notification to every browser you turned notifications on in.</p>
         <Button variant="secondary" busy={test.isPending} onClick={() => { test.mutate(); }}>

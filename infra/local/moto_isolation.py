@@ -31,23 +31,30 @@ _MARK = "_tandem_serialized"
 
 
 def install() -> None:
+    """Serialize each operation in the backend and in moto's response handler: the handler
+    turns the item into JSON after the backend returns, and another thread's write to the
+    same item then broke that ("dictionary changed size during iteration", seen in CI)."""
     from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.responses import DynamoHandler
 
-    for name in OPERATIONS:
-        original = getattr(DynamoDBBackend, name)
-        if getattr(original, _MARK, False):
-            continue
+    for cls in (DynamoDBBackend, DynamoHandler):
+        for name in OPERATIONS:
+            original = getattr(cls, name)
+            if getattr(original, _MARK, False):
+                continue
 
-        @functools.wraps(original)
-        def serialized(self: Any, *args: Any, __original=original, **kwargs: Any) -> Any:
-            with _LOCK:
-                return __original(self, *args, **kwargs)
+            @functools.wraps(original)
+            def serialized(self: Any, *args: Any, __original=original, **kwargs: Any) -> Any:
+                with _LOCK:
+                    return __original(self, *args, **kwargs)
 
-        setattr(serialized, _MARK, True)
-        setattr(DynamoDBBackend, name, serialized)
+            setattr(serialized, _MARK, True)
+            setattr(cls, name, serialized)
 
 
 def is_installed() -> bool:
     from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.responses import DynamoHandler
 
-    return all(getattr(getattr(DynamoDBBackend, name), _MARK, False) for name in OPERATIONS)
+    classes = (DynamoDBBackend, DynamoHandler)
+    return all(getattr(getattr(cls, name), _MARK, False) for cls in classes for name in OPERATIONS)

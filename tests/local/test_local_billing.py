@@ -40,12 +40,14 @@ def test_a_member_subscribes_monthly_on_the_local_stack_and_sees_six_credits(
     back = paid.headers["Location"]
     assert back.startswith(f"{stack.url}/account/subscriptions/payment-processing/cs_")
 
-    deadline = time.monotonic() + TIMEOUT  # the webhooks alone: the page's status check is not asked
+    deadline = time.monotonic() + 180  # a bound for the webhooks alone (the page's check is not asked)
     while True:
         credits = requests.get(f"{stack.url}/api/dashboard", headers=headers, timeout=TIMEOUT).json()[
             "credits"
         ]
-        if credits["available"] == 6 or time.monotonic() > deadline:
+        # The sync grants the credits, then writes the plan (payment-status's "processed" reads
+        # the plan, so the payment page waits for both): wait for the plan too.
+        if (credits["available"] == 6 and credits["active"]) or time.monotonic() > deadline:
             break
         time.sleep(POLL)
     assert (credits["available"], credits["total"], credits["active"]) == (6, 6, True), stack.output[-3000:]

@@ -3,25 +3,58 @@ with clickable links, so a person can confirm an address or reset a password loc
 
 from __future__ import annotations
 
+import email
+import email.policy
 import html
 import re
+from dataclasses import dataclass, field
+from typing import Any
 
 from infra.local.template import ACCOUNT, REGION
 
 LINK = re.compile(r"(https?://[^\s<]+)")
 
 
-def messages() -> list[dict[str, str]]:
+@dataclass
+class Mail:
+    """One email moto's SES accepted, whether sent with send_email or as a raw MIME message
+    (notifications: text and HTML parts, List-Unsubscribe headers)."""
+
+    destinations: dict[str, list[str]]
+    subject: str
+    body: str  # the plain-text part
+    html: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def parse(message: Any) -> Mail:
+    raw = getattr(message, "raw_data", None)
+    if raw is None:
+        return Mail(message.destinations, message.subject, message.body)
+    parsed = email.message_from_string(raw, policy=email.policy.default)
+    text = parsed.get_body(("plain",))
+    markup = parsed.get_body(("html",))
+    return Mail(
+        # moto lists a raw message's recipients from both the call and the To header: once each
+        {"ToAddresses": list(dict.fromkeys(message.destinations))},
+        str(parsed["Subject"]),
+        text.get_content() if text else "",
+        markup.get_content() if markup else "",
+        {k: str(v) for k, v in parsed.items()},
+    )
+
+
+def sent() -> list[Mail]:
+    """Every email sent so far, oldest first."""
     from moto.backends import get_backend
 
-    sent = get_backend("ses")[ACCOUNT][REGION].sent_messages
+    return [parse(m) for m in get_backend("ses")[ACCOUNT][REGION].sent_messages]
+
+
+def messages() -> list[dict[str, str]]:
     return [
-        {
-            "to": ", ".join(m.destinations.get("ToAddresses", [])),
-            "subject": m.subject,
-            "body": m.body,
-        }
-        for m in reversed(sent)
+        {"to": ", ".join(m.destinations.get("ToAddresses", [])), "subject": m.subject, "body": m.body}
+        for m in reversed(sent())
     ]
 
 

@@ -126,10 +126,10 @@ test('a member without a subscription sees brand names masked in Matches', async
   await expect(masked.first()).toBeVisible();
   expect(await masked.count()).toBe(await cards(page).count());
   await expect(masked.first().getByRole('link', { name: /^An? .+ brand$/ })).toBeVisible();
-  await expect(masked.first().getByRole('link', { name: 'Subscribe to see brand names' })).toHaveAttribute(
-    'href',
-    '/account/subscriptions/',
-  );
+  // It opens the plans over the page (checkout comes back to Matches).
+  await masked.first().getByRole('button', { name: 'Subscribe to see brand names' }).click();
+  await expect(page.getByRole('dialog').getByRole('link', { name: /^Buy now: Tandem membership, Monthly/ })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByText('Some brand names are hidden.')).toBeVisible();
 
   // The brand page keeps the name masked too.

@@ -4,15 +4,14 @@ mail; the links in request emails."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 import re
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
+from infra.local import outbox
 from infra.local.gateway import LocalApiGateway
+from infra.local.outbox import Mail
 from tests.factories import auth_headers, member
 
 
@@ -40,40 +39,9 @@ def subscribe(account_id: str, status: str = "active") -> None:
 
     Account(keys.account_pk(account_id), keys.META).update(actions=[Account.subscription_status.set(status)])
 
-
-@dataclass
-class Mail:
-    """One email as a test reads it, whether it was sent with SES send_email or as a raw MIME
-    message (notifications: text and HTML, List-Unsubscribe headers)."""
-
-    destinations: dict[str, list[str]]
-    subject: str
-    body: str  # the plain-text part
-    html: str = ""
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-def _parse(message) -> Mail:
-    raw = getattr(message, "raw_data", None)
-    if raw is None:
-        return Mail(message.destinations, message.subject, message.body)
-    parsed = email.message_from_string(raw, policy=email.policy.default)
-    text = parsed.get_body(("plain",))
-    html = parsed.get_body(("html",))
-    return Mail(
-        {"ToAddresses": list(message.destinations)},
-        str(parsed["Subject"]),
-        text.get_content() if text else "",
-        html.get_content() if html else "",
-        {k: str(v) for k, v in parsed.items()},
-    )
-
-
 def sent_mail() -> list[Mail]:
-    """Every email moto's SES has accepted in this test."""
-    from moto.backends import get_backend
-
-    return [_parse(m) for m in get_backend("ses")["123456789012"]["eu-west-2"].sent_messages]
+    """Every email moto's SES has accepted in this test (parsed as the local outbox does)."""
+    return outbox.sent()
 
 
 DAY = 86400

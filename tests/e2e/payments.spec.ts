@@ -1,6 +1,9 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
+// Runs after matches.spec.ts (files run in name order, one worker): it subscribes free@tandem.local,
+// whom matches.spec.ts needs without a plan.
+
 /*
  * Billing journey (issue 12) against the local stack, whose fake Stripe (infra/local/fake_stripe)
  * serves the hosted checkout the browser is sent to: the real Checkout Session, webhook and

@@ -39,6 +39,7 @@ def subscribe(account_id: str, status: str = "active") -> None:
 
     Account(keys.account_pk(account_id), keys.META).update(actions=[Account.subscription_status.set(status)])
 
+
 def sent_mail() -> list[Mail]:
     """Every email moto's SES has accepted in this test (parsed as the local outbox does)."""
     return outbox.sent()

@@ -80,6 +80,7 @@ bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/local_stack.py
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py
+	$(PY) tests/bench/notify_fanout.py
 	cd web && npm run --silent size
 
 ## ---- deploy one environment (AWS credentials required): make deploy ENV=staging

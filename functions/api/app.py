@@ -25,6 +25,7 @@ from chalicelib.routes import (
     matches,
     matching,
     notifications,
+    pitch,
     requests,
     support,
     users,
@@ -50,6 +51,7 @@ for blueprint in (
     brands.bp,
     matches.bp,
     requests.bp,
+    pitch.bp,
     content.bp,
     notifications.bp,
 ):

@@ -28,6 +28,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.observability import lambda_handler, logger
+from tandem.services import email_events
 from tandem.store.models import User
 
 settings()  # checked at import: a missing variable fails here, with its name
@@ -50,11 +51,13 @@ def _send_email(message: dict[str, Any]) -> None:
     body: dict[str, Any] = {"Text": {"Data": message["text"], "Charset": "UTF-8"}}
     if message.get("html"):
         body["Html"] = {"Data": message["html"], "Charset": "UTF-8"}
-    addresses = _addresses(message)
+    addresses = [a for a in _addresses(message) if not email_events.is_suppressed(a)]
     if not addresses:
-        logger.info("Email has no recipient (account without users)", extra={"subject": message["subject"]})
+        logger.info("Email has no recipient to send to", extra={"subject": message["subject"]})
         return
     extra: dict[str, Any] = {"ReplyToAddresses": [message["replyTo"]]} if message.get("replyTo") else {}
+    if settings().ses_configuration_set:  # its bounces and complaints mark the addresses
+        extra["ConfigurationSetName"] = settings().ses_configuration_set
     client("ses").send_email(
         Source=settings().mail_from,
         Destination={"ToAddresses": addresses},

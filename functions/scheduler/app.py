@@ -7,7 +7,7 @@ from typing import Any
 
 from tandem.config import settings
 from tandem.observability import lambda_handler, logger
-from tandem.services import accounts, billing, credits, match_runs
+from tandem.services import accounts, billing, credits, match_news, match_runs, pitch, tips
 
 settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
 
@@ -17,6 +17,9 @@ JOBS: dict[str, Callable[[], Any]] = {
     "verify-credit-ledgers": credits.verify_all,  # balance == ledger for every active account
     "settle-expired-holds": credits.settle_expired_holds,  # holds past their month are spent
     "billing-monthly-grants": billing.grant_due_months,  # yearly plans' (and fixed terms') months
+    "new-matches-digest": match_news.send_digests,  # hourly: 9:00 local for each member
+    "weekly-tip": tips.send_weekly,  # Mondays: the collab idea of the week (source `tips`)
+    "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)
     # EmailOwner items for users from before them (make deploy runs it after each deploy)
     "claim-legacy-emails": accounts.claim_legacy_emails,
 }

@@ -53,6 +53,8 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     object_id = str(getattr(obj, "id", "") or "")
     customer = stripe_events.customer_of(event_type, obj)
     logger.append_keys(stripe_event_id=event_id, stripe_event_type=event_type)
+    if not stripe_events.is_billing_event(event_type):
+        return _reply(200, {"received": True, "ignored": True})  # nothing recorded, nothing started
     if not stripe_events.receive(event_id, event_type, object_id, customer):
         logger.info("Duplicate Stripe event ignored")
         return _reply(200, {"received": True, "duplicate": True})

@@ -96,6 +96,7 @@ class ReceivedPush:
     topic: str | None
     urgency: str | None
     received_at: float
+    body: bytes = b""  # as it came over the wire: aes128gcm, for a test to decrypt on its own
 
     def text(self) -> str:
         return self.payload.decode()
@@ -281,7 +282,7 @@ class FakePushService(WsgiThread):
             )
         except Exception as exc:  # noqa: BLE001 - http_ece raises several types
             return self._refuse(400, f"The body could not be decrypted: {exc}")
-        message = ReceivedPush(sub_id, payload, int(ttl_header), topic, urgency, self._clock())
+        message = ReceivedPush(sub_id, payload, int(ttl_header), topic, urgency, self._clock(), body)
         with self._lock:
             if state.offline:
                 if message.ttl > 0:

@@ -211,7 +211,7 @@ class FakeSlack(WsgiThread):
         )
         scopes = "".join(f"<li>{html.escape(s)}</li>" for s in args["scope"].split(",") if s)
         page = (
-            "<!doctype html><meta charset=utf-8><title>Slack (local): allow Tandem</title>"
+            "<!doctype html><html lang=en><meta charset=utf-8><title>Slack (local): allow Tandem</title>"
             "<style>body{font:15px system-ui;max-width:520px;margin:3rem auto;padding:0 1rem}"
             "button{font:inherit;padding:.5rem 1.25rem;margin-right:.5rem;border-radius:6px}</style>"
             f"<h1>Tandem is requesting permission to access the {html.escape(self.team_name)} workspace</h1>"

@@ -68,7 +68,7 @@ def render() -> bytes:
         )
     content = "".join(rows) or "<p>No emails yet.</p>"
     return (
-        "<!doctype html><meta charset=utf-8><title>Tandem local outbox</title>"
+        "<!doctype html><html lang=en><meta charset=utf-8><title>Tandem local outbox</title>"
         "<meta name=viewport content='width=device-width,initial-scale=1'>"
         "<style>body{font:15px system-ui;margin:2rem auto;max-width:760px;padding:0 1rem;color:#111827}"
         "article{border:1px solid #e5e7eb;border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}"

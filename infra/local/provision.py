@@ -106,6 +106,8 @@ def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | N
     if "@" in mail_from:  # SES only sends from verified identities
         domain = mail_from.split("@", 1)[1].rstrip(">").strip()
         _client("ses", endpoint_url).verify_domain_identity(Domain=domain)
+    for name in plan.configuration_sets:  # the notifier sends through it (bounces, complaints)
+        _client("ses", endpoint_url).create_configuration_set(ConfigurationSet={"Name": name})
 
     iam = _client("iam", endpoint_url)
     trust = json.dumps({"Version": "2012-10-17", "Statement": []})
@@ -134,6 +136,14 @@ def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | N
         lam.create_event_source_mapping(
             EventSourceArn=queue_arn, FunctionName=plan.functions[function_logical].name, BatchSize=batch
         )
+
+    sns = _client("sns", endpoint_url)
+    topic_arns = {logical: sns.create_topic(Name=name)["TopicArn"] for logical, name in plan.topics.items()}
+    for topic_logical, function_logical in plan.sns_triggers:  # moto's SNS invokes the function
+        function_arn = lam.get_function(FunctionName=plan.functions[function_logical].name)["Configuration"][
+            "FunctionArn"
+        ]
+        sns.subscribe(TopicArn=topic_arns[topic_logical], Protocol="lambda", Endpoint=function_arn)
 
     sfn = _client("stepfunctions", endpoint_url)
     for machine in plan.state_machines.values():

@@ -6,6 +6,7 @@ Collab ideas and video guides are seeded by the features that add them.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from tandem.services import accounts, brands, match_index
@@ -25,6 +26,9 @@ DEMO_LOGINS = (
     DemoLogin("admin", "admin@tandem.local", "Kestrel-Quay-Admin-4"),
     DemoLogin("feature-only", "feature@tandem.local", "Northwind-Trail-58"),
     DemoLogin("member, no subscription", "free@tandem.local", "Pebble-Paper-Leeds-9"),
+    # Connected with each other (Kiln & Clay asked, Sea Salt accepted): the member-collabs journey.
+    DemoLogin("member with a connection", "maker@tandem.local", "Kiln-Clay-Margate-31"),
+    DemoLogin("its connected partner", "partner@tandem.local", "Sea-Salt-Whitby-72"),
 )
 
 CATEGORIES = ["food & drink", "beauty", "home", "fashion", "wellness", "kids", "pets", "outdoors"]
@@ -145,7 +149,7 @@ def _onboarded(*users) -> None:  # noqa: ANN002
 def seed(population: int = POPULATION) -> None:
     rng = random.Random(2026)
     details = random.Random(4)
-    member, admin, feature, free = DEMO_LOGINS
+    member, admin, feature, free = DEMO_LOGINS[:4]
     account, dana = accounts.create_account_with_user(
         email=member.email, name="Dana Demo", password=member.password, confirmed=True
     )
@@ -224,6 +228,67 @@ def seed(population: int = POPULATION) -> None:
         )
     match_index.rebuild()  # the packed candidates every match run reads
     _demo_credits_and_requests(account.account_id)
+    _demo_connection()
+
+
+def _demo_connection() -> None:
+    """Two members connected with each other and nobody else (maker@ asked, partner@
+    accepted), so a journey can share their collab without changing the other demo users."""
+    from tandem.services import credits, requests
+
+    maker, partner = DEMO_LOGINS[4:6]
+    made = []
+    for login, name, brand_fields in (
+        (maker, "Mia Maker", KILN),
+        (partner, "Sam Salt", SEA_SALT),
+    ):
+        account, user = accounts.create_account_with_user(
+            email=login.email, name=name, password=login.password, confirmed=True
+        )
+        _subscribe(account)
+        _onboarded(user)
+        made.append((account, brands.create_brand(account_id=account.account_id, **brand_fields)))
+    (maker_account, kiln), (_, sea_salt) = made
+    credits.grant(
+        maker_account.account_id,
+        kind="main",
+        amount=1,
+        valid_from=int(time.time()) - 86400,
+        valid_to=int(time.time()) + 29 * 86400,
+        op_id=f"seed:main:{maker_account.account_id}",
+        product_name="Tandem membership",
+    )
+    sent = requests.send(kiln, {"toBrandId": int(sea_salt.brand_id), "message": KILN_MESSAGE})
+    requests.act("accept", sent["request"]["id"], sea_salt)
+
+
+KILN_MESSAGE = "Hello Sea Salt! Shall we put a handmade soap dish and your bars in one gift set?"
+KILN = {
+    "name": "Kiln & Clay Studio",
+    "description": "Handmade stoneware for the kitchen and bathroom, thrown in Margate.",
+    "website": "https://kilnandclay.example",
+    "category": "home",
+    "company_size": "1-10",
+    "collab_kinds": ["co-branded products", "bundles"],
+    "values": ["independent", "local"],
+    "countries": ["GB"],
+    "age_bands": ["25-34", "35-44"],
+    "genders": ["women"],
+    "contact": {"name": "Mia Maker", "email": "mia@kilnandclay.example"},
+}
+SEA_SALT = {
+    "name": "Sea Salt Soap Co",
+    "description": "Cold-process soaps made with Yorkshire sea salt.",
+    "website": "https://seasaltsoap.example",
+    "category": "beauty",
+    "company_size": "1-10",
+    "collab_kinds": ["bundles", "giveaways"],
+    "values": ["sustainable", "vegan"],
+    "countries": ["GB"],
+    "age_bands": ["25-34", "35-44"],
+    "genders": ["women"],
+    "contact": {"name": "Sam Salt", "email": "sam@seasaltsoap.example"},
+}
 
 
 def start_demo_match_runs() -> list[str]:

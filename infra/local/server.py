@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import os
 import socket
 import sys
 import threading
@@ -196,6 +197,12 @@ class LocalSite:
             from infra.local.outbox import render
 
             return 200, [("Content-Type", "text/html; charset=utf-8"), NO_STORE], render()
+        if path == "/__local/services" and method == "GET":  # where the Slack and push stand-ins are
+            services = {
+                "slack": os.environ.get("LOCAL_FAKE_SLACK_URL"),
+                "push": os.environ.get("LOCAL_FAKE_PUSH_URL"),
+            }
+            return 200, [("Content-Type", "application/json"), NO_STORE], json.dumps(services).encode()
         if path == "/config.json" and method in ("GET", "HEAD"):
             return 200, [("Content-Type", "application/json"), NO_CACHE], runtime_config()
         if method in ("GET", "HEAD"):

@@ -66,12 +66,14 @@ def _start_fake_stripe(url: str, data_dir: Path, secret: str, environment: dict[
     import json
 
     from infra.local.fake_stripe import FakeStripe
+    from tandem.services.stripe_events import BILLING_EVENTS
 
     keys = json.loads(secret)
     data_dir.mkdir(parents=True, exist_ok=True)
     fake = FakeStripe(
         webhook_url=f"{url}/api/stripe/webhook",
         webhook_secret=keys["webhook_secret"],
+        webhook_events=sorted(BILLING_EVENTS),  # as the production endpoint subscribes
         api_key=keys["api_key"],
         state_file=data_dir / "fake-stripe.json",
     )
@@ -79,6 +81,31 @@ def _start_fake_stripe(url: str, data_dir: Path, secret: str, environment: dict[
     environment["STRIPE_API_BASE"] = fake.base_url
     environment["STRIPE_API_KEY"] = keys["api_key"]
     return fake
+
+
+def _start_fake_slack_and_push(secret_name: str):  # noqa: ANN202
+    """The local stand-ins for Slack (OAuth, channels, posting) and a browser push service, on
+    free loopback ports: the Slack secret in moto points at the fake for this run (its address
+    changes with each start; the journal keeps the secret without it), and GET /__local/services
+    tells the browser tests where both are."""
+    import json
+
+    import boto3
+
+    from infra.local.fake_push import FakePushService
+    from infra.local.fake_slack import FakeSlack
+
+    secrets_manager = boto3.client("secretsmanager", endpoint_url=os.environ["AWS_ENDPOINT_URL"])
+    stored = json.loads(secrets_manager.get_secret_value(SecretId=secret_name)["SecretString"])
+    slack = FakeSlack(client_id=stored["client_id"], client_secret=stored["client_secret"])
+    slack.start(0)
+    stored.update(api_url=f"{slack.url}/api/", authorize_url=f"{slack.url}/oauth/v2/authorize")
+    secrets_manager.put_secret_value(SecretId=secret_name, SecretString=json.dumps(stored))
+    push = FakePushService()
+    push.start(0)
+    os.environ["LOCAL_FAKE_SLACK_URL"] = slack.url
+    os.environ["LOCAL_FAKE_PUSH_URL"] = push.url
+    return slack, push
 
 
 def _sync_stripe_catalogue(url: str) -> None:
@@ -148,8 +175,14 @@ def main(argv: list[str] | None = None) -> int:
     plan.environment["SITE_URL"] = url  # links in emails point at this local stack
     plan.environment["ASSETS_UPLOAD_URL"] = f"{url}/__local/assets-upload"  # logo uploads, same origin
     stripe = _start_fake_stripe(url, data_dir, secret_values[plan.secrets["StripeSecret"]], plan.environment)
+    # Slack in the notification options: off unless this run is started with it on (the e2e
+    # notifications journey; deployed stages set the SlackNotificationsActive parameter).
+    plan.environment["SLACK_NOTIFICATIONS_ACTIVE"] = os.environ.get(
+        "SLACK_NOTIFICATIONS_ACTIVE", plan.environment.get("SLACK_NOTIFICATIONS_ACTIVE", "false")
+    )
     apply_environment(plan, endpoint_url=endpoint)
     _sync_stripe_catalogue(url)
+    fake_slack, fake_push = _start_fake_slack_and_push(plan.secrets["SlackSecret"])
 
     first_start = not journal.exists
     if first_start:
@@ -199,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     site.shutdown()
     site.server_close(grace=STOP_GRACE_SECONDS)
     stripe.stop()
+    fake_slack.stop()
+    fake_push.stop()
     journal.close()
     print("Tandem stopped; data saved.", flush=True)
     return 0

@@ -60,6 +60,9 @@ class LocalPlan:
     secrets: dict[str, str]  # logical id -> secret name
     routes: list[ApiRoute]
     sqs_triggers: list[tuple[str, str, int]] = field(default_factory=list)  # queue, fn, batch
+    topics: dict[str, str] = field(default_factory=dict)  # logical id -> topic name
+    sns_triggers: list[tuple[str, str]] = field(default_factory=list)  # topic, fn
+    configuration_sets: list[str] = field(default_factory=list)  # SES configuration set names
     environment: dict[str, str] = field(default_factory=dict)  # union of all function env
 
 
@@ -93,7 +96,7 @@ class Resolver:
         resource = self.resources[logical_id]
         props = resource.get("Properties", {})
         kind = resource["Type"]
-        for key in ("TableName", "QueueName", "BucketName", "Name", "FunctionName"):
+        for key in ("TableName", "QueueName", "BucketName", "TopicName", "Name", "FunctionName"):
             if key in props:
                 return str(self.resolve(props[key]))
         if kind == FUNCTION:
@@ -109,6 +112,8 @@ class Resolver:
             return f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{name}"
         if kind == "AWS::SQS::Queue":
             return f"arn:aws:sqs:{REGION}:{ACCOUNT}:{name}"
+        if kind == "AWS::SNS::Topic":
+            return f"arn:aws:sns:{REGION}:{ACCOUNT}:{name}"
         if kind == "AWS::DynamoDB::Table":
             return f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
         if kind == "AWS::SecretsManager::Secret":
@@ -126,7 +131,12 @@ class Resolver:
         kind = self.resources[target]["Type"]
         if kind == "AWS::SQS::Queue":
             return self.queue_urls.get(target, self.name_of(target))
-        if kind in (STATE_MACHINE, "AWS::SecretsManager::Secret", "AWS::Serverless::LayerVersion"):
+        if kind in (
+            STATE_MACHINE,
+            "AWS::SecretsManager::Secret",
+            "AWS::Serverless::LayerVersion",
+            "AWS::SNS::Topic",
+        ):
             return self.arn_of(target)
         return self.name_of(target)
 
@@ -205,6 +215,9 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
     secrets: dict[str, str] = {}
     routes: list[ApiRoute] = []
     triggers: list[tuple[str, str, int]] = []
+    topics: dict[str, str] = {}
+    sns_triggers: list[tuple[str, str]] = []
+    configuration_sets: list[str] = []
     union_env: dict[str, str] = {}
 
     for logical_id, resource in resources.items():
@@ -232,6 +245,8 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
                 elif event["Type"] == "SQS":
                     queue_logical = eprops["Queue"]["Fn::GetAtt"][0]
                     triggers.append((queue_logical, logical_id, int(eprops.get("BatchSize", 10))))
+                elif event["Type"] == "SNS":
+                    sns_triggers.append((eprops["Topic"]["Ref"], logical_id))
         elif kind == STATE_MACHINE:
             text = (ROOT / props["DefinitionUri"]).read_text()
             subs = {k: str(resolver.resolve(v)) for k, v in props.get("DefinitionSubstitutions", {}).items()}
@@ -247,6 +262,10 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
             buckets[logical_id] = resolver.name_of(logical_id)
         elif kind == "AWS::SecretsManager::Secret":
             secrets[logical_id] = resolver.name_of(logical_id)
+        elif kind == "AWS::SNS::Topic":
+            topics[logical_id] = resolver.name_of(logical_id)
+        elif kind == "AWS::SES::ConfigurationSet":
+            configuration_sets.append(resolver.name_of(logical_id))
 
     return LocalPlan(
         table=table,
@@ -257,6 +276,9 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
         secrets=secrets,
         routes=routes,
         sqs_triggers=triggers,
+        topics=topics,
+        sns_triggers=sns_triggers,
+        configuration_sets=configuration_sets,
         environment=union_env,
     )
 

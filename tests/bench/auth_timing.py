@@ -23,19 +23,13 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
-    p for p in sys.path if Path(p or ".").resolve() != HERE
-]
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 
 SAMPLES = 30
 WARM_UP = 5
@@ -66,18 +60,7 @@ def _measure(call: Callable[[str, str], int], run: str) -> tuple[list[float], li
 
 
 def in_process() -> tuple[list[float], list[float]]:
-    os.environ.update(
-        {
-            "AWS_ACCESS_KEY_ID": "bench",
-            "AWS_SECRET_ACCESS_KEY": "bench",
-            "AWS_DEFAULT_REGION": "eu-west-2",
-            "AWS_REGION": "eu-west-2",
-            "STAGE": "local",
-            "TABLE_NAME": "tandem-local",
-            "POWERTOOLS_LOG_LEVEL": "WARNING",
-        }
-    )
-    os.environ.pop("AWS_ENDPOINT_URL", None)
+    _setup.moto_environment("WARNING", functions=False)
     from moto import mock_aws
 
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):

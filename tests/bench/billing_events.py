@@ -16,28 +16,10 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
-    p for p in sys.path if Path(p or ".").resolve() != HERE
-]
-from infra.local.template import build_plan  # noqa: E402
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 
-os.environ.update(build_plan().environment)
-os.environ.update(
-    {
-        "AWS_ACCESS_KEY_ID": "bench",
-        "AWS_SECRET_ACCESS_KEY": "bench",
-        "AWS_DEFAULT_REGION": "eu-west-2",
-        "AWS_REGION": "eu-west-2",
-        "STAGE": "local",
-        "TABLE_NAME": "tandem-local",
-        "POWERTOOLS_LOG_LEVEL": "ERROR",
-    }
-)
-os.environ.pop("AWS_ENDPOINT_URL", None)
+_setup.moto_environment("ERROR")
 
 CUSTOMERS = int(os.environ.get("CUSTOMERS", "50"))
 API_KEY = "sk_test_bench"

@@ -66,11 +66,18 @@ class Shop:
     def link(
         self, member: Brand, lookup_key: str = "tandem_main_monthly", redirect: str | None = None
     ) -> str:
+        """Where Buy now goes: the option's link, or (an account without a Stripe customer
+        yet: GET products writes nothing) the Checkout Session POST checkout makes."""
         for product in self.products(member, redirect)["products"]:
             for options in product["prices"].values():
                 for option in options:
                     if option["id"] == lookup_key:
-                        return option["link"]
+                        if option["link"]:
+                            return option["link"]
+                        body = {"priceId": lookup_key, **({"redirect": redirect} if redirect else {})}
+                        status, made = self.api.call("POST", "/api/checkout", member.headers, body)
+                        assert status == 200, made
+                        return made["url"]
         raise AssertionError(f"{lookup_key} not offered")
 
     def pay(self, url: str, card: str = GOOD_CARD) -> str:
@@ -96,7 +103,9 @@ class Shop:
         return fresh
 
     def settle(self, events: list[dict[str, Any]], attempt: int = 0) -> None:
-        for event in {e["id"]: e for e in events}.values():
+        from tandem.services.stripe_events import is_billing_event
+
+        for event in {e["id"]: e for e in events if is_billing_event(e["type"])}.values():
             name = event["id"] if attempt == 0 else f"{event['id']}-{attempt}"
             result = wait_for_execution(f"{self.executions}:{name}")
             assert result["status"] == "SUCCEEDED", result
@@ -134,8 +143,12 @@ def test_buying_monthly_gives_six_credits_once_however_often_the_events_arrive(s
     assert credits["mainSubscripionProductId"] == "main" and credits["isYearly"] is False
     assert credits["notAllowedMessage"] is None
 
+    from tandem.services.stripe_events import is_billing_event
+
+    assert {"payment_intent.created", "charge.succeeded"} <= {e["type"] for e in events}
     for event in events:  # every event again: duplicates of done events are ignored
-        assert shop.deliver(event) == (200, {"received": True, "duplicate": True})
+        again = {"duplicate": True} if is_billing_event(event["type"]) else {"ignored": True}
+        assert shop.deliver(event) == (200, {"received": True, **again})
     assert shop.credits(mia)["available"] == 6
 
     status, paid = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
@@ -176,8 +189,39 @@ def test_an_open_or_declined_checkout_is_not_paid_and_changes_nothing(shop: Shop
     assert shop.pay(url, DECLINED) == ""
     session = url.rsplit("/", 1)[-1]
     status, body = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
+    # A subscription checkout's decline leaves no trace in Stripe's session: it is still open.
     assert (status, body) == (200, {"status": "open", "kind": "subscription", "processed": False})
     assert shop.credits(mia)["available"] == 0
+
+
+def test_a_declined_or_expired_one_off_checkout_answers_failed_and_changes_nothing(shop: Shop) -> None:
+    """payment-status used to answer 'open' or 'pending' for a payment that had failed: a
+    declined attempt (the session's payment intent holds the decline) is 'failed' with Stripe's
+    reason, an expired checkout 'expired'; neither grants anything, and the same checkout paid
+    with another card afterwards is paid."""
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    url = shop.link(mia, "tandem_access_3_months")
+    session = url.rsplit("/", 1)[-1]
+    assert shop.pay(url, DECLINED) == ""
+    status, body = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
+    assert (status, body) == (
+        200,
+        {"status": "failed", "kind": "access", "processed": False, "message": "Your card was declined."},
+    )
+    shop.deliver_all(shop.new_events())  # charge.failed, payment_intent.payment_failed: nothing to grant
+    credits = shop.credits(mia)
+    assert (credits["available"], credits["total"], credits["fixedTerm"]) == (0, 0, False)
+
+    assert shop.pay(url) == session  # another card on the same checkout
+    status, body = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
+    assert (status, body) == (200, {"status": "paid", "kind": "access", "processed": True})
+    assert shop.credits(mia)["available"] == 6
+
+    other = shop.link(mia, "tandem_extra_3")
+    sc.client().v1.checkout.sessions.expire(other.rsplit("/", 1)[-1])
+    status, body = shop.api.call("GET", f"/api/stripe/payment-status/{other.rsplit('/', 1)[-1]}", mia.headers)
+    assert (status, body) == (200, {"status": "expired", "kind": "extra_credits", "processed": False})
+    assert shop.credits(mia)["available"] == 6
 
 
 def test_a_forged_or_stale_signature_is_a_400_and_records_nothing(shop: Shop) -> None:
@@ -279,7 +323,7 @@ def test_the_portal_and_payment_links(shop: Shop) -> None:
     assert (status, body) == (400, {"error": "You don't have a subscription to manage yet"})
     status, body = shop.api.call("GET", "/api/users/yearly-upgrade", mia.headers)
     assert (status, body) == (400, {"error": "Only a monthly subscription can be upgraded to yearly"})
-    shop.products(mia)  # the first checkout makes the customer
+    shop.link(mia)  # the first checkout makes the customer
     status, body = shop.api.call("GET", "/api/users/stripe-portal-url", mia.headers)
     assert status == 200 and body["url"].startswith(shop.fake.base_url)
 
@@ -301,6 +345,8 @@ def test_products_follow_the_contract_and_refuse_a_redirect_off_the_app(shop: Sh
     main = body["products"][0]
     assert (main["name"], main["type"]) == ("Tandem membership", "main")
     (monthly,) = main["prices"]["monthly"]
+    assert monthly["link"] is None  # no Stripe customer yet: GET products creates none
+    (monthly,) = shop.products(mia, "/account/subscriptions")["products"][0]["prices"]["monthly"]
     assert monthly["id"] == "tandem_main_monthly" and monthly["unit_amount"] == 4900
     assert (monthly["count"], monthly["months"], monthly["type"], monthly["label"]) == (
         6,
@@ -453,3 +499,79 @@ def test_processing_that_fails_before_the_start_is_marked_is_still_processed_on_
     assert shop.deliver(paid) == (200, {"received": True})
     shop.settle([paid], attempt=1)
     assert shop.credits(mia)["available"] == 6
+
+
+WRITES = {"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"}
+DDB_CALLS: list[str] = []
+
+
+def _count_ddb_calls() -> None:
+    from tandem.integrations import aws as aws_hooks
+
+    aws_hooks.register(
+        "before-call.dynamodb",
+        lambda model, **_: DDB_CALLS.append(model.name),
+        unique_id="test-billing-writes",
+    )
+
+
+def _writes_of(call: Any) -> tuple[Any, int]:
+    DDB_CALLS.clear()
+    answer = call()
+    return answer, sum(1 for name in DDB_CALLS if name in WRITES)
+
+
+def test_get_products_writes_nothing_and_the_first_checkout_creates_the_customer(shop: Shop) -> None:
+    """A GET writes at most one item: the first GET products used to write two (the Stripe
+    customer's link and the account's customer list). The customer is made by the first
+    checkout request (POST checkout), before its Checkout Session."""
+    from tandem.store.models import Account
+
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    _count_ddb_calls()
+    customers_before = len(shop.fake.store.all("customer"))
+    for _ in range(2):
+        (status, body), writes = _writes_of(lambda: shop.api.call("GET", "/api/products", mia.headers))
+        assert status == 200 and writes == 0, (body, DDB_CALLS)
+        links = [o["link"] for p in body["products"] for opts in p["prices"].values() for o in opts]
+        assert links and links == [None] * len(links)
+    assert Account.find(mia.account, consistent=True).stripe_customers is None
+    assert len(shop.fake.store.all("customer")) == customers_before
+
+    status, made = shop.api.call("POST", "/api/checkout", mia.headers, {"priceId": "tandem_main_monthly"})
+    assert status == 200 and made["url"].startswith(shop.fake.base_url), made
+    (customer,) = Account.find(mia.account, consistent=True).stripe_customers
+    session = sc.get_checkout_session(made["url"].rsplit("/", 1)[-1])
+    assert session["customer"] == customer and session["client_reference_id"] == str(mia.id)
+    assert session["success_url"].endswith("/account/subscriptions/payment-processing/{CHECKOUT_SESSION_ID}")
+
+    # Once the customer exists, GET products hands out links, still writing nothing.
+    (status, body), writes = _writes_of(lambda: shop.api.call("GET", "/api/products", mia.headers))
+    assert status == 200 and writes == 0
+    (monthly,) = body["products"][0]["prices"]["monthly"]
+    assert sc.get_checkout_session(monthly["link"].rsplit("/", 1)[-1])["customer"] == customer
+    status, again = shop.api.call(
+        "POST", "/api/checkout", mia.headers, {"priceId": "tandem_main_yearly", "redirect": "/matches"}
+    )
+    assert status == 200 and Account.find(mia.account, consistent=True).stripe_customers == [customer]
+    assert sc.get_checkout_session(again["url"].rsplit("/", 1)[-1])["cancel_url"].endswith("/matches")
+
+
+def test_checkout_refuses_an_option_not_on_offer_and_a_redirect_off_the_app(shop: Shop) -> None:
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    for body in (
+        {"priceId": "tandem_nope"},
+        {"priceId": 7},
+        {},
+        {"priceId": "tandem_addon_monthly_3"},  # add-ons need a plan first
+        {"priceId": "tandem_feature_3_months"},  # a feature is bought from the Pitch Area
+    ):
+        status, reply = shop.api.call("POST", "/api/checkout", mia.headers, body)
+        assert (status, reply) == (400, {"error": "Choose one of the plans on offer"}), body
+    status, reply = shop.api.call(
+        "POST", "/api/checkout", mia.headers, {"priceId": "tandem_main_monthly", "redirect": "//evil.example"}
+    )
+    assert (status, reply) == (400, {"error": "Choose where to come back to after paying"})
+    from tandem.store.models import Account
+
+    assert Account.find(mia.account, consistent=True).stripe_customers is None

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.functional.helpers import Brand, send
+from tests.functional.helpers import Brand, available, send
 
 LINK = re.compile(r"https?://[^/\s]+(/quick-action/(accept|decline)/\d+/\d+/\S+)")
 
@@ -178,3 +178,51 @@ def test_ids_with_non_ascii_digits_are_a_bad_request_not_a_server_error(api):
     status, body = api.call("POST", f"/api/quick-action/accept/1/2/abc-{SUPERSCRIPT_TWO}-xyz")
     assert status == 400, body
     assert body == {"error": "This link is not valid. Please sign in to answer the request."}
+
+
+ADMIN_ROUTES = {
+    ("/api/admin/users", "GET"),
+    ("/api/admin/members", "GET"),
+    ("/api/admin/accounts/{account_id}/require-approval", "POST"),
+    ("/api/admin/approvals", "GET"),
+    ("/api/admin/approvals/{account_id}/approve", "POST"),
+    ("/api/admin/approvals/{account_id}/refuse", "POST"),
+    ("/api/admin/accounts/{account_id}/refund", "GET"),
+    ("/api/admin/accounts/{account_id}/refund", "POST"),
+    ("/api/admin/credits/grant", "POST"),
+    ("/api/admin/issue-reports", "GET"),
+    ("/api/admin/settings", "GET"),
+    ("/api/admin/settings", "PUT"),
+    ("/api/admin/audit", "GET"),
+}
+
+
+def test_every_admin_route_refuses_a_member_and_records_nothing(api, aws):
+    """Walks the app's route table: every /admin/ route (the Pitch Area's feature approval
+    too) answers a member 403, acting on the member's own account, and writes no audit entry."""
+    from infra.local.lambda_inprocess import load_handler_module
+    from tandem.store.admin import AuditEntry, SiteSettings
+    from tandem.store.models import Account
+
+    app = load_handler_module(aws.functions["ApiFunction"]).app
+    mia = Brand("mia@example.com", "Oat & Co", credits=6, status="none")
+    admin_routes = {
+        (p, m) for p, methods in app.routes.items() for m in methods if p.startswith("/api/admin/")
+    }
+    assert ADMIN_ROUTES <= admin_routes
+    body = {
+        "reason": "x",
+        "globalMessage": "hacked",
+        "approveNewMembers": True,
+        "email": mia.email,
+        "amount": 5,
+    }
+    body |= {"kind": "gifted", "days": 30}
+    for path, method in sorted(admin_routes):
+        filled = re.sub(r"\{[^}]+\}", mia.account, path)
+        status, answer = api.call(method, filled, mia.headers, body if method in ("POST", "PUT") else None)
+        assert (status, answer) == (403, {"error": "Only Tandem admins can do that"}), (method, path)
+    assert AuditEntry.newest(10, None)[0] == []
+    assert SiteSettings.find() is None
+    assert Account.find(mia.account).billing_approval is None
+    assert available(mia.account) == 6

@@ -66,3 +66,31 @@ def test_unsigned_or_forged_events_are_rejected_and_not_recorded(aws, headers, e
     status, reply = Api(aws).call("POST", "/api/stripe/webhook", headers, _event("evt_forged"))
     assert (status, reply) == (400, {"error": error})
     assert StripeEvent.count(keys.stripe_event_pk("evt_forged")) == 0
+
+
+def test_an_event_that_cannot_change_billing_is_acknowledged_and_starts_nothing(aws):
+    """One checkout sends about ten events; only the billing ones (stripe_events.BILLING_EVENTS)
+    start an execution and a sync."""
+    from tandem.store import keys
+    from tandem.store.models import StripeEvent
+
+    body = json.dumps(
+        {
+            "id": "evt_pi",
+            "object": "event",
+            "type": "payment_intent.created",
+            "data": {"object": {"id": "pi_1", "object": "payment_intent", "customer": "cus_1"}},
+        }
+    ).encode()
+    status, reply = Api(aws).call(
+        "POST", "/api/stripe/webhook", {"Stripe-Signature": _signed(body, _secret(aws))}, body
+    )
+    assert (status, reply) == (200, {"received": True, "ignored": True})
+    assert StripeEvent.count(keys.stripe_event_pk("evt_pi")) == 0
+    machine = aws.state_machines["BillingStateMachine"]
+    from tandem.integrations.aws import client
+
+    names = [
+        e["name"] for e in client("stepfunctions").list_executions(stateMachineArn=machine.arn)["executions"]
+    ]
+    assert "evt_pi" not in names

@@ -27,15 +27,21 @@ def test_a_member_subscribes_monthly_on_the_local_stack_and_sees_six_credits(
     products = requests.get(f"{stack.url}/api/products", headers=headers, timeout=TIMEOUT)
     assert products.status_code == 200, products.text
     (monthly,) = products.json()["products"][0]["prices"]["monthly"]
-    page = requests.get(monthly["link"], timeout=TIMEOUT)
-    assert page.status_code == 200 and "127.0.0.1" in monthly["link"]
+    assert monthly["link"] is None  # no Stripe customer yet: Buy now asks POST checkout
+    made = requests.post(
+        f"{stack.url}/api/checkout", json={"priceId": monthly["id"]}, headers=headers, timeout=TIMEOUT
+    )
+    assert made.status_code == 200, made.text
+    link = made.json()["url"]
+    page = requests.get(link, timeout=TIMEOUT)
+    assert page.status_code == 200 and "127.0.0.1" in link
     form = {
         "email": "free@tandem.local",
         "name": "Free Member",
         "card_number": "4242 4242 4242 4242",
         "pay": "1",
     }
-    paid = requests.post(monthly["link"], data=form, allow_redirects=False, timeout=TIMEOUT)
+    paid = requests.post(link, data=form, allow_redirects=False, timeout=TIMEOUT)
     assert paid.status_code == 303, paid.text
     back = paid.headers["Location"]
     assert back.startswith(f"{stack.url}/account/subscriptions/payment-processing/cs_")

@@ -10,7 +10,8 @@ The checks read nothing on their own: the caller's user and the selected brand a
 what the screen reads anyway (`member_for_brand(..., also=...)`: one BatchGetItem), or, for a
 screen whose first read is the brand's partition, with its second read (`caller()` gives a
 `Caller` the service verifies with, tandem.services.access). Nothing is shown or written before
-the check passed.
+the check passed. The same check refuses a route whose area (`route(..., area=...)`) the user's
+account type does not include (tandem.domain.account_types: feature-only accounts).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from chalicelib.http import brand_id_param
+from chalicelib.http import brand_id_param, current_area
 from tandem.config import settings
+from tandem.domain import account_types
 from tandem.errors import Forbidden, Unauthorized
 from tandem.observability import logger
 from tandem.services import accounts, tokens
@@ -106,11 +108,14 @@ class Caller:
 
     def user(self, found: dict[Key, Any]) -> User:
         if self.acting is not None:
-            return self.acting  # checked with its admin's own token in signed_in_user
-        user = found.get(User.key(self.user_id))
-        if user is None or user.account_id != self.account_id:
-            raise Unauthorized(SIGN_IN)
-        accounts.check_token_version(user, self.version)  # a token from before a password reset
+            user = self.acting  # checked with its admin's own token in signed_in_user
+        else:
+            user = found.get(User.key(self.user_id))
+            if user is None or user.account_id != self.account_id:
+                raise Unauthorized(SIGN_IN)
+            accounts.check_token_version(user, self.version)  # a token from before a password reset
+        # The one check of account types: the route's area must be part of the user's type.
+        account_types.check(user.access, current_area.get())
         return user
 
     def verify(self, found: dict[Key, Any], brand: Brand | None) -> Member:

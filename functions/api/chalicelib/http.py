@@ -10,11 +10,13 @@ import importlib
 import json
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import unquote
 
 from chalice import Response
 
+from tandem.domain import account_types
 from tandem.domain.ids import parse_id
 from tandem.errors import TandemError, ValidationError
 from tandem.observability import logger
@@ -69,14 +71,40 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
 PUBLIC_ROUTES: set[tuple[str, str]] = set()  # (path below /api, method) open without sign-in
 
 
-def route(blueprint: Any, path: str, public: bool = False, **options: Any) -> Callable[..., Any]:
+ROUTE_AREAS: dict[tuple[str, str], str] = {}  # (path below /api, method) -> product area
+# The area of the route being served: the caller's check (chalicelib.auth) refuses it to an
+# account type that does not include it (tandem.domain.account_types).
+current_area: ContextVar[str | None] = ContextVar("current_area", default=None)
+
+
+def in_area(view: Callable[..., Any], area: str | None) -> Callable[..., Any]:
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = current_area.set(area)
+        try:
+            return view(*args, **kwargs)
+        finally:
+            current_area.reset(token)
+
+    return wrapper
+
+
+def route(
+    blueprint: Any, path: str, public: bool = False, area: str | None = None, **options: Any
+) -> Callable[..., Any]:
     """`blueprint.route` with domain-error handling applied to the view. `public=True` marks
-    a route that needs no sign-in (the route-walking security test skips only these)."""
+    a route that needs no sign-in (the route-walking security test skips only these); `area`
+    names the part of the product it serves, which some account types do not include."""
+    if area is not None:
+        account_types.includes("member", area)  # an unknown area fails at import
 
     def register(view: Callable[..., Any]) -> Callable[..., Any]:
-        blueprint.route(path, **options)(handled(view))
+        blueprint.route(path, **options)(handled(in_area(view, area)))
+        methods = options.get("methods", ["GET"])
         if public:
-            PUBLIC_ROUTES.update((path, m) for m in options.get("methods", ["GET"]))
+            PUBLIC_ROUTES.update((path, m) for m in methods)
+        if area is not None:
+            ROUTE_AREAS.update(((path, m), area) for m in methods)
         return view
 
     return register

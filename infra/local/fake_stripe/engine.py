@@ -557,6 +557,8 @@ class Engine:
         'requires_action', 'message', 'token'}; a decline changes nothing."""
         self._open_session(session)
         if card.on_session == "declined":
+            if session["mode"] == "payment":
+                self._decline_session_payment(session, card, email, name)
             return {"result": "declined", "message": card.message}
         if card.on_session == "authenticate":
             token = secrets.token_urlsafe(16)
@@ -564,6 +566,28 @@ class Engine:
             return {"result": "requires_action", "token": token}
         self._complete_session(session, card, email, name)
         return {"result": "succeeded"}
+
+    def _decline_session_payment(self, session: dict[str, Any], card: Card, email: str, name: str) -> None:
+        """As Stripe does in payment mode: the declined attempt leaves the session open with its
+        PaymentIntent in requires_payment_method and the decline in last_payment_error."""
+        customer = self.store.get("customer", session["customer"]) if session["customer"] else None
+        pm = self._new_payment_method(card, email, name)
+        existing = (
+            self.store.get("payment_intent", session["payment_intent"]) if session["payment_intent"] else None
+        )
+        pi_data = session["_payment_intent_data"]
+        intent, _charge = self._charge(
+            amount=session["amount_total"],
+            currency=session["currency"],
+            customer=customer,
+            pm=pm,
+            metadata=dict(pi_data.get("metadata") or {}),
+            description=pi_data.get("description"),
+            outcome="declined",
+            card=card,
+            intent=existing,
+        )
+        session["payment_intent"] = intent["id"]
 
     def checkout_authenticate(self, session: dict[str, Any], token: str, approve: bool) -> dict[str, Any]:
         self._open_session(session)
@@ -657,6 +681,9 @@ class Engine:
                 metadata=dict(pi_data.get("metadata") or {}),
                 description=pi_data.get("description"),
                 outcome="succeeded",
+                intent=self.store.get("payment_intent", session["payment_intent"])
+                if session["payment_intent"]
+                else None,  # the intent of a declined attempt, paid now
             )
             session["payment_intent"] = intent["id"]
             session["payment_status"] = "paid"

@@ -23,3 +23,12 @@ export function accessRedirect(
       return null;
   }
 }
+
+/**
+ * Where a feature-only user must go instead of a route their account does not include
+ * (SPEC section 2: no Matches, Connections, Declines, Collab Ideas; no sent requests), or null.
+ * The route names that place (`featureOnlyRedirect`); the API refuses those areas too.
+ */
+export function accountTypeRedirect(featureOnlyRedirect: string | undefined, featureOnly: boolean): string | null {
+  return featureOnly && featureOnlyRedirect !== undefined ? featureOnlyRedirect : null;
+}

@@ -31,6 +31,8 @@ export interface PageRoute {
   readonly area?: string;
   readonly page: () => Promise<ComponentType>;
   readonly meta?: RouteMeta;
+  /** Feature-only users are sent here instead: the route is not part of their account type. */
+  readonly featureOnlyRedirect?: string;
 }
 
 export interface RedirectRoute {

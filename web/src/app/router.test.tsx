@@ -2,8 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
-import { signIn } from '@/testing/session';
-import { accessRedirect } from './access';
+import { signIn, TEST_SESSION } from '@/testing/session';
+import { accessRedirect, accountTypeRedirect } from './access';
 
 const here = { pathname: '/matches', search: '?x=1', hash: '' };
 
@@ -23,6 +23,15 @@ describe('accessRedirect', () => {
       expect(accessRedirect('public', loggedIn, here)).toBeNull();
       expect(accessRedirect('instantLogin', loggedIn, here)).toBeNull();
     }
+  });
+});
+
+describe('accountTypeRedirect', () => {
+  it('sends feature-only users from a route their account does not include', () => {
+    expect(accountTypeRedirect('/', true)).toBe('/');
+    expect(accountTypeRedirect('/requests/received', true)).toBe('/requests/received');
+    expect(accountTypeRedirect(undefined, true)).toBeNull();
+    expect(accountTypeRedirect('/', false)).toBeNull();
   });
 });
 
@@ -83,6 +92,34 @@ describe('access rules by route kind', () => {
       });
     },
   );
+
+  it.each([
+    '/matches',
+    '/matches/saved',
+    '/matches/brand/7',
+    '/matches/payment-processing/cs_1',
+    '/connections',
+    '/connections/1/7',
+    '/declines/in',
+    '/inspiration',
+    '/inspiration/calendar',
+  ])('sends a feature-only user from %s to the dashboard', async (path) => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    mockApi(shellRoutes());
+    const { router } = renderRoute(path);
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/');
+    });
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Ana' })).toBeInTheDocument();
+  });
+
+  it('lets a member open the areas a feature-only account does not include', async () => {
+    signIn();
+    mockApi(shellRoutes());
+    const { router } = renderRoute('/inspiration/calendar');
+    expect(await screen.findByRole('heading', { level: 1, name: /Collab calendar/ })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/inspiration/calendar');
+  });
 
   it('sends a signed-out visitor of a private page to login, keeping path and query', async () => {
     const { router } = renderRoute('/matches/saved?sort=new');

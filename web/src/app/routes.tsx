@@ -38,6 +38,7 @@ const pages = {
     import('@/features/auth/components/StopWelcomeEmailsPage').then((m) => m.StopWelcomeEmailsPage),
   comingSoon: () => import('./ComingSoonRoute').then((m) => m.ComingSoonRoute),
   brands: () => import('@/features/brands/components/BrandsPage').then((m) => m.BrandsPage),
+  profile: () => import('@/features/account/components/ProfilePage').then((m) => m.ProfilePage),
   matches: () => import('@/features/matches/components/MatchesPage').then((m) => m.MatchesRoute),
   matchBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.MatchBrandPage),
   publicBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.PublicBrandPage),
@@ -51,12 +52,21 @@ const pages = {
   subscriptions: () =>
     import('@/features/subscriptions/components/SubscriptionsPage').then((m) => m.SubscriptionsPage),
   collabIdeas: () => import('@/features/collab/components/CollabIdeasPage').then((m) => m.CollabIdeasPage),
+  collabCalendar: () => import('@/features/collab/components/CalendarPage').then((m) => m.CalendarPage),
+  memberCollabs: () =>
+    import('@/features/collab/components/MemberCollabsPage').then((m) => m.MemberCollabsPage),
   notifications: () =>
     import('@/features/notifications/components/NotificationsPage').then((m) => m.NotificationsPage),
   unsubscribe: () =>
     import('@/features/notifications/components/UnsubscribePage').then((m) => m.UnsubscribePage),
   quickAction: () =>
     import('@/features/quick-action/components/QuickActionPage').then((m) => m.QuickActionPage),
+  pitch: () => import('@/features/pitch/components/PitchPage').then((m) => m.PitchPage),
+  newFeature: () => import('@/features/pitch/components/NewFeaturePage').then((m) => m.NewFeaturePage),
+  feature: () => import('@/features/pitch/components/FeatureDetailPage').then((m) => m.FeatureDetailPage),
+  jumpToFeature: () => import('@/features/pitch/components/FeatureDetailPage').then((m) => m.JumpToFeaturePage),
+  adminFeatures: () => import('@/features/pitch/components/AdminFeaturesPage').then((m) => m.AdminFeaturesPage),
+  admin: () => import('@/features/admin/components/AdminPage').then((m) => m.AdminPage),
 } as const;
 
 function loggedOutOnly(path: string, title: string, page: PageRoute['page']): PageRoute {
@@ -91,6 +101,15 @@ function withPayment(
   ];
 }
 
+/**
+ * Routes a feature-only account does not include (SPEC section 2): such a user is sent to
+ * `to` (the dashboard, or the received requests for the sent ones). The API refuses the same
+ * areas (tandem.domain.account_types).
+ */
+function notForFeatureOnly(to: string, ...pageRoutes: PageRoute[]): PageRoute[] {
+  return pageRoutes.map((route) => ({ ...route, featureOnlyRedirect: to }));
+}
+
 export const routes: readonly AppRoute[] = [
   // Logged-out only
   loggedOutOnly('/login', 'Login', pages.login),
@@ -123,7 +142,7 @@ export const routes: readonly AppRoute[] = [
   { path: '/stop-welcome-emails/:email', title: 'Welcome emails', page: pages.stopWelcomeEmails, access: 'private', layout: 'app' },
   comingSoon('/account', 'Account'),
   privatePage('/account/brands', 'Brands', pages.brands),
-  comingSoon('/account/profile', 'Profile'),
+  privatePage('/account/profile', 'Profile', pages.profile),
   privatePage('/account/notifications', 'Notifications', pages.notifications),
   privatePage('/account/subscriptions', 'Billing', pages.subscriptions, 'Billing', { subscriptionType: 'account' }),
   ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false, page: pages.subscriptions }),
@@ -133,10 +152,13 @@ export const routes: readonly AppRoute[] = [
   privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }),
-  privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  ...notForFeatureOnly(
+    '/requests/received',
+    privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+    privatePage('/requests/sent/:userBrand', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  ),
   privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  privatePage('/requests/sent/:userBrand', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   // Any other filter: the page sends it to /404.
   privatePage('/requests/:filter/:userBrand', 'Requests', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received/:userBrand/:_id', 'Request', pages.request, 'Requests', { subscriptionType: 'request' }),
@@ -148,51 +170,68 @@ export const routes: readonly AppRoute[] = [
   ),
 
   // Connections
-  privatePage('/connections', 'Connections', pages.connections),
-  privatePage('/connections/connected', 'Connections', pages.connections),
-  privatePage('/connections/:userBrand', 'Connections', pages.connections),
-  privatePage('/connections/:userBrand/:_id', 'Connection', pages.connection, 'Connections'),
+  ...notForFeatureOnly(
+    '/',
+    privatePage('/connections', 'Connections', pages.connections),
+    privatePage('/connections/connected', 'Connections', pages.connections),
+    privatePage('/connections/:userBrand', 'Connections', pages.connections),
+    privatePage('/connections/:userBrand/:_id', 'Connection', pages.connection, 'Connections'),
+  ),
 
   // Declines
-  privatePage('/declines', 'Declined by others', pages.declines, 'Declines'),
-  privatePage('/declines/out', 'Declined by others', pages.declines, 'Declines'),
-  privatePage('/declines/in', 'Declined by you', pages.declines, 'Declines'),
-  privatePage('/declines/out/:userBrand', 'Declined by others', pages.declines, 'Declines'),
-  privatePage('/declines/in/:userBrand', 'Declined by you', pages.declines, 'Declines'),
-  privatePage('/declines/:userBrand', 'Declined by others', pages.declines, 'Declines'),
+  ...notForFeatureOnly(
+    '/',
+    privatePage('/declines', 'Declined by others', pages.declines, 'Declines'),
+    privatePage('/declines/out', 'Declined by others', pages.declines, 'Declines'),
+    privatePage('/declines/in', 'Declined by you', pages.declines, 'Declines'),
+    privatePage('/declines/out/:userBrand', 'Declined by others', pages.declines, 'Declines'),
+    privatePage('/declines/in/:userBrand', 'Declined by you', pages.declines, 'Declines'),
+    privatePage('/declines/:userBrand', 'Declined by others', pages.declines, 'Declines'),
+  ),
 
   // Collab Ideas
-  privatePage('/inspiration', 'Collab Ideas', pages.collabIdeas),
-  privatePage('/inspiration/ideas', 'Collab Ideas', pages.collabIdeas),
-  comingSoon('/inspiration/calendar', 'Collab calendar', 'Collab Ideas'),
-  comingSoon('/inspiration/member-collabs', 'Member collabs', 'Collab Ideas'),
+  ...notForFeatureOnly(
+    '/',
+    privatePage('/inspiration', 'Collab Ideas', pages.collabIdeas),
+    privatePage('/inspiration/ideas', 'Collab Ideas', pages.collabIdeas),
+    privatePage('/inspiration/calendar', 'Collab calendar', pages.collabCalendar, 'Collab Ideas'),
+    privatePage('/inspiration/member-collabs', 'Member collabs', pages.memberCollabs, 'Collab Ideas'),
+  ),
 
   // Matches
-  privatePage('/matches', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  privatePage('/matches/potentials', 'Potential matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  privatePage('/matches/saved', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  privatePage('/matches/:userBrand', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  privatePage('/matches/potentials/:userBrand', 'Potential matches', pages.matches, 'Matches', {
-    subscriptionType: 'matches',
-  }),
-  privatePage('/matches/saved/:userBrand', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  privatePage('/matches/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
-  privatePage('/matches/:userBrand/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
-  privatePage('/matches/brands/:brandIds', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
-  ...withPayment('/matches', 'Matches', 'Matches', 'matches', { bare: false, page: pages.matches }),
-  ...withPayment('/matches/brand/:_id', 'Match', 'Matches', 'match', { bare: false, page: pages.matchBrand }),
+  ...notForFeatureOnly(
+    '/',
+    privatePage('/matches', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/potentials', 'Potential matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/saved', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/:userBrand', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/potentials/:userBrand', 'Potential matches', pages.matches, 'Matches', {
+      subscriptionType: 'matches',
+    }),
+    privatePage('/matches/saved/:userBrand', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
+    privatePage('/matches/:userBrand/brand/:_id', 'Match', pages.matchBrand, 'Matches', { subscriptionType: 'match' }),
+    privatePage('/matches/brands/:brandIds', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    ...withPayment('/matches', 'Matches', 'Matches', 'matches', { bare: false, page: pages.matches }),
+    ...withPayment('/matches/brand/:_id', 'Match', 'Matches', 'match', { bare: false, page: pages.matchBrand }),
+  ),
 
   // Brand pages
   privatePage('/brand/:_id', 'Brand', pages.publicBrand),
   privatePage('/brand/:userBrand/:_id', 'Brand', pages.publicBrand),
 
   // Pitch Area
-  comingSoon('/pitch', 'Pitch Area', 'Pitch Area', { subscriptionType: 'pitch' }),
-  comingSoon('/pitch/new', 'Feature your brand', 'Pitch Area', { subscriptionType: 'pitch' }),
-  comingSoon('/pitch/:_id', 'Pitch', 'Pitch Area', { subscriptionType: 'pitch' }),
-  comingSoon('/pitch/jump/:_id', 'Pitch', 'Pitch Area', { subscriptionType: 'pitch' }),
-  ...withPayment('/pitch/:_id', 'Pitch', 'Pitch Area', 'pitch'),
-  ...withPayment('/pitch', 'Pitch Area', 'Pitch Area', 'pitch'),
+  privatePage('/pitch', 'Pitch Area', pages.pitch, 'Pitch Area', { subscriptionType: 'pitch' }),
+  privatePage('/pitch/new', 'Feature your brand', pages.newFeature, 'Pitch Area', { subscriptionType: 'pitch' }),
+  privatePage('/pitch/:_id', 'Pitch', pages.feature, 'Pitch Area', { subscriptionType: 'pitch' }),
+  privatePage('/pitch/jump/:_id', 'Pitch', pages.jumpToFeature, 'Pitch Area', { subscriptionType: 'pitch' }),
+  ...withPayment('/pitch/:_id', 'Pitch', 'Pitch Area', 'pitch', { page: pages.feature }),
+  ...withPayment('/pitch', 'Pitch Area', 'Pitch Area', 'pitch', { page: pages.pitch }),
+  privatePage('/admin/features', 'Features to approve', pages.adminFeatures, 'Admin'),
+
+  // Admin console (admins; anyone else is told so). /admin/features is the Pitch Area's.
+  privatePage('/admin', 'Admin', pages.admin),
+  privatePage('/admin/:section', 'Admin', pages.admin),
 
   // Anything else
   { path: '*', redirectTo: NOT_FOUND_PATH },

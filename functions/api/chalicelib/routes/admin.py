@@ -1,4 +1,5 @@
-"""Admin-only calls."""
+"""Admin-only calls (the admin console, issue 12). Every route starts with `admin_only`; the
+actions are recorded in the audit log by tandem.services.admin."""
 
 from __future__ import annotations
 
@@ -8,13 +9,19 @@ from chalicelib.auth import admin_only
 from chalicelib.http import json_body, lazy, route
 
 accounts = lazy("tandem.services.accounts")
-credits = lazy("tandem.services.credits")
+admin = lazy("tandem.services.admin")
+audit = lazy("tandem.services.audit")
 
 bp = Blueprint(__name__)
 
 
+def _query() -> dict:
+    return dict(bp.current_request.query_params or {})
+
+
 @route(bp, "/admin/users", methods=["GET"])
 def list_users() -> dict:
+    """Every user (the developer-mode impersonation field's list)."""
     admin_only(bp.current_request)
     return {
         "users": [
@@ -24,7 +31,71 @@ def list_users() -> dict:
     }
 
 
+@route(bp, "/admin/members", methods=["GET"])
+def search_members() -> dict:
+    admin_only(bp.current_request)
+    return admin.members(_query())
+
+
+@route(bp, "/admin/accounts/{account_id}/require-approval", methods=["POST"])
+def require_approval(account_id: str) -> dict:
+    return admin.require_approval(admin_only(bp.current_request), account_id)
+
+
+@route(bp, "/admin/approvals", methods=["GET"])
+def approval_queue() -> dict:
+    admin_only(bp.current_request)
+    return admin.approval_queue(_query())
+
+
+@route(bp, "/admin/approvals/{account_id}/approve", methods=["POST"])
+def approve(account_id: str) -> dict:
+    return admin.approve(admin_only(bp.current_request), account_id)
+
+
+@route(bp, "/admin/approvals/{account_id}/refuse", methods=["POST"])
+def refuse(account_id: str) -> dict:
+    user = admin_only(bp.current_request)
+    return admin.refuse(user, account_id, json_body(bp.current_request))
+
+
+@route(bp, "/admin/accounts/{account_id}/refund", methods=["GET"])
+def refund_preview(account_id: str) -> dict:
+    admin_only(bp.current_request)
+    return admin.refund_preview(account_id)
+
+
+@route(bp, "/admin/accounts/{account_id}/refund", methods=["POST"])
+def refund(account_id: str) -> dict:
+    return admin.refund(admin_only(bp.current_request), account_id)
+
+
 @route(bp, "/admin/credits/grant", methods=["POST"])
 def grant_credits() -> dict:
+    user = admin_only(bp.current_request)
+    return admin.gift_credits(user, json_body(bp.current_request))
+
+
+@route(bp, "/admin/issue-reports", methods=["GET"])
+def issue_reports() -> dict:
     admin_only(bp.current_request)
-    return credits.admin_grant(json_body(bp.current_request))
+    return admin.issue_reports(_query())
+
+
+@route(bp, "/admin/settings", methods=["GET"])
+def site_settings() -> dict:
+    admin_only(bp.current_request)
+    return admin.site_settings()
+
+
+@route(bp, "/admin/settings", methods=["PUT"])
+def update_settings() -> dict:
+    user = admin_only(bp.current_request)
+    return admin.update_settings(user, json_body(bp.current_request))
+
+
+@route(bp, "/admin/audit", methods=["GET"])
+def audit_log() -> dict:
+    admin_only(bp.current_request)
+    query = _query()
+    return audit.recent(query.get("cursor"))

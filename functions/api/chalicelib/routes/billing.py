@@ -32,7 +32,7 @@ def _account(member: Member) -> Account | None:
 @route(bp, "/products", methods=["GET"])
 def get_products() -> dict:
     member = _member()
-    return billing.products(_account(member), member.user, member.brand)
+    return billing.products(_account(member), member.user, member.brand, create_customer=False)
 
 
 @route(bp, "/products", methods=["POST"])
@@ -40,6 +40,15 @@ def post_products() -> dict:
     member = _member()
     body = json_body(bp.current_request)
     return billing.products(_account(member), member.user, member.brand, body.get("redirect"))
+
+
+@route(bp, "/checkout", methods=["POST"])
+def post_checkout() -> dict:
+    member = _member()
+    body = json_body(bp.current_request)
+    return billing.checkout(
+        _account(member), member.user, member.brand, body.get("priceId"), body.get("redirect")
+    )
 
 
 @route(bp, "/stripe/payment-status/{checkoutSessionId}", methods=["GET"])

@@ -1,32 +1,82 @@
-"""The team's content and onboarding: GET collab, GET videos, PUT users/video-view/{slug}
-(SPEC section 7) and POST users/action/instructions (the tips tour is done with)."""
+"""The team's content and onboarding: GET collab, GET collab/calendar, GET videos,
+PUT users/video-view/{slug} (SPEC section 7), POST users/action/instructions (the tips tour is
+done with), and member collabs: GET collab/examples and the share of a connection
+(GET/POST/DELETE connections/{brandId}/share, POST connections/{brandId}/share/agree)."""
 
 from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import member_for_brand
-from chalicelib.http import lazy, path_text, route
-from tandem.store.models import User
+from chalicelib.auth import Member, caller, member_for_brand
+from chalicelib.http import brand_id_param, json_body, lazy, path_text, route
+from tandem.domain import account_types as areas
+from tandem.store.models import BrandRelation, User
 
 bp = Blueprint(__name__)
 content = lazy("tandem.services.content")
+shares = lazy("tandem.services.collab_shares")
 
 
-@route(bp, "/collab", methods=["GET"])
+@route(bp, "/collab", methods=["GET"], area=areas.COLLAB_IDEAS)
 def collab() -> dict:
     request = bp.current_request
     member_for_brand(request, need_brand=False)
     return content.collab(request.query_params)
 
 
-@route(bp, "/videos", methods=["GET"])
+@route(bp, "/collab/calendar", methods=["GET"], area=areas.COLLAB_IDEAS)
+def collab_calendar() -> dict:
+    request = bp.current_request
+    member_for_brand(request, need_brand=False)
+    return content.collab_calendar(request.query_params)
+
+
+@route(bp, "/collab/examples", methods=["GET"], area=areas.COLLAB_IDEAS)
+def collab_examples() -> dict:
+    who = caller(bp.current_request, default_brand=True)  # checked with the list's brand read
+    return shares.examples(who.brand_id, access=who)
+
+
+def _party(other: str) -> tuple[Member, BrandRelation | None]:
+    """The caller's brand (checked) and its relation to the other brand, in one BatchGetItem."""
+    other_id = brand_id_param(other)
+    member = member_for_brand(
+        bp.current_request, also=lambda brand_id, _: [(BrandRelation, BrandRelation.key(brand_id, other_id))]
+    )
+    return member, member.item(BrandRelation, int(member.brand.brand_id), other_id)
+
+
+@route(bp, "/connections/{otherBrandId}/share", methods=["GET"], area=areas.CONNECTIONS)
+def get_share(otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    member, relation = _party(otherBrandId)
+    return shares.share_of(int(member.brand.brand_id), relation)
+
+
+@route(bp, "/connections/{otherBrandId}/share", methods=["POST"], area=areas.CONNECTIONS)
+def propose_share(otherBrandId: str) -> dict:  # noqa: N803
+    member, relation = _party(otherBrandId)
+    return shares.propose(int(member.brand.brand_id), relation, json_body(bp.current_request))
+
+
+@route(bp, "/connections/{otherBrandId}/share/agree", methods=["POST"], area=areas.CONNECTIONS)
+def agree_share(otherBrandId: str) -> dict:  # noqa: N803
+    member, relation = _party(otherBrandId)
+    return shares.agree(int(member.brand.brand_id), relation, json_body(bp.current_request))
+
+
+@route(bp, "/connections/{otherBrandId}/share", methods=["DELETE"], area=areas.CONNECTIONS)
+def withdraw_share(otherBrandId: str) -> dict:  # noqa: N803
+    member, relation = _party(otherBrandId)
+    return shares.withdraw(int(member.brand.brand_id), relation)
+
+
+@route(bp, "/videos", methods=["GET"], area=areas.VIDEO_GUIDES)
 def video_guides() -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
     return content.video_list(member.user)
 
 
-@route(bp, "/users/video-view/{slug}", methods=["PUT"])
+@route(bp, "/users/video-view/{slug}", methods=["PUT"], area=areas.VIDEO_GUIDES)
 def video_view(slug: str) -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
     return content.record_video_view(member.user, path_text(slug))

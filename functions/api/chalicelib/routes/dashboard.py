@@ -7,16 +7,19 @@ from chalice import Blueprint
 from chalicelib.auth import Member, member_for_brand
 from chalicelib.http import lazy, route
 from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel
+from tandem.store.pitch import FeatureSlot
 
 bp = Blueprint(__name__)
 dashboard = lazy("tandem.services.dashboard")
 
 
 def with_dashboard(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """What the dashboard reads with the caller: the account and what is new to the brand."""
+    """What the dashboard reads with the caller: the account, what is new to the brand and its
+    Pitch Area feature (credits.featureDone)."""
     wanted: list[tuple[type[TandemModel], Key]] = [(Account, Account.key(account_id))]
     if brand_id is not None:
         wanted.append((BrandSeen, BrandSeen.key(brand_id)))
+        wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
     return wanted
 
 
@@ -40,6 +43,7 @@ def build(member: Member) -> dict:
         account=member.item(Account, member.user.account_id),
         seen=member.item(BrandSeen, int(member.brand.brand_id)) or BrandSeen.at(int(member.brand.brand_id)),
         buckets=member.alongside.get("buckets"),
+        feature_slot=member.item(FeatureSlot, int(member.brand.brand_id)),
     )
 
 

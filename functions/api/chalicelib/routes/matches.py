@@ -6,6 +6,7 @@ from chalice import Blueprint
 
 from chalicelib.auth import caller, member_for_brand
 from chalicelib.http import brand_id_param, lazy, route
+from tandem.domain import account_types as areas
 from tandem.store.models import Account, Key, TandemModel
 
 bp = Blueprint(__name__)
@@ -21,7 +22,7 @@ def _viewer() -> matches.Viewer:
     return matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
 
 
-@route(bp, "/matches", methods=["GET"])
+@route(bp, "/matches", methods=["GET"], area=areas.MATCHES)
 def list_matches() -> dict:
     who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
     query = bp.current_request.query_params or {}
@@ -30,25 +31,25 @@ def list_matches() -> dict:
     return matches.list_matches(who.brand_id, which, brand_ids, access=who)
 
 
-@route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"])
+@route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"], area=areas.MATCHES)
 def save(otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
     viewer = _viewer()
     return matches.set_saved(viewer, brand_id_param(otherBrandId), True)
 
 
-@route(bp, "/matches/{otherBrandId}/saved", methods=["DELETE"])
+@route(bp, "/matches/{otherBrandId}/saved", methods=["DELETE"], area=areas.MATCHES)
 def unsave(otherBrandId: str) -> dict:  # noqa: N803
     viewer = _viewer()
     return matches.set_saved(viewer, brand_id_param(otherBrandId), False)
 
 
-@route(bp, "/matches/{otherBrandId}/dismissed", methods=["PUT"])
+@route(bp, "/matches/{otherBrandId}/dismissed", methods=["PUT"], area=areas.MATCHES)
 def dismiss(otherBrandId: str) -> dict:  # noqa: N803
     viewer = _viewer()
     return matches.set_dismissed(viewer, brand_id_param(otherBrandId), True)
 
 
-@route(bp, "/matches/{otherBrandId}/dismissed", methods=["DELETE"])
+@route(bp, "/matches/{otherBrandId}/dismissed", methods=["DELETE"], area=areas.MATCHES)
 def undo_dismiss(otherBrandId: str) -> dict:  # noqa: N803
     viewer = _viewer()
     return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False)

@@ -9,6 +9,7 @@ from chalice import Blueprint, Response
 from chalicelib.auth import member_for_brand
 from chalicelib.http import JSON_HEADERS, lazy, route
 from chalicelib.routes.dashboard import DASHBOARD_READS, build, with_dashboard
+from tandem.domain import account_types as areas
 from tandem.errors import NotFound
 from tandem.store.models import Key, MatchRun, TandemModel
 
@@ -18,7 +19,7 @@ match_runs = lazy("tandem.services.match_runs")
 RUN_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
-@route(bp, "/matching/run/{brand}", methods=["POST"])
+@route(bp, "/matching/run/{brand}", methods=["POST"], area=areas.MATCHES)
 def start_run(brand: str) -> Response:
     member = member_for_brand(bp.current_request, path_brand=brand)
     run = match_runs.start_run(int(member.brand.brand_id))
@@ -29,7 +30,7 @@ def start_run(brand: str) -> Response:
     )
 
 
-@route(bp, "/matching/run-check/{runId}/{brand}", methods=["GET"])
+@route(bp, "/matching/run-check/{runId}/{brand}", methods=["GET"], area=areas.MATCHES)
 def run_check(runId: str, brand: str) -> dict:  # noqa: N803 (SPEC's parameter name)
     def with_run(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
         """The run is read with the dashboard (one BatchGetItem), so the two agree."""

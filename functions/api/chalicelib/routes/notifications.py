@@ -28,15 +28,23 @@ def options() -> dict:
     return notification_settings.options()
 
 
+def _timezone_offset() -> str | None:
+    """The member's X-Timezone-Offset (the web app sends it with every request): it places the
+    daily digest at 9:00 their time."""
+    return (bp.current_request.headers or {}).get("x-timezone-offset")
+
+
 @route(bp, "/notifications/user", methods=["GET"])
 def user_settings() -> dict:
-    return notification_settings.of_user(_user_id())
+    return notification_settings.of_user(_user_id(), timezone_offset=_timezone_offset())
 
 
 @route(bp, "/notifications/user", methods=["PUT"])
 def update_user_settings() -> dict:
     user_id = _user_id()
-    return notification_settings.update(user_id, json_body(bp.current_request))
+    return notification_settings.update(
+        user_id, json_body(bp.current_request), timezone_offset=_timezone_offset()
+    )
 
 
 class LinkError(TandemError):

@@ -10,6 +10,7 @@ from chalice import Blueprint, Response
 
 from chalicelib.auth import Member, caller, member_for_brand
 from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, lazy, route
+from tandem.domain import account_types as areas
 from tandem.store.models import BrandSeen, Key, TandemModel
 
 bp = Blueprint(__name__)
@@ -33,7 +34,7 @@ def _lister() -> tuple[Member, int, BrandSeen]:
     return member, brand_id, member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id)
 
 
-@route(bp, "/requests", methods=["POST"])
+@route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS)
 def send_request() -> Response:
     member = member_for_brand(bp.current_request)
     result = requests.send(member.brand, json_body(bp.current_request))
@@ -68,24 +69,24 @@ def decline_request(requestId: str) -> dict:  # noqa: N803
     return _act("decline", requestId)
 
 
-@route(bp, "/requests/{requestId}/cancel", methods=["POST"])
+@route(bp, "/requests/{requestId}/cancel", methods=["POST"], area=areas.SEND_REQUESTS)
 def cancel_request(requestId: str) -> dict:  # noqa: N803
     return _act("cancel", requestId)
 
 
-@route(bp, "/connections", methods=["GET"])
+@route(bp, "/connections", methods=["GET"], area=areas.CONNECTIONS)
 def list_connections() -> dict:
     who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
     return requests.list_connections(who.brand_id, _query("cursor"), access=who)
 
 
-@route(bp, "/connections/{otherBrandId}", methods=["GET"])
+@route(bp, "/connections/{otherBrandId}", methods=["GET"], area=areas.CONNECTIONS)
 def get_connection(otherBrandId: str) -> dict:  # noqa: N803
     member = member_for_brand(bp.current_request)
     return requests.connection_with(int(member.brand.brand_id), brand_id_param(otherBrandId))
 
 
-@route(bp, "/declines", methods=["GET"])
+@route(bp, "/declines", methods=["GET"], area=areas.DECLINES)
 def list_declines() -> dict:
     _, brand_id, seen = _lister()
     return requests.list_declines(brand_id, _query("dir") or "out", _query("cursor"), seen=seen)

@@ -10,6 +10,7 @@ from tandem.errors import ValidationError
 from tandem.store.models import User
 
 auth = lazy("tandem.services.auth")
+profile = lazy("tandem.services.profile")
 
 bp = Blueprint(__name__)
 
@@ -97,6 +98,30 @@ def check_brand(brandId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
 def resend_confirmation() -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
     return auth.resend_confirmation(member.user)
+
+
+@route(bp, "/users/profile", methods=["GET"])
+def my_profile() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return profile.view(member.user)
+
+
+@route(bp, "/users/profile", methods=["PUT"])
+def change_name() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return profile.change_name(member.user, _body())
+
+
+@route(bp, "/users/profile/email", methods=["PUT"])
+def change_email() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return profile.change_email(member.user, _body())
+
+
+@route(bp, "/users/change-password", methods=["POST"])
+def change_password() -> dict:
+    member = member_for_brand(bp.current_request, need_brand=False)
+    return profile.change_password(member.user, _body())
 
 
 @route(bp, "/users/stop-welcome-emails/{email}", methods=["GET"])

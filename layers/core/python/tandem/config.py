@@ -67,6 +67,9 @@ class Settings:
     # SLACK_NOTIFICATIONS_ACTIVE=true turns Slack on in the notification options of that
     # environment; until then it shows 'Coming Soon' (the connection screen works either way).
     slack_active: bool = False
+    # The SES configuration set the notifier sends through (its bounces and complaints are
+    # reported to functions/email_events); empty: sent without one.
+    ses_configuration_set: str = ""
 
     @property
     def is_local(self) -> bool:
@@ -120,6 +123,7 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
         match_run_batch_size=_batch_size(env.get("MATCH_RUN_BATCH_SIZE")),
         assets_upload_url=value("ASSETS_UPLOAD_URL"),
         slack_active=value("SLACK_NOTIFICATIONS_ACTIVE").lower() in ("1", "true", "yes"),
+        ses_configuration_set=value("SES_CONFIGURATION_SET"),
     )
 
 

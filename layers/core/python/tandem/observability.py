@@ -34,6 +34,11 @@ EVENTS = (
     "MatchRunDone",
     "MatchRunFailed",
     "StripeEventFailed",
+    "PitchSent",
+    "FeatureCreated",
+    "FeatureApproved",
+    "FeatureRefused",
+    "FeatureEnded",
 )
 
 

@@ -6,6 +6,7 @@ import { Footer } from '@/components/layout/Footer';
 import { MessageBar } from '@/components/layout/MessageBar';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { config } from '@/config/env';
+import { AdminMenu } from '@/features/admin';
 import { ImpersonateField } from '@/features/admin/components/ImpersonateField';
 import { logout } from '@/features/auth';
 import { hasHadLiveFeature, menuCountsOf, useDashboard } from '@/features/dashboard';
@@ -13,6 +14,7 @@ import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
 import { MainMenu } from '@/features/navigation/components/MainMenu';
 import { UserMenu } from '@/features/navigation/components/UserMenu';
 import { MatchRunWatcher } from '@/features/matches';
+import { GuideButton, guidePageOf } from '@/features/onboarding';
 import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
 import { SendRequestHost } from '@/features/requests';
 import { CreditsBadge, PaymentProcessingHost, SubscriptionOverlayHost } from '@/features/subscriptions';
@@ -20,6 +22,7 @@ import { IssueReportBox } from '@/features/support/components/IssueReportBox';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { setMenuSize, useMenuSize } from '@/lib/preferences';
 import { setSelectedBrand, useSelectedBrand, useSession } from '@/lib/session';
+import { useRouteHandle } from '../use-route-handle';
 import { ShellPopups, type ShellPopup } from './ShellPopups';
 import { useShellMessages } from './use-shell-messages';
 
@@ -35,6 +38,7 @@ export function AppShell() {
   const messages = useShellMessages(check.data);
   const [popup, setPopup] = useState<ShellPopup | null>(null);
   const queryClient = useQueryClient();
+  const guidePage = guidePageOf(useRouteHandle()?.area);
 
   // Between a forced sign-out and the navigation to /login.
   if (!session) return <PageLoader />;
@@ -59,6 +63,7 @@ export function AppShell() {
       messageBar={<MessageBar messages={messages} />}
       headerEnd={
         <>
+          <GuideButton key={guidePage} pageName={featureOnly ? null : guidePage} />
           <CreditsBadge credits={dashboard.data?.credits} />
           <BrandSwitcher brands={dashboard.data?.userBrands ?? []} selected={brand} onSelect={setSelectedBrand} />
           <UserMenu
@@ -74,14 +79,17 @@ export function AppShell() {
         </>
       }
       nav={
-        <MainMenu
-          entries={buildMainMenu(context)}
-          mini={mini}
-          onToggleMini={() => {
-            setMenuSize(mini ? 'full' : 'mini');
-          }}
-          onAction={setPopup}
-        />
+        <>
+          <MainMenu
+            entries={buildMainMenu(context)}
+            mini={mini}
+            onToggleMini={() => {
+              setMenuSize(mini ? 'full' : 'mini');
+            }}
+            onAction={setPopup}
+          />
+          {isAdmin && <AdminMenu mini={mini} />}
+        </>
       }
       footer={
         <Footer version={isAdmin ? config.version : undefined}>
@@ -91,7 +99,8 @@ export function AppShell() {
       }
     >
       <Outlet />
-      <MatchRunWatcher />
+      {/* Match runs are not part of a feature-only account (the API refuses run-check to them). */}
+      {!featureOnly && <MatchRunWatcher />}
       <SendRequestHost />
       <SubscriptionOverlayHost />
       <PaymentProcessingHost />

@@ -1,2 +1,10 @@
 /** The Collab Ideas feature's public face. */
-export { collabKeys, collabQuery, filterIdeas, type CollabIdea, type CollabList, type Effort } from './api/collab';
+export {
+  collabKeys,
+  collabQuery,
+  filterIdeas,
+  memberCollabsQuery,
+  type CollabIdea,
+  type CollabList,
+  type Effort,
+} from './api/collab';

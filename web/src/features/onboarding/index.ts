@@ -5,3 +5,5 @@ export { HelpPopup } from './components/HelpPopup';
 export { VideoGuidesPopup } from './components/VideoGuidesPopup';
 export { WelcomePopup } from './components/WelcomePopup';
 export { TipsTour } from './components/TipsTour';
+export { GuideButton } from './components/GuideButton';
+export { guidePageOf } from './guide-pages';

@@ -14,6 +14,7 @@ export {
 export { requestKeys } from './api/keys';
 export { BrandIdentity } from './components/BrandIdentity';
 export { ContactDetailsList } from './components/ContactDetailsList';
+export { CountedTextArea } from './components/CountedTextArea';
 export { ListTabs } from './components/ListTabs';
 export { RequestCard } from './components/RequestCard';
 export { SendRequestHost } from './components/SendRequestHost';

@@ -5,6 +5,7 @@ import {
   mainPrices,
   PAYMENT_COMPLETE,
   paymentCompleteMessage,
+  paymentLinkKinds,
   pricePerPeriod,
   showAddons,
   showProducts,
@@ -62,6 +63,51 @@ describe('SPEC section 6 visibility rules', () => {
   });
 });
 
+describe('feature-only purchase options (SPEC section 6)', () => {
+  const now = new Date('2026-11-23T05:00:00Z');
+  const answer = productsBody();
+  const cases: readonly [string, Record<string, unknown> | null, boolean][] = [
+    ['no credits info', null, false],
+    ['no feature yet', { available: 0, total: 0 }, false],
+    ['an unpaid feature without an end', { featureDone: { _id: 'f1', paid: false } }, true],
+    ['an unpaid feature ending later', { featureDone: { _id: 'f1', paid: false, expires: '2026-12-23T00:00:00Z' } }, true],
+    ['a paid feature', { featureDone: { _id: 'f1', paid: true, current: true } }, false],
+    ['an expired unpaid feature', { featureDone: { _id: 'f1', paid: false, expires: '2026-11-22T00:00:00Z' } }, false],
+    ['a feature ending this very moment', { featureDone: { _id: 'f1', paid: false, expires: now.toISOString() } }, false],
+  ];
+
+  it.each(cases)('%s: purchasable %s', (_, credits, purchasable) => {
+    expect(featurePurchasable(credits, now)).toBe(purchasable);
+  });
+
+  it.each(cases.filter(([, credits]) => credits === null || !('expires' in ((credits.featureDone as object | undefined) ?? {}))))(
+    '%s: the cards and the payment links follow it',
+    (_, credits, purchasable) => {
+      expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 0 }))).toEqual(
+        purchasable ? ['tandem_feature_3month'] : [],
+      );
+      expect(paymentLinkKinds(credits, true)).toEqual(purchasable ? ['3month', '6month'] : []);
+    },
+  );
+
+  it('never offers a feature-only member plans, access or credit packs, even without a plan', () => {
+    const credits = { available: 0, total: 0, productsAllowed: true, addonsAllowed: true, featureDone: { _id: 'f1', paid: false } };
+    const kinds = new Set(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 0 }).map(({ product }) => product.type));
+    expect([...kinds]).toEqual(['feature']);
+  });
+
+  it('keeps the feature in an overlay whose payment must give credits (a feature is paid in money)', () => {
+    const credits = { featureDone: { _id: 'f1', paid: false } };
+    expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 1 }))).toEqual(['tandem_feature_3month']);
+    expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 3 }))).toEqual(['tandem_feature_3month']);
+  });
+
+  it('gives members every payment link while plans show, and none once subscribed', () => {
+    expect(paymentLinkKinds(null, false)).toEqual(['monthly', 'yearly', 'one_off', '3month', '6month']);
+    expect(paymentLinkKinds(subscribed, false)).toEqual([]);
+  });
+});
+
 describe('prices and the yearly saving (SPEC sections 4 and 9)', () => {
   it('reads prices per period in minor units, without decimals when whole', () => {
     const option = (product: number, period: 'monthly' | 'yearly' | 'one_time', index = 0) => {
@@ -78,6 +124,31 @@ describe('prices and the yearly saving (SPEC sections 4 and 9)', () => {
 
   it('saves twelve times the monthly price minus the yearly price, and says unused time is credited', () => {
     const prices = mainPrices(productsBody());
+    if (!prices) throw new Error('no main prices');
+    expect(yearlyUpgradeMessage(prices.monthly, prices.yearly, 'gbp')).toBe(
+      'Pay yearly and save £98 a year: £490 a year instead of 12 × £49. The unused time on your monthly plan is credited against the yearly price.',
+    );
+  });
+
+  it("finds a subscriber's plan prices in Credits info when the plan is not on offer to them", () => {
+    // A monthly subscriber's products answer has no main product (it is not sold to them again).
+    const offered = productsBody({ products: productsBody().products?.filter((product) => product.id !== 'main') });
+    expect(mainPrices(offered, 'main')).toBeNull();
+    const held = {
+      ...subscribed,
+      products: {
+        main: {
+          name: 'Tandem membership',
+          type: 'main',
+          prices: {
+            monthly: [{ id: 'tandem_main_monthly', unit_amount: 4900, currency: 'gbp' }],
+            yearly: [{ id: 'tandem_main_yearly', unit_amount: 49000, currency: 'gbp' }],
+            one_time: [],
+          },
+        },
+      },
+    };
+    const prices = mainPrices(offered, 'main', held);
     if (!prices) throw new Error('no main prices');
     expect(yearlyUpgradeMessage(prices.monthly, prices.yearly, 'gbp')).toBe(
       'Pay yearly and save £98 a year: £490 a year instead of 12 × £49. The unused time on your monthly plan is credited against the yearly price.',

@@ -4,7 +4,14 @@
  */
 import type { CreditsInfo } from '@/features/dashboard';
 import { formatMoney, parseDate, yearlySaving } from '@/lib/format';
-import { PRICE_PERIODS, type PriceOption, type PricePeriod, type Product, type ProductsResponse } from './api/billing';
+import {
+  PRICE_PERIODS,
+  type PaymentLinkKind,
+  type PriceOption,
+  type PricePeriod,
+  type Product,
+  type ProductsResponse,
+} from './api/billing';
 import { REQUEST_COST, type SubscriptionType } from './credits';
 
 /** SPEC section 8, word for word. */
@@ -50,6 +57,16 @@ export function featurePurchasable(credits: CreditsInfo | null | undefined, now:
   return expires === null || expires.getTime() > now.getTime();
 }
 
+/**
+ * The payment-link buttons (GET payment-link/{kind}) on the Billing page: every kind where
+ * plans show; for a feature-only member only the feature terms, and only while a feature is
+ * purchasable (SPEC section 6); none otherwise.
+ */
+export function paymentLinkKinds(credits: CreditsInfo | null | undefined, featureOnly: boolean): PaymentLinkKind[] {
+  if (featureOnly) return featurePurchasable(credits) ? ['3month', '6month'] : [];
+  return showProducts(credits) ? ['monthly', 'yearly', 'one_off', '3month', '6month'] : [];
+}
+
 /** The credits an overlay's payment must give (SPEC: options below it are hidden); 0 on the Billing page. */
 export function requiredCreditsFor(type: SubscriptionType | null): number {
   return type === null || type === 'account' ? 0 : REQUEST_COST;
@@ -61,7 +78,11 @@ export interface VisibleOption {
   readonly option: PriceOption;
 }
 
-/** The product cards a member sees, in catalogue order, by the rules of SPEC section 6. */
+/**
+ * The product cards a member sees, in catalogue order, by the rules of SPEC section 6. A feature
+ * is paid for in money, not credits (its options carry count 0), so the credits a pop-up's
+ * payment must give never hide it: a feature-only member can pay for their feature in any overlay.
+ */
 export function visibleOptions(
   answer: ProductsResponse | undefined,
   credits: CreditsInfo | null | undefined,
@@ -78,7 +99,7 @@ export function visibleOptions(
     if (!allowed(product)) continue;
     for (const period of PRICE_PERIODS) {
       for (const option of product.prices?.[period] ?? []) {
-        if (typeof option.count === 'number' && option.count < requiredCredits) continue;
+        if (product.type !== 'feature' && typeof option.count === 'number' && option.count < requiredCredits) continue;
         options.push({ product, period, option });
       }
     }
@@ -96,12 +117,23 @@ export function pricePerPeriod(option: PriceOption, period: PricePeriod, currenc
 }
 
 /** The first monthly and yearly price of the main subscription, for the yearly saving. */
-export function mainPrices(answer: ProductsResponse | undefined, productId?: string | null) {
-  const mains = (answer?.products ?? []).filter((product) => product.type === 'main' && product.prices?.monthly?.length);
-  const main = mains.find((product) => product.id === productId) ?? mains[0];
-  const monthly = main?.prices?.monthly?.[0];
-  const yearly = main?.prices?.yearly?.[0];
-  return monthly && yearly ? { monthly, yearly } : null;
+export function mainPrices(answer: ProductsResponse | undefined, productId?: string | null, credits?: CreditsInfo | null) {
+  const pick = (products: readonly Product[]) => {
+    const mains = products.filter((product) => product.type === 'main' && product.prices?.monthly?.length && product.prices.yearly?.length);
+    const main = mains.find((product) => product.id === productId) ?? mains[0];
+    const monthly = main?.prices?.monthly?.[0];
+    const yearly = main?.prices?.yearly?.[0];
+    return monthly && yearly ? { monthly, yearly } : null;
+  };
+  // A subscriber is not offered the plan again (products has no main): their plan's prices
+  // are in Credits info's products.
+  const held: Product[] = Object.entries(credits?.products ?? {}).map(([id, product]) => ({
+    id,
+    name: product.name ?? id,
+    type: product.type,
+    prices: product.prices,
+  }));
+  return pick(answer?.products ?? []) ?? pick(held);
 }
 
 /** The yearly upgrade's confirmation text: the saving (12 x monthly - yearly) and the credit for unused time. */

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import type { OverlayReason, SubscriptionType } from './credits';
+import { createOpenStore } from './open-store';
 
 /**
  * The subscription overlay (SPEC "Subscriptions screen"), opened from any flow
@@ -13,35 +13,18 @@ export interface OverlayRequest {
   readonly requiredCredits?: number;
 }
 
-let current: OverlayRequest | null = null;
-const listeners = new Set<() => void>();
-
-function publish(next: OverlayRequest | null): void {
-  current = next;
-  listeners.forEach((listener) => {
-    listener();
-  });
-}
+const overlay = createOpenStore<OverlayRequest>();
 
 export function openSubscriptionOverlay(request: Partial<OverlayRequest> = {}): void {
-  publish({ reason: request.reason ?? null, type: request.type ?? null, requiredCredits: request.requiredCredits });
+  overlay.open({ reason: request.reason ?? null, type: request.type ?? null, requiredCredits: request.requiredCredits });
 }
 
 export function closeSubscriptionOverlay(): void {
-  publish(null);
+  overlay.close();
 }
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-const get = () => current;
 
 export function useSubscriptionOverlay(): OverlayRequest | null {
-  return useSyncExternalStore(subscribe, get, get);
+  return overlay.use();
 }
 
 /**

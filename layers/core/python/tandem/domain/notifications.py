@@ -80,120 +80,105 @@ def _on(*platforms: str) -> dict[str, bool]:
 DAILY_DIGEST, EACH_RUN = "daily_digest", "each_run"
 DIGEST_LOCAL_HOUR = 9
 
-SOURCES = (
-    Source(
-        key="requests_received",
-        label="Requests received",
-        short_description="A brand sends you a connection request.",
-        full_description=(
-            "When a brand asks to collaborate with one of your brands. The email has Accept and "
-            "Decline links, so you can answer without signing in."
-        ),
-        push_ttl=2 * DAY,
-        topic="req-in",
-        defaults=_on(EMAIL),
+_NEW_MATCHES_OPTIONS = (
+    SubOption(
+        key=DAILY_DIGEST,
+        name="Daily digest",
+        description=f"One summary a day, at {DIGEST_LOCAL_HOUR}:00 your time.",
+        criteria="Sent once a day when there were new matches since the last digest.",
+        push_ttl=20 * HOUR,  # gone before the next digest replaces it
     ),
-    Source(
-        key="request_accepted",
-        label="Request accepted",
-        short_description="A brand accepts your request, or you accept one.",
-        full_description=(
-            "When a brand accepts a connection request from one of your brands, or you accept one: "
-            "the message carries the other brand's contact details."
-        ),
-        push_ttl=2 * DAY,
-        topic="req-ok",
-        defaults=_on(EMAIL),
-    ),
-    Source(
-        key="request_declined",
-        label="Request declined",
-        short_description="A brand declines your request.",
-        full_description=(
-            "When a brand declines a connection request from one of your brands, with the reply they "
-            "sent and whether your credit was returned."
-        ),
-        push_ttl=DAY,
-        topic="req-no",
-        defaults=_on(EMAIL),
-    ),
-    Source(
-        key="new_matches",
-        label="New matches",
-        short_description="New brands are suggested to you.",
-        full_description=(
-            "When a matching run finds brands that suit one of your brands. Choose a daily digest, "
-            "a message after each run, or both."
-        ),
+    SubOption(
+        key=EACH_RUN,
+        name="Each run",
+        description="A message as soon as a matching run finds new brands.",
+        criteria="Sent after every matching run that finds at least one new match.",
         push_ttl=12 * HOUR,
-        topic="matches",
-        defaults=_on(),
-        sub_options=(
-            SubOption(
-                key=DAILY_DIGEST,
-                name="Daily digest",
-                description=f"One summary a day, at {DIGEST_LOCAL_HOUR}:00 your time.",
-                criteria="Sent once a day when there were new matches since the last digest.",
-                push_ttl=20 * HOUR,  # gone before the next digest replaces it
-            ),
-            SubOption(
-                key=EACH_RUN,
-                name="Each run",
-                description="A message as soon as a matching run finds new brands.",
-                criteria="Sent after every matching run that finds at least one new match.",
-                push_ttl=12 * HOUR,
-            ),
-        ),
-        sub_defaults={DAILY_DIGEST: _on(EMAIL), EACH_RUN: _on()},
     ),
+)
+
+# What each source delivers: push TTL (seconds a push service keeps it for an offline device),
+# RFC 8030 Topic stem, platforms on by default, not applicable, mandatory. Email is mandatory for
+# feature status (the feature terms promise approval by email) and billing; billing and tips stay
+# out of Slack (a shared team channel).
+# fmt: off
+_RULES = (
+    # key                 push TTL   topic       default   n/a       mandatory
+    ("requests_received", 2 * DAY,   "req-in",   (EMAIL,), (),       ()),
+    ("request_accepted",  2 * DAY,   "req-ok",   (EMAIL,), (),       ()),
+    ("request_declined",  DAY,       "req-no",   (EMAIL,), (),       ()),
+    ("new_matches",       12 * HOUR, "matches",  (),       (),       ()),
+    ("pitches_received",  2 * DAY,   "pitch-in", (EMAIL,), (),       ()),
+    ("feature_status",    DAY,       "feature",  (EMAIL,), (),       (EMAIL,)),  # feature terms
+    ("billing_account",   DAY,       "billing",  (EMAIL,), (SLACK,), (EMAIL,)),  # no team channel
+    ("tips",              12 * HOUR, "tips",     (EMAIL,), (SLACK,), ()),
+)
+# fmt: on
+
+# What members read: label, short description, full description.
+_TEXTS = {
+    "requests_received": (
+        "Requests received",
+        "A brand sends you a connection request.",
+        "When a brand asks to collaborate with one of your brands. The email has Accept and "
+        "Decline links, so you can answer without signing in.",
+    ),
+    "request_accepted": (
+        "Request accepted",
+        "A brand accepts your request, or you accept one.",
+        "When a brand accepts a connection request from one of your brands, or you accept one: "
+        "the message carries the other brand's contact details.",
+    ),
+    "request_declined": (
+        "Request declined",
+        "A brand declines your request.",
+        "When a brand declines a connection request from one of your brands, with the reply they "
+        "sent and whether your credit was returned.",
+    ),
+    "new_matches": (
+        "New matches",
+        "New brands are suggested to you.",
+        "When a matching run finds brands that suit one of your brands. Choose a daily digest, "
+        "a message after each run, or both.",
+    ),
+    "pitches_received": (
+        "Pitches received",
+        "A brand pitches to your featured opportunity.",
+        "When a brand pitches to collaborate on the opportunity you feature in the Pitch Area.",
+    ),
+    "feature_status": (
+        "Feature approved or ended",
+        "Your Pitch Area feature is approved or has ended.",
+        "When your feature in the Pitch Area is approved and goes live, and when it ends. "
+        "Approval is always confirmed by email.",
+    ),
+    "billing_account": (
+        "Billing and account",
+        "Payments, subscription changes, refunds and account notices.",
+        "Receipts, subscription approval or refusal, refunds and important notices about your "
+        "account. These emails are required.",
+    ),
+    "tips": (
+        "Tips",
+        "Ideas and guides to get more from Tandem.",
+        "Occasional collaboration ideas, guides and product news. At most one a week.",
+    ),
+}
+_SUB_OPTIONS = {"new_matches": (_NEW_MATCHES_OPTIONS, {DAILY_DIGEST: _on(EMAIL), EACH_RUN: _on()})}
+
+SOURCES = tuple(
     Source(
-        key="pitches_received",
-        label="Pitches received",
-        short_description="A brand pitches to your featured opportunity.",
-        full_description=(
-            "When a brand pitches to collaborate on the opportunity you feature in the Pitch Area."
-        ),
-        push_ttl=2 * DAY,
-        topic="pitch-in",
-        defaults=_on(EMAIL),
-    ),
-    Source(
-        key="feature_status",
-        label="Feature approved or ended",
-        short_description="Your Pitch Area feature is approved or has ended.",
-        full_description=(
-            "When your feature in the Pitch Area is approved and goes live, and when it ends. "
-            "Approval is always confirmed by email."
-        ),
-        push_ttl=DAY,
-        topic="feature",
-        defaults=_on(EMAIL),
-        mandatory=(EMAIL,),  # the feature terms promise the approval by email
-    ),
-    Source(
-        key="billing_account",
-        label="Billing and account",
-        short_description="Payments, subscription changes, refunds and account notices.",
-        full_description=(
-            "Receipts, subscription approval or refusal, refunds and important notices about your "
-            "account. These emails are required."
-        ),
-        push_ttl=DAY,
-        topic="billing",
-        defaults=_on(EMAIL),
-        na=(SLACK,),  # billing stays out of a shared team channel
-        mandatory=(EMAIL,),
-    ),
-    Source(
-        key="tips",
-        label="Tips",
-        short_description="Ideas and guides to get more from Tandem.",
-        full_description="Occasional collaboration ideas, guides and product news. At most one a week.",
-        push_ttl=12 * HOUR,
-        topic="tips",
-        defaults=_on(EMAIL),
-        na=(SLACK,),
-    ),
+        key,
+        *_TEXTS[key],
+        push_ttl=ttl,
+        topic=topic,
+        defaults=_on(*default),
+        na=na,
+        mandatory=mandatory,
+        sub_options=_SUB_OPTIONS.get(key, ((), {}))[0],
+        sub_defaults=_SUB_OPTIONS.get(key, ((), {}))[1],
+    )
+    for key, ttl, topic, default, na, mandatory in _RULES
 )
 SOURCE_BY_KEY = {source.key: source for source in SOURCES}
 

@@ -391,7 +391,8 @@ def get_checkout_session(session_id: str) -> dict[str, Any]:
     import stripe
 
     try:
-        return _plain(client().v1.checkout.sessions.retrieve(session_id))
+        # The payment intent says whether an attempt was declined or an async payment failed.
+        return _plain(client().v1.checkout.sessions.retrieve(session_id, {"expand": ["payment_intent"]}))
     except stripe.InvalidRequestError as error:
         if error.http_status == 404:
             raise NotFound("Not found") from None
@@ -522,3 +523,19 @@ def refund_latest_payment(
             )
         cancelled = payment.subscription
     return {"payment": payment.id, "amount": refund.amount, "refund": refund.id, "cancelled": cancelled}
+
+
+def cancel_subscription_now(subscription_id: str, comment: str) -> None:
+    """End a subscription at once without a refund (an admin refused it and nothing was paid,
+    e.g. a free trial). Repeating it changes nothing."""
+    if not isinstance(subscription_id, str) or not subscription_id.startswith("sub_"):
+        raise ValidationError("Invalid subscription")
+    c = client()
+    sub = c.v1.subscriptions.retrieve(subscription_id)
+    if sub.status in ("canceled", "incomplete_expired"):
+        return
+    c.v1.subscriptions.cancel(
+        subscription_id,
+        {"cancellation_details": {"comment": comment}},
+        {"idempotency_key": f"tandem-cancel-{subscription_id}"},
+    )

@@ -50,6 +50,7 @@ def create_account_with_user(
     access: str = "member",
     confirmed: bool = False,
     brand_name: str | None = None,
+    needs_approval: bool = False,
 ) -> tuple[Account, User]:
     """The account, its user and (with `brand_name`) its first brand, all or nothing. Conflict
     when the address already has an account; any other failure of the store leaves nothing."""
@@ -65,6 +66,9 @@ def create_account_with_user(
     account = Account(
         keys.account_pk(account_id), keys.META, account_id=account_id, name=name, created_at=now
     )
+    if needs_approval:  # its first plan waits for a team member (tandem.services.admin)
+        account.billing_approval = "required"
+        account.approval_email = EmailOwner.normalise(email)
     user = User(
         keys.user_pk(user_id),
         keys.META,

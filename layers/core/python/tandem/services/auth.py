@@ -17,6 +17,7 @@ from tandem.domain.throttle import Policy, Window
 from tandem.errors import Gone, ValidationError
 from tandem.observability import count_event
 from tandem.services import accounts, codes, mailer, password_links, rate_limit, sessions, tokens
+from tandem.store.admin import SiteSettings
 from tandem.store.models import Brand, EmailOwner, User
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -98,7 +99,8 @@ def login_response(user: User) -> dict[str, Any]:
         "firstName": user.first_name,
         "sessionInfo": {"access": user.access},
         "redirect": "/",
-        "globalMessage": None if user.email_confirmed else "Please confirm your email address.",
+        "globalMessage": SiteSettings.message()
+        or (None if user.email_confirmed else "Please confirm your email address."),
     }
 
 
@@ -178,6 +180,7 @@ def create_account(body: dict[str, Any], client_ip: str) -> dict[str, str]:
         name=body["name"].strip(),
         password=body["password"],
         brand_name=body["brandName"].strip(),
+        needs_approval=SiteSettings.current(consistent=True).approve_new_members,
     )
     count_event("SignUp")
     send_confirmation(user)

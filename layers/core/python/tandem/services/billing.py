@@ -26,7 +26,8 @@ from tandem.domain import credits as credit_rules
 from tandem.errors import NotFound, PaymentRequired, ValidationError
 from tandem.integrations import stripe_client
 from tandem.observability import logger
-from tandem.services import credits, subscriptions
+from tandem.services import billing_notices, credits, subscriptions
+from tandem.store.admin import approval_queue_actions
 from tandem.store.models import Account, Brand, StripeCustomer, User, update_only
 
 # BILLING_CONTRACT.md names the products by these ids and names (the catalogue's ids are the
@@ -58,6 +59,7 @@ BAD_REDIRECT = "Choose where to come back to after paying"
 NOT_FOUND = "Payment not found"
 NO_CUSTOMER = "You don't have a subscription to manage yet"
 UNKNOWN_LINK = "Unknown payment link"
+UNKNOWN_PRICE = "Choose one of the plans on offer"
 NOT_MONTHLY = "Only a monthly subscription can be upgraded to yearly"
 UPGRADED = "Thanks, your yearly upgrade has been processed successfully..."
 UPGRADE_FAILED = (
@@ -205,6 +207,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
         )
     for key in billing.revocations(state, existing):
         credits.revoke(account_id, key, "payment refunded")
+    billing_notices.payments_landed(account_id, state.payments, now)  # receipts, once per payment
     record = {**state.to_record(), "paid_sessions": _paid_sessions(snapshot)}
     try:
         update_only(
@@ -218,6 +221,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
                 if state.valid_to is not None
                 else Account.subscription_valid_to.remove(),
                 *Account.due_actions(billing.next_grant_at(state, now), account_id),
+                *approval_queue_actions(_pending_since(state, now), account_id),
             ],
             condition=Account.billing_synced_at.does_not_exist() | (Account.billing_synced_at < read_at),
         )
@@ -230,6 +234,15 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
         extra={"account": account_id, "status": state.status, "granted": [g.key for g in made]},
     )
     return state
+
+
+def _pending_since(state: billing.BillingState, now: int) -> str | None:
+    """When the plan awaiting approval began (the admin console's queue), else None."""
+    if state.status != "pending_approval":
+        return None
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(int(state.period_start or now), UTC).isoformat()
 
 
 def _stored_status(status: str) -> str:
@@ -343,15 +356,27 @@ def _viewer(
     )
 
 
-def products(account: Account | None, user: User, brand: Brand, redirect: Any = None) -> dict[str, Any]:
-    """GET products / POST products {redirect}: each option's `link` is a Checkout Session for
-    this member and brand that comes back to `redirect` (created at once, side by side; two
-    calls within 15 minutes get the same sessions)."""
+def _checkout_page(account: Account | None, brand: Brand, redirect: Any) -> tuple[str, str | None]:
     page, item = return_page(redirect)
     if account is None:
         raise NotFound("Account not found")
     if page == "request" and not str(redirect).startswith(f"/requests/received/{int(brand.brand_id)}/"):
         raise ValidationError(BAD_REDIRECT)  # the request page of another brand
+    return page, item
+
+
+def products(
+    account: Account | None, user: User, brand: Brand, redirect: Any = None, *, create_customer: bool = True
+) -> dict[str, Any]:
+    """GET products / POST products {redirect}: each option's `link` is a Checkout Session for
+    this member and brand that comes back to `redirect` (created at once, side by side; two
+    calls within 15 minutes get the same sessions).
+
+    GET products passes `create_customer=False`: a GET writes nothing, so an account without a
+    Stripe customer yet gets `link: null` and its Buy now asks `checkout` (a POST), which
+    creates the customer before the first checkout."""
+    page, item = _checkout_page(account, brand, redirect)
+    assert account is not None
     now = int(time.time())
     held = credits.buckets(account.account_id)
     ids = stripe_client.catalogue_ids()
@@ -369,6 +394,8 @@ def products(account: Account | None, user: User, brand: Brand, redirect: Any = 
         if o["type"] != "feature"
     ]
     links: dict[str, str] = {}
+    if keys and not create_customer and not customers_of(account):
+        keys = []  # lazy links: POST checkout creates the customer
     if keys:
         customer = ensure_customer(account, user, brand)
         brand_id = str(int(brand.brand_id))
@@ -396,6 +423,50 @@ def products(account: Account | None, user: User, brand: Brand, redirect: Any = 
         product["name"] = CONTRACT_NAMES.get(contract_id, product["name"])
     answer["products"].sort(key=lambda p: CONTRACT_ORDER.index(p["id"]) if p["id"] in CONTRACT_ORDER else 99)
     return answer
+
+
+def checkout(
+    account: Account | None, user: User, brand: Brand, price_id: Any, redirect: Any = None
+) -> dict[str, str]:
+    """POST checkout {priceId, redirect}: one Checkout Session for one of the options the
+    products answer offers this member (the lazy form of BILLING_CONTRACT.md), creating the
+    account's Stripe customer first if it has none. An option not offered is a 400."""
+    page, item = _checkout_page(account, brand, redirect)
+    assert account is not None
+    if not isinstance(price_id, str) or not price_id:
+        raise ValidationError(UNKNOWN_PRICE)
+    now = int(time.time())
+    held = credits.buckets(account.account_id)
+    ids = stripe_client.catalogue_ids()
+    lookup_ids = catalogue.StripeIds(prices={k: k for k in ids.prices}, links=ids.links)
+    offered = catalogue.products_response(
+        lookup_ids,
+        _viewer(account, user, held, now),
+        now,
+        needed_credits=credits_needed(redirect),
+        link_for=lambda s, k: None,
+    )
+    allowed = {
+        o["id"]
+        for p in offered["products"]
+        for opts in p["prices"].values()
+        for o in opts
+        if o["type"] != "feature"
+    }
+    if price_id not in allowed:
+        raise ValidationError(UNKNOWN_PRICE)
+    customer = ensure_customer(account, user, brand)
+    session = stripe_client.create_checkout_session(
+        customer=customer,
+        lookup_key=price_id,
+        account_id=account.account_id,
+        brand_id=str(int(brand.brand_id)),
+        user_id=user.user_id,
+        page_type=page,
+        item_id=item,
+        now=now,
+    )
+    return {"url": session["url"]}
 
 
 def credits_needed(redirect: Any) -> int:
@@ -440,18 +511,51 @@ def payment_status(account: Account | None, session_id: str) -> dict[str, Any]:
         metadata.get("kind")
         or (catalogue.BY_LOOKUP.get(metadata.get("lookup_key") or "") or catalogue.PRICES[0]).kind
     )
-    return {"status": status, "kind": PAYMENT_KINDS.get(kind, "subscription"), "processed": processed}
+    answer: dict[str, Any] = {
+        "status": status,
+        "kind": PAYMENT_KINDS.get(kind, "subscription"),
+        "processed": processed,
+    }
+    if status == "failed":
+        answer["message"] = _failure_message(session)
+    return answer
+
+
+_FAILED_INTENT = ("requires_payment_method", "canceled")
+
+
+def _intent(session: dict[str, Any]) -> dict[str, Any]:
+    intent = session.get("payment_intent")
+    return intent if isinstance(intent, dict) else {}
 
 
 def _session_status(session: dict[str, Any]) -> str:
+    """paid | pending | failed | expired | open. failed: the last attempt was declined (the
+    session is still open, its payment intent holds the decline) or an asynchronous payment
+    failed (complete, unpaid, the intent back to requires_payment_method or cancelled)."""
+    intent = _intent(session)
     if session.get("status") == "expired":
         return "expired"
     if session.get("status") == "open":
-        return "open"
+        return "failed" if intent.get("last_payment_error") else "open"
     payment = session.get("payment_status")
     if payment in ("paid", "no_payment_required"):
         return "paid"
+    if intent.get("status") in _FAILED_INTENT:
+        return "failed"
     return "pending"  # complete but unpaid: an asynchronous payment still on its way
+
+
+FAILED_DEFAULT = "Your payment didn't go through."
+
+
+def _failure_message(session: dict[str, Any]) -> str:
+    """The bank's reason as Stripe words it for the customer ('Your card was declined.')."""
+    error = _intent(session).get("last_payment_error") or {}
+    message = error.get("message") if isinstance(error, dict) else None
+    if isinstance(message, str) and 0 < len(message) <= 300:
+        return message
+    return FAILED_DEFAULT
 
 
 # ---------------------------------------------------------------- portal, links, upgrade

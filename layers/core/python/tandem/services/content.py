@@ -4,10 +4,10 @@ Video Guides with the member's watched marks (`GET videos`), a recorded view
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from tandem.content import collab_ideas, videos, whats_new
+from tandem.content import calendar, collab_ideas, videos, whats_new
 from tandem.errors import NotFound, ValidationError
 from tandem.store.models import User
 
@@ -37,6 +37,43 @@ def collab(params: dict[str, str] | None) -> dict[str, Any]:
         "benefits": collab_ideas.benefits(),
         "efforts": collab_ideas.effort_labels(),
         "total": collab_ideas.IDEA_COUNT,
+    }
+
+
+CALENDAR_YEARS_AROUND = 1  # the calendar shows last year, this year and next year
+
+
+def _calendar_year(raw: str | None, today: date) -> int:
+    if not raw:
+        return today.year
+    allowed = range(today.year - CALENDAR_YEARS_AROUND, today.year + CALENDAR_YEARS_AROUND + 1)
+    if not raw.isdigit() or int(raw) not in allowed:
+        raise ValidationError(f"Year must be one of {', '.join(str(y) for y in allowed)}.")
+    return int(raw)
+
+
+def collab_calendar(params: dict[str, str] | None, today: date | None = None) -> dict[str, Any]:
+    """GET collab/calendar: the moments coming up (under way today or starting within six
+    months, the next first) and the year's moments by month, for one country (`GB`, `US`) or
+    both, each with its lead time and the slugs of the ideas that suit it; `ideas` maps those
+    slugs to their titles."""
+    params = params or {}
+    today = today or datetime.now(UTC).date()
+    country = (params.get("country") or "").strip().upper() or None
+    if country is not None and country not in calendar.COUNTRIES:
+        raise ValidationError(f"Unknown country '{country[:8]}': use one of {', '.join(calendar.COUNTRIES)}.")
+    year = _calendar_year((params.get("year") or "").strip(), today)
+    wanted = None if country is None else (country,)
+    titles = {idea.slug: idea.title for idea in collab_ideas.ideas()}
+    return {
+        "today": today.isoformat(),
+        "year": year,
+        "years": list(range(today.year - CALENDAR_YEARS_AROUND, today.year + CALENDAR_YEARS_AROUND + 1)),
+        "country": country,
+        "countries": dict(calendar.COUNTRIES),
+        "upcoming": [o.to_dict(today) for o in calendar.upcoming(today, wanted)],
+        "months": calendar.year_by_month(year, wanted),
+        "ideas": titles,
     }
 
 

@@ -247,6 +247,49 @@ def settle(account_id: str, ref: str, now: int | None = None) -> None:
         raise Conflict(SETTLED) from None
 
 
+def spend_plan(account_id: str, amount: int, now: int) -> list[tuple[rules.Bucket, int]]:
+    """Which buckets pay `amount` now (soonest-expiring first); 402 when there is not enough."""
+    plan = rules.pick(buckets(account_id), amount, now)
+    if plan is None:
+        raise PaymentRequired(rules.OUT_OF_CREDITS)
+    return plan
+
+
+def add_spend(
+    tx: TransactWrite, account_id: str, plan: list[tuple[rules.Bucket, int]], ref: str, now: int
+) -> None:
+    """The writes of spending credits outright for `ref` (a pitch, a feature) by `plan`, added to
+    a caller's transaction: each bucket loses its part (only while valid, never below zero) and
+    one ledger entry per bucket is put once (`spend:<ref>`), so the same spend never applies twice."""
+    op_id = f"spend:{ref}"
+    for bucket, take in plan:
+        tx.update(
+            CreditBucket.at(account_id, bucket.bucket_id),
+            actions=[CreditBucket.available.add(-take)],
+            condition=(CreditBucket.available >= take) & (CreditBucket.valid_to > now),
+        )
+        tx.save(
+            _entry(account_id, op_id, "spend", bucket.bucket_id, -take, ref, now),
+            condition=_new_entry_condition(),
+        )
+
+
+def add_refund(tx: TransactWrite, account_id: str, spent: list[tuple[str, int]], ref: str, now: int) -> None:
+    """The writes of giving back what `spend:<ref>` took ([(bucket id, credits)]), once
+    (`refund:<ref>`), to a caller's transaction: e.g. a refused feature's 3 credits."""
+    op_id = f"refund:{ref}"
+    for bucket_id, amount in spent:
+        tx.update(
+            CreditBucket.at(account_id, bucket_id),
+            actions=[CreditBucket.available.add(amount)],
+            condition=CreditBucket.sk.exists(),
+        )
+        tx.save(
+            _entry(account_id, op_id, "refund", bucket_id, amount, ref, now),
+            condition=_new_entry_condition(),
+        )
+
+
 def spend(account_id: str, amount: int, ref: str, now: int | None = None) -> None:
     """Spend credits outright (pitch 1, feature 3), soonest-expiring buckets first."""
     now = int(now if now is not None else time.time())
@@ -259,16 +302,7 @@ def spend(account_id: str, amount: int, ref: str, now: int | None = None) -> Non
             raise PaymentRequired(rules.OUT_OF_CREDITS)
         try:
             with transaction() as tx:
-                for bucket, take in plan:
-                    tx.update(
-                        CreditBucket.at(account_id, bucket.bucket_id),
-                        actions=[CreditBucket.available.add(-take)],
-                        condition=(CreditBucket.available >= take) & (CreditBucket.valid_to > now),
-                    )
-                    tx.save(
-                        _entry(account_id, op_id, "spend", bucket.bucket_id, -take, ref, now),
-                        condition=_new_entry_condition(),
-                    )
+                add_spend(tx, account_id, plan, ref, now)
             return
         except TransactWriteError:
             if _applied(account_id, op_id):

@@ -11,7 +11,7 @@ from typing import Any
 
 from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
-from tandem.services import billing, content, credits, subscriptions
+from tandem.services import billing, content, credits, pitch, subscriptions
 from tandem.store import news
 from tandem.store.models import Account, Brand, BrandSeen
 
@@ -22,8 +22,10 @@ def build(
     account: Account | None = None,
     seen: BrandSeen | None = None,
     buckets: list | None = None,
+    feature_slot: Any = None,
 ) -> dict[str, Any]:
-    """`account`, `seen`, `buckets`: what the caller read already (else read here)."""
+    """`account`, `seen`, `buckets`, `feature_slot`: what the caller read already (else read
+    here; the feature slot only when given, as the dashboard route reads it)."""
     if brand is None:  # e.g. a Tandem admin: no brand of their own
         return {
             "menuCounts": dict.fromkeys(("dashboard", "matches", "requests", "connections", "declines"), 0),
@@ -41,6 +43,10 @@ def build(
     if seen is None:
         seen = news.read(brand_id)
     open_run = news.open_run_of(seen)
+    credits_info = billing.credits_info(
+        account, buckets if buckets is not None else credits.buckets(brand.account_id)
+    )
+    credits_info["featureDone"] = pitch.feature_done(feature_slot, account)
     return {
         "menuCounts": {
             "dashboard": 0,
@@ -50,9 +56,7 @@ def build(
             "declines": news.count(seen, news.DECLINES),  # its requests declined since
         },
         "dashboard": {"brandId": brand_id, "brandName": brand.name},
-        "credits": billing.credits_info(
-            account, buckets if buckets is not None else credits.buckets(brand.account_id)
-        ),
+        "credits": credits_info,
         "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
         "whatsNew": content.whats_new_now(),
         "matchRunOutstanding": open_run is not None,

@@ -27,7 +27,7 @@ from tandem.domain import relations as rel
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger
-from tandem.services import match_index
+from tandem.services import match_index, match_news
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchRun
@@ -288,7 +288,12 @@ def store_matches(
             batch.delete(existing[candidate])
     news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
     news.remove(brand_id, news.MATCHES, stale)
-    return sum(1 for s in chosen if s.candidate_id not in existing)
+    fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
+    try:  # the members' new-match messages; a notification never undoes the run
+        match_news.found(brand_id, fresh)
+    except Exception:
+        logger.exception("Could not queue the new-matches notification", extra={"brand_id": brand_id})
+    return len(fresh)
 
 
 def _done_message(new: int) -> str:

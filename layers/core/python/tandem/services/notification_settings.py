@@ -25,18 +25,37 @@ def stored(user_id: str) -> dict[str, Any] | None:
     return item.as_dict() if item is not None else None
 
 
-def of_user(user_id: str) -> dict[str, Any]:
-    """The member's settings, whole: defaults for everything never changed."""
-    return rules.normalize(stored(user_id))
-
-
-def update(user_id: str, partial: object) -> dict[str, Any]:
-    """Apply a partial settings object; nothing is stored unless all of it is valid."""
+def _note_timezone(user_id: str, item: NotificationSettings | None, raw: str | None) -> None:
+    """Keep the member's latest time zone offset (it follows daylight saving time) for the daily
+    digest; written only when it changed. A missing or bad header changes nothing."""
+    if raw is None:
+        return
     try:
-        merged = rules.merge_settings(stored(user_id), partial, slack_active=slack_active())
+        offset = rules.parse_timezone_offset(raw)
+    except ValueError:
+        return
+    if item is None or item.tz_offset is None or float(item.tz_offset) != offset:
+        NotificationSettings.set_tz_offset(user_id, offset)
+
+
+def of_user(user_id: str, timezone_offset: str | None = None) -> dict[str, Any]:
+    """The member's settings, whole: defaults for everything never changed."""
+    item = NotificationSettings.find(user_id, consistent=True)
+    _note_timezone(user_id, item, timezone_offset)
+    return rules.normalize(item.as_dict() if item is not None else None)
+
+
+def update(user_id: str, partial: object, timezone_offset: str | None = None) -> dict[str, Any]:
+    """Apply a partial settings object; nothing is stored unless all of it is valid."""
+    item = NotificationSettings.find(user_id, consistent=True)
+    try:
+        merged = rules.merge_settings(
+            item.as_dict() if item is not None else None, partial, slack_active=slack_active()
+        )
     except ValueError as exc:
         raise ValidationError(str(exc)) from None
     NotificationSettings.save_for(user_id, merged)
+    _note_timezone(user_id, item, timezone_offset)
     return merged
 
 

@@ -26,7 +26,7 @@ from tandem.domain import unsubscribe
 from tandem.integrations import email_templates, webpush
 from tandem.integrations.aws import client, get_secret
 from tandem.observability import logger
-from tandem.services import mailer, notification_settings
+from tandem.services import email_events, mailer, notification_settings
 from tandem.store.models import User
 from tandem.store.notify import PushSubscription
 
@@ -108,9 +108,24 @@ def _unsubscribe_token(user_id: str, source: str) -> str | None:
     return unsubscribe.sign_unsubscribe(unsubscribe_signing_key(), user_id, source, int(time.time()))
 
 
-def send_email(user: User, template: str, context: dict[str, Any], source: str | None) -> None:
+def ses_send_raw(destination: str, raw: bytes | str) -> bool:
+    """Send one raw message through SES (through the configuration set whose bounces and
+    complaints mark addresses), unless the address is marked: False then, nothing sent."""
+    if email_events.is_suppressed(destination):
+        logger.info("Email not sent: the address bounced or complained before")
+        return False
+    extra = (
+        {"ConfigurationSetName": settings().ses_configuration_set} if settings().ses_configuration_set else {}
+    )
+    client("ses").send_raw_email(
+        Source=settings().mail_from, Destinations=[destination], RawMessage={"Data": raw}, **extra
+    )
+    return True
+
+
+def send_email(user: User, template: str, context: dict[str, Any], source: str | None) -> bool:
     """One templated email to one member through SES, with one-click unsubscribe headers when
-    the source may be switched off."""
+    the source may be switched off. False when the address is marked as not to be mailed."""
     context = dict(context)
     token = _unsubscribe_token(user.user_id, source) if source else None
     one_click = unsubscribe.api_url(settings().site_url, token) if token else None
@@ -121,9 +136,7 @@ def send_email(user: User, template: str, context: dict[str, Any], source: str |
     raw = email_templates.build_raw_message(
         sender=settings().mail_from, to=[user.email], subject=subject, text=text, html=html, headers=headers
     )
-    client("ses").send_raw_email(
-        Source=settings().mail_from, Destinations=[user.email], RawMessage={"Data": raw}
-    )
+    return ses_send_raw(user.email, raw)
 
 
 def _push_payload(push: dict[str, Any]) -> dict[str, Any]:
@@ -205,8 +218,8 @@ def deliver_to(user: User, message: dict[str, Any]) -> Outcome:
     )
     outcome = Outcome()
     if rules.EMAIL in channels and user.email:
-        send_email(user, message["template"], message["context"], source)
-        outcome.email = "sent"
+        sent = send_email(user, message["template"], message["context"], source)
+        outcome.email = "sent" if sent else "suppressed"
     if rules.BROWSER in channels:
         subscriptions = PushSubscription.of_user(user.user_id)
         outcome.browser = _push_to(user, message, subscriptions)

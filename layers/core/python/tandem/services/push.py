@@ -10,12 +10,14 @@ from tandem.config import settings
 from tandem.domain import notifications as rules
 from tandem.errors import ValidationError
 from tandem.integrations import webpush
-from tandem.services import notify
+from tandem.services import mailer, notify
+from tandem.store.models import User
 from tandem.store.notify import PushSubscription
 
 MAX_SUBSCRIPTIONS = 20  # browsers per member; the oldest goes when a new one comes
 LIMITS = {"title": 120, "body": 500, "icon": 500, "url": 500}
-NO_BROWSER = "This browser isn't subscribed to notifications yet. Turn browser notifications on first."
+NO_BROWSER_LINE = "Browser: not turned on in any browser"
+SETTINGS_PATH = "/account/notifications/"
 
 
 def public_key() -> str:
@@ -73,22 +75,65 @@ def _summary(outcomes: list[str]) -> str:
     return "Browser: " + ", ".join(parts)
 
 
+def _test_email(user: User | None) -> tuple[str, bool]:
+    if user is None or not user.email:
+        return "Email: no address", False
+    context = {"first_name": user.first_name or "there", "settings_url": mailer.link(SETTINGS_PATH)}
+    if notify.send_email(user, "test_notification", context, None):
+        return "Email: sent", True
+    return "Email: not sent, this address bounced or marked our mail as spam before", False
+
+
+def _test_slack(user_id: str, message: dict[str, str]) -> tuple[str, bool] | None:
+    """The member's Slack channel, where the environment has Slack and the member connected it."""
+    from tandem.services import notification_settings, slack_connection
+    from tandem.store.notify import SlackConnection
+
+    if not notification_settings.slack_active():
+        return None
+    connection = SlackConnection.find(user_id)
+    if connection is None:
+        return None
+    if not connection.channel_id:
+        return "Slack: choose a channel first", False
+    url = message["url"] if not message["url"].startswith("/") else mailer.link(message["url"])
+    result = slack_connection.post(user_id, message["title"], message["body"], url)
+    label = f"Slack #{connection.channel_name}" if connection.channel_name else "Slack"
+    if result.outcome == "sent":
+        return f"{label}: sent", True
+    if result.outcome == "retry":
+        return f"{label}: Slack is busy, try again in a minute", False
+    return f"{label}: {result.reason or 'not sent'}", False
+
+
 def send_test(user_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The test notification on every channel the member has set up, with one result per channel
+    ('Email: sent · Browser: delivered to 2 devices · Slack #partnerships: sent'). A 400 with the
+    results when it reached no channel at all."""
     message = test_message(body)
+    lines, reached = [], False
+    line, ok = _test_email(User.find(user_id))
+    lines.append(line)
+    reached |= ok
     subscriptions = PushSubscription.of_user(user_id)
-    if not subscriptions:
-        raise ValidationError(NO_BROWSER)
     outcomes = []
     for subscription in subscriptions:
         result = notify.send_push(subscription, message, ttl=rules.TEST_PUSH_TTL, topic=rules.TEST_TOPIC)
         outcomes.append(result.outcome)
-    if webpush.DELIVERED not in outcomes:
-        raise ValidationError("Failed to send test notification. " + _summary(outcomes) + ".")
+    lines.append(_summary(outcomes) if subscriptions else NO_BROWSER_LINE)
+    reached |= webpush.DELIVERED in outcomes
+    slack_line = _test_slack(user_id, message)
+    if slack_line is not None:
+        lines.append(slack_line[0])
+        reached |= slack_line[1]
+    summary = " · ".join(lines)
+    if not reached:
+        raise ValidationError(f"Failed to send test notification. {summary}.")
     return {
         "browser": {
             "delivered": outcomes.count(webpush.DELIVERED),
             "removed": outcomes.count(webpush.GONE),
             "failed": len(outcomes) - outcomes.count(webpush.DELIVERED) - outcomes.count(webpush.GONE),
         },
-        "message": _summary(outcomes),
+        "message": summary,
     }

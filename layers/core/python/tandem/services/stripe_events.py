@@ -28,6 +28,33 @@ from tandem.store.models import StripeEvent, User, update_only
 DONE = ("started", "done", "processed")  # a redelivery of these is a duplicate
 RECENT = 5
 
+# The events that can change an account's billing state (issue 12's list, plus pause/resume).
+# Stripe sends many more for one payment (payment_intent.*, charge.succeeded, invoice.created,
+# payment_method.attached, customer.updated, ...): each used to start an execution and a full
+# sync, about ten syncs per checkout racing for the same account. Others are acknowledged and
+# dropped; the webhook endpoint subscribes to these only (the local stack's too).
+BILLING_EVENTS = frozenset(
+    {
+        "checkout.session.completed",
+        "checkout.session.async_payment_succeeded",
+        "checkout.session.async_payment_failed",
+        "checkout.session.expired",
+        "customer.subscription.created",
+        "customer.subscription.updated",
+        "customer.subscription.deleted",
+        "customer.subscription.paused",
+        "customer.subscription.resumed",
+        "invoice.paid",
+        "invoice.payment_failed",
+        "invoice.payment_action_required",
+        "charge.refunded",
+    }
+)
+
+
+def is_billing_event(event_type: str) -> bool:
+    return event_type in BILLING_EVENTS
+
 
 class StripeTemporaryError(Exception):
     """Stripe could not be reached or asked us to slow down: the state machine retries."""

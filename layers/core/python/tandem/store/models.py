@@ -160,9 +160,13 @@ class Account(TandemModel):
     billing = JSONAttribute(null=True)
     billing_synced_at = NumberAttribute(null=True)  # epoch milliseconds the snapshot was read
     billing_approval = UnicodeAttribute(null=True)  # None | required | approved | refused
+    approval_email = UnicodeAttribute(null=True)  # whom the approval queue names (set with `required`)
     gsi1pk = UnicodeAttribute(null=True)  # BILLING_DUE while a credit month is still to grant
     gsi1sk = UnicodeAttribute(null=True)
     billing_due = _Gsi1()
+    gsi2pk = UnicodeAttribute(null=True)  # APPROVAL#pending while a plan awaits approval (store/admin.py)
+    gsi2sk = UnicodeAttribute(null=True)
+    approval_index = _Gsi2()
 
     @classmethod
     def key(cls, account_id: str) -> Key:
@@ -247,6 +251,12 @@ class User(TandemModel):
             gsi2sk=keys.user_pk(user_id),
             **fields,
         )
+
+    @classmethod
+    def email_actions(cls, email: str) -> list[Any]:
+        """The update actions that move a user to a new (normalised) sign-in address, index key
+        included, and mark it unconfirmed."""
+        return [cls.email.set(email), cls.gsi1pk.set(keys.email_gsi(email)), cls.email_confirmed.set(False)]
 
     @classmethod
     def with_email(cls, email: str) -> User | None:
@@ -764,6 +774,7 @@ class IssueReport(TandemModel):
     created_at = UTCDateTimeAttribute()
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
+    gsi1_index = _Gsi1()
 
     @classmethod
     def key(cls, report_id: str) -> Key:
@@ -814,6 +825,7 @@ class ConnectionRequest(TandemModel):
     status = UnicodeAttribute()
     hold_bucket_id = UnicodeAttribute(null=True)
     hold_release_until = NumberAttribute(null=True)
+    pitch = MapAttribute(null=True)  # a pitch to a Pitch Area feature: {feature_id, title}
     created_at = NumberAttribute()  # epoch milliseconds
     updated_at = NumberAttribute()
     gsi1pk = UnicodeAttribute()

@@ -2,6 +2,11 @@
 
 - a user's notification settings        pk=USER#<id>  sk=NOTIFY
 - a browser's push subscription        pk=USER#<id>  sk=PUSH#<sha256(endpoint)[:32]>
+- an account with new matches not yet in everyone's daily digest
+                                        pk=DIGEST#<account>  sk=META
+                                        gsi1pk=DIGEST_PENDING  gsi1sk=<account>
+- an address SES reported as bouncing or complaining (never mailed again)
+                                        pk=SUPPRESSED#<lower-case address>  sk=META
 
 The settings item holds the whole settings object (tandem.domain.notifications documents its
 shape), made whole and current by `normalize` whenever it is read.
@@ -16,7 +21,7 @@ from typing import Any
 from pynamodb.attributes import MapAttribute, NumberAttribute, UnicodeAttribute
 
 from tandem.store import keys
-from tandem.store.models import Key, TandemModel, _register
+from tandem.store.models import Key, TandemModel, _Gsi1, _register, update_only
 
 NOTIFY_SK = "NOTIFY"
 PUSH_PREFIX = "PUSH#"
@@ -26,6 +31,8 @@ PUSH_PREFIX = "PUSH#"
 class NotificationSettings(TandemModel):
     settings = MapAttribute(default=dict)  # raw map: {source: {platform: bool, subOptions: {...}}}
     updated_at = NumberAttribute(default=0)
+    tz_offset = NumberAttribute(null=True)  # hours, local minus UTC (X-Timezone-Offset), latest seen
+    digest_sent_at = NumberAttribute(null=True)  # epoch s of the last daily digest's matches cut-off
 
     @classmethod
     def key(cls, user_id: str) -> Key:
@@ -33,7 +40,22 @@ class NotificationSettings(TandemModel):
 
     @classmethod
     def save_for(cls, user_id: str, settings: dict[str, Any]) -> None:
-        cls(*cls.key(user_id), settings=settings, updated_at=int(time.time())).save()
+        """The settings, leaving the time zone and digest bookkeeping as they are."""
+        update_only(cls, cls.key(user_id), [cls.settings.set(settings), cls.updated_at.set(int(time.time()))])
+
+    @classmethod
+    def set_tz_offset(cls, user_id: str, offset: float) -> None:
+        update_only(cls, cls.key(user_id), [cls.tz_offset.set(offset)])
+
+    @classmethod
+    def set_digest_sent(cls, user_id: str, at: int) -> None:
+        update_only(cls, cls.key(user_id), [cls.digest_sent_at.set(at)])
+
+    @classmethod
+    def of_users(cls, user_ids: list[str]) -> dict[str, NotificationSettings]:
+        """The settings items of these users (one BatchGetItem per 100), by user id."""
+        found = cls.batch_get([cls.key(user_id) for user_id in user_ids])
+        return {item.pk[len(keys.USER_PREFIX) :]: item for item in found}
 
     def as_dict(self) -> dict[str, Any]:
         raw = self.settings
@@ -121,4 +143,139 @@ class SlackOAuthState(TandemModel):
             cls.at(state_id).delete(condition=cls.user_id == user_id)
         except DeleteError:
             return False
+        return True
+
+
+DIGEST_PREFIX = "DIGEST#"
+DIGEST_PENDING = "DIGEST_PENDING"
+
+
+@_register
+class DigestPending(TandemModel):
+    """An account whose brands got new matches that not every user has had in a daily digest yet.
+    `last_at` is the newest such run; the digest job forgets the account a day after it (every
+    user's digest hour has come by then)."""
+
+    account_id = UnicodeAttribute()
+    first_at = NumberAttribute()
+    last_at = NumberAttribute()
+    gsi1pk = UnicodeAttribute()
+    gsi1sk = UnicodeAttribute()
+    pending = _Gsi1()
+
+    @classmethod
+    def key(cls, account_id: str) -> Key:
+        return DIGEST_PREFIX + account_id, keys.META
+
+    @classmethod
+    def mark(cls, account_id: str, at: int) -> None:
+        update_only(
+            cls,
+            cls.key(account_id),
+            [
+                cls.account_id.set(account_id),
+                cls.first_at.set(cls.first_at | at),
+                cls.last_at.set(at),
+                cls.gsi1pk.set(DIGEST_PENDING),
+                cls.gsi1sk.set(account_id),
+            ],
+        )
+
+    @classmethod
+    def all(cls) -> list[DigestPending]:
+        return list(cls.pending.query(DIGEST_PENDING))
+
+    def forget_if_older(self, cutoff: int) -> bool:
+        """Delete unless a run marked the account again after `cutoff`."""
+        from pynamodb.exceptions import DeleteError
+
+        try:
+            self.delete(condition=DigestPending.last_at <= cutoff)
+        except DeleteError:
+            return False
+        return True
+
+
+SUPPRESSED_PREFIX = "SUPPRESSED#"
+
+
+@_register
+class SuppressedAddress(TandemModel):
+    """An address SES reported as bouncing for good, or whose owner marked our mail as spam."""
+
+    email = UnicodeAttribute()
+    reason = UnicodeAttribute()  # bounce | complaint
+    detail = UnicodeAttribute(default="")
+    at = NumberAttribute()
+
+    @classmethod
+    def key(cls, email: str) -> Key:
+        return SUPPRESSED_PREFIX + email.strip().lower(), keys.META
+
+    @classmethod
+    def add(cls, email: str, reason: str, detail: str, at: int) -> None:
+        cls(*cls.key(email), email=email.strip().lower(), reason=reason, detail=detail[:500], at=at).save()
+
+    @classmethod
+    def is_suppressed(cls, email: str) -> bool:
+        return cls.find(email) is not None
+
+
+PAYMENT_NOTICE_PREFIX = "PAYNOTICE#"
+
+
+@_register
+class PaymentNotice(TandemModel):
+    """A payment whose receipt email was queued: billing syncs run many times for one payment
+    (every Stripe event, redeliveries, the payment page), the receipt goes out once."""
+
+    account_id = UnicodeAttribute()
+    at = NumberAttribute()
+    ttl = NumberAttribute()
+
+    @classmethod
+    def key(cls, payment_id: str) -> Key:
+        return PAYMENT_NOTICE_PREFIX + payment_id, keys.META
+
+    @classmethod
+    def claim(cls, payment_id: str, account_id: str, at: int, keep_for: int) -> bool:
+        """True for the first caller only."""
+        from pynamodb.exceptions import PutError
+
+        try:
+            cls(*cls.key(payment_id), account_id=account_id, at=at, ttl=at + keep_for).save(
+                condition=cls.pk.does_not_exist()
+            )
+        except PutError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+
+TIP_WEEK_PREFIX = "TIPWEEK#"
+
+
+@_register
+class TipWeek(TandemModel):
+    """A week whose tip was queued: the weekly job runs once per week, however often it is started."""
+
+    queued = NumberAttribute(default=0)
+    at = NumberAttribute()
+    ttl = NumberAttribute()
+
+    @classmethod
+    def key(cls, week: str) -> Key:
+        return TIP_WEEK_PREFIX + week, keys.META
+
+    @classmethod
+    def claim(cls, week: str, at: int) -> bool:
+        from pynamodb.exceptions import PutError
+
+        try:
+            cls(*cls.key(week), at=at, ttl=at + 90 * 24 * 3600).save(condition=cls.pk.does_not_exist())
+        except PutError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                return False
+            raise
         return True

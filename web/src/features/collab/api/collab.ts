@@ -55,3 +55,92 @@ export function filterIdeas(ideas: readonly CollabIdea[], { effort, benefit }: I
     (idea) => (effort === null || idea.effort === effort) && (benefit === null || idea.benefits.includes(benefit)),
   );
 }
+
+/** GET collab/calendar: one retail or cultural moment in one year. Dates are 'YYYY-MM-DD'. */
+export interface CalendarMoment {
+  readonly slug: string;
+  readonly name: string;
+  readonly date: string;
+  readonly end: string;
+  readonly when: string;
+  readonly countries: readonly string[];
+  readonly description: string;
+  readonly leadWeeks: number;
+  /** 'Plan 8 weeks ahead'. */
+  readonly lead: string;
+  /** When to start planning: the date less the lead time. */
+  readonly planFrom: string;
+  /** Slugs of the Collab Ideas that suit it. */
+  readonly ideas: readonly string[];
+  /** Under way today (upcoming moments only). */
+  readonly ongoing?: boolean;
+}
+
+export interface CalendarMonth {
+  readonly month: number;
+  readonly name: string;
+  readonly moments: readonly CalendarMoment[];
+}
+
+export interface CollabCalendar {
+  readonly today: string;
+  readonly year: number;
+  readonly years: readonly number[];
+  readonly country: string | null;
+  /** Country code → how the page names it ({GB: 'UK', US: 'US'}). */
+  readonly countries: Readonly<Record<string, string>>;
+  readonly upcoming: readonly CalendarMoment[];
+  readonly months: readonly CalendarMonth[];
+  /** Idea slug → title. */
+  readonly ideas: Readonly<Record<string, string>>;
+}
+
+export interface CalendarFilters {
+  readonly country: string | null;
+  readonly year: number | null;
+}
+
+export function calendarQuery(brand: string, { country, year }: CalendarFilters = { country: null, year: null }) {
+  const params = new URLSearchParams();
+  if (country) params.set('country', country);
+  if (year) params.set('year', String(year));
+  const query = params.toString();
+  return queryOptions({
+    queryKey: ['collab', brand, 'calendar', country ?? 'all', year ?? 'now'] as const,
+    queryFn: () => api.get<CollabCalendar>(query ? `collab/calendar?${query}` : 'collab/calendar', asBrand(brand)),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** A calendar day ('2026-02-14') as a local date (not UTC midnight, which is the day before west of London). */
+export function calendarDay(iso: string): Date {
+  const [year = 1970, month = 1, day = 1] = iso.split('-').map(Number);
+  return new Date(year, month - 1, day);
+}
+
+/** The calendar link to a moment's ideas, and back. */
+export function momentIdeasPath(slug: string): string {
+  return `/inspiration/ideas?moment=${encodeURIComponent(slug)}`;
+}
+
+/** GET collab/examples: a collab two members agreed to show (SPEC "Project list item" and more). */
+export interface MemberCollab {
+  readonly _id: string;
+  readonly name: string;
+  readonly active: boolean;
+  readonly shared: boolean;
+  readonly brands: readonly { readonly id: number; readonly name: string; readonly logoUrl: string | null; readonly category: string }[];
+  readonly summary: string;
+  readonly idea: { readonly slug: string; readonly title: string } | null;
+  readonly sharedAt: string | null;
+  /** The selected brand is one of the two. */
+  readonly yours: boolean;
+}
+
+export function memberCollabsQuery(brand: string) {
+  return queryOptions({
+    queryKey: ['collab', brand, 'examples'] as const,
+    queryFn: () => api.get<{ items: readonly MemberCollab[] }>('collab/examples', asBrand(brand)),
+    staleTime: 0,
+  });
+}

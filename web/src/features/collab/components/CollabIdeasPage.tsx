@@ -1,12 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { ListTabs } from '@/features/requests';
 import { useSelectedBrand } from '@/lib/session';
-import { collabQuery, filterIdeas, type CollabList } from '../api/collab';
+import { formatOrdinalDate } from '@/lib/format';
+import {
+  calendarDay,
+  calendarQuery,
+  collabQuery,
+  filterIdeas,
+  type CalendarMoment,
+  type CollabCalendar,
+  type CollabList,
+} from '../api/collab';
 import { IdeaPopup } from './IdeaPopup';
 
 export const INSPIRATION_TABS = [
@@ -20,10 +29,21 @@ function known(value: string | null, labels: Readonly<Record<string, string>> | 
   return value !== null && labels !== undefined && Object.hasOwn(labels, value) ? value : null;
 }
 
+/** The calendar moment a link names (?moment=), as it falls next: coming up, else this year's. */
+function findMoment(calendar: CollabCalendar | undefined, slug: string | null): CalendarMoment | null {
+  if (calendar === undefined || slug === null) return null;
+  return (
+    calendar.upcoming.find((m) => m.slug === slug) ??
+    calendar.months.flatMap((month) => month.moments).find((m) => m.slug === slug) ??
+    null
+  );
+}
+
 /**
  * Collab Ideas (SPEC sections 1 and 2, /inspiration and /inspiration/ideas): the 26 ideas,
  * filtered by effort and benefit, each opening its popup. Filters and the open idea live in
- * the address (?effort=&benefit=&idea=), so a link (from the calendar, say) opens the same view.
+ * the address (?effort=&benefit=&idea=), so a link opens the same view. A calendar link adds
+ * ?moment=<slug>: only the ideas that suit that moment, under a note naming it.
  */
 export function CollabIdeasPage() {
   const brand = useSelectedBrand();
@@ -35,8 +55,11 @@ export function CollabIdeasPage() {
   const effort = known(params.get('effort'), data?.efforts);
   const benefit = known(params.get('benefit'), data?.benefits);
   const open = data?.ideas.find((idea) => idea.slug === params.get('idea'));
+  const momentSlug = params.get('moment');
+  const calendar = useQuery({ ...calendarQuery(brand), enabled: momentSlug !== null });
+  const moment = findMoment(calendar.data, momentSlug);
 
-  const change = (name: 'effort' | 'benefit' | 'idea', value: string | null) => {
+  const change = (name: 'effort' | 'benefit' | 'idea' | 'moment', value: string | null) => {
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -58,7 +81,26 @@ export function CollabIdeasPage() {
         </p>
       </header>
       <ListTabs label="Collab Ideas sections" tabs={INSPIRATION_TABS} current="ideas" />
-      {data === undefined ? (
+      {moment && (
+        <div className="moment-note" role="note" aria-label={`Ideas for ${moment.name}`}>
+          <p>
+            <strong>Ideas for {moment.name}</strong> ({formatOrdinalDate(calendarDay(moment.date), calendarDay(calendar.data?.today ?? moment.date))}
+            ). {moment.lead}.
+          </p>
+          <p className="moment-note__actions">
+            <Link to="/inspiration/calendar">Back to the calendar</Link>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                change('moment', null);
+              }}
+            >
+              Show all ideas
+            </Button>
+          </p>
+        </div>
+      )}
+      {data === undefined || (momentSlug !== null && calendar.isPending) ? (
         list.isError ? (
           <LoadFailed title="We couldn't load the collab ideas" error={list.error} retry={() => void list.refetch()} />
         ) : (
@@ -120,6 +162,7 @@ export function CollabIdeasPage() {
             data={data}
             effort={effort}
             benefit={benefit}
+            only={moment?.ideas ?? null}
             onOpen={(slug) => {
               change('idea', slug);
             }}
@@ -146,13 +189,16 @@ interface IdeaGridProps {
   readonly data: CollabList;
   readonly effort: string | null;
   readonly benefit: string | null;
+  /** A calendar moment's ideas (slugs): only these are shown. */
+  readonly only: readonly string[] | null;
   readonly onOpen: (slug: string) => void;
   readonly onClear: () => void;
 }
 
-function IdeaGrid({ data, effort, benefit, onOpen, onClear }: IdeaGridProps) {
-  const shown = filterIdeas(data.ideas, { effort, benefit });
-  const filtered = effort !== null || benefit !== null;
+function IdeaGrid({ data, effort, benefit, only, onOpen, onClear }: IdeaGridProps) {
+  const pool = only === null ? data.ideas : data.ideas.filter((idea) => only.includes(idea.slug));
+  const shown = filterIdeas(pool, { effort, benefit });
+  const filtered = effort !== null || benefit !== null || only !== null;
   return (
     <>
       <p className="collab-count" role="status">

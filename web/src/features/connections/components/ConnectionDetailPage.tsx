@@ -5,6 +5,7 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { useRouteBrand } from '@/features/requests';
 import { connectionQuery } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';
+import { ShareCollabPanel } from './ShareCollabPanel';
 
 /** One connection: /connections/{userBrand}/{_id}, _id being the connected brand. */
 export function ConnectionDetailPage() {
@@ -24,7 +25,12 @@ export function ConnectionDetailPage() {
       {route.status === 'unknown' ? (
         <UnknownBrand backTo="/connections" backLabel="See your connections" />
       ) : connection.data ? (
-        <ConnectionCard connection={connection.data} />
+        <>
+          <ConnectionCard connection={connection.data} />
+          {route.status === 'ready' && (
+            <ShareCollabPanel brand={route.brand} otherBrandId={otherBrandId} otherName={connection.data.brand.name} />
+          )}
+        </>
       ) : connection.isError ? (
         <LoadFailed title="We couldn't open this connection" error={connection.error} retry={() => void connection.refetch()} />
       ) : (

@@ -66,6 +66,17 @@ export interface CreditsInfo {
     readonly hasHadLive?: boolean;
   } | null;
   readonly addOns?: readonly CreditAddOn[];
+  /** Every product a member may hold, by id, with its prices (whatever is on sale to them now). */
+  readonly products?: Readonly<Record<string, CreditsProduct>> | null;
+}
+
+/** A product in Credits info's `products` (SPEC section 3). */
+export interface CreditsProduct {
+  readonly name?: string;
+  readonly type?: string;
+  readonly prices?: Partial<
+    Record<'monthly' | 'yearly' | 'one_time', readonly { readonly id: string; readonly unit_amount: number; readonly currency?: string; readonly label?: string | null }[]>
+  >;
 }
 
 /** GET dashboard or dashboard/{brand} answer (SPEC section 3). */

@@ -46,13 +46,22 @@ describe('DashboardPage', () => {
     expect(screen.queryByText('Service unavailable')).not.toBeInTheDocument();
   });
 
-  it('points feature-only users at the Pitch Area', async () => {
+  it('points feature-only users at the Pitch Area, without the members\' news about Matches', async () => {
     signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
-    mockApi(shellRoutes());
+    const news = { whatsNew: [{ title: 'Matches that tell you why', content: 'Every match now says why.' }] };
+    mockApi(shellRoutes(news));
     renderRoute('/');
     const link = await screen.findByRole('link', { name: 'Feature your brand' });
     expect(link).toHaveAttribute('href', '/pitch/new');
     expect(screen.queryByRole('region', { name: 'Your activity' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Matches that tell you why')).not.toBeInTheDocument();
+  });
+
+  it("shows members what's new", async () => {
+    signIn();
+    mockApi(shellRoutes({ whatsNew: [{ title: 'Matches that tell you why', content: 'Every match now says why.' }] }));
+    renderRoute('/');
+    expect(await screen.findByText('Matches that tell you why')).toBeInTheDocument();
   });
 });
 

@@ -46,7 +46,8 @@ export function DashboardPage() {
   const step = nextStep({ counts, featureOnly, hasHadLive });
   const stats = statsFor(counts, featureOnly, hasHadLive);
   const loaded = data !== undefined;
-  const news = (data?.whatsNew ?? []).filter((item) => typeof item.title === 'string');
+  // What's new tells members about Matches and requests: not part of a feature-only account.
+  const news = featureOnly ? [] : (data?.whatsNew ?? []).filter((item) => typeof item.title === 'string');
 
   return (
     <div className="dashboard">

@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dashboardBody, mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
-import { signIn } from '@/testing/session';
+import { signIn, TEST_SESSION } from '@/testing/session';
 import { MATCH_RUN_POLL_MS } from '../api/match-run';
 
 afterEach(() => {
@@ -33,5 +33,20 @@ describe('MatchRunWatcher in the shell', () => {
     expect(api.calls('GET matching/run-check/abc/1')).toHaveLength(1);
     expect(await screen.findByRole('link', { name: 'Matches (4 new)' })).toBeInTheDocument();
     expect(screen.queryByText('New matches on the way')).not.toBeInTheDocument();
+  });
+
+  it('follows no run for a feature-only member (match runs are not part of their account)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    const api = mockApi({
+      ...shellRoutes({ matchRunOutstanding: true, matchRunId: 'abc' }),
+      'GET matching/run-check/abc/1': { status: 'done', message: 'Your matches are up to date.' },
+    });
+    renderRoute('/');
+    expect(await screen.findByRole('link', { name: 'Pitch Area' })).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(MATCH_RUN_POLL_MS * 2);
+    });
+    expect(api.calls('GET matching/run-check/abc/1')).toHaveLength(0);
   });
 });

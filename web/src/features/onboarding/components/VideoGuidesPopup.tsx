@@ -13,12 +13,23 @@ import { shownGuides, useVideoViewed, videosQuery, type VideoGuide } from '../ap
  * is not recorded yet, its poster, description and outline with a clear "coming soon".
  * Opening a recorded guide records a view; a written one is marked with "Mark as watched".
  */
-export function VideoGuidesPopup({ onClose, initial }: { readonly onClose: () => void; readonly initial?: string }) {
+export function VideoGuidesPopup({
+  onClose,
+  initial,
+  only,
+}: {
+  readonly onClose: () => void;
+  /** The guide to open at once (a page's Guide button). */
+  readonly initial?: string;
+  /** List only these guides (a page's own). */
+  readonly only?: readonly string[];
+}) {
   const brand = useSelectedBrand();
   const list = useQuery(videosQuery(brand));
   const [open, setOpen] = useState<string | null>(initial ?? null);
-  const guides = shownGuides(list.data);
+  const guides = shownGuides(list.data).filter((g) => only === undefined || only.includes(g.slug));
   const guide = guides.find((g) => g.slug === open);
+  const lone = only !== undefined && guides.length === 1; // a page's one guide: nothing to go back to
 
   return (
     <Modal open title={guide ? guide.title : 'Video Guides'} width={1000} onClose={onClose}>
@@ -33,8 +44,10 @@ export function VideoGuidesPopup({ onClose, initial }: { readonly onClose: () =>
       ) : guide ? (
         <GuideView
           guide={guide}
+          backLabel={lone ? 'Done' : 'All guides'}
           onBack={() => {
-            setOpen(null);
+            if (lone) onClose();
+            else setOpen(null);
           }}
         />
       ) : (
@@ -61,7 +74,15 @@ export function VideoGuidesPopup({ onClose, initial }: { readonly onClose: () =>
   );
 }
 
-function GuideView({ guide, onBack }: { readonly guide: VideoGuide; readonly onBack: () => void }) {
+function GuideView({
+  guide,
+  onBack,
+  backLabel,
+}: {
+  readonly guide: VideoGuide;
+  readonly onBack: () => void;
+  readonly backLabel: string;
+}) {
   const viewed = useVideoViewed();
   const recorded = useRef(false);
   const playable = guide.embedUrl !== null;
@@ -112,7 +133,7 @@ function GuideView({ guide, onBack }: { readonly guide: VideoGuide; readonly onB
       </ol>
       <div className="video-guide__actions">
         <Button variant="secondary" onClick={onBack}>
-          All guides
+          {backLabel}
         </Button>
         {guide.watched ? (
           <span className="watched-mark">Watched</span>

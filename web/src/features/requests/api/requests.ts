@@ -44,6 +44,8 @@ export interface RequestItem {
   readonly contact?: ContactDetails | null;
   /** The recipient's reply when declined (when the server shares it). */
   readonly reply?: string | null;
+  /** A pitch to a Pitch Area feature (a request to the feature's owner). */
+  readonly pitch?: { readonly featureId: string; readonly title: string } | null;
 }
 
 /** What accept, decline and cancel answer: the request as it now is and the account's credits. */

@@ -146,6 +146,12 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
         </div>
       </div>
 
+      {item.pitch && (
+        <p className="request-card__pitch muted small">
+          {received ? 'A pitch to your feature' : 'Your pitch to their feature'}{' '}
+          <Link to={`/pitch/${encodeURIComponent(item.pitch.featureId)}`}>“{item.pitch.title}”</Link>
+        </p>
+      )}
       {item.message && (
         <div className="request-card__message">
           <p className="visually-hidden">{received ? 'Their message:' : 'Your message:'}</p>

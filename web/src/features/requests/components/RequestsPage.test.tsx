@@ -227,6 +227,28 @@ describe('RequestsPage', () => {
     mockApi({ ...shellRoutes(), 'GET requests?box=received': { items: [], nextCursor: null } });
     renderRoute('/requests/received');
     expect(await screen.findByRole('heading', { level: 1, name: 'Pitches Received' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No pitches yet' })).toBeInTheDocument();
+    // Received only: no Sent tab, and no way to Matches (not part of their account).
+    expect(screen.queryByRole('navigation', { name: 'Request lists' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sent' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Go to Matches' })).not.toBeInTheDocument();
+  });
+
+  it('lists a feature-only member\'s pitches and sends /requests/sent back to them', async () => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    const api = mockApi({ ...shellRoutes(), 'GET requests?box=received': { items: [requestItem()], nextCursor: null } });
+    const { router } = renderRoute('/requests/sent');
+    const pitches = await screen.findByRole('list', { name: 'Pitches received' });
+    expect(within(pitches).getByRole('heading', { name: 'Wild Fern Candles' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/requests/received');
+    expect(api.calls('GET requests?box=sent')).toHaveLength(0);
+  });
+
+  it('still shows members the Sent tab and the way to Matches', async () => {
+    openRequests('/requests/received', { 'GET requests?box=received': { items: [], nextCursor: null } });
+    expect(await screen.findByRole('heading', { name: 'No requests waiting for you' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sent' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Matches' })).toHaveAttribute('href', '/matches');
   });
 
   it('never sends a brand that is not the member’s', async () => {

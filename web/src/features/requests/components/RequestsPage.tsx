@@ -10,6 +10,12 @@ import { ListTabs } from './ListTabs';
 import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
 import { RequestCard } from './RequestCard';
 
+/** A feature-only member's empty Pitches Received (they have no Matches, Connections or Declines). */
+const NO_PITCHES = {
+  title: 'No pitches yet',
+  text: 'When a brand pitches to your featured brand, their pitch shows up here for you to accept or decline.',
+};
+
 const EMPTY: Record<RequestBox, { title: string; text: string }> = {
   received: {
     title: 'No requests waiting for you',
@@ -25,6 +31,8 @@ const EMPTY: Record<RequestBox, { title: string; text: string }> = {
  * Requests (SPEC section 2): /requests (received), /requests/received, /requests/sent,
  * /requests/{userBrand} and /requests/{received|sent}/{userBrand} for one of the
  * member's brands. Received and Sent tabs, newest first, 'Load more' for older ones.
+ * Feature-only members see it as 'Pitches Received': received only, no Sent tab and no way
+ * to Matches (their account does not include them; /requests/sent sends them back here).
  */
 export function RequestsPage() {
   const { filter, userBrand } = useParams();
@@ -45,6 +53,7 @@ export function RequestsPage() {
 
   if (box === null) return <Navigate to="/404" replace />;
 
+  const empty = featureOnly ? NO_PITCHES : EMPTY[box];
   const tabs = BOXES.map((id) => ({
     id,
     label: id === 'received' ? 'Received' : 'Sent',
@@ -57,12 +66,14 @@ export function RequestsPage() {
       <header className="page-header">
         <h1 className="page-title">{featureOnly ? 'Pitches Received' : 'Requests'}</h1>
         <p className="page-header__lead">
-          {box === 'received'
-            ? 'Brands that would like to collaborate with you. Accepting is free.'
-            : 'Brands you asked to collaborate. Each open request holds 1 credit.'}
+          {featureOnly
+            ? 'Brands that pitched to your featured brand. Accepting is free.'
+            : box === 'received'
+              ? 'Brands that would like to collaborate with you. Accepting is free.'
+              : 'Brands you asked to collaborate. Each open request holds 1 credit.'}
         </p>
       </header>
-      <ListTabs label="Request lists" tabs={tabs} current={box} />
+      {!featureOnly && <ListTabs label="Request lists" tabs={tabs} current={box} />}
       {route.status === 'unknown' ? (
         <UnknownBrand backTo={requestsPath(box)} backLabel="See your requests" />
       ) : (
@@ -71,16 +82,21 @@ export function RequestsPage() {
           noun="requests"
           empty={
             <>
-              <h2 className="empty-state__title">{EMPTY[box].title}</h2>
-              <p className="muted">{EMPTY[box].text}</p>
-              <Link to="/matches" className="button button--secondary">
-                Go to Matches
-              </Link>
+              <h2 className="empty-state__title">{empty.title}</h2>
+              <p className="muted">{empty.text}</p>
+              {!featureOnly && (
+                <Link to="/matches" className="button button--secondary">
+                  Go to Matches
+                </Link>
+              )}
             </>
           }
         >
           {(items) => (
-            <ul className="card-list" aria-label={box === 'received' ? 'Requests received' : 'Requests sent'}>
+            <ul
+              className="card-list"
+              aria-label={featureOnly ? 'Pitches received' : box === 'received' ? 'Requests received' : 'Requests sent'}
+            >
               {items.map((item) => (
                 <li key={item.id}>
                   <RequestCard

@@ -39,7 +39,14 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
     try {
       const sent = await sendRequest(brand.id, message.value.trim());
       requestSent(client, sent);
-      showToast({ tone: 'success', title: 'Request sent', message: `We've let ${brand.name} know. You'll hear from us when they reply.` });
+      showToast({
+        tone: 'success',
+        title: 'Request sent',
+        message:
+          sent.request.status === 'awaiting_approval'
+            ? `It goes to ${brand.name} once your subscription is approved (normally within 24 hours).`
+            : `We've let ${brand.name} know. You'll hear from us when they reply.`,
+      });
       onClose();
       onSent?.(sent.request);
     } catch (failure) {

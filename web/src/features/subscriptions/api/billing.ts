@@ -46,6 +46,8 @@ export interface PaymentStatus {
   readonly status: 'paid' | 'pending' | 'failed' | 'expired' | 'open' | (string & {});
   readonly kind?: PaymentKind | (string & {});
   readonly processed?: boolean;
+  /** With status failed: the bank's reason as Stripe words it ('Your card was declined.'). */
+  readonly message?: string | null;
 }
 
 export interface WebhooksInProgress {

@@ -36,7 +36,7 @@ export type ProcessingPhase =
   | { readonly phase: 'checking' }
   | { readonly phase: 'not-found' }
   | { readonly phase: 'check-failed'; readonly error: unknown; readonly retry: () => void }
-  | { readonly phase: 'unpaid'; readonly status: PaymentStatus['status'] }
+  | { readonly phase: 'unpaid'; readonly status: PaymentStatus['status']; readonly reason: string | null }
   | { readonly phase: 'waiting' }
   | { readonly phase: 'reloading' }
   | { readonly phase: 'done'; readonly kind: PaymentStatus['kind'] | null };
@@ -90,7 +90,7 @@ export function usePaymentProcessing(sessionId: string | null): ProcessingPhase 
       return { phase: 'check-failed', error: status.error, retry: () => void status.refetch() };
     }
     if (!status.data) return { phase: 'checking' };
-    if (!paid) return { phase: 'unpaid', status: status.data.status };
+    if (!paid) return { phase: 'unpaid', status: status.data.status, reason: status.data.message ?? null };
     if (webhooks.isError) return { phase: 'check-failed', error: webhooks.error, retry: () => void webhooks.refetch() };
     if (!settled) return { phase: 'waiting' };
   }

@@ -146,11 +146,25 @@ describe('payment-processing routes', () => {
 
   it('says a declined payment changed nothing, and shows no payment-complete message', async () => {
     const { api } = open('/account/subscriptions/payment-processing/cs_1', {
-      [STATUS]: { status: 'failed', kind: 'subscription', processed: false },
+      [STATUS]: { status: 'failed', kind: 'subscription', processed: false, message: 'Your card was declined.' },
     });
     expect(await screen.findByText("Your payment didn't go through")).toBeInTheDocument();
+    expect(screen.getByText('Your card was declined.')).toBeInTheDocument();
     expect(screen.getByText('Your payment failed and nothing changed on your account. Please try again, or use another card.')).toBeInTheDocument();
     expect(api.calls(WEBHOOKS)).toHaveLength(0);
+    expect(screen.queryByText(PAYMENT_COMPLETE.default)).not.toBeInTheDocument();
+  });
+
+  it('says an expired checkout charged nothing and goes back to the page it came from', async () => {
+    const { user, api, router } = open('/account/subscriptions/payment-processing/cs_1', {
+      [STATUS]: { status: 'expired', kind: 'extra_credits', processed: false },
+    });
+    const processing = within(await screen.findByRole('dialog', { name: 'Processing your payment' }));
+    expect(await processing.findByText('Your checkout expired')).toBeInTheDocument();
+    expect(processing.getByText('Checkout was open too long and has closed; nothing was charged. You can start again whenever you like.')).toBeInTheDocument();
+    expect(api.calls(WEBHOOKS)).toHaveLength(0);
+    await user.click(processing.getByRole('link', { name: 'Go back' }));
+    expect(router.state.location.pathname).toBe('/account/subscriptions/');
     expect(screen.queryByText(PAYMENT_COMPLETE.default)).not.toBeInTheDocument();
   });
 });

@@ -86,6 +86,7 @@ function PhaseView({ phase, back }: { readonly phase: ProcessingPhase; readonly 
       return (
         <div role="alert">
           <p className="alert__title">{copy?.title}</p>
+          {phase.reason && <p>{phase.reason}</p>}
           <p>{copy?.text}</p>
           {backLink}
         </div>

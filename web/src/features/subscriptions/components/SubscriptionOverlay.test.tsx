@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { matchCard, matchesBody } from '@/features/matches/test-fixtures';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
-import { signIn } from '@/testing/session';
+import { signIn, TEST_SESSION } from '@/testing/session';
+import { openSubscriptionOverlay } from '../overlay-store';
 import { productsBody } from '../test-fixtures';
 
 describe('subscription overlay', () => {
@@ -45,5 +46,30 @@ describe('subscription overlay', () => {
     // 3-month access gives no credits in this catalogue: below the 1 a request needs.
     expect(overlay.queryByText('3-month access')).not.toBeInTheDocument();
     expect(api.calls('POST products').map((call) => call.body)).toEqual([{ redirect: '/matches' }]);
+  });
+
+  it.each([
+    ['an unpaid feature', { _id: 'f1', paid: false }, true],
+    ['a paid feature', { _id: 'f1', paid: true, current: true }, false],
+    ['an expired feature', { _id: 'f1', paid: false, expires: '2020-01-01T00:00:00Z' }, false],
+  ])('offers a feature-only member with %s that feature only while it can be bought', async (_, featureDone, offered) => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    mockApi({
+      ...shellRoutes({ credits: { available: 0, total: 0, featureDone } }, { featureOnly: true }),
+      'POST products': productsBody(),
+    });
+    renderRoute('/');
+    await screen.findByRole('link', { name: 'Pitch Area' });
+    act(() => {
+      openSubscriptionOverlay({ type: 'pitch', reason: 'no_subscription' });
+    });
+    const overlay = within(await screen.findByRole('dialog'));
+    if (offered) {
+      expect(await overlay.findByRole('link', { name: 'Buy now: Pitch feature, 3 months' })).toBeInTheDocument();
+    } else {
+      expect(await overlay.findByText(/There's nothing to buy for your account right now/)).toBeInTheDocument();
+    }
+    expect(overlay.queryByText('Tandem membership')).not.toBeInTheDocument();
+    expect(overlay.queryByText(/Extra credits/)).not.toBeInTheDocument();
   });
 });

@@ -56,6 +56,27 @@ describe('Subscriptions screen', () => {
     expect(screen.queryByRole('button', { name: 'Manage subscription' })).not.toBeInTheDocument();
   });
 
+  it('asks for a checkout when Buy now has no link yet (no Stripe customer: GET products writes nothing)', async () => {
+    const lazy = productsBody();
+    const unlinked = {
+      ...lazy,
+      products: lazy.products?.map((product) => ({
+        ...product,
+        prices: Object.fromEntries(Object.entries(product.prices ?? {}).map(([period, options]) => [period, options.map((o) => ({ ...o, link: null }))])),
+      })),
+    };
+    const { user, api } = openBilling(
+      { available: 0, total: 0 },
+      { 'GET products': unlinked, 'POST checkout': { url: 'https://checkout.stripe.test/c/cs_lazy' } },
+    );
+    const list = await cards();
+    await user.click(list.getByRole('button', { name: 'Buy now: Tandem membership, Monthly' }));
+    await waitFor(() => {
+      expect(leaveApp).toHaveBeenCalledWith('https://checkout.stripe.test/c/cs_lazy');
+    });
+    expect(api.calls('POST checkout').map((call) => call.body)).toEqual([{ priceId: 'tandem_main_monthly' }]);
+  });
+
   it('shows a monthly subscriber credits, add-ons to buy and bought, and no main plans', async () => {
     openBilling({
       ...monthly,
@@ -88,6 +109,23 @@ describe('Subscriptions screen', () => {
     const list = await cards();
     expect(list.getAllByRole('listitem')).toHaveLength(1);
     expect(list.getByRole('link', { name: 'Buy now: Pitch feature, 3 months' })).toBeInTheDocument();
+  });
+
+  it('gives a feature-only member with an unpaid feature the feature payment links only', async () => {
+    openBilling({ available: 0, total: 0, featureDone: { _id: 'f1', paid: false } }, {}, { featureOnly: true });
+    const links = within(await screen.findByRole('region', { name: 'Payment links' }));
+    expect(links.getAllByRole('button').map((button) => button.textContent)).toEqual(['Copy 3 months link', 'Copy 6 months link']);
+  });
+
+  it.each([
+    ['paid', { _id: 'f1', paid: true }],
+    ['expired', { _id: 'f1', paid: false, expires: '2020-01-01T00:00:00Z' }],
+    ['not created yet', undefined],
+  ])('offers a feature-only member nothing to buy when their feature is %s', async (_, featureDone) => {
+    openBilling({ available: 0, total: 0, featureDone }, {}, { featureOnly: true });
+    expect(await screen.findByText("There's nothing to buy for your account right now.")).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Payment links' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Buy now/ })).not.toBeInTheDocument();
   });
 
   it('opens the billing portal, and shows a refusal as a toast titled getPortalLink', async () => {

@@ -12,13 +12,14 @@ import { leaveApp } from '@/lib/leave-app';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { storage } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
-import { fetchPortalUrl, OPERATIONS, upgradeToYearly, type PaymentLinkKind } from '../api/billing';
+import { fetchPortalUrl, OPERATIONS, upgradeToYearly } from '../api/billing';
 import { useProducts } from '../api/products';
 import {
   canUpgradeToYearly,
   featurePurchasable,
   hasBillingAccount,
   mainPrices,
+  paymentLinkKinds,
   showProducts,
   YEARLY_UPGRADE_FAILED,
   YEARLY_UPGRADE_SUCCESS,
@@ -129,7 +130,7 @@ export function SubscriptionsPage() {
     }
   };
 
-  const prices = mainPrices(products.data, credits?.mainSubscripionProductId);
+  const prices = mainPrices(products.data, credits?.mainSubscripionProductId, credits);
   const startUpgrade = async () => {
     if (!prices) return;
     try {
@@ -160,11 +161,7 @@ export function SubscriptionsPage() {
 
   const badge = creditsText(credits);
   const productsShown = showProducts(credits) && !featureOnly;
-  const linkKinds: PaymentLinkKind[] = productsShown
-    ? ['monthly', 'yearly', 'one_off', '3month', '6month']
-    : featureOnly && featurePurchasable(credits)
-      ? ['3month', '6month']
-      : [];
+  const linkKinds = paymentLinkKinds(credits, featureOnly);
 
   return (
     <div className="page billing">

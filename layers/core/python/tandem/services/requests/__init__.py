@@ -19,13 +19,14 @@ from tandem.services.requests.present import contact_of, request_json
 from tandem.services.requests.quick_actions import LinkGone, quick_action, quick_action_preview
 from tandem.services.requests.records import get_request, view
 from tandem.services.requests.sending import PaymentNeeded, send
-from tandem.services.requests.transitions import act, release_awaiting, transition
+from tandem.services.requests.transitions import act, cancel_awaiting, release_awaiting, transition
 
 __all__ = [
     "CURSOR_INVALID",
     "LinkGone",
     "PaymentNeeded",
     "act",
+    "cancel_awaiting",
     "connection_with",
     "contact_of",
     "get_request",

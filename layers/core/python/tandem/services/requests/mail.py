@@ -62,6 +62,31 @@ def mail_received(req: ConnectionRequest) -> None:
     )
 
 
+def mail_pitch(req: ConnectionRequest) -> None:
+    """A pitch reaches the feature's owner (template pitch_received): their received request."""
+    sender = brand_json(req.from_brand, visible=False)["name"]
+    view_path = f"/requests/received/{int(req.to_brand_id)}/{req.request_id}"
+    title = (req.pitch.as_dict() if hasattr(req.pitch, "as_dict") else dict(req.pitch or {})).get("title")
+    deliver(
+        req.to_account_id,
+        "pitches_received",
+        "pitch_received",
+        {
+            "pitcher_brand": sender,
+            "brand": req.to_brand.name,
+            "feature_title": title,
+            "message": req.message,
+            "pitch_url": mailer.link(view_path),
+        },
+        {
+            "title": f"{sender} pitched to collaborate with {req.to_brand.name}",
+            "body": req.message,
+            "url": view_path,
+        },
+        req.request_id,
+    )
+
+
 def mail_after(req: ConnectionRequest, action: str) -> None:
     sender, recipient = req.from_brand.name, req.to_brand.name
     sender_id, recipient_id = int(req.from_brand_id), int(req.to_brand_id)

@@ -96,7 +96,16 @@ def request_json(req: ConnectionRequest, viewer_brand_id: int, is_new: bool = Fa
         "updatedAt": iso_ms(req.updated_at),
         "isNew": is_new,
         "contact": raw_contact(other_contact) if connected else None,
+        "pitch": pitch_json(req),
     }
+
+
+def pitch_json(req: ConnectionRequest) -> dict[str, Any] | None:
+    """A pitch to a Pitch Area feature names the feature it answers: {featureId, title}."""
+    if req.pitch is None:
+        return None
+    raw = req.pitch.as_dict() if hasattr(req.pitch, "as_dict") else dict(req.pitch)
+    return {"featureId": raw.get("feature_id"), "title": raw.get("title")}
 
 
 def connection_json(

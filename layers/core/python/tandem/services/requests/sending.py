@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,7 +21,7 @@ from tandem.domain.ids import parse_id
 from tandem.errors import Conflict, NotFound, PaymentRequired, ValidationError
 from tandem.observability import count_event
 from tandem.services import credits, subscriptions
-from tandem.services.requests.mail import mail_received
+from tandem.services.requests.mail import mail_pitch, mail_received
 from tandem.services.requests.present import request_json, summary
 from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
 from tandem.store import news
@@ -87,6 +88,21 @@ def _may_resend(now: int) -> Any:
     return BrandRelation.resend_at.does_not_exist() | (BrandRelation.resend_at <= now)
 
 
+@dataclass(frozen=True)
+class Pitch:
+    """A pitch to a Pitch Area feature (tandem.services.pitch), sent as a request to its owner:
+    it SPENDS its credit (no hold, nothing returned on decline), its id is fixed by the feature
+    and the sender (a second pitch is a conflict), and the transaction also checks the feature
+    is still live (`live_check(tx, now)`); `refusal(now)` says why after a lost race."""
+
+    request_id: str
+    feature_id: str
+    title: str
+    brand_id: int
+    live_check: Callable[[Any, int], None]
+    refusal: Callable[[int], str | None]
+
+
 def _target_id(body: dict[str, Any]) -> int:
     to_brand_id = parse_id(body.get("toBrandId"))
     if to_brand_id is None:
@@ -96,9 +112,10 @@ def _target_id(body: dict[str, Any]) -> int:
     return to_brand_id
 
 
-def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
-    """POST requests {toBrandId, message} -> {request, credits} (201)."""
-    to_brand_id = _target_id(body)
+def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) -> dict[str, Any]:
+    """POST requests {toBrandId, message} -> {request, credits} (201); with `pitch`, a pitch
+    to that feature's brand (POST pitch/{id}/pitch)."""
+    to_brand_id = pitch.brand_id if pitch else _target_id(body)
     message = clean_text(body.get("message"), "message", required=True, limit=rules.MESSAGE_MAX)
     sender_id = int(from_brand.brand_id)
     if to_brand_id == sender_id:
@@ -115,16 +132,20 @@ def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
 
     status = rules.AWAITING if subscriptions.awaits_approval(ctx.account) else rules.PENDING
     account_id = from_brand.account_id
-    request_id = secrets.token_hex(8)
+    request_id = pitch.request_id if pitch else secrets.token_hex(8)
+    cost = credit_rules.PITCH_COST if pitch else credit_rules.REQUEST_HOLD
     sender_state, recipient_state = rules.RELATION_STATES[status]
     for _ in range(ATTEMPTS):
         now = int(time.time())
         at_ms = now_ms()
         buckets = credits.buckets(account_id)  # call 2
-        plan = credit_rules.pick(buckets, credit_rules.REQUEST_HOLD, now)
+        plan = credit_rules.pick(buckets, cost, now)
         if not plan:
             raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
-        ((bucket, _),) = plan
+        bucket = plan[0][0]
+        held = {} if pitch else {"hold_bucket_id": bucket.bucket_id, "hold_release_until": bucket.valid_to}
+        if pitch:
+            held["pitch"] = {"feature_id": pitch.feature_id, "title": pitch.title}
         req = ConnectionRequest.new(
             request_id,
             from_brand=summary(from_brand),
@@ -133,13 +154,16 @@ def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
             to_account_id=ctx.target.account_id,
             message=message,
             status=status,
-            hold_bucket_id=bucket.bucket_id,
-            hold_release_until=bucket.valid_to,
             at_ms=at_ms,
+            **held,
         )
         try:
             with transaction() as tx:  # call 3
-                credits.add_hold(tx, account_id, request_id, bucket, now)
+                if pitch:
+                    credits.add_spend(tx, account_id, plan, f"pitch:{request_id}", now)
+                    pitch.live_check(tx, now)
+                else:
+                    credits.add_hold(tx, account_id, request_id, bucket, now)
                 tx.save(req, condition=ConnectionRequest.sk.does_not_exist())
                 relation_update(
                     tx, sender_id, to_brand_id, sender_state, request_id, _relation_free() & _may_resend(now)
@@ -151,17 +175,19 @@ def send(from_brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
         except TransactWriteError:
             # Either another request took that credit first (look again), or a request
             # between these two brands was made or closed meanwhile (refuse).
+            why = pitch.refusal(now) if pitch else None
+            if why:
+                raise Conflict(why) from None
             again = _send_context(from_brand, to_brand_id)
             conflict = _refusal(again, now)
             if conflict:
                 raise Conflict(conflict) from None
             continue
-        count_event("RequestSent")
-        left = [
-            replace(b, available=b.available - 1) if b.bucket_id == bucket.bucket_id else b for b in buckets
-        ]
+        count_event("PitchSent" if pitch else "RequestSent")
+        taken = {b.bucket_id: n for b, n in plan}
+        left = [replace(b, available=b.available - taken.get(b.bucket_id, 0)) for b in buckets]
         if status == rules.PENDING:
-            mail_received(req)
+            (mail_pitch if pitch else mail_received)(req)
         info = credit_rules.credits_info(
             credit_rules.summary(left, now),
             status=subscriptions.status(ctx.account, now),

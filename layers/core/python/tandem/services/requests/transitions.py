@@ -166,3 +166,24 @@ def release_awaiting(account_id: str) -> dict[str, int]:
             released += 1
             mail_received(get_request(req.request_id))
     return {"released": released}
+
+
+def cancel_awaiting(account_id: str) -> dict[str, int]:
+    """The account's subscription was refused: its awaiting requests are cancelled and their
+    held credits returned (the recipients never knew of them). Admin console calls this."""
+    from tandem.store import boxes
+
+    cancelled = 0
+    for brand in Brand.of_account(account_id):
+        waiting = [
+            r
+            for r in boxes.every(boxes.OUT, int(brand.brand_id), rules.SENT_BOX[rules.AWAITING])
+            if r.status == rules.AWAITING
+        ]
+        for req in waiting:
+            try:
+                transition(req, "cancel")
+            except Conflict:
+                continue  # answered or cancelled meanwhile
+            cancelled += 1
+    return {"cancelled": cancelled}

@@ -1,0 +1,415 @@
+"""The admin console (issue 12): members, the approval queue, refunds under the 30-day
+money-back guarantee, gifted credits, issue reports and the site settings. Every action is
+recorded in the audit log (tandem.services.audit) once it succeeded.
+
+Pending approval: an account whose `billing_approval` is `required` reads its paid plan as
+`pending_approval` (tandem.domain.billing); its requests are held (`awaiting_approval`). What
+makes an account `required`: the site setting `approveNewMembers` at sign-up (off by default),
+or an admin ("Require approval") for an account without a live plan. Approving syncs the
+plan (it reads active), releases the held requests and emails the member; refusing cancels the
+held requests (their credits come back), refunds the plan's payment, cancels the subscription
+in Stripe and emails the member the reason.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pynamodb.exceptions import UpdateError
+
+from tandem.domain import billing as billing_rules
+from tandem.domain import catalogue
+from tandem.errors import Conflict, NotFound, ValidationError
+from tandem.integrations import stripe_client
+from tandem.services import audit, billing, credits, mailer, notify, requests, subscriptions
+from tandem.store import admin as store
+from tandem.store.items import get_many
+from tandem.store.models import Account, User, update_only
+
+PAGE = 25
+REASON_MAX = 1000
+MESSAGE_MAX = 300
+NOT_WAITING = "This member's subscription is not waiting for approval."
+HAS_PLAN = "This member already has a plan; approval applies to a new plan."
+NOTHING_PAID = "This member has not paid anything yet."
+GONE_CURSOR = "This list has changed. Please reload it."
+PLAN_NAMES = {"monthly": "monthly", "yearly": "yearly", "fixed_term": "3-month access"}
+
+
+def _account(account_id: Any, consistent: bool = True) -> Account:
+    if not isinstance(account_id, str) or not account_id.isalnum() or len(account_id) > 64:
+        raise NotFound("Account not found")
+    account = Account.find(account_id, consistent=consistent)
+    if account is None:
+        raise NotFound("Account not found")
+    return account
+
+
+def _cursor(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or len(value) > 2000:
+        raise ValidationError(GONE_CURSOR)
+    return value
+
+
+def _iso(epoch: int | None) -> str | None:
+    from datetime import UTC, datetime
+
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
+
+
+def plan_json(account: Account | None) -> dict[str, Any]:
+    record = (account.billing if account else None) or {}
+    return {
+        "status": subscriptions.status(account),
+        "plan": record.get("plan"),
+        "approval": account.billing_approval if account else None,
+        "validTo": _iso(account.subscription_valid_to) if account else None,
+    }
+
+
+# ---------------------------------------------------------------- members
+
+
+def members(query: dict[str, Any]) -> dict[str, Any]:
+    """GET admin/members?q=&cursor=: users whose email or name contains q, a page at a time
+    (server side), each with its account's plan (one BatchGet for the page's accounts)."""
+    text = query.get("q") or ""
+    if not isinstance(text, str) or len(text) > 100:
+        raise ValidationError("Search for at most 100 characters")
+    try:
+        users, next_cursor = store.search_users(text.strip(), PAGE, _cursor(query.get("cursor")))
+    except store.BadCursor:
+        raise ValidationError(GONE_CURSOR) from None
+    accounts = get_many([(Account, Account.key(u.account_id)) for u in users])
+    users.sort(key=lambda u: u.email)
+    return {
+        "users": [
+            {
+                "id": u.user_id,
+                "email": u.email,
+                "name": u.name,
+                "access": u.access,
+                "accountId": u.account_id,
+                "plan": plan_json(accounts.get(Account.key(u.account_id))),
+            }
+            for u in users
+        ],
+        "nextCursor": next_cursor,
+    }
+
+
+def require_approval(admin: User, account_id: str) -> dict[str, Any]:
+    """The account's next plan waits for a team member's approval (refused while a plan runs)."""
+    account = _account(account_id)
+    if subscriptions.status(account) != "none":
+        raise Conflict(HAS_PLAN)
+    users = sorted(User.of_account(account.account_id), key=lambda u: u.created_at)
+    email = users[0].email if users else ""
+    update_only(
+        Account,
+        Account.key(account.account_id),
+        actions=[Account.billing_approval.set("required"), Account.approval_email.set(email)],
+    )
+    audit.record(admin.user_id, "approval.required", account.account_id, {"email": email})
+    return {"plan": plan_json(_account(account.account_id))}
+
+
+# ---------------------------------------------------------------- approval queue
+
+
+def approval_queue(query: dict[str, Any]) -> dict[str, Any]:
+    try:
+        accounts, next_cursor = store.approval_queue(PAGE, _cursor(query.get("cursor")))
+    except store.BadCursor:
+        raise ValidationError(GONE_CURSOR) from None
+    return {
+        "accounts": [
+            {
+                "accountId": a.account_id,
+                "name": a.name,
+                "email": a.approval_email or "",
+                "since": (a.gsi2sk or "").split("#", 1)[0] or None,
+                "plan": plan_json(a),
+            }
+            for a in accounts
+        ],
+        "nextCursor": next_cursor,
+    }
+
+
+def _waiting(account: Account, action: str) -> None:
+    """Approve/refuse only a plan that waits; a repeat after a failure half way finishes it."""
+    done = {"approve": "approved", "refuse": "refused"}[action]
+    status = account.subscription_status
+    if account.billing_approval == "required" and status == "pending_approval":
+        return
+    if account.billing_approval == done and status == "pending_approval":
+        return  # marked, but the sync did not finish: finish it
+    raise Conflict(NOT_WAITING)
+
+
+def _set_approval(account: Account, value: str) -> None:
+    try:
+        update_only(
+            Account,
+            Account.key(account.account_id),
+            actions=[Account.billing_approval.set(value)],
+            condition=Account.billing_approval.is_in("required", value),
+        )
+    except UpdateError as exc:
+        if exc.cause_response_code == "ConditionalCheckFailedException":
+            raise Conflict(NOT_WAITING) from None
+        raise
+
+
+def _plan_name(account: Account) -> str:
+    plan = ((account.billing or {}).get("plan")) or "monthly"
+    return PLAN_NAMES.get(plan, plan)
+
+
+def approve(admin: User, account_id: str) -> dict[str, Any]:
+    account = _account(account_id)
+    _waiting(account, "approve")
+    _set_approval(account, "approved")
+    billing.sync_account(account.account_id)
+    released = requests.release_awaiting(account.account_id)["released"]
+    notify.notify(
+        source="billing_account",
+        template="subscription_approved",
+        context={
+            "plan": _plan_name(account),
+            "credits": catalogue.MAIN_CREDITS,
+            "matches_url": mailer.link("/matches"),
+            "billing_url": mailer.link("/account/subscriptions/"),
+        },
+        push={"title": "Subscription approved", "body": "Your requests are on their way.", "url": "/"},
+        account_id=account.account_id,
+    )
+    audit.record(admin.user_id, "approval.approve", account.account_id, {"released": released})
+    fresh = _account(account.account_id)
+    return {"approved": True, "released": released, "plan": plan_json(fresh)}
+
+
+def _clean_reason(body: dict[str, Any]) -> str:
+    reason = body.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError("Please give a reason")
+    if len(reason.strip()) > REASON_MAX:
+        raise ValidationError(f"Please keep the reason under {REASON_MAX} characters")
+    return reason.strip()
+
+
+def refuse(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    reason = _clean_reason(body)
+    account = _account(account_id)
+    _waiting(account, "refuse")
+    _set_approval(account, "refused")
+    cancelled = requests.cancel_awaiting(account.account_id)["cancelled"]
+    customers = billing.customers_of(account)
+    refunded: dict[str, Any] | None = None
+    if customers:
+        try:
+            refunded = stripe_client.refund_latest_payment(customers, record={"approval": "refused"})
+        except Conflict:
+            refunded = None  # nothing paid (a free trial): the subscription is still cancelled
+        subscription = (account.billing or {}).get("subscription_id")
+        if subscription and (refunded is None or refunded.get("cancelled") != subscription):
+            stripe_client.cancel_subscription_now(subscription, "Subscription not approved")
+        billing.sync_account(account.account_id)
+    notify.notify(
+        source="billing_account",
+        template="subscription_refused",
+        context={
+            "plan": _plan_name(account),
+            "reason": reason,
+            "billing_url": mailer.link("/account/subscriptions/"),
+        },
+        push={
+            "title": "About your subscription",
+            "body": "We couldn't approve your subscription.",
+            "url": "/",
+        },
+        account_id=account.account_id,
+    )
+    audit.record(
+        admin.user_id,
+        "approval.refuse",
+        account.account_id,
+        {"reason": reason, "cancelledRequests": cancelled, "refund": refunded},
+    )
+    fresh = _account(account.account_id)
+    return {"refused": True, "cancelledRequests": cancelled, "refund": refunded, "plan": plan_json(fresh)}
+
+
+# ---------------------------------------------------------------- refunds
+
+
+def _payment_json(payment: billing_rules.Payment, now: int) -> dict[str, Any]:
+    return {
+        "id": payment.id,
+        "kind": payment.kind,
+        "amount": payment.amount,
+        "currency": payment.currency,
+        "paidAt": _iso(payment.paid_at),
+        "refundedAmount": payment.refunded_amount,
+        "withinGuarantee": billing_rules.within_guarantee(payment, now),
+    }
+
+
+def refund_preview(account_id: str, now: int | None = None) -> dict[str, Any]:
+    """GET admin/accounts/{id}/refund: the payment a refund would return (the latest one not
+    refunded yet), and whether it is within the 30-day guarantee."""
+    account = _account(account_id)
+    customers = billing.customers_of(account)
+    if not customers:
+        return {"payment": None, "message": NOTHING_PAID, "plan": plan_json(account)}
+    now = int(now if now is not None else time.time())
+    state = billing_rules.compute(
+        stripe_client.fetch_customer_snapshot(customers), {"approval": account.billing_approval}, now
+    )
+    latest = next((p for p in reversed(state.payments) if p.amount > 0 and p.refunded_amount == 0), None)
+    message = None
+    if latest is None:
+        message = "There is no payment to refund."
+    elif not billing_rules.within_guarantee(latest, now):
+        message = (
+            f"The latest payment was made more than {billing_rules.GUARANTEE_DAYS} days ago: "
+            "the money-back guarantee has ended."
+        )
+    return {
+        "payment": _payment_json(latest, now) if latest else None,
+        "message": message,
+        "plan": plan_json(account),
+    }
+
+
+def refund(admin: User, account_id: str, now: int | None = None) -> dict[str, Any]:
+    """POST admin/accounts/{id}/refund: the 30-day money-back guarantee. Refunds the latest
+    payment, ends the plan and takes back the unspent credits it gave; refused (409) after 30 days."""
+    account = _account(account_id)
+    customers = billing.customers_of(account)
+    if not customers:
+        raise Conflict(NOTHING_PAID)
+    try:
+        done = stripe_client.refund_latest_payment(
+            customers, record={"approval": account.billing_approval}, now=now
+        )
+    except Conflict as exc:
+        if "30 days" in exc.message:
+            raise Conflict(
+                f"There is no payment from the last {billing_rules.GUARANTEE_DAYS} days to refund: "
+                "the money-back guarantee has ended."
+            ) from None
+        raise
+    billing.sync_account(account.account_id, now)
+    fresh = _account(account.account_id)
+    notify.notify(
+        source="billing_account",
+        template="refund_issued",
+        context={
+            "amount": done["amount"],
+            "currency": "gbp",
+            "description": "your Tandem membership" if done.get("cancelled") else "your Tandem purchase",
+            "billing_url": mailer.link("/account/subscriptions/"),
+        },
+        push={
+            "title": "Refund issued",
+            "body": "We've refunded your payment.",
+            "url": "/account/subscriptions/",
+        },
+        account_id=account.account_id,
+    )
+    audit.record(admin.user_id, "refund.issue", account.account_id, done)
+    return {
+        "refund": done,
+        "plan": plan_json(fresh),
+        "credits": credits.info(account.account_id, account=fresh),
+    }
+
+
+# ---------------------------------------------------------------- credits, reports, settings
+
+
+def gift_credits(admin: User, body: dict[str, Any]) -> dict[str, Any]:
+    answer = credits.admin_grant(body)
+    audit.record(
+        admin.user_id,
+        "credits.grant",
+        str(body.get("email") or "").strip().lower(),
+        {k: body.get(k) for k in ("amount", "kind", "days")},
+    )
+    return answer
+
+
+def issue_reports(query: dict[str, Any]) -> dict[str, Any]:
+    try:
+        reports, next_cursor = store.issue_reports(PAGE, _cursor(query.get("cursor")))
+    except store.BadCursor:
+        raise ValidationError(GONE_CURSOR) from None
+    users = get_many([(User, User.key(r.user_id)) for r in reports])
+    return {
+        "reports": [
+            {
+                "id": r.report_id,
+                "at": r.created_at.isoformat().replace("+00:00", "Z"),
+                "user": {
+                    "id": r.user_id,
+                    "email": getattr(users.get(User.key(r.user_id)), "email", ""),
+                },
+                "description": r.description,
+                "path": r.path,
+            }
+            for r in reports
+        ],
+        "nextCursor": next_cursor,
+    }
+
+
+def site_settings() -> dict[str, Any]:
+    current = store.SiteSettings.current(consistent=True)
+    return {
+        "globalMessage": current.global_message or "",
+        "approveNewMembers": bool(current.approve_new_members),
+    }
+
+
+def update_settings(admin: User, body: dict[str, Any]) -> dict[str, Any]:
+    """PUT admin/settings {globalMessage?, approveNewMembers?}: an empty message removes it."""
+    from datetime import UTC, datetime
+
+    changes: dict[str, Any] = {}
+    if "globalMessage" in body:
+        message = body["globalMessage"]
+        if message is not None and not isinstance(message, str):
+            raise ValidationError("The message must be text")
+        message = " ".join((message or "").split())
+        if len(message) > MESSAGE_MAX:
+            raise ValidationError(f"Please keep the message under {MESSAGE_MAX} characters")
+        changes["globalMessage"] = message
+    if "approveNewMembers" in body:
+        if not isinstance(body["approveNewMembers"], bool):
+            raise ValidationError("approveNewMembers must be true or false")
+        changes["approveNewMembers"] = body["approveNewMembers"]
+    if not changes:
+        raise ValidationError("Nothing to change")
+    actions = [
+        store.SiteSettings.updated_at.set(datetime.now(UTC)),
+        store.SiteSettings.updated_by.set(admin.user_id),
+    ]
+    if "globalMessage" in changes:
+        actions.append(
+            store.SiteSettings.global_message.set(changes["globalMessage"])
+            if changes["globalMessage"]
+            else store.SiteSettings.global_message.remove()
+        )
+    if "approveNewMembers" in changes:
+        actions.append(store.SiteSettings.approve_new_members.set(changes["approveNewMembers"]))
+    update_only(store.SiteSettings, store.SiteSettings.key(), actions=actions)
+    for name, value in changes.items():
+        audit.record(admin.user_id, f"settings.{name}", "site", {name: value})
+    return site_settings()

@@ -1,0 +1,200 @@
+"""Member collabs (`GET collab/examples`) and the agreement that puts a connection there.
+
+A connection (an accepted request) can be shown to other members only when both brands
+agree: either brand proposes, with a short summary of what they did together (and the Collab
+Idea it was, if any); the other brand agrees to that summary; either brand can withdraw at any
+time, which removes it at once. A new proposal (say, an edited summary) asks the other brand
+again. Only the two brands of the connection can see or change its share (any other brand is
+told it is not connected: the same 404 as GET connections/{brandId}).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pynamodb.exceptions import UpdateError
+
+from tandem.content import collab_ideas
+from tandem.domain import relations as rel
+from tandem.domain import requests as request_rules
+from tandem.errors import Conflict, NotFound, ValidationError
+from tandem.services import access as caller
+from tandem.services.access import Access
+from tandem.services.requests.present import iso_ms, live_brand_json
+from tandem.store.items import get_many
+from tandem.store.models import Brand, BrandRelation, ConnectionRequest
+from tandem.store.shares import ALL_SHARED, CollabShare, shared_gsi_sk
+
+NOT_CONNECTED = "You are not connected with this brand"
+SUMMARY_MIN, SUMMARY_MAX = 20, 500
+EXAMPLES_LIMIT = 60
+NOTHING_TO_AGREE = "There is no proposal to share this collab."
+ALREADY_AGREED = "Your brand has already agreed to share this collab."
+CHANGED = "The proposal changed while you were reading it: read the new summary and agree again."
+
+
+def _connection(
+    relation: BrandRelation | None, brand_id: int
+) -> tuple[str, ConnectionRequest, CollabShare | None]:
+    """The accepted request between the caller's brand and the other, and its share (one
+    BatchGetItem). Anything else is the 404 a stranger gets."""
+    if relation is None or relation.request_state != rel.CONNECTED or not relation.request_id:
+        raise NotFound(NOT_CONNECTED)
+    request_key, share_key = ConnectionRequest.key(relation.request_id), CollabShare.key(relation.request_id)
+    found = get_many([(ConnectionRequest, request_key), (CollabShare, share_key)], consistent=True)
+    request = found.get(request_key)
+    if (
+        request is None
+        or request.status != request_rules.ACCEPTED
+        or brand_id not in (int(request.from_brand_id), int(request.to_brand_id))
+    ):
+        raise NotFound(NOT_CONNECTED)
+    return relation.request_id, request, found.get(share_key)
+
+
+def _state(share: CollabShare | None, brand_id: int) -> str:
+    if share is None:
+        return "none"
+    if share.is_shared:
+        return "shared"
+    return "waiting-for-them" if share.agreed(brand_id) else "waiting-for-you"
+
+
+def share_json(share: CollabShare | None, brand_id: int) -> dict[str, Any]:
+    """How the connection page shows the share: its state for this brand and what was proposed."""
+    answer: dict[str, Any] = {"state": _state(share, brand_id)}
+    if share is not None:
+        idea = collab_ideas.get(share.idea) if share.idea else None
+        answer |= {
+            "summary": share.summary,
+            "idea": {"slug": idea.slug, "title": idea.title} if idea else None,
+            "proposedByYou": int(share.proposed_by) == brand_id,
+            "proposedAt": int(share.proposed_at),
+            "sharedAt": iso_ms(share.shared_at),
+        }
+    return answer
+
+
+def share_of(brand_id: int, relation: BrandRelation | None) -> dict[str, Any]:
+    """GET connections/{brandId}/share."""
+    _, _, share = _connection(relation, brand_id)
+    return {"share": share_json(share, brand_id)}
+
+
+def clean_proposal(body: Any) -> tuple[str, str | None]:
+    if not isinstance(body, dict):
+        raise ValidationError('Send the summary as JSON: {"summary": "..."}.')
+    summary = body.get("summary")
+    if not isinstance(summary, str) or not summary.strip():
+        raise ValidationError("Write a short summary of what you did together.")
+    summary = " ".join(summary.split())
+    if not SUMMARY_MIN <= len(summary) <= SUMMARY_MAX:
+        raise ValidationError(
+            f"The summary must be {SUMMARY_MIN} to {SUMMARY_MAX} characters (it has {len(summary)})."
+        )
+    idea = body.get("idea")
+    if idea in (None, ""):
+        return summary, None
+    if not isinstance(idea, str) or len(idea) > 80 or collab_ideas.get(idea) is None:
+        raise ValidationError("Choose the Collab Idea from the list, or none.")
+    return summary, idea
+
+
+def propose(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[str, Any]:
+    """POST connections/{brandId}/share: this brand agrees to show the collab with this summary;
+    the other brand is asked (again). One PutItem, replacing any earlier proposal or share."""
+    summary, idea = clean_proposal(body)
+    request_id, request, _ = _connection(relation, brand_id)
+    from_id = int(request.from_brand_id)
+    share = CollabShare(
+        *CollabShare.key(request_id),
+        request_id=request_id,
+        from_brand_id=from_id,
+        to_brand_id=int(request.to_brand_id),
+        summary=summary,
+        idea=idea,
+        proposed_by=brand_id,
+        proposed_at=int(time.time() * 1000),
+        from_agreed=brand_id == from_id,
+        to_agreed=brand_id != from_id,
+    )
+    share.save()
+    return {"share": share_json(share, brand_id)}
+
+
+def agree(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[str, Any]:
+    """POST connections/{brandId}/share/agree {proposedAt}: the other brand's proposal, as this
+    brand read it, is agreed; the collab is shared. A proposal changed since is a 409."""
+    seen = body.get("proposedAt") if isinstance(body, dict) else None
+    if not isinstance(seen, int) or isinstance(seen, bool):
+        raise ValidationError("Say which proposal you agree to (proposedAt).")
+    request_id, _, share = _connection(relation, brand_id)
+    if share is None:
+        raise NotFound(NOTHING_TO_AGREE)
+    if share.agreed(brand_id):
+        raise Conflict(ALREADY_AGREED)
+    if int(share.proposed_at) != seen:
+        raise Conflict(CHANGED)
+    now = int(time.time() * 1000)
+    mine = CollabShare.from_agreed if brand_id == int(share.from_brand_id) else CollabShare.to_agreed
+    try:
+        share.update(
+            actions=[
+                mine.set(True),
+                CollabShare.shared_at.set(now),
+                CollabShare.gsi1pk.set(ALL_SHARED),
+                CollabShare.gsi1sk.set(shared_gsi_sk(now, request_id)),
+            ],
+            condition=CollabShare.proposed_at == seen,
+        )
+    except UpdateError as exc:
+        if getattr(exc, "cause_response_code", "") == "ConditionalCheckFailedException":
+            raise Conflict(CHANGED) from None
+        raise
+    return {"share": share_json(share, brand_id)}
+
+
+def withdraw(brand_id: int, relation: BrandRelation | None) -> dict[str, Any]:
+    """DELETE connections/{brandId}/share: either brand takes it back (a proposal or a share);
+    it leaves member collabs at once."""
+    request_id, _, share = _connection(relation, brand_id)
+    if share is None:
+        raise NotFound(NOTHING_TO_AGREE)
+    CollabShare.at(request_id).delete()
+    return {"share": share_json(None, brand_id)}
+
+
+def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
+    """GET collab/examples: the collabs members agreed to show, newest first. Each is a SPEC
+    Project list item (name, _id, active, shared) with its two brands as they are now, the
+    summary and the idea. Only shared ones are listed (the SPEC lets shared items be left out
+    of other lists; these are the list of them). One Query, then one BatchGetItem of the
+    brands with the caller's own items, checked there."""
+    shares = list(CollabShare.newest(EXAMPLES_LIMIT))  # call 1
+    wanted = [*caller.keys_of(access), (Brand, Brand.key(brand_id))]
+    for share in shares:
+        wanted += [(Brand, Brand.key(int(share.from_brand_id))), (Brand, Brand.key(int(share.to_brand_id)))]
+    found = get_many(wanted)  # call 2
+    caller.verify(access, found, found.get(Brand.key(brand_id)))
+    items = []
+    for share in shares:
+        pair = [found.get(Brand.key(int(share.from_brand_id))), found.get(Brand.key(int(share.to_brand_id)))]
+        if None in pair or not share.is_shared:
+            continue  # a brand deleted since: nothing to show
+        brands = [live_brand_json(b) for b in pair if b is not None]
+        idea = collab_ideas.get(share.idea) if share.idea else None
+        items.append(
+            {
+                "_id": share.request_id,
+                "name": f"{brands[0]['name']} × {brands[1]['name']}",
+                "active": True,
+                "shared": True,
+                "brands": brands,
+                "summary": share.summary,
+                "idea": {"slug": idea.slug, "title": idea.title} if idea else None,
+                "sharedAt": iso_ms(share.shared_at),
+                "yours": brand_id in (int(share.from_brand_id), int(share.to_brand_id)),
+            }
+        )
+    return {"items": items}

@@ -1,0 +1,58 @@
+"""Member collabs: a connection both brands agreed to show to other members.
+
+- the share of one connection          pk=REQUEST#<request id>  sk=SHARE
+- every shared collab, newest first    gsi1pk=COLLABS           gsi1sk=<shared ms>#<request id>
+
+One item per connection (beside the request it belongs to). A brand proposes with a short
+summary of what they did together; the other brand agrees to that summary; only then does the
+item enter the COLLABS index (sparse: written with both agreements, removed on withdraw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
+
+from tandem.store import keys
+from tandem.store.models import Key, TandemModel, _Gsi1, _register
+
+SHARE_SK = "SHARE"
+ALL_SHARED = "COLLABS"
+
+
+def shared_gsi_sk(shared_ms: int, request_id: str) -> str:
+    return f"{shared_ms:013d}#{request_id}"
+
+
+@_register
+class CollabShare(TandemModel):
+    request_id = UnicodeAttribute()
+    from_brand_id = NumberAttribute()  # the brands of the connection, as the request names them
+    to_brand_id = NumberAttribute()
+    summary = UnicodeAttribute()
+    idea = UnicodeAttribute(null=True)  # a Collab Idea slug, when the collab was one of them
+    proposed_by = NumberAttribute()
+    proposed_at = NumberAttribute()  # epoch ms: a new proposal asks the other brand again
+    from_agreed = BooleanAttribute(default=False)
+    to_agreed = BooleanAttribute(default=False)
+    shared_at = NumberAttribute(null=True)  # epoch ms both had agreed
+    gsi1pk = UnicodeAttribute(null=True)  # ALL_SHARED while shared
+    gsi1sk = UnicodeAttribute(null=True)
+    shared = _Gsi1()
+
+    @classmethod
+    def key(cls, request_id: str) -> Key:
+        return keys.request_pk(request_id), SHARE_SK
+
+    def agreed(self, brand_id: int) -> bool:
+        return bool(self.from_agreed if brand_id == int(self.from_brand_id) else self.to_agreed)
+
+    @property
+    def is_shared(self) -> bool:
+        return bool(self.from_agreed and self.to_agreed)
+
+    @classmethod
+    def newest(cls, limit: int) -> Iterator[CollabShare]:
+        """Shared collabs, newest first (one Query on the sparse index)."""
+        return cls.shared.query(ALL_SHARED, scan_index_forward=False, limit=limit)

@@ -1,0 +1,167 @@
+"""One notification to three channels, in-process: the notifier's delivery of one 'request
+received' message to a member who takes it by email (moto's SES, templated raw MIME with
+one-click unsubscribe), browser push (pywebpush to the local push-service stand-in, which checks
+VAPID and decrypts) and Slack (slack_sdk to the local Slack stand-in, chat.postMessage).
+
+Prints `BENCH notify_fanout_ms <median>` and `BENCH notify_fanout_p95_ms <p95>` over RUNS
+deliveries (after WARMUP unmeasured ones: first calls build clients and templates), and
+`BENCH notify_fanout_channels 3` when every run reached all three. `RUNS=20 python
+tests/bench/notify_fanout.py` runs fewer. Loopback only; it stops by itself.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
+    p for p in sys.path if Path(p or ".").resolve() != HERE
+]
+from infra.local.template import build_plan  # noqa: E402
+
+os.environ.update(build_plan().environment)
+os.environ.update(
+    {
+        "AWS_ACCESS_KEY_ID": "bench",
+        "AWS_SECRET_ACCESS_KEY": "bench",
+        "AWS_DEFAULT_REGION": "eu-west-2",
+        "AWS_REGION": "eu-west-2",
+        "STAGE": "local",
+        "TABLE_NAME": "tandem-local",
+        "POWERTOOLS_LOG_LEVEL": "ERROR",
+        "SLACK_NOTIFICATIONS_ACTIVE": "true",
+    }
+)
+os.environ.pop("AWS_ENDPOINT_URL", None)
+
+RUNS = max(1, min(int(os.environ.get("RUNS", "100")), 1000))
+WARMUP = 5
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    import json
+    import logging
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the stand-ins' request lines
+
+    from moto import mock_aws
+
+    with mock_aws():
+        from infra.local.fake_push import FakePushService
+        from infra.local.fake_slack import FakeSlack
+        from infra.local.provision import provision
+        from infra.local.runtime import apply_environment
+
+        plan = provision()
+        apply_environment(plan)
+        os.environ["SLACK_NOTIFICATIONS_ACTIVE"] = "true"
+
+        from tandem.config import reset_settings, settings
+        from tandem.integrations.aws import client, reset_clients
+        from tandem.integrations.slack import new_encryption_key
+        from tandem.services import accounts, notification_settings, notify, push, slack_connection
+        from tandem.store.models import User
+
+        reset_settings()
+        slack = FakeSlack()
+        slack.start(0)
+        pusher = FakePushService()
+        pusher.start(0)
+        try:
+            client("secretsmanager").put_secret_value(
+                SecretId=settings().slack_secret_name,
+                SecretString=json.dumps(
+                    {
+                        "client_id": slack.client_id,
+                        "client_secret": slack.client_secret,
+                        "encryption_key": new_encryption_key(),
+                        "api_url": f"{slack.url}/api/",
+                        "authorize_url": f"{slack.url}/oauth/v2/authorize",
+                    }
+                ),
+            )
+            reset_clients()
+            from aws_lambda_powertools.utilities import parameters
+
+            parameters.clear_caches()
+
+            _, user = accounts.create_account_with_user(
+                email="bench@example.com", name="Bench", password=None
+            )
+            user_id = user.user_id
+            # The member's browser, and Slack connected through OAuth with a channel chosen.
+            push.subscribe(user_id, pusher.subscribe(push.public_key()).info())
+            query = {
+                k: v[0]
+                for k, v in parse_qs(urlsplit(slack_connection.auth_url(user_id)["url"]).query).items()
+            }
+            back = slack.authorize(query["client_id"], query["scope"], query["redirect_uri"], query["state"])
+            assert "slack=connected" in slack_connection.callback(
+                {k: v[0] for k, v in parse_qs(urlsplit(back).query).items()}
+            )
+            general = slack.channel_id("general")
+            slack_connection.select_channel(user_id, {"channelId": general, "channelName": "general"})
+            notification_settings.update(user_id, {"requests_received": {"browser": True, "slack": True}})
+
+            member = User.find(user_id)
+            message = {
+                "channel": "notify",
+                "toUser": user_id,
+                "source": "requests_received",
+                "template": "request_received",
+                "context": {
+                    "sender_brand": "Oat & Co",
+                    "recipient_brand": "Fern Candles",
+                    "message": "Shall we run a giveaway together?",
+                    "accept_url": f"{settings().site_url}/quick-action/accept/1/2/t",
+                    "decline_url": f"{settings().site_url}/quick-action/decline/1/2/t",
+                    "view_url": f"{settings().site_url}/requests/received/2/r1",
+                    "link_days": 14,
+                },
+                "push": {
+                    "title": "Oat & Co would like to collaborate with Fern Candles",
+                    "body": "Shall we run a giveaway together?",
+                    "url": "/requests/received/2/r1",
+                },
+                "subject": "r1",
+            }
+            timings, complete = [], 0
+            for run in range(WARMUP + RUNS):
+                started = time.perf_counter()
+                outcome = notify.deliver_to(member, message)
+                elapsed = (time.perf_counter() - started) * 1000
+                reached = (
+                    outcome.email == "sent" and outcome.browser == ["delivered"] and outcome.slack == "sent"
+                )
+                if run >= WARMUP:
+                    timings.append(elapsed)
+                    complete += reached
+                elif not reached:
+                    raise SystemExit(
+                        f"a warm-up delivery did not reach all three channels: {outcome.summary()}"
+                    )
+            assert len(slack.posted(general)) == WARMUP + RUNS
+            assert len(pusher.messages()) == WARMUP + RUNS
+        finally:
+            slack.stop()
+            pusher.stop()
+
+    print(f"BENCH notify_fanout_ms {statistics.median(timings):.1f}")
+    print(f"BENCH notify_fanout_p95_ms {_percentile(timings, 0.95):.1f}")
+    print(f"BENCH notify_fanout_runs {RUNS}")
+    print(f"BENCH notify_fanout_channels {3 if complete == RUNS else 0}")
+
+
+if __name__ == "__main__":
+    main()

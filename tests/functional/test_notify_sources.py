@@ -1,0 +1,153 @@
+"""The notification sources wired beyond requests: new matches after each run and in the daily
+digest at 9:00 the member's time, the payment receipt from the billing sync (mandatory email),
+and that each follows the member's settings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from tandem.domain.matching import Scored
+from tests.functional.helpers import Brand, mail_to, run_job, subscribe
+from tests.functional.test_billing import Shop, fake, shop  # noqa: F401  (fixtures)
+
+
+def _store(brand: Brand, candidates: list[Brand], run: str = "run-1") -> int:
+    """What a match run's last step does: store the brand's best matches."""
+    from tandem.services import match_runs
+
+    chosen = [
+        Scored(c.id, 0.9 - i / 100, ("They want giveaways, like you",)) for i, c in enumerate(candidates)
+    ]
+    return match_runs.store_matches(brand.id, run, chosen, [])
+
+
+def _others(count: int, start: int = 0) -> list[Brand]:
+    return [
+        Brand(f"o{i}@example.com", f"Brand {i}", status="none", category="food")
+        for i in range(start, start + count)
+    ]
+
+
+def _settings(api, member: Brand, change: dict, offset: str | None = None) -> dict:
+    headers = dict(member.headers)
+    if offset is not None:
+        headers["X-Timezone-Offset"] = offset
+    status, body = api.call("PUT", "/api/notifications/user", headers, change)
+    assert status == 200, body
+    return body
+
+
+def test_each_run_message_lists_the_new_matches_when_the_member_takes_it(api):
+    mia = Brand("mia@example.com", "Oat & Co")  # subscribed: sees names
+    others = _others(7)
+    _settings(api, mia, {"new_matches": {"subOptions": {"each_run": {"email": True}}}})
+
+    assert _store(mia, others) == 7
+    (mail,) = [m for m in mail_to("mia@example.com") if "new matches" in m.subject]
+    assert mail.subject == "7 new matches for Oat & Co"
+    assert "Brand 0 (food)" in mail.body and "Brand 4 (food)" in mail.body
+    assert "Brand 5" not in mail.body and "...and 2 more." in mail.body
+    assert f"/matches/brand/{others[0].id}" in mail.body and f"/matches/{mia.id}" in mail.body
+
+    assert _store(mia, others, "run-2") == 0  # nothing new: no message
+    assert len([m for m in mail_to("mia@example.com") if "new matches" in m.subject]) == 1
+
+
+def test_each_run_is_off_by_default_and_a_member_without_a_plan_sees_masked_names(api):
+    ben = Brand("ben@example.com", "Fern Candles", status="none")
+    _store(ben, _others(2))
+    assert mail_to("ben@example.com") == []  # default: the daily digest only
+
+    _settings(api, ben, {"new_matches": {"subOptions": {"each_run": {"email": True}}}})
+    _store(ben, _others(1, start=10), "run-2")
+    (mail,) = mail_to("ben@example.com")
+    assert mail.subject == "1 new match for Fern Candles"
+    assert "Brand 10" not in mail.body and "A food brand" in mail.body
+
+
+def test_the_daily_digest_comes_at_nine_local_once_with_the_matches_since_the_last(api, aws):
+    from tandem.services import match_news
+    from tandem.store.notify import DigestPending
+
+    mia = Brand("mia@example.com", "Oat & Co")
+    # The settings screen sends the member's offset: India, UTC+5:30 -> the 04:00 UTC run (9:30 local).
+    _settings(api, mia, {"tips": {"email": False}}, offset="5.5")
+    _store(mia, _others(3))
+    assert mail_to("mia@example.com") == []  # nothing right after the run: the digest waits
+
+    now = datetime.now(UTC)
+    four = now.replace(hour=4, minute=0, second=0, microsecond=0)
+    four += timedelta(days=1) if four <= now else timedelta()  # the next 04:00 UTC
+    at = lambda hour, days=0: four + timedelta(hours=hour - 4, days=days)  # noqa: E731
+    assert match_news.send_digests(at(3)) == {"accounts": 1, "digests": 0}  # 8:30 in India
+    assert match_news.send_digests(at(4)) == {"accounts": 1, "digests": 1}
+    (digest,) = mail_to("mia@example.com")
+    assert digest.subject == "Your daily matches: 3 new brands"
+    assert "Oat & Co: 3 new" in digest.body and "Brand 2 (food)" in digest.body
+    assert "/notifications/unsubscribe/" in str(digest.headers.get("List-Unsubscribe", ""))
+
+    assert match_news.send_digests(at(4)) == {"accounts": 1, "digests": 0}  # again the same hour
+    assert match_news.send_digests(at(4, days=1)) == {"accounts": 1, "digests": 0}  # nothing new
+    assert len(mail_to("mia@example.com")) == 1
+    assert DigestPending.all() == []  # a day after its last run the account is forgotten
+
+    assert run_job(aws, "new-matches-digest") == {"accounts": 0, "digests": 0}  # the scheduler job
+
+
+def test_digest_turned_off_sends_nothing_and_unsubscribe_is_per_source(api):
+    from tandem.services import match_news
+
+    ben = Brand("ben@example.com", "Fern Candles")
+    _settings(api, ben, {"new_matches": {"subOptions": {"daily_digest": {"email": False}}}}, offset="0")
+    _store(ben, _others(2))
+    nine = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) + timedelta(days=1)
+    assert match_news.send_digests(nine) == {"accounts": 1, "digests": 0}
+    assert mail_to("ben@example.com") == []
+
+
+def test_a_payment_sends_one_receipt_however_often_the_sync_runs(shop: Shop):  # noqa: F811
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    # Billing email is required: the member cannot switch it off.
+    status, body = shop.api.call(
+        "PUT", "/api/notifications/user", mia.headers, {"billing_account": {"email": False}}
+    )
+    assert status == 400 and "required" in str(body), body
+    shop.pay(shop.link(mia))
+    events = shop.new_events()
+    shop.deliver_all(events)
+    receipts = [m for m in mail_to("mia@tandem.local") if m.subject.startswith("Payment received")]
+    assert [m.subject for m in receipts] == ["Payment received: £49"]
+    assert "the monthly subscription" in receipts[0].body or "your Tandem subscription" in receipts[0].body
+    assert "List-Unsubscribe" not in receipts[0].headers  # a required email has no unsubscribe
+
+    from tandem.services import billing
+
+    billing.sync_account(mia.account)  # every later sync (events, the payment page) sees it again
+    receipts = [m for m in mail_to("mia@tandem.local") if m.subject.startswith("Payment received")]
+    assert len(receipts) == 1
+
+
+def test_members_of_an_account_without_a_plan_get_their_own_settings(api):
+    """Each user of the account follows their own settings (the notifier resolves them)."""
+    ann = Brand("ann@example.com", "Salt Harbour", status="none")
+    subscribe(ann.account)
+    _settings(api, ann, {"new_matches": {"email": True}})  # the source's own flag covers every run
+    _store(ann, _others(1))
+    assert [m.subject for m in mail_to("ann@example.com")] == ["1 new match for Salt Harbour"]
+
+
+def test_the_weekly_tip_goes_once_a_week_to_members_who_take_tips(api, aws):
+    Brand("mia@example.com", "Oat & Co")
+    ben = Brand("ben@example.com", "Fern Candles", status="none")
+    _settings(api, ben, {"tips": {"email": False}})
+
+    first = run_job(aws, "weekly-tip")
+    assert first["queued"] == 2 and first["week"].startswith("20")  # queued for both; settings decide
+    (tip,) = mail_to("mia@example.com")
+    assert tip.subject.startswith("Collab idea of the week: ")
+    assert "/inspiration/ideas?idea=" in tip.body
+    assert "/notifications/unsubscribe/" in str(tip.headers.get("List-Unsubscribe", ""))
+    assert mail_to("ben@example.com") == []
+
+    assert run_job(aws, "weekly-tip") == {"week": first["week"], "queued": 0, "already": True}
+    assert len(mail_to("mia@example.com")) == 1

@@ -1,0 +1,67 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { updateLoginCheck } from '@/lib/login-check';
+import { getSession, saveSession } from '@/lib/session';
+import { toSession, type LoginResponse } from '@/features/auth';
+
+/** GET users/profile: the signed-in member's own details (/account/profile/). */
+export interface Profile {
+  readonly name: string;
+  readonly firstName: string;
+  readonly initials: string;
+  readonly email: string;
+  readonly emailConfirmed: boolean;
+  readonly hasPassword: boolean;
+}
+
+export interface ProfileChange {
+  readonly message: string;
+  readonly profile: Profile;
+}
+
+/** The profile belongs to the user, not to a brand: one key (the cache is cleared on sign-out). */
+export const profileKeys = { all: ['profile'] as const };
+
+export const profileQuery = () =>
+  queryOptions({
+    queryKey: profileKeys.all,
+    queryFn: () => api.get<Profile>('users/profile'),
+    staleTime: 0,
+  });
+
+/** Keeps what other screens show of the user in step with a saved profile. */
+function applyProfile(client: QueryClient, profile: Profile): void {
+  client.setQueryData(profileKeys.all, profile);
+  updateLoginCheck(client, { email: profile.email, emailConfirmed: profile.emailConfirmed });
+  const session = getSession();
+  if (session && (session.name !== profile.name || session.initials !== profile.initials)) {
+    saveSession({ ...session, name: profile.name, firstName: profile.firstName, initials: profile.initials });
+  }
+}
+
+/** PUT users/profile {name}. */
+export async function changeName(client: QueryClient, name: string): Promise<string> {
+  const answer = await api.put<ProfileChange>('users/profile', { name });
+  applyProfile(client, answer.profile);
+  return answer.message;
+}
+
+/** PUT users/profile/email {email, currentPassword}: the new address must be confirmed. */
+export async function changeEmail(client: QueryClient, email: string, currentPassword: string): Promise<string> {
+  const answer = await api.put<ProfileChange>('users/profile/email', { email, currentPassword });
+  applyProfile(client, answer.profile);
+  return answer.message;
+}
+
+/**
+ * POST users/change-password: every other session ends; this browser keeps going with the
+ * new session the answer carries.
+ */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<string> {
+  const answer = await api.post<LoginResponse & { readonly message: string }>('users/change-password', {
+    currentPassword,
+    newPassword,
+  });
+  saveSession(toSession(answer));
+  return answer.message;
+}

@@ -1,0 +1,154 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type SubmitEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/Button';
+import { PagedSection } from '@/components/ui/ListStates';
+import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
+import { describeError } from '@/lib/api';
+import { showToast } from '@/lib/toast';
+import { adminActions, useMembers, type Member } from '../api/console';
+import { adminKeys } from '../api/keys';
+import { STATUS_LABELS } from '../menu';
+
+/** Plans that were paid for: the refund screen can check their latest payment. */
+const PAID = new Set(['active', 'trialling', 'cancelled', 'fixed_term', 'pending_approval']);
+
+function PlanCell({ member }: { readonly member: Member }) {
+  const { status, approval } = member.plan;
+  return (
+    <>
+      {STATUS_LABELS[status] ?? status}
+      {approval === 'required' && status === 'none' && <span className="admin__tag">Needs approval</span>}
+      {approval === 'refused' && <span className="admin__tag admin__tag--warn">Refused</span>}
+    </>
+  );
+}
+
+function MemberActions({ member }: { readonly member: Member }) {
+  const queryClient = useQueryClient();
+  const require = useMutation({
+    mutationFn: () => adminActions.requireApproval(member.accountId),
+    onSuccess: () => {
+      showToast({ tone: 'success', title: 'Approval required', message: `${member.email}'s next plan waits for approval.` });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: (error) => {
+      showToast({ tone: 'error', title: 'Not changed', message: describeError(error) });
+    },
+  });
+  // Only a member's (not a feature-only user's) next plan can wait for approval.
+  const canRequire = member.plan.status === 'none' && member.plan.approval === null && member.access === 'member';
+  const canRefund = PAID.has(member.plan.status);
+  const ask = async () => {
+    try {
+      await confirm({
+        title: 'Require approval?',
+        message: `${member.email}'s next plan will wait for a team member's approval, and the requests they send meanwhile are held.`,
+        confirmLabel: 'Require approval',
+      });
+    } catch (reason) {
+      if (reason instanceof Error && reason.message === USER_CANCELLED) return;
+      throw reason;
+    }
+    require.mutate();
+  };
+  return (
+    <div className="admin__row-actions">
+      {canRequire && (
+        <Button variant="secondary" busy={require.isPending} onClick={() => void ask()}>
+          Require approval
+        </Button>
+      )}
+      {canRefund && (
+        <Link
+          className="link-button"
+          to={`/admin/refunds?account=${encodeURIComponent(member.accountId)}&email=${encodeURIComponent(member.email)}`}
+        >
+          Refund
+        </Link>
+      )}
+      <Link className="link-button" to={`/admin/credits?email=${encodeURIComponent(member.email)}`}>
+        Gift credits
+      </Link>
+    </div>
+  );
+}
+
+export function MemberSearch({ label, onSearch, initial }: { readonly label: string; readonly onSearch: (q: string) => void; readonly initial: string }) {
+  const [text, setText] = useState(initial);
+  const id = useId();
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSearch(text.trim());
+  };
+  return (
+    <form className="admin__search" role="search" onSubmit={submit}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <div className="admin__search-row">
+        <input
+          id={id}
+          className="field__input"
+          type="search"
+          value={text}
+          maxLength={100}
+          placeholder="Email or name"
+          onChange={(event) => { setText(event.target.value); }}
+        />
+        <Button type="submit">Search</Button>
+      </div>
+    </form>
+  );
+}
+
+/** Users: a server-side search over every user, a page at a time. */
+export function UsersSection() {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const list = useMembers(q);
+  return (
+    <section className="admin__section">
+      <MemberSearch
+        label="Search users"
+        initial={q}
+        onSearch={(next) => { setParams(next ? { q: next } : {}); }}
+      />
+      <PagedSection list={list} noun="users" empty={<p>{q ? `No user matches “${q}”.` : 'No users yet.'}</p>}>
+        {(members) => (
+          <div className="admin__table-wrap">
+            <table className="admin__table">
+              <thead>
+                <tr>
+                  <th scope="col">User</th>
+                  <th scope="col">Access</th>
+                  <th scope="col">Plan</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {members.map((member) => (
+                  <tr key={member.id}>
+                    <th scope="row">
+                      <span className="admin__primary">{member.email}</span>
+                      <span className="admin__secondary">{member.name}</span>
+                    </th>
+                    <td data-label="Access">{member.access}</td>
+                    <td data-label="Plan">
+                      <PlanCell member={member} />
+                    </td>
+                    <td>
+                      <MemberActions member={member} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </PagedSection>
+    </section>
+  );
+}

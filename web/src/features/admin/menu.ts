@@ -1,0 +1,49 @@
+/** The admin menu (SPEC section 6: admins see an admin menu), shown under the main menu. */
+export interface AdminMenuLink {
+  readonly id: string;
+  readonly label: string;
+  readonly to: string;
+}
+
+export const ADMIN_SECTIONS = ['users', 'approvals', 'refunds', 'credits', 'issues', 'message', 'audit'] as const;
+export type AdminSection = (typeof ADMIN_SECTIONS)[number];
+
+export const ADMIN_MENU: readonly AdminMenuLink[] = [
+  { id: 'users', label: 'Users', to: '/admin/users' },
+  { id: 'approvals', label: 'Approvals', to: '/admin/approvals' },
+  // The Pitch Area's feature approval page (its own feature owns the route).
+  { id: 'features', label: 'Features to approve', to: '/admin/features' },
+  { id: 'refunds', label: 'Refunds', to: '/admin/refunds' },
+  { id: 'credits', label: 'Gift credits', to: '/admin/credits' },
+  { id: 'issues', label: 'Issue reports', to: '/admin/issues' },
+  { id: 'message', label: 'Global message', to: '/admin/message' },
+  { id: 'audit', label: 'Audit log', to: '/admin/audit' },
+];
+
+export function isAdminSection(value: string | undefined): value is AdminSection {
+  return (ADMIN_SECTIONS as readonly string[]).includes(value ?? '');
+}
+
+/** What an audit entry's action means, for people. */
+export const ACTION_LABELS: Readonly<Record<string, string>> = {
+  'approval.required': 'Required approval',
+  'approval.approve': 'Approved subscription',
+  'approval.refuse': 'Refused subscription',
+  'refund.issue': 'Refunded payment',
+  'credits.grant': 'Gifted credits',
+  'settings.globalMessage': 'Changed global message',
+  'settings.approveNewMembers': 'Changed approval of new members',
+  'feature.approve': 'Approved feature',
+  'feature.refuse': 'Refused feature',
+};
+
+export const STATUS_LABELS: Readonly<Record<string, string>> = {
+  none: 'No plan',
+  pending_approval: 'Pending approval',
+  active: 'Active',
+  trialling: 'Free trial',
+  cancelled: 'Cancelled',
+  gifted: 'Gifted credits only',
+  fixed_term: 'Fixed term',
+  feature_only: 'Feature only',
+};

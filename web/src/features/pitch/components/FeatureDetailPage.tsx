@@ -1,0 +1,315 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type SubmitEvent } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { TextAreaField } from '@/components/form/TextAreaField';
+import { useField } from '@/components/form/use-field';
+import { Alert } from '@/components/ui/Alert';
+import { Button } from '@/components/ui/Button';
+import { confirm } from '@/components/ui/confirm';
+import { LoadFailed } from '@/components/ui/ListStates';
+import { Modal } from '@/components/ui/Modal';
+import { PageLoader } from '@/components/ui/PageLoader';
+import { BrandLogo } from '@/features/brands';
+import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
+import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
+import { ApiError, describeError, SessionEndedError } from '@/lib/api';
+import { leaveApp } from '@/lib/leave-app';
+import { showToast } from '@/lib/toast';
+import { dayOf, endFeature, featureCheckout, pitchTo, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
+import { featurePath, PITCH_PATH } from '../paths';
+
+const MESSAGE_MAX = 1000;
+const MESSAGE_RULES = [(value: string) => (value.trim().length > MESSAGE_MAX ? `Please keep this to ${MESSAGE_MAX} characters or fewer.` : null)];
+
+function PitchDialog({
+  feature,
+  options,
+  brand,
+  open,
+  onClose,
+}: {
+  readonly feature: Feature;
+  readonly options: PitchOptions;
+  readonly brand: string;
+  readonly open: boolean;
+  readonly onClose: () => void;
+}) {
+  const message = useField({ rules: MESSAGE_RULES });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy || message.validate() !== null) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await pitchTo(client, brand, feature.id, message.value.trim());
+      showToast({ tone: 'success', title: 'Pitch sent', message: `We've let ${feature.brand.name} know. You'll hear from us when they reply.` });
+      onClose();
+    } catch (failure) {
+      setBusy(false);
+      if (failure instanceof SessionEndedError) return;
+      const refusal = paymentRefusal(failure);
+      if (refusal) {
+        void refreshDashboard(client);
+        onClose();
+        openSubscriptionOverlay({ reason: refusal.reason, type: 'pitch', requiredCredits: options.pitchCost });
+        return;
+      }
+      const fieldError = failure instanceof ApiError ? failure.fieldErrors.message : undefined;
+      if (fieldError) message.setError(fieldError);
+      else setError(describeError(failure));
+    }
+  };
+
+  return (
+    <Modal open={open} width={800} title={`Pitch to ${feature.brand.name}`} onClose={onClose} closeOnOverlayClick={false}>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+        <p className="muted small">
+          Pitching costs {options.pitchCost} credit. {feature.brand.name} sees your brand and message, and if they accept you both get
+          each other's contact details.
+        </p>
+        {error && (
+          <Alert title="We couldn't send your pitch">
+            <p>{error}</p>
+          </Alert>
+        )}
+        <TextAreaField
+          field={message}
+          name="message"
+          label="Your pitch"
+          rows={6}
+          placeholder="Hi! Our candles would be a lovely fit for your gift box because…"
+        />
+        <div className="actions actions--end">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" busy={busy}>
+            Send pitch ({options.pitchCost} credit)
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** The owner's view of where their feature stands, with End early and Pay. */
+function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly brand: string }) {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const open = feature.status === 'pending' || feature.status === 'live';
+  const expires = dayOf(feature.expiresAt);
+
+  const end = async () => {
+    try {
+      await confirm({
+        title: 'End your feature early?',
+        message:
+          'It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in Pitches Received.',
+        confirmLabel: 'End feature',
+        danger: true,
+      });
+    } catch {
+      return;
+    }
+    setBusy(true);
+    try {
+      const ended = await endFeature(client, brand, feature.id);
+      showToast({ tone: 'success', title: ended.message });
+    } catch (failure) {
+      if (!(failure instanceof SessionEndedError)) showToast({ tone: 'error', title: 'removeFeature', message: describeError(failure) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const pay = async () => {
+    setBusy(true);
+    try {
+      const { url } = await featureCheckout(brand, feature.id);
+      leaveApp(url);
+    } catch (failure) {
+      setBusy(false);
+      if (!(failure instanceof SessionEndedError)) showToast({ tone: 'error', title: "We couldn't open the checkout", message: describeError(failure) });
+    }
+  };
+
+  let text: string;
+  if (feature.status === 'live') text = `It's live in the Pitch Area until ${expires ?? 'the end of its term'}. Pitches arrive in your received requests.`;
+  else if (feature.status === 'pending' && feature.paid === false) text = "It's not paid yet. Pay for it and we'll review it.";
+  else if (feature.status === 'pending') text = 'We normally approve features within 24 hours and confirm by email.';
+  else if (feature.status === 'refused') text = `We couldn't approve it${feature.refusedReason ? `: ${feature.refusedReason}` : '.'} Your credits were returned.`;
+  else if (feature.status === 'expired') text = 'Its term is over. You can feature your brand again.';
+  else text = 'You ended it early. You can feature your brand again.';
+
+  return (
+    <section className="pitch-owner" aria-label="Your feature">
+      <p className="pitch-owner__status">
+        <span className={`badge ${feature.status === 'live' ? 'badge--saved' : 'badge--current'}`}>{STATUS_LABEL[feature.status]}</span>
+      </p>
+      <p>{text}</p>
+      <div className="actions">
+        {feature.status === 'pending' && feature.paid === false && (
+          <Button busy={busy} onClick={() => void pay()}>
+            Pay for your feature
+          </Button>
+        )}
+        {feature.status === 'live' && (
+          <Link to="/requests/received" className="button button--secondary">
+            See pitches received
+          </Link>
+        )}
+        {open && (
+          <Button variant="danger" busy={busy} onClick={() => void end()}>
+            End feature early
+          </Button>
+        )}
+        {!open && (
+          <Link to="/pitch/new" className="button button--primary">
+            Feature your brand again
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** /pitch/{_id}: the feature in full; Pitch (1 credit) for others, its status for the owner. */
+export function FeatureDetailPage() {
+  const { _id: featureId = '' } = useParams();
+  const brand = useCurrentBrandId();
+  const item = useFeature(brand, featureId);
+  const [pitching, setPitching] = useState(false);
+
+  if (item.isError) {
+    const gone = item.error instanceof ApiError && item.error.status === 404;
+    return (
+      <div className="pitch pitch--narrow">
+        <Link to={PITCH_PATH} className="back-link">
+          ← Pitch Area
+        </Link>
+        {gone ? (
+          <Alert tone="info" title="This feature isn't in the Pitch Area">
+            <p>It may have ended or expired. Have a look at the features that are live now.</p>
+          </Alert>
+        ) : (
+          <LoadFailed
+            title="We couldn't load this feature"
+            error={item.error}
+            retry={() => {
+              void item.refetch();
+            }}
+          />
+        )}
+      </div>
+    );
+  }
+  if (!item.data || brand === null) return <PageLoader />;
+  const { feature, options } = item.data;
+  const closes = dayOf(feature.closingDate);
+  const masked = !feature.nameVisible;
+
+  return (
+    <div className="pitch pitch--narrow">
+      <Link to={PITCH_PATH} className="back-link">
+        ← Pitch Area
+      </Link>
+      <article className="feature-detail">
+        <header className="feature-detail__head">
+          <BrandLogo name={feature.brand.name} logoUrl={feature.brand.logoUrl} masked={masked} size="lg" />
+          <div>
+            <p className={masked ? 'feature-card__brand brand-name--masked' : 'feature-card__brand'}>
+              {feature.brand.name}
+              {feature.own && <span className="badge badge--current">Your feature</span>}
+            </p>
+            {feature.brand.category && <p className="feature-card__category">{feature.brand.category}</p>}
+            <h1 className="page-title">{feature.title}</h1>
+          </div>
+        </header>
+
+        {feature.own && <OwnerPanel feature={feature} brand={brand} />}
+
+        <dl className="feature-facts feature-facts--full">
+          <div>
+            <dt>{feature.own ? 'You offer' : 'They offer'}</dt>
+            <dd>{feature.offer}</dd>
+          </div>
+          <div>
+            <dt>{feature.own ? "You're looking for" : "They're looking for"}</dt>
+            <dd>{feature.lookingFor}</dd>
+          </div>
+          <div>
+            <dt>Kinds of collaboration</dt>
+            <dd>
+              <ul className="chips">
+                {feature.collabKinds.map((kind) => (
+                  <li key={kind} className="chip">
+                    {kind}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+          {feature.audience && (
+            <div>
+              <dt>Audience</dt>
+              <dd>{feature.audience}</dd>
+            </div>
+          )}
+          <div>
+            <dt>Closing date</dt>
+            <dd>{closes ?? 'None: open until the feature ends'}</dd>
+          </div>
+        </dl>
+
+        {!feature.own && (
+          <section className="feature-detail__pitch" aria-label="Pitch">
+            {feature.pitch ? (
+              <Alert tone="success" title="You've pitched to this feature">
+                <p>
+                  Sent {dayOf(feature.pitch.createdAt)}. You'll find it in <Link to="/requests/sent">Requests sent</Link>.
+                </p>
+              </Alert>
+            ) : feature.canPitch ? (
+              <>
+                <p className="muted">Pitching costs {options.pitchCost} credit. If they accept, you both get each other's contact details.</p>
+                <Button
+                  onClick={() => {
+                    setPitching(true);
+                  }}
+                >
+                  Pitch
+                </Button>
+              </>
+            ) : (
+              <Alert tone="info" title="This feature is no longer taking pitches">
+                <p>It has ended or expired.</p>
+              </Alert>
+            )}
+          </section>
+        )}
+      </article>
+      {!feature.own && (
+        <PitchDialog
+          key={feature.id}
+          feature={feature}
+          options={options}
+          brand={brand}
+          open={pitching}
+          onClose={() => {
+            setPitching(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** /pitch/jump/{_id}: the link in emails opens the feature. */
+export function JumpToFeaturePage() {
+  const { _id: featureId = '' } = useParams();
+  return <Navigate to={featurePath(featureId)} replace />;
+}

@@ -66,7 +66,7 @@ describe('GuideButton (top bar)', () => {
 
   it('lists just the page’s guides when it has several; playing a recorded one records the view', async () => {
     const { user, api } = open('/matches');
-    await user.click(await screen.findByRole('button', { name: 'Guides for this page (2)' }));
+    await user.click(await screen.findByRole('button', { name: 'Guide: 2 videos for this page' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Video Guides' }));
     expect(
       within(dialog.getByRole('list', { name: 'Video guides' }))

@@ -18,7 +18,8 @@ export function GuideButton({ pageName }: { readonly pageName: string | null }) 
   const [only] = guides;
   const single = guides.length === 1 && only !== undefined ? only : null;
   const allWatched = guides.every((g) => g.watched);
-  const label = single ? `Guide: ${single.title}` : `Guides for this page (${guides.length})`;
+  // The name starts with the visible word "Guide" (voice users say what they see).
+  const label = single ? `Guide: ${single.title}` : `Guide: ${guides.length} videos for this page`;
 
   return (
     <>

@@ -117,7 +117,9 @@ describe('access rules by route kind', () => {
     signIn();
     mockApi(shellRoutes());
     const { router } = renderRoute('/inspiration/calendar');
-    expect(await screen.findByRole('heading', { level: 1, name: /Collab calendar/ })).toBeInTheDocument();
+    // The calendar is a tab of Collab Ideas: the page's heading, with its own options form.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Collab Ideas' })).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Calendar options' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/inspiration/calendar');
   });
 

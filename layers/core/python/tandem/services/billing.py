@@ -194,20 +194,8 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
     have = {b.bucket_id for b in held}
     known = {g.key for g in state.grants} | set(state.revoked)
     existing = {key for key in known if _bucket_id(key) in have}
-    made = billing.grants_to_make(state, existing, now)
-    for grant in made:
-        credits.grant(
-            account_id,
-            kind=grant.kind,
-            amount=grant.amount,
-            valid_from=grant.valid_from,
-            valid_to=grant.valid_to,
-            op_id=grant.key,
-            product_name=grant.product_name,
-        )
-    for key in billing.revocations(state, existing):
-        credits.revoke(account_id, key, "payment refunded")
-    billing_notices.payments_landed(account_id, state.payments, now)  # receipts, once per payment
+    # The plan first, then its credits: a member who sees the new credits can spend them
+    # (granting first left a moment with 6 credits and no plan, and a send was refused).
     record = {**state.to_record(), "paid_sessions": _paid_sessions(snapshot)}
     try:
         update_only(
@@ -229,6 +217,20 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
         if exc.cause_response_code != "ConditionalCheckFailedException":
             raise
         logger.info("A later billing sync was written first", extra={"account": account_id})
+    made = billing.grants_to_make(state, existing, now)
+    for grant in made:
+        credits.grant(
+            account_id,
+            kind=grant.kind,
+            amount=grant.amount,
+            valid_from=grant.valid_from,
+            valid_to=grant.valid_to,
+            op_id=grant.key,
+            product_name=grant.product_name,
+        )
+    for key in billing.revocations(state, existing):
+        credits.revoke(account_id, key, "payment refunded")
+    billing_notices.payments_landed(account_id, state.payments, now)  # receipts, once per payment
     logger.info(
         "Billing synced",
         extra={"account": account_id, "status": state.status, "granted": [g.key for g in made]},

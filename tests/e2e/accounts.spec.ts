@@ -1,14 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-
-const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { DEMO, signIn, submitSignIn } from './members';
 
 test('a new member signs up, confirms through the outbox link, signs in and out', async ({ page }) => {
   const email = `nina.${Date.now()}@example.com`;
@@ -29,7 +20,7 @@ test('a new member signs up, confirms through the outbox link, signs in and out'
   await page.goto(href!);
   await expect(page.getByText('Thanks, your email address is confirmed.')).toBeVisible();
 
-  await signIn(page, email, 'Tandem-Oats-2026');
+  await submitSignIn(page, { email, password: 'Tandem-Oats-2026' });
   await expect(page).toHaveURL(/\/$/);
   await expect(page).toHaveTitle('Tandem Hub: Dashboard');
 
@@ -58,14 +49,13 @@ test('a new member signs up, confirms through the outbox link, signs in and out'
 });
 
 test('a wrong password shows the message and keeps the member on the sign-in page', async ({ page }) => {
-  await signIn(page, DEMO.email, 'Not-The-Password-1');
+  await submitSignIn(page, { email: DEMO.email, password: 'Not-The-Password-1' });
   await expect(page.getByRole('alert')).toHaveText('Wrong email or password');
   await expect(page).toHaveURL(/\/login/);
 });
 
 test('a member with two brands switches brand', async ({ page }) => {
-  await signIn(page, DEMO.email, DEMO.password);
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, DEMO);
   const switcher = page.getByLabel(/brand/i).first();
   await expect(switcher).toBeVisible();
   const reloaded = page.waitForRequest((r) => r.url().includes('/api/dashboard'));
@@ -78,8 +68,7 @@ test('a member with two brands switches brand', async ({ page }) => {
 });
 
 test('an expired access token is refreshed once for requests that fail together', async ({ page }) => {
-  await signIn(page, DEMO.email, DEMO.password);
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, DEMO);
 
   // Spoil the access token, as if it had expired, then load a page that makes several calls.
   await page.evaluate(() => {
@@ -107,8 +96,7 @@ test('an expired access token is refreshed once for requests that fail together'
 });
 
 test('a signed-in member opening /login lands on the dashboard', async ({ page }) => {
-  await signIn(page, DEMO.email, DEMO.password);
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, DEMO);
   await page.goto('/login');
   await expect(page).toHaveURL(/\/$/);
 });
@@ -150,6 +138,5 @@ test('a reset link works once; opened again it says so and offers a new one', as
   await page.getByRole('link', { name: 'Request a new link' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
 
-  await signIn(page, email, 'Fresh-Oats-2027');
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, { email, password: 'Fresh-Oats-2027' });
 });

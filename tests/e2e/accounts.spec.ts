@@ -1,13 +1,20 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { DEMO, linkFromOutbox, signIn, submitSignIn } from './members';
 
-const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
+const PHONE = { width: 375, height: 812 };
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+/** The page is no wider than the phone (nothing scrolls sideways) and `shown` lies wholly on its screen. */
+async function expectOnPhoneScreen(page: Page, shown: Locator): Promise<void> {
+  await expect(shown).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the page scrolls sideways').toBeLessThanOrEqual(
+    PHONE.width,
+  );
+  const box = (await shown.boundingBox())!;
+  expect(box.x, 'cut off on the left').toBeGreaterThanOrEqual(0);
+  expect(box.y, 'cut off at the top').toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, 'cut off on the right').toBeLessThanOrEqual(PHONE.width);
+  expect(box.y + box.height, 'cut off at the bottom').toBeLessThanOrEqual(PHONE.height);
 }
 
 test('a new member signs up, confirms through the outbox link, signs in and out', async ({ page }) => {
@@ -29,7 +36,7 @@ test('a new member signs up, confirms through the outbox link, signs in and out'
   await page.goto(href!);
   await expect(page.getByText('Thanks, your email address is confirmed.')).toBeVisible();
 
-  await signIn(page, email, 'Tandem-Oats-2026');
+  await submitSignIn(page, { email, password: 'Tandem-Oats-2026' });
   await expect(page).toHaveURL(/\/$/);
   await expect(page).toHaveTitle('Tandem Hub: Dashboard');
 
@@ -57,15 +64,84 @@ test('a new member signs up, confirms through the outbox link, signs in and out'
   await expect(page).toHaveURL(/\/login/);
 });
 
+test('on a phone, a new member signs up, confirms, and goes through the welcome, the brand note and the tips tour', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(PHONE);
+  const email = `pia.phone.${Date.now()}@example.com`;
+  await page.goto('/create-account');
+  const create = page.getByRole('button', { name: /create/i });
+  await expectOnPhoneScreen(page, page.getByLabel('Your name'));
+  await page.getByLabel('Your name').fill('Pia Phone');
+  await page.getByLabel('Brand name').fill('Pocket Preserves');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('Tandem-Oats-2026');
+  await create.scrollIntoViewIfNeeded();
+  await expectOnPhoneScreen(page, create);
+  await create.click();
+  await expect(page.getByText(/check your email/i)).toBeVisible();
+
+  await page.goto(await linkFromOutbox(request, email, 'Confirm your email', '/confirm-email/'));
+  await expectOnPhoneScreen(page, page.getByText('Thanks, your email address is confirmed.'));
+  await submitSignIn(page, { email, password: 'Tandem-Oats-2026' });
+  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+
+  // The welcome popup: three steps, each on the screen, its button within reach.
+  const welcome = page.getByRole('dialog', { name: 'Welcome' });
+  for (const [heading, button] of [
+    ['Welcome to Tandem, Pia', 'Next'],
+    ['How credits work', 'Next'],
+    ['Find your first partners', 'Finish'],
+  ] as const) {
+    await expect(welcome.getByRole('heading', { name: heading })).toBeVisible();
+    await expectOnPhoneScreen(page, welcome);
+    await expectOnPhoneScreen(page, welcome.getByRole('button', { name: button }));
+    await welcome.getByRole('button', { name: button }).click();
+  }
+  await expect(welcome).toHaveCount(0);
+
+  // The brand-visibility note.
+  const note = page.getByRole('dialog', { name: 'Brand names are now visible in Matches' });
+  await expectOnPhoneScreen(page, note);
+  await expectOnPhoneScreen(page, note.getByRole('button', { name: 'Got it' }));
+  await note.getByRole('button', { name: 'Got it' }).click();
+  await expect(note).toHaveCount(0);
+
+  // The tips tour, with the phone's menu step: five tips, each wholly on the screen.
+  const tips = ['Welcome to Tandem', 'Tell other brands about yours', 'Your menu', 'Collaboration opportunities', 'Credits and your plan'];
+  for (const [index, title] of tips.entries()) {
+    const tip = page.getByRole('dialog', { name: title });
+    await expect(tip.getByText(`Tip ${index + 1} of ${tips.length}`)).toBeVisible();
+    await expectOnPhoneScreen(page, tip);
+    if (title === 'Your menu') {
+      // It points at the menu button: just below it.
+      const menu = (await page.getByRole('button', { name: 'Open menu' }).boundingBox())!;
+      expect((await tip.boundingBox())!.y).toBeGreaterThanOrEqual(menu.y + menu.height);
+    }
+    const button = tip.getByRole('button', { name: index === tips.length - 1 ? 'Finish' : 'Next' });
+    await expectOnPhoneScreen(page, button);
+    await button.click();
+  }
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // The dashboard, fitting the phone; the popups do not come back.
+  const heading = page.getByRole('heading', { level: 1, name: /Pia/ });
+  await expectOnPhoneScreen(page, heading);
+  await page.reload();
+  await expectOnPhoneScreen(page, heading);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
 test('a wrong password shows the message and keeps the member on the sign-in page', async ({ page }) => {
-  await signIn(page, DEMO.email, 'Not-The-Password-1');
+  await submitSignIn(page, { email: DEMO.email, password: 'Not-The-Password-1' });
   await expect(page.getByRole('alert')).toHaveText('Wrong email or password');
   await expect(page).toHaveURL(/\/login/);
 });
 
 test('a member with two brands switches brand', async ({ page }) => {
-  await signIn(page, DEMO.email, DEMO.password);
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, DEMO);
   const switcher = page.getByLabel(/brand/i).first();
   await expect(switcher).toBeVisible();
   const reloaded = page.waitForRequest((r) => r.url().includes('/api/dashboard'));
@@ -78,8 +154,7 @@ test('a member with two brands switches brand', async ({ page }) => {
 });
 
 test('an expired access token is refreshed once for requests that fail together', async ({ page }) => {
-  await signIn(page, DEMO.email, DEMO.password);
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, DEMO);
 
   // Spoil the access token, as if it had expired, then load a page that makes several calls.
   await page.evaluate(() => {
@@ -107,8 +182,7 @@ test('an expired access token is refreshed once for requests that fail together'
 });
 
 test('a signed-in member opening /login lands on the dashboard', async ({ page }) => {
-  await signIn(page, DEMO.email, DEMO.password);
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, DEMO);
   await page.goto('/login');
   await expect(page).toHaveURL(/\/$/);
 });
@@ -150,6 +224,5 @@ test('a reset link works once; opened again it says so and offers a new one', as
   await page.getByRole('link', { name: 'Request a new link' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
 
-  await signIn(page, email, 'Fresh-Oats-2027');
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
+  await signIn(page, { email, password: 'Fresh-Oats-2027' });
 });

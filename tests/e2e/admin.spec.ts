@@ -1,5 +1,5 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, test, type A11yWatcher } from './fixtures';
+import { expect, test } from './fixtures';
+import { ADMIN, authed, memberPage, newMember, payOnCheckout, signIn, type NewMember } from './members';
 
 /**
  * Pending approval and the admin console (issue 12), against the local stack. Two fresh
@@ -10,75 +10,29 @@ import { expect, test, type A11yWatcher } from './fixtures';
  * these two members change.
  */
 
-const ADMIN = { email: 'admin@tandem.local', password: 'Kestrel-Quay-Admin-4' };
 const PASSWORD = 'Tandem-Oats-2026';
 const stamp = Date.now();
-const PIPER = { name: 'Piper Pending', email: `piper.${stamp}@example.com`, brand: `Piper Preserves ${stamp}` };
-const RHEA = { name: 'Rhea Receiver', email: `rhea.${stamp}@example.com`, brand: `Rhea Ribbons ${stamp}` };
+const PIPER: NewMember = {
+  name: 'Piper Pending',
+  email: `piper.${stamp}@example.com`,
+  password: PASSWORD,
+  brand: `Piper Preserves ${stamp}`,
+};
+const RHEA: NewMember = {
+  name: 'Rhea Receiver',
+  email: `rhea.${stamp}@example.com`,
+  password: PASSWORD,
+  brand: `Rhea Ribbons ${stamp}`,
+};
 const MESSAGE = 'Shall we bundle our preserves with your ribbons for a gift box?';
-
-function authed(token: string, brand = 'default') {
-  return { Authorization: `Bearer ${token}`, 'X-Brand-Id': brand };
-}
-
-async function outboxLink(request: APIRequestContext, to: string, part: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const html = await (await request.get('/__local/outbox')).text();
-        const article = html.split('<article>').find((a) => a.includes(`To: ${to}</p>`) && a.includes(part));
-        link = article ? [...article.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!).find((h) => h.includes(part)) : undefined;
-        return link ?? null;
-      },
-      { message: `email to ${to} with a ${part} link`, timeout: 20_000 },
-    )
-    .not.toBeNull();
-  return new URL(link!.replace(/&amp;/g, '&')).pathname;
-}
-
-/** A member signed up and confirmed through the API, first-visit popups done. */
-async function signUp(request: APIRequestContext, who: typeof PIPER): Promise<{ token: string; brandId: number }> {
-  const created = await request.post('/api/users/create-account', {
-    data: { name: who.name, email: who.email, password: PASSWORD, brandName: who.brand },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const confirm = await outboxLink(request, who.email, '/confirm-email/');
-  const confirmed = await request.post('/api/users/confirm-email', { data: { code: confirm.replace('/confirm-email/', '') } });
-  expect(confirmed.ok(), await confirmed.text()).toBeTruthy();
-  const login = await request.post('/api/users/login', { data: { email: who.email, password: PASSWORD } });
-  const { access_token: token } = (await login.json()) as { access_token: string };
-  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup', 'users/action/instructions']) {
-    await request.post(`/api/${action}`, { headers: authed(token) });
-  }
-  const dashboard = (await (await request.get('/api/dashboard', { headers: authed(token) })).json()) as {
-    dashboard: { brandId: number };
-  };
-  return { token, brandId: Number(dashboard.dashboard.brandId) };
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
-
-async function memberPage(browser: Browser, a11y: A11yWatcher, email: string, password: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  a11y.watch(page);
-  await signIn(page, email, password);
-  return page;
-}
 
 test('a pending-approval member’s request is held until an admin approves them in the console', async ({ page, browser, request, a11y }) => {
   test.setTimeout(240_000);
-  const piper = await signUp(request, PIPER);
-  const rhea = await signUp(request, RHEA);
+  await newMember(request, PIPER);
+  const rhea = await newMember(request, RHEA);
 
   // The admin marks Piper's next plan as needing approval, from the Users screen.
-  await signIn(page, ADMIN.email, ADMIN.password);
+  await signIn(page, ADMIN);
   const adminMenu = page.getByRole('navigation', { name: 'Admin' });
   await adminMenu.getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
@@ -91,16 +45,10 @@ test('a pending-approval member’s request is held until an admin approves them
   await expect(row.getByText('Needs approval')).toBeVisible();
 
   // Piper subscribes through the hosted checkout and is told the plan waits for approval.
-  const piperPage = await memberPage(browser, a11y, PIPER.email, PASSWORD);
+  const piperPage = await memberPage(browser, a11y, PIPER);
   await piperPage.goto('/account/subscriptions/');
   await piperPage.getByLabel('Buy now: Tandem membership, Monthly').click(); // a button until the member has a Stripe customer
-  await piperPage.waitForURL((url) => !url.pathname.startsWith('/account/'));
-  await piperPage.getByLabel(/Card number/i).fill('4242 4242 4242 4242');
-  const expiry = piperPage.getByLabel(/Expir/i);
-  if (await expiry.count()) await expiry.fill('12 / 34');
-  const cvc = piperPage.getByLabel(/CVC/i);
-  if (await cvc.count()) await cvc.fill('123');
-  await piperPage.getByRole('button', { name: /^(Pay|Subscribe)$/ }).click();
+  await payOnCheckout(piperPage);
   await piperPage.waitForURL((url) => url.pathname === '/account/subscriptions/', { timeout: 30_000 });
   const done = piperPage.getByRole('dialog', { name: 'Payment complete' });
   await done.getByRole('button', { name: 'Continue' }).click();
@@ -114,7 +62,7 @@ test('a pending-approval member’s request is held until an admin approves them
   await expect(piperPage.locator('.toast').filter({ hasText: 'once your subscription is approved' })).toBeVisible();
   await piperPage.goto('/requests/sent');
   await expect(piperPage.getByText('Sends once your subscription is approved')).toBeVisible();
-  const before = await request.get('/api/requests?box=received', { headers: authed(rhea.token, String(rhea.brandId)) });
+  const before = await request.get('/api/requests?box=received', { headers: authed(rhea.token, rhea.brandId) });
   expect(((await before.json()) as { items: unknown[] }).items).toEqual([]);
 
   // The admin approves Piper in the approval queue.
@@ -127,7 +75,7 @@ test('a pending-approval member’s request is held until an admin approves them
   await expect(page.getByRole('button', { name: `Approve ${PIPER.email}` })).toHaveCount(0);
 
   // The request went out: Rhea sees it, and Piper's plan is active.
-  const rheaPage = await memberPage(browser, a11y, RHEA.email, PASSWORD);
+  const rheaPage = await memberPage(browser, a11y, RHEA);
   await rheaPage.goto('/requests/received');
   await expect(rheaPage.getByText(MESSAGE)).toBeVisible();
   await piperPage.goto('/account/subscriptions/');
@@ -138,5 +86,4 @@ test('a pending-approval member’s request is held until an admin approves them
   await adminMenu.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'Approved subscription' }).first()).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'Required approval' }).first()).toBeVisible();
-  void piper;
 });

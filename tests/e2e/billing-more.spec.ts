@@ -1,5 +1,15 @@
-import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import {
+  authed,
+  credits,
+  DECLINED_CARD,
+  GOOD_CARD,
+  newMember,
+  payOnCheckout,
+  signIn,
+  subscribeMonthly,
+  type NewMember,
+} from './members';
 
 /*
  * More billing journeys (issue 12) on the local stack and its fake Stripe's hosted checkout and
@@ -10,99 +20,17 @@ import { expect, test } from './fixtures';
 
 const PASSWORD = 'Tandem-Billing-2026';
 const stamp = Date.now();
-const GOOD_CARD = '4242 4242 4242 4242';
-const DECLINED_CARD = '4000 0000 0000 0002';
 const PAYMENT_COMPLETE =
   "Thank you! Your payment has been processed. Now the fun begins - let's find you some incredible brands to partner with.";
 const YEARLY_SUCCESS = 'Thanks, your yearly upgrade has been processed successfully...';
 
-interface Member {
-  readonly email: string;
-  readonly token: string;
-  readonly brandId: number;
-}
-
-const authed = (token: string, brand?: number) => ({
-  Authorization: `Bearer ${token}`,
-  ...(brand ? { 'X-Brand-Id': String(brand) } : {}),
+/** A member to sign up, called `name`, with the brand '<name> Goods'. */
+const called = (name: string): NewMember => ({
+  name,
+  email: `${name.toLowerCase().replace(/\W+/g, '.')}.${stamp}@example.com`,
+  password: PASSWORD,
+  brand: `${name} Goods`,
 });
-
-async function confirmCode(request: APIRequestContext, email: string): Promise<string> {
-  let code: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        const html = await (await request.get('/__local/outbox')).text();
-        const article = html.split('<article>').find((part) => part.includes(email));
-        code = article ? (/\/confirm-email\/([A-Za-z0-9_-]+)/.exec(article)?.[1] ?? null) : null;
-        return code;
-      },
-      { message: `confirmation email to ${email}`, timeout: 20_000 },
-    )
-    .not.toBeNull();
-  return code!;
-}
-
-/** A fresh member, confirmed, signed in through the API, first-visit popups done. */
-async function newMember(request: APIRequestContext, name: string, extraBrands: readonly string[] = []): Promise<Member> {
-  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${stamp}@example.com`;
-  const created = await request.post('/api/users/create-account', {
-    data: { name, email, password: PASSWORD, brandName: `${name} Goods` },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const confirmed = await request.post('/api/users/confirm-email', { data: { code: await confirmCode(request, email) } });
-  expect(confirmed.ok(), await confirmed.text()).toBeTruthy();
-  const login = await request.post('/api/users/login', { data: { email, password: PASSWORD } });
-  expect(login.ok(), await login.text()).toBeTruthy();
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  const dashboard = await (await request.get('/api/dashboard', { headers: authed(token) })).json();
-  const brandId = Number(dashboard.dashboard.brandId);
-  for (const brand of extraBrands) {
-    const made = await request.post('/api/brands', {
-      headers: authed(token, brandId),
-      data: { name: brand, category: 'food & drink', description: `${brand} makes lovely things.` },
-    });
-    expect(made.status(), await made.text()).toBe(201);
-  }
-  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup', 'users/action/instructions']) {
-    await request.post(`/api/${action}`, { headers: authed(token) });
-  }
-  return { email, token, brandId };
-}
-
-async function credits(request: APIRequestContext, member: Member) {
-  const answer = await request.get('/api/dashboard', { headers: authed(member.token, member.brandId) });
-  expect(answer.ok()).toBeTruthy();
-  return (await answer.json()).credits as { available: number; total: number; active: boolean; isYearly: boolean };
-}
-
-/** Subscribes monthly through the fake's hosted checkout (the form a browser posts) and waits for 6 credits. */
-async function subscribeMonthly(request: APIRequestContext, member: Member) {
-  const made = await request.post('/api/checkout', {
-    headers: authed(member.token, member.brandId),
-    data: { priceId: 'tandem_main_monthly' },
-  });
-  expect(made.ok(), await made.text()).toBeTruthy();
-  const { url } = (await made.json()) as { url: string };
-  const paid = await request.post(url, { form: { email: '', name: 'Card Holder', card_number: GOOD_CARD, pay: '1' }, maxRedirects: 0 });
-  expect(paid.status()).toBe(303);
-  await expect.poll(async () => (await credits(request, member)).available, { timeout: 30_000 }).toBe(6);
-}
-
-async function signIn(page: Page, member: Member) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(member.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
-
-/** On the fake's hosted checkout: one card, then Pay / Subscribe. */
-async function payOnCheckout(page: Page, card: string) {
-  await expect(page.getByRole('table', { name: 'Order summary' })).toBeVisible();
-  await page.getByLabel('Card number').fill(card);
-  await page.getByRole('button', { name: /^(Pay|Subscribe)$/ }).click();
-}
 
 test('out of credits during a send, a member buys add-on credits from the overlay and the send goes through', async ({
   page,
@@ -110,13 +38,13 @@ test('out of credits during a send, a member buys add-on credits from the overla
 }) => {
   test.setTimeout(180_000);
   const targets = ['Sprout One', 'Sprout Two', 'Sprout Three', 'Sprout Four', 'Sprout Five', 'Sprout Six', 'Sprout Seven'];
-  const partner = await newMember(request, 'Pia Partner', targets);
+  const partner = await newMember(request, called('Pia Partner'), targets);
   const partnerBrands = ((await (await request.get('/api/brands', { headers: authed(partner.token) })).json()).brands as {
     id: number;
     name: string;
   }[]).filter((brand) => targets.includes(brand.name));
   expect(partnerBrands).toHaveLength(7);
-  const buyer = await newMember(request, 'Ada Addon');
+  const buyer = await newMember(request, called('Ada Addon'));
   await subscribeMonthly(request, buyer);
   // Six requests spend the six monthly credits.
   for (const brand of partnerBrands.slice(0, 6)) {
@@ -158,7 +86,7 @@ test('out of credits during a send, a member buys add-on credits from the overla
 
 test('a member cancels in the payment portal and the plan stays valid to the end of the period', async ({ page, request }) => {
   test.setTimeout(150_000);
-  const member = await newMember(request, 'Cas Cancel');
+  const member = await newMember(request, called('Cas Cancel'));
   await subscribeMonthly(request, member);
   await signIn(page, member);
   await page.goto('/account/subscriptions/');
@@ -185,7 +113,7 @@ test('a member cancels in the payment portal and the plan stays valid to the end
 
 test('a monthly member upgrades to yearly after seeing the saving', async ({ page, request }) => {
   test.setTimeout(150_000);
-  const member = await newMember(request, 'Yan Yearly');
+  const member = await newMember(request, called('Yan Yearly'));
   await subscribeMonthly(request, member);
   await signIn(page, member);
   await page.goto('/account/subscriptions/');
@@ -213,7 +141,7 @@ test('a monthly member upgrades to yearly after seeing the saving', async ({ pag
 
 test('a declined card says so clearly and changes nothing', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const member = await newMember(request, 'Dee Declined');
+  const member = await newMember(request, called('Dee Declined'));
   await signIn(page, member);
   await page.goto('/account/subscriptions/');
   await expect(page.getByText("You don't have a subscription yet.")).toBeVisible();

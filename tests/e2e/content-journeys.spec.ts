@@ -1,5 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
-import { expect, test, type A11yWatcher } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { MAKER, memberPage, PARTNER, signIn } from './members';
 
 /**
  * Issue 15, the rest of Collab Ideas and Video Guides: the calendar leads to the ideas for a
@@ -10,25 +11,8 @@ import { expect, test, type A11yWatcher } from './fixtures';
  * maker's "From connection to collaboration" guide watched.
  */
 
-const MAKER = { email: 'maker@tandem.local', password: 'Kiln-Clay-Margate-31', brand: 'Kiln & Clay Studio' };
-const PARTNER = { email: 'partner@tandem.local', password: 'Sea-Salt-Whitby-72', brand: 'Sea Salt Soap Co' };
 const SUMMARY =
   'A gift set for Christmas: one of our handmade soap dishes with two Sea Salt bars, sold on both shops. 120 sets sold in three weeks.';
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login/');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
-
-async function memberPage(browser: Browser, a11y: A11yWatcher, email: string, password: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  a11y.watch(page);
-  await signIn(page, email, password);
-  return page;
-}
 
 async function openConnection(page: Page, other: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
@@ -38,7 +22,7 @@ async function openConnection(page: Page, other: string) {
 }
 
 test('a member opens the calendar and follows a moment to the ideas that suit it', async ({ page }) => {
-  await signIn(page, MAKER.email, MAKER.password);
+  await signIn(page, MAKER);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collab Ideas' }).click();
   await page.getByRole('navigation', { name: 'Collab Ideas sections' }).getByRole('link', { name: 'Calendar' }).click();
   await expect(page).toHaveTitle('Tandem Hub: Collab calendar');
@@ -70,7 +54,7 @@ test('a member opens the calendar and follows a moment to the ideas that suit it
 
 test('a connection is shown under Member collabs once both brands agree', async ({ page, browser, a11y }) => {
   test.setTimeout(120_000);
-  await signIn(page, MAKER.email, MAKER.password);
+  await signIn(page, MAKER);
   const maker = await openConnection(page, PARTNER.brand);
   await maker.getByRole('button', { name: 'Share this collab' }).click();
   await maker.getByRole('textbox', { name: 'What did you do together?' }).fill(SUMMARY);
@@ -83,7 +67,7 @@ test('a connection is shown under Member collabs once both brands agree', async 
   await expect(page.getByRole('heading', { name: 'No member collabs yet' })).toBeVisible();
 
   // The other brand reads the summary and agrees.
-  const partnerPage = await memberPage(browser, a11y, PARTNER.email, PARTNER.password);
+  const partnerPage = await memberPage(browser, a11y, PARTNER);
   const partner = await openConnection(partnerPage, MAKER.brand);
   await expect(partner.getByText(`${MAKER.brand} would like to show this collab to other members`, { exact: false })).toBeVisible();
   await expect(partner.getByText(SUMMARY)).toBeVisible();
@@ -102,7 +86,7 @@ test('a connection is shown under Member collabs once both brands agree', async 
 });
 
 test("a member plays a page's video guide from its Guide button and sees it marked watched", async ({ page, a11y }) => {
-  await signIn(page, MAKER.email, MAKER.password);
+  await signIn(page, MAKER);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
   await expect(page).toHaveTitle('Tandem Hub: Connections');
   await page.getByRole('button', { name: 'Guide: From connection to collaboration' }).click();

@@ -1,16 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-
-const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
-
-async function signIn(page: Page) {
-  await page.goto('/login/');
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Password').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-}
+import { DEMO, signIn } from './members';
 
 test('a member browses collab ideas, filters, opens one and copies its template, then marks a video guide watched', async ({
   page,
@@ -18,7 +7,8 @@ test('a member browses collab ideas, filters, opens one and copies its template,
 }) => {
   test.setTimeout(120_000);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await signIn(page);
+  await signIn(page, DEMO);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   // The demo member has done the tips tour: no popup over the dashboard.
   await expect(page.getByRole('dialog')).toHaveCount(0);
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { FEATURE, signIn } from './members';
 
 /*
  * Feature-only accounts (issue 13): feature@tandem.local buys Pitch Area features only.
@@ -7,15 +8,6 @@ import { expect, test } from './fixtures';
  * appear once it is live belongs with the Pitch Area (pitch.spec.ts).
  * State: feature@'s name is changed and put back; nothing else of theirs changes.
  */
-const FEATURE = { email: 'feature@tandem.local', password: 'Northwind-Trail-58', name: 'Fin Feature' };
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(FEATURE.email);
-  await page.getByLabel('Password').fill(FEATURE.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
 
 /** Calls the API as the signed-in member (their token from the app's session). */
 async function apiStatus(page: Page, method: string, path: string): Promise<{ status: number; body: unknown }> {
@@ -44,7 +36,7 @@ async function saveName(page: Page, name: string) {
 test('a feature-only member has the reduced menu, Pitches Received, no Matches, and their own profile page', async ({
   page,
 }) => {
-  await signIn(page);
+  await signIn(page, FEATURE);
 
   // The reduced menu (SPEC section 2): no Matches, Connections, Declines, Collab Ideas or Video
   // Guides; no Requests before a feature of theirs has been live; Profile is their own page.

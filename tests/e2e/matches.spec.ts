@@ -1,25 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { closeFirstVisitPopups, DEMO, FREE, signIn } from './members';
 
 // A 1 x 1 PNG: a real image for the logo upload (presigned POST straight to storage).
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login/');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  // First-visit popups (welcome, brand visibility, tips tour) would cover the page.
-  for (const name of ['Got it', 'Close', 'Skip tour']) {
-    const button = page.getByRole('dialog').getByRole('button', { name }).first();
-    if (await button.isVisible().catch(() => false)) await button.click();
-  }
-}
 
 /** The match cards on the current Matches list. */
 const cards = (page: Page) => page.getByRole('list', { name: /Potential matches|Saved matches/ }).getByRole('article');
@@ -28,7 +15,8 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'demo@tandem.local', 'Oat-Honey-Bristol-26');
+  await signIn(page, DEMO);
+  await closeFirstVisitPopups(page);
 
   // Complete a brand profile.
   await page.goto('/account/brands');
@@ -113,7 +101,8 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
 
 test('a member without a subscription sees brand names masked in Matches', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'free@tandem.local', 'Pebble-Paper-Leeds-9');
+  await signIn(page, FREE);
+  await closeFirstVisitPopups(page);
   await page.goto('/matches');
   await expect(page.getByRole('heading', { level: 1, name: 'Matches' })).toBeVisible();
   const empty = page.getByRole('region', { name: 'No matches yet' });

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { signIn, signUp, skipFirstVisit } from './members';
 
 /**
  * The Notifications screen (SPEC sections 2, 5, 8, 9) as a fresh member sees it: toggles that
@@ -27,28 +28,12 @@ async function services(request: APIRequestContext): Promise<Services> {
   return (await answer.json()) as Services;
 }
 
-/** Sign up through the API, confirm through the local outbox, skip the first-visit popups, sign in. */
-async function freshMember(page: Page, request: APIRequestContext, who: string): Promise<string> {
+/** A fresh member (signed up through the API, first-visit popups done), signed in in `page`. */
+async function freshMember(page: Page, request: APIRequestContext, who: string): Promise<void> {
   const email = `${who}.${Date.now()}@example.com`;
-  const made = await request.post('/api/users/create-account', {
-    data: { name: 'Noor Notify', brandName: 'Noor Tea', email, password: PASSWORD },
-  });
-  expect(made.status(), await made.text()).toBe(201);
-  const outbox = await (await request.get('/__local/outbox')).text();
-  const code = new RegExp(`${email.replace(/[.]/g, '\\.')}[\\s\\S]*?/confirm-email/([\\w-]+)`).exec(outbox)?.[1];
-  expect(code, 'the confirmation email is in the local outbox').toBeTruthy();
-  expect((await request.post('/api/users/confirm-email', { data: { code } })).ok()).toBe(true);
-  const login = await request.post('/api/users/login', { data: { email, password: PASSWORD } });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup', 'users/action/instructions']) {
-    expect((await request.post(`/api/${action}`, { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true);
-  }
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/$/);
-  return email;
+  const member = await signUp(request, { name: 'Noor Notify', brand: 'Noor Tea', email, password: PASSWORD });
+  await skipFirstVisit(request, member);
+  await signIn(page, member);
 }
 
 /** The stubbed browser APIs; `window.__push` scripts them (permission, the next answer). */

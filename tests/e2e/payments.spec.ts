@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { closeFirstVisitPopups, FREE, payOnCheckout, signIn } from './members';
 
 // Runs after matches.spec.ts (files run in name order, one worker): it subscribes free@tandem.local,
 // whom matches.spec.ts needs without a plan.
@@ -10,26 +10,13 @@ import { expect, test } from './fixtures';
  * payment-processing flow, only the base URL and keys differ from production.
  */
 
-const FREE = { email: 'free@tandem.local', password: 'Pebble-Paper-Leeds-9' };
 const PAYMENT_COMPLETE =
   "Thank you! Your payment has been processed. Now the fun begins - let's find you some incredible brands to partner with.";
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login/');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  for (const name of ['Got it', 'Close']) {
-    const button = page.getByRole('dialog').getByRole('button', { name }).first();
-    if (await button.isVisible().catch(() => false)) await button.click();
-  }
-}
-
 test('a member without a plan subscribes monthly through checkout and comes back with 6/6 credits', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, FREE.email, FREE.password);
+  await signIn(page, FREE);
+  await closeFirstVisitPopups(page);
 
   await page.goto('/account/subscriptions/');
   await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
@@ -41,13 +28,7 @@ test('a member without a plan subscribes monthly through checkout and comes back
   await page.getByLabel('Buy now: Tandem membership, Monthly').click();
 
   // The (fake) Stripe hosted checkout: a full page outside the app.
-  await page.waitForURL((url) => !url.pathname.startsWith('/account/'));
-  await page.getByLabel(/Card number/i).fill('4242 4242 4242 4242');
-  const expiry = page.getByLabel(/Expir/i);
-  if (await expiry.count()) await expiry.fill('12 / 34');
-  const cvc = page.getByLabel(/CVC/i);
-  if (await cvc.count()) await cvc.fill('123');
-  await page.getByRole('button', { name: /^(Pay|Subscribe)$/ }).click();
+  await payOnCheckout(page);
 
   // Back on the payment-processing address, then on Billing with the message.
   await page.waitForURL((url) => url.pathname === '/account/subscriptions/', { timeout: 30_000 });

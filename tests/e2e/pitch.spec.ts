@@ -1,5 +1,17 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, test, type A11yWatcher } from './fixtures';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
+import {
+  ADMIN,
+  authed,
+  badge,
+  linkFromOutbox,
+  memberPage,
+  signIn,
+  signUp,
+  skipFirstVisit,
+  subscribeMonthly,
+  type NewMember,
+} from './members';
 
 /**
  * The Pitch Area journey of issue 13, against the local stack. Two FRESH members (signed up
@@ -10,88 +22,33 @@ import { expect, test, type A11yWatcher } from './fixtures';
  * from the received list (both get contact details); O ends the feature early.
  */
 
-const ADMIN = { email: 'admin@tandem.local', password: 'Kestrel-Quay-Admin-4' };
 const PASSWORD = 'Tandem-Pitch-2026';
 const stamp = Date.now();
-const OWNER = { name: 'Olive Owner', email: `olive.${stamp}@example.com`, brand: `Olive Grove Deli ${stamp % 10000}` };
-const PITCHER = { name: 'Pip Pitcher', email: `pip.${stamp}@example.com`, brand: `Pip's Candles ${stamp % 10000}` };
+const OWNER: NewMember = {
+  name: 'Olive Owner',
+  email: `olive.${stamp}@example.com`,
+  password: PASSWORD,
+  brand: `Olive Grove Deli ${stamp % 10000}`,
+};
+const PITCHER: NewMember = {
+  name: 'Pip Pitcher',
+  email: `pip.${stamp}@example.com`,
+  password: PASSWORD,
+  brand: `Pip's Candles ${stamp % 10000}`,
+};
 const TITLE = 'Partners for our winter hamper';
 
-function authed(token: string, brand = 'default') {
-  return { Authorization: `Bearer ${token}`, 'X-Brand-Id': brand };
-}
-
-async function outboxLink(request: APIRequestContext, to: string, subjectPart: string, part: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const html = await (await request.get('/__local/outbox')).text();
-        const mail = html
-          .split('<article>')
-          .slice(1)
-          .find((article) => article.includes(`To: ${to}`) && article.includes(subjectPart));
-        link = mail ? [...mail.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&')).find((href) => href.includes(part)) : undefined;
-        return link ?? null;
-      },
-      { message: `email to ${to} about "${subjectPart}"`, timeout: 20_000 },
-    )
-    .not.toBeNull();
-  return new URL(link!).pathname;
-}
-
-/** A new member: signed up, confirmed, first-visit popups done, subscribed monthly (6 credits). */
-async function subscribedMember(request: APIRequestContext, who: typeof OWNER): Promise<void> {
-  const created = await request.post('/api/users/create-account', {
-    data: { name: who.name, email: who.email, password: PASSWORD, brandName: who.brand },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const confirm = await outboxLink(request, who.email, 'Confirm your email', '/confirm-email/');
-  const confirmed = await request.post('/api/users/confirm-email', { data: { code: confirm.replace('/confirm-email/', '') } });
-  expect(confirmed.ok(), await confirmed.text()).toBeTruthy();
-  const login = await request.post('/api/users/login', { data: { email: who.email, password: PASSWORD } });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  const brandId = String(((await (await request.get('/api/dashboard', { headers: authed(token) })).json()) as { dashboard: { brandId: number } }).dashboard.brandId);
-  await request.put(`/api/brands/${brandId}`, {
-    headers: authed(token, brandId),
+/** A new member: signed up, brand contact filled in, first-visit popups done, subscribed monthly (6 credits). */
+async function subscribedMember(request: APIRequestContext, who: NewMember): Promise<void> {
+  const member = await signUp(request, who);
+  const contact = await request.put(`/api/brands/${member.brandId}`, {
+    headers: authed(member.token, member.brandId),
     data: { category: 'food & drink', contact: { name: who.name, email: who.email, phone: '' } },
   });
-  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup', 'users/action/instructions']) {
-    await request.post(`/api/${action}`, { headers: authed(token) });
-  }
-  // Monthly plan through the local (fake Stripe) hosted checkout: the server makes the session.
-  const made = await request.post('/api/checkout', { headers: authed(token, brandId), data: { priceId: 'tandem_main_monthly' } });
-  expect(made.ok(), await made.text()).toBeTruthy();
-  const { url } = (await made.json()) as { url: string };
-  const paid = await request.post(url, {
-    form: { email: who.email, name: who.name, card_number: '4242 4242 4242 4242', pay: '1' },
-    maxRedirects: 0,
-  });
-  expect(paid.status(), await paid.text()).toBe(303);
-  const session = (paid.headers()['location'] ?? '').split('/').pop() ?? '';
-  await expect
-    .poll(async () => ((await (await request.get(`/api/stripe/payment-status/${session}`, { headers: authed(token, brandId) })).json()) as { processed?: boolean }).processed, {
-      timeout: 30_000,
-    })
-    .toBe(true);
+  expect(contact.ok(), await contact.text()).toBeTruthy();
+  await skipFirstVisit(request, member);
+  await subscribeMonthly(request, member);
 }
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
-
-async function memberPage(browser: Browser, a11y: A11yWatcher, email: string, password: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  a11y.watch(page);
-  await signIn(page, email, password);
-  return page;
-}
-
-const badge = (page: Page) => page.getByRole('button', { name: /^\d+\/\d+ credits$/ });
 
 test('a brand is featured, approved, pitched to, accepts the pitch and ends its feature early', async ({ page, browser, request, a11y }) => {
   test.setTimeout(240_000);
@@ -99,7 +56,7 @@ test('a brand is featured, approved, pitched to, accepts the pitch and ends its 
   await subscribedMember(request, PITCHER);
 
   // O features the brand: the form, the cost, the feature terms popup.
-  await signIn(page, OWNER.email, PASSWORD);
+  await signIn(page, OWNER);
   await expect(badge(page)).toHaveText('6/6 credits');
   await page.goto('/pitch');
   await expect(page.getByRole('heading', { level: 1, name: 'Pitch Area' })).toBeVisible();
@@ -125,7 +82,7 @@ test('a brand is featured, approved, pitched to, accepts the pitch and ends its 
   const featurePath = new URL(page.url()).pathname;
 
   // The admin approves it on /admin/features.
-  const admin = await memberPage(browser, a11y, ADMIN.email, ADMIN.password);
+  const admin = await memberPage(browser, a11y, ADMIN);
   await admin.goto('/admin/features');
   await expect(admin.getByRole('heading', { level: 1, name: 'Features to approve' })).toBeVisible();
   await admin.getByRole('button', { name: new RegExp(`^Approve\\s?: ${TITLE}$`) }).click();
@@ -133,13 +90,13 @@ test('a brand is featured, approved, pitched to, accepts the pitch and ends its 
   await admin.context().close();
 
   // Live on /pitch, marked as O's own; O was emailed.
-  await outboxLink(request, OWNER.email, 'is live in the Pitch Area', '/pitch/jump/');
+  await linkFromOutbox(request, OWNER.email, 'is live in the Pitch Area', '/pitch/jump/');
   await page.goto('/pitch');
   const own = page.getByRole('article').filter({ hasText: TITLE });
   await expect(own.getByText('Your feature', { exact: true })).toBeVisible();
 
   // P finds it on /pitch and pitches (1 credit).
-  const pitcher = await memberPage(browser, a11y, PITCHER.email, PASSWORD);
+  const pitcher = await memberPage(browser, a11y, PITCHER);
   await expect(badge(pitcher)).toHaveText('6/6 credits');
   await pitcher.goto('/pitch');
   await pitcher.getByRole('article').filter({ hasText: TITLE }).getByRole('link', { name: /View and pitch/ }).click();
@@ -152,7 +109,7 @@ test('a brand is featured, approved, pitched to, accepts the pitch and ends its 
   await expect(badge(pitcher)).toHaveText('5/6 credits');
 
   // O accepts it from the received list: both see contact details; accepting is free.
-  await outboxLink(request, OWNER.email, 'pitched to collaborate', '/requests/received/');
+  await linkFromOutbox(request, OWNER.email, 'pitched to collaborate', '/requests/received/');
   await page.goto('/requests/received');
   const card = page.getByRole('article').filter({ hasText: 'Our beeswax candles' });
   await expect(card.getByText('A pitch to your feature')).toBeVisible();

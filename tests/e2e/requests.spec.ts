@@ -1,5 +1,6 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, test, type A11yWatcher } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { authed, badge, DEMO, linkFromOutbox, logIn, memberPage, newMember, signIn, type NewMember } from './members';
 
 /**
  * The connection-request journey of issue 5, against the local stack:
@@ -9,108 +10,20 @@ import { expect, test, type A11yWatcher } from './fixtures';
  * A cancels the third; the Declines tabs list the right ones.
  */
 
-const DEMO = { email: 'demo@tandem.local', password: 'Oat-Honey-Bristol-26' };
-const PASSWORD = 'Tandem-Oats-2026';
 const stamp = Date.now();
-const MEMBER_B = { name: 'Bea Partner', email: `bea.${stamp}@example.com` };
 const BRANDS_B = ['Brightside Bakery', 'Brightside Teas', 'Brightside Socks'] as const;
+/** Member B: three brands, the first made at sign-up. */
+const MEMBER_B: NewMember = {
+  name: 'Bea Partner',
+  email: `bea.${stamp}@example.com`,
+  password: 'Tandem-Oats-2026',
+  brand: BRANDS_B[0],
+};
 const MESSAGES = {
   accepted: 'Shall we bundle your bread with our oat snacks for a spring giveaway?',
   declined: 'Fancy a tea and oat biscuits newsletter swap?',
   cancelled: 'Cosy socks and warm oats: a winter bundle?',
 };
-
-interface Tokens {
-  readonly access_token: string;
-  readonly refresh_token: string;
-}
-
-async function apiLogin(request: APIRequestContext, email: string, password: string): Promise<Tokens> {
-  const response = await request.post('/api/users/login', { data: { email, password } });
-  expect(response.ok(), await response.text()).toBeTruthy();
-  return (await response.json()) as Tokens;
-}
-
-function authed(token: string, brand = 'default') {
-  return { Authorization: `Bearer ${token}`, 'X-Brand-Id': brand };
-}
-
-/** The local outbox as one article per email: subject, recipient, links. */
-async function outbox(request: APIRequestContext) {
-  const html = await (await request.get('/__local/outbox')).text();
-  return html
-    .split('<article>')
-    .slice(1)
-    .map((article) => ({
-      subject: /<h2>(.*?)<\/h2>/s.exec(article)?.[1] ?? '',
-      to: /To: (.*?)<\/p>/s.exec(article)?.[1] ?? '',
-      links: [...article.matchAll(/<a href="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&')),
-    }));
-}
-
-/** Waits for an email (they are queued) and returns the first link containing `part`. */
-async function linkFromOutbox(request: APIRequestContext, to: string, subjectPart: string, part: string) {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mail = (await outbox(request)).find((m) => m.to === to && m.subject.includes(subjectPart));
-        link = mail?.links.find((href) => href.includes(part));
-        return link ?? null;
-      },
-      { message: `email to ${to} about "${subjectPart}" with a ${part} link`, timeout: 20_000 },
-    )
-    .not.toBeNull();
-  return new URL(link!).pathname;
-}
-
-/** Member B: signed up and confirmed through the API, with three brands; first-visit popups done. */
-async function createMemberB(request: APIRequestContext): Promise<{ token: string; brandIds: number[] }> {
-  const created = await request.post('/api/users/create-account', {
-    data: { name: MEMBER_B.name, email: MEMBER_B.email, password: PASSWORD, brandName: BRANDS_B[0] },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const confirmPath = await linkFromOutbox(request, MEMBER_B.email, 'Confirm your email', '/confirm-email/');
-  const confirmed = await request.post('/api/users/confirm-email', {
-    data: { code: confirmPath.replace('/confirm-email/', '') },
-  });
-  expect(confirmed.ok(), await confirmed.text()).toBeTruthy();
-
-  const { access_token: token } = await apiLogin(request, MEMBER_B.email, PASSWORD);
-  const dashboard = await (await request.get('/api/dashboard', { headers: authed(token) })).json();
-  const first = Number(dashboard.dashboard.brandId);
-  const brandIds = [first];
-  for (const name of BRANDS_B.slice(1)) {
-    const made = await request.post('/api/brands', {
-      headers: authed(token, String(first)),
-      data: { name, category: 'food & drink', description: `${name} makes lovely things.` },
-    });
-    expect(made.status(), await made.text()).toBe(201);
-    brandIds.push(Number((await made.json()).brand.id));
-  }
-  for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup', 'users/action/instructions']) {
-    await request.post(`/api/${action}`, { headers: authed(token) });
-  }
-  return { token, brandIds };
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
-
-async function newMemberPage(browser: Browser, a11y: A11yWatcher, email: string, password: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  a11y.watch(page);
-  await signIn(page, email, password);
-  return page;
-}
-
-const badge = (page: Page) => page.getByRole('button', { name: /^\d+\/\d+ credits$/ });
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) =>
@@ -179,7 +92,7 @@ test('a request is sent, accepted, declined by email, cancelled, and the credits
   a11y,
 }) => {
   test.setTimeout(120_000);
-  const demo = await apiLogin(request, DEMO.email, DEMO.password);
+  const demo = await logIn(request, DEMO);
   const credits = (await (await request.get('/api/dashboard', { headers: authed(demo.access_token) })).json())
     .credits;
   expect(
@@ -191,11 +104,11 @@ test('a request is sent, accepted, declined by email, cancelled, and the credits
   const ownBrands = (await (await request.get('/api/brands', { headers: authed(demo.access_token) })).json()).brands;
   const contactEmail: string = ownBrands[0]?.contact?.email || DEMO.email;
 
-  const memberB = await createMemberB(request);
+  const memberB = await newMember(request, MEMBER_B, BRANDS_B.slice(1));
   const [acceptId, declineId, cancelId] = memberB.brandIds as [number, number, number];
 
   // A: 6/6, sends the first request: 5/6.
-  await signIn(page, DEMO.email, DEMO.password);
+  await signIn(page, DEMO);
   await expect(badge(page)).toHaveText('6/6 credits');
   await sendRequest(page, acceptId, MESSAGES.accepted);
   await expect(badge(page)).toHaveText('5/6 credits');
@@ -204,7 +117,7 @@ test('a request is sent, accepted, declined by email, cancelled, and the credits
   await expect(sentCard.getByText('Awaiting reply')).toBeVisible();
 
   // B accepts in the app and sees A's contact details.
-  const pageB = await newMemberPage(browser, a11y, MEMBER_B.email, PASSWORD);
+  const pageB = await memberPage(browser, a11y, MEMBER_B);
   await expect(pageB.getByRole('link', { name: 'Requests (1 new)' })).toHaveAttribute('href', '/requests/received');
   await pageB.getByRole('link', { name: 'Requests (1 new)' }).click();
   const received = pageB.getByRole('article').filter({ hasText: MESSAGES.accepted });

@@ -10,11 +10,14 @@ ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: dev test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync
+.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
 	PORT=$(PORT) $(PY) -m infra.local.stack
+
+job:                           ## run a scheduled job now on the running local stack: make job JOB=expire-features
+	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
 test: deps test-deps lint pytest web-test e2e   ## everything CI runs
 	@echo "All checks passed."

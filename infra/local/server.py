@@ -110,8 +110,10 @@ class LocalSite:
         gateway: LocalApiGateway,
         web_root: Path,
         sock: socket.socket | None = None,
+        jobs: Any = None,
     ) -> None:
         self.gateway = gateway
+        self.jobs = jobs  # infra.local.scheduler.LocalScheduler: /__local/jobs
         self.web_root = web_root.resolve()
         sock = sock or bind(address)
         self.server_address: tuple[str, int] = sock.getsockname()[:2]
@@ -203,6 +205,8 @@ class LocalSite:
                 "push": os.environ.get("LOCAL_FAKE_PUSH_URL"),
             }
             return 200, [("Content-Type", "application/json"), NO_STORE], json.dumps(services).encode()
+        if path.rstrip("/") == "/__local/jobs" or path.startswith("/__local/jobs/"):
+            return self._jobs(method, path)
         if path == "/config.json" and method in ("GET", "HEAD"):
             return 200, [("Content-Type", "application/json"), NO_CACHE], runtime_config()
         if method in ("GET", "HEAD"):
@@ -234,6 +238,30 @@ class LocalSite:
         target = f"{path}?{query}" if query else path
         response = self.gateway.handle(method, target, headers, body, environ.get("REMOTE_ADDR", ""))
         return response.status, response.headers, response.body
+
+    def _jobs(self, method: str, path: str):  # noqa: ANN202
+        """GET /__local/jobs: the scheduled jobs (schedule, next and last run); POST
+        /__local/jobs/<job>: run one now and answer {job, result} (a failed job: 500)."""
+        if self.jobs is None:
+            return _json_error(404, "This server runs no scheduled jobs")
+        name = path.rstrip("/")[len("/__local/jobs") :].lstrip("/")
+        if not name and method in ("GET", "HEAD"):
+            body = json.dumps({"jobs": self.jobs.status()}, default=str).encode()
+            return 200, [("Content-Type", "application/json"), NO_STORE], body
+        if not name or "/" in name:
+            return _json_error(404, "Not found")
+        if method != "POST":
+            return 405, [("Content-Type", "application/json"), ("Allow", "POST")], b'{"error": "Use POST"}'
+        from infra.local.scheduler import UnknownJob
+
+        try:
+            result, errored = self.jobs.run_now(name)
+        except UnknownJob:
+            return _json_error(
+                404, f"Unknown job {name!r}; known: {', '.join(sorted(self.jobs.known_jobs()))}"
+            )
+        body = json.dumps({"job": name, "result": result}, default=str).encode()
+        return 500 if errored else 200, [("Content-Type", "application/json"), NO_STORE], body
 
     def _assets_upload(self, environ: dict[str, Any]):  # noqa: ANN202
         """Brand logos: the presigned POST upload (infra/local/assets.py)."""

@@ -5,6 +5,8 @@ SES and Secrets Manager; everything is provisioned from template.yaml; state mac
 execute and call the Lambda handlers in-process; one port serves /api/* and the SPA.
 Data is kept in .local/data (DATA_DIR) across restarts: every acknowledged DynamoDB write is
 journalled before the API answers (infra/local/persistence.py), so even `kill -9` loses none.
+The scheduler's jobs run on their template.yaml schedules in a background thread
+(infra/local/scheduler.py; GET /__local/jobs, POST /__local/jobs/<job> runs one now).
 One Ctrl-C or SIGTERM stops it within a few seconds.
 """
 
@@ -157,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     from infra.local.persistence import Journal
     from infra.local.provision import default_secret_values, provision
     from infra.local.runtime import apply_environment
+    from infra.local.scheduler import LocalScheduler
     from infra.local.seed import DEMO_LOGINS, seed, start_demo_match_runs
     from infra.local.server import LocalSite
     from infra.local.template import build_plan
@@ -199,7 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         start_demo_match_runs()  # finish in the background; the app polls them like any run
     assets.restore(data_dir)  # uploaded logos, kept in DATA_DIR/assets
 
-    site = LocalSite(("127.0.0.1", 0), LocalApiGateway(plan), Path(args.web_root), sock=site_socket)
+    jobs = LocalScheduler(plan).start()  # template.yaml's schedules, in this process
+    site = LocalSite(
+        ("127.0.0.1", 0), LocalApiGateway(plan), Path(args.web_root), sock=site_socket, jobs=jobs
+    )
     serving = threading.Thread(target=site.serve_forever, name="local-site", daemon=True)
     serving.start()
 
@@ -213,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"\nTandem is running at {url}  (API: {url}/api/health, ready in "
             f"{time.monotonic() - started:.1f}s)\n\nDemo logins:\n{logins}\n\n"
-            f"Emails: {url}/__local/outbox   Data: {args.data_dir}   Stop: Ctrl-C\n",
+            f"Emails: {url}/__local/outbox   Scheduled jobs: {url}/__local/jobs "
+            f"(POST /__local/jobs/<job> runs one now)\nData: {args.data_dir}   Stop: Ctrl-C\n",
             flush=True,
         )
         while True:
@@ -229,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     # any Step Functions execution still running are daemon threads: they end with the process
     # (such a run stays "running" in the table, as after a Lambda timeout in AWS, and the
     # scheduler's fail-stuck-match-runs job closes it).
+    jobs.stop()  # no job starts from now; one in progress finishes or ends with the process
     site.shutdown()
     site.server_close(grace=STOP_GRACE_SECONDS)
     stripe.stop()

@@ -8,6 +8,7 @@ Intrinsics are resolved for a local account/region; names and ARNs are determini
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -50,6 +51,16 @@ class StateMachineSpec:
     definition: str
 
 
+@dataclass(frozen=True)
+class ScheduleSpec:
+    """An EventBridge schedule of a function (its Events of Type Schedule)."""
+
+    name: str  # the event's logical id, e.g. ExpireFeatures
+    function: str  # logical id of the function it invokes
+    expression: str  # rate(...) or cron(...)
+    input: dict[str, Any]  # the event the function gets
+
+
 @dataclass
 class LocalPlan:
     table: dict[str, Any]
@@ -64,6 +75,7 @@ class LocalPlan:
     sns_triggers: list[tuple[str, str]] = field(default_factory=list)  # topic, fn
     configuration_sets: list[str] = field(default_factory=list)  # SES configuration set names
     environment: dict[str, str] = field(default_factory=dict)  # union of all function env
+    schedules: list[ScheduleSpec] = field(default_factory=list)  # EventBridge schedules
 
 
 @lru_cache(maxsize=1)
@@ -219,6 +231,7 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
     sns_triggers: list[tuple[str, str]] = []
     configuration_sets: list[str] = []
     union_env: dict[str, str] = {}
+    schedules: list[ScheduleSpec] = []
 
     for logical_id, resource in resources.items():
         kind = resource["Type"]
@@ -238,7 +251,7 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
                 environment=env,
                 timeout=int(props.get("Timeout", globals_fn.get("Timeout", 3))),
             )
-            for event in props.get("Events", {}).values():
+            for event_id, event in props.get("Events", {}).items():
                 eprops = event.get("Properties", {})
                 if event["Type"] == "Api":
                     routes.append(ApiRoute(eprops["Path"], eprops["Method"].upper(), logical_id))
@@ -247,6 +260,16 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
                     triggers.append((queue_logical, logical_id, int(eprops.get("BatchSize", 10))))
                 elif event["Type"] == "SNS":
                     sns_triggers.append((eprops["Topic"]["Ref"], logical_id))
+                elif event["Type"] == "Schedule":
+                    raw = resolver.resolve(eprops.get("Input", "{}"))
+                    schedules.append(
+                        ScheduleSpec(
+                            name=event_id,
+                            function=logical_id,
+                            expression=str(resolver.resolve(eprops["Schedule"])).strip(),
+                            input=json.loads(raw) if isinstance(raw, str) else dict(raw),
+                        )
+                    )
         elif kind == STATE_MACHINE:
             text = (ROOT / props["DefinitionUri"]).read_text()
             subs = {k: str(resolver.resolve(v)) for k, v in props.get("DefinitionSubstitutions", {}).items()}
@@ -280,6 +303,7 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
         sns_triggers=sns_triggers,
         configuration_sets=configuration_sets,
         environment=union_env,
+        schedules=schedules,
     )
 
 

@@ -243,6 +243,40 @@ def test_a_refused_feature_returns_its_three_credits_and_a_new_one_can_be_made(a
     assert available(oat.account) == 6
     assert feature(api, oat)[0] == 201
 
+    # the owner is told why, what came back, and where to try again (one email, not two)
+    (mail,) = [m for m in mail_to("a@example.com") if "not approved" in m.subject]
+    assert mail.subject == "Your feature for Oat & Co was not approved"
+    assert "Why: Please describe the offer." in mail.body
+    assert "The 3 credits it cost are back in your account." in mail.body
+    assert "refund" not in mail.body  # nothing was paid with money
+    assert "/pitch/new" in mail.body
+
+
+def test_approving_and_refusing_features_are_in_the_admin_audit_log(api, admin_headers):
+    oat = Brand("a@example.com", "Oat & Co", credits=6)
+    fern = Brand("b@example.com", "Fern Candles", credits=6)
+    approved = live_feature(api, oat, admin_headers)
+    refused = feature(api, fern)[1]["feature"]["id"]
+    assert (
+        api.call("POST", f"/api/admin/features/{refused}/refuse", admin_headers, {"reason": "Too vague"})[0]
+        == 200
+    )
+    # a refusal that changes nothing is not logged
+    assert api.call("POST", f"/api/admin/features/{refused}/refuse", admin_headers, {"reason": "x"})[0] == 409
+
+    status, log = api.call("GET", "/api/admin/audit", admin_headers)
+    assert status == 200, log
+    entries = [e for e in log["entries"] if e["action"].startswith("feature.")]
+    assert [(e["action"], e["target"], e["actor"]["email"]) for e in entries] == [
+        ("feature.refuse", refused, "boss@example.com"),
+        ("feature.approve", approved, "boss@example.com"),
+    ]
+    refusal, approval = entries
+    assert refusal["details"]["reason"] == "Too vague" and refusal["details"]["creditsReturned"] == 3
+    assert refusal["details"]["brand"] == "Fern Candles" and refusal["details"]["brandId"] == fern.id
+    assert approval["details"]["brand"] == "Oat & Co" and approval["details"]["months"] == 3
+    assert api.call("GET", "/api/admin/audit", oat.headers)[0] == 403
+
 
 # ---------------------------------------------------------------- ending and expiry
 
@@ -442,3 +476,44 @@ def test_a_feature_only_account_pays_the_feature_product_and_is_approved_once_bi
     done = api.call("GET", "/api/dashboard", headers)[1]["credits"]["featureDone"]
     assert done["current"] is True and done["hasHadLive"] is True and done["expires"] == expires
     assert time.time() + 179 * DAY < time.mktime(time.strptime(expires, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+
+
+def test_a_refused_paid_feature_product_is_refunded_and_the_owner_is_told(shop: Shop, admin_headers):
+    from tandem.services import accounts, brands, tokens
+    from tandem.store.models import Account
+
+    account, user = accounts.create_account_with_user(
+        email="feature@example.com", name="Fay Feature", password=None, access="feature"
+    )
+    brand = brands.create_brand(account_id=account.account_id, name="Fay's Florals", category="home")
+    headers = auth_headers(
+        tokens.issue_access_token(user.user_id, account.account_id, "feature"), int(brand.brand_id)
+    )
+    api = shop.api
+    fid = api.call("POST", "/api/pitch", headers, OPPORTUNITY)[1]["feature"]["id"]
+    shop.pay(api.call("POST", f"/api/pitch/{fid}/checkout", headers, {})[1]["url"])
+    shop.deliver_all(shop.new_events())
+    assert api.call("GET", "/api/pitch/mine", headers)[1]["features"][0]["paid"] is True
+
+    status, body = api.call(
+        "POST",
+        f"/api/admin/features/{fid}/refuse",
+        admin_headers,
+        {"reason": "We could not verify the brand."},
+    )
+    assert status == 200, body
+    assert body["creditsReturned"] == 0
+    assert body["payment"] == {"amount": 14900, "currency": "gbp", "refunded": True}
+    (purchase,) = Account.find(account.account_id).billing["features"]
+    assert purchase["feature"] == fid and purchase["refunded"] is True
+
+    (mail,) = [m for m in mail_to("feature@example.com") if "not approved" in m.subject]
+    assert mail.subject == "Your feature for Fay's Florals was not approved"
+    assert "Why: We could not verify the brand." in mail.body
+    assert "We've refunded your payment of £149 for the feature to the card you paid with." in mail.body
+    assert "credits" not in mail.body
+    assert "/pitch/new" in mail.body
+    (entry,) = [
+        e for e in api.call("GET", "/api/admin/audit", admin_headers)[1]["entries"] if e["target"] == fid
+    ]
+    assert entry["details"]["payment"]["refunded"] is True

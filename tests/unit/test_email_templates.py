@@ -89,6 +89,13 @@ SAMPLES: dict[str, dict] = {
     },
     "feature_approved": {"brand": "Oat & Honey", "live_until": 1798761600, "pitch_url": f"{SITE}/pitch/p1"},
     "feature_ended": {"brand": "Oat & Honey", "ended_early": False, "new_feature_url": f"{SITE}/pitch/new"},
+    "feature_refused": {
+        "brand": "Oat & Honey",
+        "reason": "Please describe what you offer.",
+        "credits_returned": 3,
+        "payment": None,
+        "new_feature_url": f"{SITE}/pitch/new",
+    },
     "payment_received": {
         "amount": 4900,
         "currency": "gbp",
@@ -135,6 +142,7 @@ MAIN_LINK = {
     "pitch_received": "pitch_url",
     "feature_approved": "pitch_url",
     "feature_ended": "new_feature_url",
+    "feature_refused": "new_feature_url",
     "payment_received": "billing_url",
     "subscription_approved": "matches_url",
     "subscription_refused": "billing_url",

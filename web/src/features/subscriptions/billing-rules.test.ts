@@ -171,6 +171,7 @@ describe('payment flow helpers', () => {
     );
     expect(paymentCompleteMessage('pitch', false)).toBe(PAYMENT_COMPLETE.pitch);
     expect(paymentCompleteMessage('account', true)).toBe('Thanks, your payment has been processed successfully.');
+    expect(paymentCompleteMessage('pitch', true)).toBe('Thanks, your payment has been processed successfully.');
   });
 
   it('knows a webhook update by a changed timestamp or one within 3 s of now', () => {

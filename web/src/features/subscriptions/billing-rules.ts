@@ -173,8 +173,10 @@ export function hasBillingAccount(credits: CreditsInfo | null | undefined): bool
 
 /** The payment-complete message for a route type and member (SPEC section 8). */
 export function paymentCompleteMessage(type: SubscriptionType | null, featureOnly: boolean): string {
-  if (type === 'pitch') return PAYMENT_COMPLETE.pitch;
+  // A feature-only member pays only for features (on the pitch pages): there is no pitch of
+  // theirs to continue, so theirs is the feature-only text wherever they paid.
   if (featureOnly) return PAYMENT_COMPLETE.featureOnly;
+  if (type === 'pitch') return PAYMENT_COMPLETE.pitch;
   return PAYMENT_COMPLETE.default;
 }
 

@@ -68,6 +68,7 @@ MESSAGES: dict[str, Message] = {
     "pitch_received": Message("pitches_received", _source_why("pitches_received")),
     "feature_approved": Message("feature_status", "Your feature's approval is always confirmed by email."),
     "feature_ended": Message("feature_status", "Emails about your Pitch Area feature are required."),
+    "feature_refused": Message("feature_status", "Emails about your Pitch Area feature are required."),
     "payment_received": Message("billing_account", _REQUIRED_WHY),
     "subscription_approved": Message("billing_account", _REQUIRED_WHY),
     "subscription_refused": Message("billing_account", _REQUIRED_WHY),

@@ -23,7 +23,7 @@ from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.errors import Conflict, Forbidden, NotFound, ValidationError
 from tandem.observability import count_event, logger
-from tandem.services import credits, mailer, notify, subscriptions
+from tandem.services import audit, credits, mailer, notify, subscriptions
 from tandem.store.connection import transaction
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, ConnectionRequest, User
@@ -474,7 +474,8 @@ def admin_list(status: Any, now: int | None = None) -> dict[str, Any]:
 
 
 def approve(feature_id: str, admin: User, now: int | None = None) -> dict[str, Any]:
-    """POST admin/features/{id}/approve: live from now until the term's end; owner emailed."""
+    """POST admin/features/{id}/approve: live from now until the term's end; owner emailed;
+    recorded in the audit log."""
     clock = time.time() if now is None else now
     now = int(clock)
     feature = _get(feature_id)
@@ -508,8 +509,7 @@ def approve(feature_id: str, admin: User, now: int | None = None) -> dict[str, A
     except TransactWriteError:
         raise Conflict(rules.NOT_PENDING) from None
     count_event("FeatureApproved")
-    # audit.record(admin.user_id, "feature.approve", feature_id, {})  (services/audit.py at merge)
-    logger.info("Feature approved", extra={"feature": feature_id, "admin": admin.user_id})
+    audit.record(admin.user_id, "feature.approve", feature_id, _audit_details(feature))
     _deliver(
         feature,
         "feature_approved",
@@ -525,8 +525,9 @@ def approve(feature_id: str, admin: User, now: int | None = None) -> dict[str, A
 
 def refuse(feature_id: str, admin: User, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
     """POST admin/features/{id}/refuse {reason}: a pending feature is refused and the 3
-    credits it cost come back in the same transaction (a product payment is refunded by an
-    admin through billing). The reason shows on the owner's feature."""
+    credits it cost come back in the same transaction; a paid feature product is refunded in
+    full (Stripe) after it. The reason shows on the owner's feature, the owner is emailed (why,
+    what came back, a link to try again) and the audit log records it."""
     now = int(now if now is not None else time.time())
     try:
         reason = rules.clean_reason((body or {}).get("reason"))
@@ -540,13 +541,85 @@ def refuse(feature_id: str, admin: User, body: dict[str, Any], now: int | None =
     except TransactWriteError:
         raise Conflict(rules.NOT_PENDING) from None
     count_event("FeatureRefused")
-    # audit.record(admin.user_id, "feature.refuse", feature_id, {"reason": reason})  (at merge)
-    logger.info("Feature refused", extra={"feature": feature_id, "admin": admin.user_id})
+    returned = rules.FEATURE_COST if feature.spent else 0
+    payment = _refund_product(feature) if feature.pay_with == rules.PAY_PRODUCT else None
+    audit.record(
+        admin.user_id,
+        "feature.refuse",
+        feature_id,
+        {**_audit_details(feature), "reason": reason, "creditsReturned": returned, "payment": payment},
+    )
     feature.status, feature.refused_reason = rules.REFUSED, reason
+    _deliver(
+        feature,
+        "feature_refused",
+        {
+            "brand": feature.brand.name,
+            "reason": reason,
+            "credits_returned": returned,
+            "payment": payment,
+            "new_feature_url": mailer.link("/pitch/new"),
+        },
+        {"title": "Your feature was not approved", "body": reason},
+    )
     return {
         "feature": feature_json(feature, viewer_account_id=feature.account_id, sees_names=True, now=now),
-        "creditsReturned": rules.FEATURE_COST if feature.spent else 0,
+        "creditsReturned": returned,
+        "payment": payment,
     }
+
+
+def _audit_details(feature: Feature) -> dict[str, Any]:
+    return {
+        "brandId": int(feature.brand_id),
+        "brand": feature.brand.name,
+        "accountId": feature.account_id,
+        "title": feature.title,
+        "months": int(feature.months),
+        "payWith": feature.pay_with,
+    }
+
+
+def _refund_product(feature: Feature) -> dict[str, Any] | None:
+    """A refused feature's product payment (billing's record of it) is refunded in full, as a
+    refused subscription's is: {amount, currency, refunded}. `refunded` False when Stripe did
+    not take the refund (logged; the audit entry shows it and an admin refunds it from the
+    account's refund screen). None when the feature was not paid."""
+    from tandem.domain import catalogue
+    from tandem.integrations import stripe_client
+    from tandem.services import billing
+
+    account = Account.find(feature.account_id, consistent=True)
+    record = (account.billing if account is not None else None) or {}
+    purchase = next(
+        (
+            f
+            for f in record.get("features") or []
+            if f.get("feature") == feature.feature_id and not f.get("refunded")
+        ),
+        None,
+    )
+    if account is None or purchase is None:
+        return None
+    answer: dict[str, Any] = {
+        "amount": int(purchase.get("amount") or 0),
+        "currency": catalogue.CURRENCY,
+        "refunded": False,
+    }
+    try:
+        done = stripe_client.refund_latest_payment(
+            billing.customers_of(account),
+            payment_id=purchase.get("payment"),
+            any_age=True,
+            record={"approval": account.billing_approval},
+        )
+        answer.update(amount=int(done["amount"]), refunded=True)
+        billing.sync_account(account.account_id)
+    except Exception:  # noqa: BLE001  (the refusal stands; an admin refunds by hand)
+        logger.exception(
+            "Could not refund a refused feature's payment", extra={"feature": feature.feature_id}
+        )
+    return answer
 
 
 # ---------------------------------------------------------------- pitching

@@ -168,8 +168,15 @@ export async function approveFeature(client: QueryClient, featureId: string): Pr
   return done;
 }
 
-export async function refuseFeature(client: QueryClient, featureId: string, reason: string): Promise<{ feature: Feature; creditsReturned: number }> {
-  const done = await api.post<{ feature: Feature; creditsReturned: number }>(
+/** What a refusal gave back: the credits, or the feature product's payment (refunded, or not yet if Stripe refused). */
+export interface Refused {
+  readonly feature: Feature;
+  readonly creditsReturned: number;
+  readonly payment?: { readonly amount: number; readonly currency: string; readonly refunded: boolean } | null;
+}
+
+export async function refuseFeature(client: QueryClient, featureId: string, reason: string): Promise<Refused> {
+  const done = await api.post<Refused>(
     `admin/features/${encodeURIComponent(featureId)}/refuse`,
     { reason },
   );

@@ -26,7 +26,13 @@ function RefuseDialog({ feature, onClose }: { readonly feature: Feature | null; 
       showToast({
         tone: 'success',
         title: 'Feature refused',
-        message: done.creditsReturned ? `${done.creditsReturned} credits went back to the member.` : '',
+        message: done.creditsReturned
+          ? `${done.creditsReturned} credits went back to the member.`
+          : done.payment
+            ? done.payment.refunded
+              ? 'Their payment was refunded in full.'
+              : "Their payment couldn't be refunded automatically: refund it from the member's account."
+            : '',
       });
       onClose();
     } catch (failure) {

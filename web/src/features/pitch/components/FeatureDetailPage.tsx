@@ -141,7 +141,10 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
   if (feature.status === 'live') text = `It's live in the Pitch Area until ${expires ?? 'the end of its term'}. Pitches arrive in your received requests.`;
   else if (feature.status === 'pending' && feature.paid === false) text = "It's not paid yet. Pay for it and we'll review it.";
   else if (feature.status === 'pending') text = 'We normally approve features within 24 hours and confirm by email.';
-  else if (feature.status === 'refused') text = `We couldn't approve it${feature.refusedReason ? `: ${feature.refusedReason}` : '.'} Your credits were returned.`;
+  else if (feature.status === 'refused')
+    text = `We couldn't approve it${feature.refusedReason ? `: ${feature.refusedReason}` : '.'} ${
+      feature.payWith === 'product' ? "We've emailed you about your payment's refund." : 'Your credits were returned.'
+    }`;
   else if (feature.status === 'expired') text = 'Its term is over. You can feature your brand again.';
   else text = 'You ended it early. You can feature your brand again.';
 

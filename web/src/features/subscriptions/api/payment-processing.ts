@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { refreshDashboard } from '@/features/dashboard';
+import { dashboardKeys, refreshDashboard } from '@/features/dashboard';
 import { ApiError, SessionEndedError } from '@/lib/api';
 import { useSelectedBrand } from '@/lib/session';
 import { DASHBOARD_RELOAD_TIMEOUT_MS, WEBHOOK_POLL_MS, WEBHOOK_RETRY_MS } from '../billing-rules';
@@ -17,8 +17,26 @@ function retryable(error: unknown): boolean {
 
 const retry = (failures: number, error: unknown) => retryable(error) && failures < MAX_CHECK_RETRIES;
 
+/** This flow's own checks: never asked again by the reload that ends it. */
+const PROCESSING_PARTS: ReadonlySet<string> = new Set(['payment-status', 'webhooks-in-progress', 'payment-reload']);
+
+/**
+ * Whatever else the page behind shows may have changed with the payment (its own feature
+ * now paid, the plan, credits): those queries are asked again too, not waited for. The
+ * payment-processing address shows the same page as its parent, so that page is not mounted
+ * again on the way back and would keep what it read before the payment was processed.
+ */
+function refreshTheRest(client: QueryClient): void {
+  void client.invalidateQueries({
+    predicate: ({ queryKey }) =>
+      queryKey[0] !== dashboardKeys.all[0] &&
+      !(queryKey[0] === billingKeys.all[0] && PROCESSING_PARTS.has(String(queryKey[2]))),
+  });
+}
+
 /** Reloads the dashboards on screen, giving up waiting after 5 s (the reload goes on). */
 async function reloadDashboard(client: QueryClient): Promise<'reloaded' | 'timed-out'> {
+  refreshTheRest(client);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<'timed-out'>((resolve) => {
     timer = setTimeout(() => {

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { ADMIN, FEATURE, memberPage, payOnCheckout, signIn } from './members';
 
 /*
  * Issue 13's feature-only purchase: feature@tandem.local features their brand for 3 months,
@@ -11,18 +12,8 @@ import { expect, test } from './fixtures';
  * them with none, runs before this file (specs run in file order, one worker); no later spec
  * signs in as feature@.
  */
-const FEATURE = { email: 'feature@tandem.local', password: 'Northwind-Trail-58', name: 'Fin Feature' };
-const ADMIN = { email: 'admin@tandem.local', password: 'Kestrel-Quay-Admin-4' };
 const TITLE = `Trail-ready gift partners ${Date.now() % 100000}`;
 const PAID = 'Thanks, your payment has been processed successfully.';
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Dashboard');
-}
 
 async function accountMenuLinks(page: Page): Promise<string[]> {
   await page.getByRole('button', { name: `Account menu for ${FEATURE.name}` }).click();
@@ -39,7 +30,7 @@ test('a feature-only member buys a 3-month feature at checkout; once approved, R
   a11y,
 }) => {
   test.setTimeout(180_000);
-  await signIn(page, FEATURE.email, FEATURE.password);
+  await signIn(page, FEATURE);
   const menu = page.getByRole('navigation', { name: 'Main' });
   await expect(menu.getByRole('link', { name: 'Pitch Area' })).toBeVisible();
   await expect(menu.getByRole('link', { name: 'Pitches Received' })).toHaveCount(0);
@@ -66,12 +57,7 @@ test('a feature-only member buys a 3-month feature at checkout; once approved, R
   await page.waitForURL((url) => !url.pathname.startsWith('/pitch'));
   // the 3-month price (£149; 6 months is £249)
   await expect(page.getByRole('table', { name: 'Order summary' }).getByRole('row', { name: 'Pitch Area feature 1 £149.00' })).toBeVisible();
-  await page.getByLabel(/Card number/i).fill('4242 4242 4242 4242');
-  const expiry = page.getByLabel(/Expir/i);
-  if (await expiry.count()) await expiry.fill('12 / 34');
-  const cvc = page.getByLabel(/CVC/i);
-  if (await cvc.count()) await cvc.fill('123');
-  await page.getByRole('button', { name: /^(Pay|Subscribe)$/ }).click();
+  await payOnCheckout(page);
 
   // Back through /pitch/{id}/payment-processing/{session} to the feature: paid, pending approval.
   await page.waitForURL((url) => /^\/pitch\/[0-9a-f]{16}\/payment-processing\//.test(url.pathname), { timeout: 30_000 });
@@ -86,9 +72,7 @@ test('a feature-only member buys a 3-month feature at checkout; once approved, R
   await expect(mine.getByRole('button', { name: 'Pay for your feature' })).toHaveCount(0);
 
   // The admin approves it in the console.
-  const admin = await (await browser.newContext()).newPage();
-  a11y.watch(admin);
-  await signIn(admin, ADMIN.email, ADMIN.password);
+  const admin = await memberPage(browser, a11y, ADMIN);
   await admin.goto('/admin/features');
   await expect(admin.getByRole('heading', { level: 1, name: 'Features to approve' })).toBeVisible();
   await admin.getByRole('button', { name: new RegExp(`^Approve\\s?: ${TITLE}$`) }).click();

@@ -148,7 +148,7 @@ _TEXTS = {
     ),
     "feature_status": (
         "Feature approved or ended",
-        "Your Pitch Area feature is approved or has ended.",
+        "Your Pitch Area feature is approved, refused or has ended.",
         "When your feature in the Pitch Area is approved and goes live, and when it ends. "
         "Approval is always confirmed by email.",
     ),

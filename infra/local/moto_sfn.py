@@ -6,16 +6,58 @@ which cannot be copied, so the second start of any state machine failed (TypeErr
 pickle '_thread.RLock'). The copy only snapshots the definition for the new execution, so
 earlier executions are shared by reference instead of copied.
 tests/statemachines/test_match_run.py runs a state machine twice in one test.
+
+Importing the executing backend (the ASL parser) cost 2 s of CPU at every start of the local
+stack, half of it in moto's EC2 models: the parser's AWS Batch task imports one enum from
+`moto.batch.utils`, and the `moto.batch` package imports its models, which import EC2's. No
+Tandem state machine calls Batch, so `moto.batch` is made a lazy package first: its
+submodules import as usual, and its models load the first time anything asks the package for
+a name (moto's backend registry, a Batch task), as they would have.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
+import types
 from typing import Any
 
 _MARK = "_tandem_shared_on_copy"
 
 
+def _lazy_batch_package() -> None:
+    if "moto.batch" in sys.modules:
+        return
+    spec = importlib.util.find_spec("moto.batch")
+    if spec is None or spec.submodule_search_locations is None:  # pragma: no cover (moto is pinned)
+        return
+    package = types.ModuleType("moto.batch")
+    package.__spec__ = spec
+    package.__file__ = spec.origin
+    package.__path__ = list(spec.submodule_search_locations)
+    package.__package__ = "moto.batch"
+
+    def lazy_attribute(name: str) -> Any:  # PEP 562: what `moto/batch/__init__.py` exports
+        if name.startswith("__"):
+            raise AttributeError(name)
+        models = importlib.import_module("moto.batch.models")
+        if name == "models":
+            return models
+        try:
+            return getattr(models, name)
+        except AttributeError:
+            raise AttributeError(f"module 'moto.batch' has no attribute {name!r}") from None
+
+    package.__getattr__ = lazy_attribute  # type: ignore[method-assign]
+    sys.modules["moto.batch"] = package
+    import moto
+
+    moto.batch = package  # type: ignore[attr-defined]  # as the import system binds a loaded submodule
+
+
 def install() -> None:
+    _lazy_batch_package()
     from moto.stepfunctions.parser.backend.execution import Execution
 
     if getattr(Execution, _MARK, False):

@@ -218,14 +218,16 @@ def seed(population: int = POPULATION) -> None:
     names: set[str] = set()
     while len(names) < population:
         names.add(f"{rng.choice(FIRST)} {rng.choice(SECOND)}")
-    for index, name in enumerate(sorted(names)):
-        brands.create_brand(
-            account_id=f"demo-population-{index}",
-            name=name,
-            description=f"{name} is an independent brand looking for partners.",
+    brands.create_brands(  # one id reservation and batch writes: the same brands, in id order
+        {
+            "account_id": f"demo-population-{index}",
+            "name": name,
+            "description": f"{name} is an independent brand looking for partners.",
             **_profile(rng),
             **_details(details, name),
-        )
+        }
+        for index, name in enumerate(sorted(names))
+    )
     match_index.rebuild()  # the packed candidates every match run reads
     _demo_credits_and_requests(account.account_id)
     _demo_connection()

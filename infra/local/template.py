@@ -15,8 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cfnlint.decode import decode
-
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 ACCOUNT = "123456789012"
@@ -78,11 +76,34 @@ class LocalPlan:
     schedules: list[ScheduleSpec] = field(default_factory=list)  # EventBridge schedules
 
 
+def _construct_intrinsic(loader: Any, tag: str, node: Any) -> dict[str, Any]:
+    """A CloudFormation short form (`!Ref X`, `!Sub ...`, `!GetAtt A.B`, `!If [...]`) as its
+    long form ({"Ref": "X"}, {"Fn::Sub": ...}, {"Fn::GetAtt": ["A", "B"]}, ...)."""
+    import yaml
+
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    if tag == "GetAtt" and isinstance(value, str):
+        value = value.split(".", 1)
+    return {"Ref" if tag == "Ref" else f"Fn::{tag}": value}
+
+
 @lru_cache(maxsize=1)
 def load_template() -> dict[str, Any]:
-    template, matches = decode(str(TEMPLATE))
-    if matches or template is None:
-        raise RuntimeError(f"template.yaml does not parse: {matches}")
+    """template.yaml as data, the short forms in their long form: PyYAML's C loader and one
+    constructor, as cfn-lint's decoder reads it (tests/unit/test_template.py compares them)
+    but without importing cfn-lint, which cost the local stack 1 s of CPU at every start."""
+    import yaml
+
+    loader = type("CloudFormationLoader", (getattr(yaml, "CSafeLoader", yaml.SafeLoader),), {})
+    loader.add_multi_constructor("!", _construct_intrinsic)
+    template = yaml.load(TEMPLATE.read_text(), Loader=loader)  # noqa: S506 (a safe loader)
+    if not isinstance(template, dict) or "Resources" not in template:
+        raise RuntimeError("template.yaml does not parse as a CloudFormation template")
     return template
 
 

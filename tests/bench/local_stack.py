@@ -1,7 +1,15 @@
 """The local stack under load, idle, stopped and killed (loopback only, bounded).
 
-Starts `python -m infra.local.stack` on a fresh data dir (a first start seeds the demo data),
-then prints:
+First, how long a developer, Playwright's webServer or a test waits for a stack:
+- `BENCH local_stack_first_start_s`: seconds from starting `python -m infra.local.stack` on an
+  empty data dir (it seeds the demo data) until GET /api/health answers 200, median of
+  START_ROUNDS, each on a new empty dir; `local_stack_first_start_cpu_s`: the CPU seconds the
+  stack's process had used by then (median; steadier than the wall clock on a shared machine);
+- `BENCH local_stack_restart_s` / `_restart_cpu_s`: the same for a start on the data of a
+  cleanly stopped first start (median of START_ROUNDS).
+`python tests/bench/local_stack.py start` prints only these.
+
+Then it starts a stack on a fresh data dir (a first start seeds the demo data) and prints:
 - `BENCH local_stack_idle_cpu_pct`: CPU of the stack's process over IDLE_SECONDS with no
   request, in % of one core (after the seed's match runs have finished);
 - `BENCH local_stack_health_answered` / `_health_median_ms`: 200 parallel GET /api/health,
@@ -39,6 +47,7 @@ IDLE_SECONDS = 10.0
 HEALTH_CALLS = 200
 LOGINS = 50
 KILL_ROUNDS = 4
+START_ROUNDS = 3
 WRITES_PER_ROUND = 8
 DEMO = ("demo@tandem.local", "Oat-Honey-Bristol-26")  # infra/local/seed.py DEMO_LOGINS
 
@@ -58,18 +67,21 @@ class Stack:
         env.update({"PORT": str(port), "DATA_DIR": str(data_dir), "WEB_ROOT": str(web_root)})
         env["POWERTOOLS_LOG_LEVEL"] = "WARNING"
         self.log = open(data_dir.parent / f"stack-{time.time_ns()}.log", "w")  # noqa: SIM115
+        started = time.monotonic()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "infra.local.stack"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log
         )
-        deadline = time.monotonic() + 240
+        deadline = started + 240
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise SystemExit(f"the stack exited: see {self.log.name}")
             try:
                 if requests.get(f"{self.url}/api/health", timeout=1).ok:
+                    self.ready_s = time.monotonic() - started  # what Playwright's webServer waits
+                    self.ready_cpu_s = self.cpu_seconds()
                     return
             except requests.RequestException:
-                time.sleep(0.25)
+                time.sleep(0.05)
         self.process.kill()
         raise SystemExit("the stack did not start within 240 s")
 
@@ -129,8 +141,36 @@ def _population(data_dir: Path, count: int) -> list[int]:
     return ids[:count]
 
 
+def start_times(port: int) -> None:
+    """First starts on empty data dirs, then restarts on the data one of them left."""
+    first: list[tuple[float, float]] = []
+    again: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        web_root = Path(tmp) / "web"
+        web_root.mkdir()
+        (web_root / "index.html").write_text("<!doctype html><title>Tandem</title>")
+        for round_ in range(START_ROUNDS):
+            data_dir = Path(tmp) / f"data-{round_}"
+            stack = Stack(data_dir, web_root, port)
+            first.append((stack.ready_s, stack.ready_cpu_s))
+            stack.stop()
+        for _ in range(START_ROUNDS):
+            stack = Stack(data_dir, web_root, port)
+            again.append((stack.ready_s, stack.ready_cpu_s))
+            stack.stop()
+    for name, times in (("first_start", first), ("restart", again)):
+        wall = statistics.median(t for t, _ in times)
+        cpu = statistics.median(c for _, c in times)
+        every = ", ".join(f"{t:.1f}" for t, _ in times)
+        print(f"BENCH local_stack_{name}_s {wall:.1f}  (each: {every})", flush=True)
+        print(f"BENCH local_stack_{name}_cpu_s {cpu:.1f}", flush=True)
+
+
 def main() -> None:
     port = _port()
+    start_times(port)
+    if sys.argv[1:] == ["start"]:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         data_dir, web_root = Path(tmp) / "data", Path(tmp) / "web"
         web_root.mkdir()

@@ -617,3 +617,32 @@ def test_public_view_carries_the_match_and_the_relation(api):
         "reasons": ["They want newsletter swaps, like you"],
     }
     assert body["relation"]["saved"] is True
+
+
+def test_brands_created_together_get_the_next_ids_in_order_and_read_back_whole(aws):
+    """create_brands (the local seed's population): one id reservation and batch writes; the
+    brands are the ones create_brand would have made, and ids stay unique afterwards."""
+    from tandem.services import brands
+
+    first = brands.create_brand(account_id="acc-1", name="Before")
+    many = [
+        {
+            "account_id": f"acc-{i}",
+            "name": f"Brand {i}",
+            "category": "home",
+            "values": ["vegan"],
+            "countries": ["GB"],
+        }
+        for i in range(30)  # more than one BatchWriteItem (25 a call)
+    ]
+    made = brands.create_brands(many)
+    after = brands.create_brand(account_id="acc-2", name="After")
+    ids = [int(b.brand_id) for b in made]
+    assert ids == list(range(int(first.brand_id) + 1, int(first.brand_id) + 31))
+    assert int(after.brand_id) == ids[-1] + 1
+    saved = {int(b.brand_id): b for b in brands.get_many(ids)}
+    assert [saved[i].name for i in ids] == [f"Brand {i}" for i in range(30)]
+    assert saved[ids[3]].account_id == "acc-3" and saved[ids[3]].values == {"vegan"}
+    assert saved[ids[3]].audience.countries == {"GB"}
+    assert [int(b.brand_id) for b in brands.brands_of_account("acc-7")] == [ids[7]]
+    assert brands.create_brands([]) == []

@@ -124,3 +124,13 @@ def test_bind_models_moves_every_model_to_a_new_table(table, monkeypatch):
         monkeypatch.undo()
         reset_settings()
         bind_models()
+
+
+def test_transactions_from_either_module_use_the_one_client(table):
+    """store.models.transaction (sign-up, profile) made a pynamodb Connection, so a session and
+    a client, of its own on every call; both entry points now share the one client."""
+    from tandem.integrations import aws
+    from tandem.store import connection, models
+
+    for made in (models.transaction(), connection.transaction()):
+        assert made._connection.client is aws.client("dynamodb")

@@ -41,6 +41,25 @@ def create_brand(**fields: Any) -> Brand:
     return brand
 
 
+def create_brands(many: Iterable[dict[str, Any]]) -> list[Brand]:
+    """New brands, saved, with ids in the order given (each `fields` as for `new_brand`): one
+    counter update for all their ids and BatchWriteItem, 25 brands a call, instead of two
+    round trips per brand. Ids come from the counter, so no brand can already hold one and
+    the puts need no condition (the local seed creates its population this way)."""
+    from tandem.store.ids import next_ids
+    from tandem.store.models import save_all
+
+    many = list(many)
+    if not many:
+        return []
+    made = [
+        new_brand(**fields, brand_id=brand_id)
+        for fields, brand_id in zip(many, next_ids("brand", len(many)), strict=True)
+    ]
+    save_all(Brand, made)
+    return made
+
+
 def new_brand(
     *,
     account_id: str,
@@ -57,14 +76,17 @@ def new_brand(
     social: dict[str, str | None] | None = None,
     contact: dict[str, str | None] | None = None,
     hide_name: bool = False,
+    brand_id: int | None = None,
 ) -> Brand:
-    """A brand with a fresh id, not saved yet (sign-up saves it in its transaction)."""
+    """A brand with a fresh id (or `brand_id`, one reserved with tandem.store.ids.next_ids),
+    not saved yet (sign-up saves it in its transaction)."""
     from datetime import datetime
 
     from tandem.store.ids import next_id
     from tandem.store.models import Audience, Contact, SocialLinks
 
-    brand_id = next_id("brand")
+    if brand_id is None:
+        brand_id = next_id("brand")
     brand = Brand.new(
         brand_id,
         account_id,

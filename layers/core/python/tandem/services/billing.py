@@ -525,13 +525,18 @@ _FAILED_INTENT = ("requires_payment_method", "canceled")
 
 
 def _intent(session: dict[str, Any]) -> dict[str, Any]:
+    """The session's payment intent (payment mode), or, for an open subscription-mode session,
+    its declined attempt at the first payment (stripe_client.get_checkout_session)."""
     intent = session.get("payment_intent")
+    if not isinstance(intent, dict):
+        intent = session.get("declined_attempt")
     return intent if isinstance(intent, dict) else {}
 
 
 def _session_status(session: dict[str, Any]) -> str:
     """paid | pending | failed | expired | open. failed: the last attempt was declined (the
-    session is still open, its payment intent holds the decline) or an asynchronous payment
+    session is still open, its payment intent, or in subscription mode its declined attempt at
+    the first payment, holds the decline) or an asynchronous payment
     failed (complete, unpaid, the intent back to requires_payment_method or cancelled)."""
     intent = _intent(session)
     if session.get("status") == "expired":

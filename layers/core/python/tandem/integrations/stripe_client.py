@@ -280,6 +280,22 @@ def create_customer(
     return customer.id
 
 
+def update_customer_email(customer: str, old: str, new: str) -> bool:
+    """The member changed their address: the customer made with the old one gets the new one
+    (receipts and the portal go there). A customer whose email is another address (another
+    member of the account, or set by the customer in Stripe) is left alone. True if updated."""
+    if not isinstance(customer, str) or not customer.startswith("cus_"):
+        raise ValidationError("Invalid customer")
+    if not _EMAIL.match(new or ""):
+        raise ValidationError("Invalid email")
+    c = client()
+    current = _plain(c.v1.customers.retrieve(customer))
+    if current.get("deleted") or str(current.get("email") or "").lower() != (old or "").lower():
+        return False
+    c.v1.customers.update(customer, {"email": new})
+    return True
+
+
 def payment_return_path(page_type: str, *, brand_id: str | None = None, item_id: str | None = None) -> str:
     """The parent path a checkout returns to (its payment-processing page is below it)."""
     kind = "pitch_item" if page_type == "pitch" and item_id else page_type

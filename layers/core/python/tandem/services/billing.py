@@ -93,6 +93,20 @@ def account_of_customer(customer_id: str) -> str | None:
     return found.account_id if found else None
 
 
+def member_email_changed(account_id: str, old: str, new: str) -> None:
+    """A member's new address goes to the account's Stripe customers that had the old one.
+    The address is already changed here: Stripe failing is logged (with the ids only) and does
+    not undo it."""
+    account = Account.find(account_id)
+    for customer in customers_of(account):
+        try:
+            stripe_client.update_customer_email(customer, old, new)
+        except Exception:  # noqa: BLE001 (Stripe down must not fail the profile change)
+            logger.warning(
+                "Stripe customer email not updated", extra={"account": account_id, "customer": customer}
+            )
+
+
 def attach_customer(account_id: str, customer_id: str) -> None:
     """Link a Stripe customer to the account (both ways); repeating it changes nothing."""
     link = StripeCustomer(

@@ -86,7 +86,16 @@ async function subscribeMonthly(request: APIRequestContext, member: Member) {
   const { url } = (await made.json()) as { url: string };
   const paid = await request.post(url, { form: { email: '', name: 'Card Holder', card_number: GOOD_CARD, pay: '1' }, maxRedirects: 0 });
   expect(paid.status()).toBe(303);
-  await expect.poll(async () => (await credits(request, member)).available, { timeout: 30_000 }).toBe(6);
+  // The sync grants the credits, then writes the plan: wait for both (a send in between is a 402).
+  await expect
+    .poll(
+      async () => {
+        const now = await credits(request, member);
+        return [now.available, now.active];
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual([6, true]);
 }
 
 async function signIn(page: Page, member: Member) {
@@ -148,12 +157,16 @@ test('out of credits during a send, a member buys add-on credits from the overla
   await done.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('button', { name: '3/9 credits' })).toBeVisible();
 
-  // The send goes on from where it stopped.
-  await page.getByRole('button', { name: `Send request to ${last.name}` }).click();
-  await popup.getByLabel('Your message').fill('A seventh hello: a spring bundle together?');
+  // The send goes on from where it stopped: the popup comes back with the message typed
+  // before checkout (kept in the tab, never in the address), ready to send. No retyping.
+  await expect(popup).toBeVisible();
+  await expect(popup.getByLabel('Your message')).toHaveValue('A seventh hello: a spring bundle together?');
+  expect(page.url()).not.toContain('spring');
   await popup.getByRole('button', { name: 'Send request', exact: true }).click();
   await expect(page.locator('.toast').filter({ hasText: 'Request sent' })).toBeVisible();
   await expect(page.getByRole('button', { name: '2/9 credits' })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Send request to ${last.name}` })).toBeHidden();
+  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('tandem.pendingSend.')))).toEqual([]);
 });
 
 test('a member cancels in the payment portal and the plan stays valid to the end of the period', async ({ page, request }) => {

@@ -93,7 +93,7 @@ deploy: deps build-web
 	$(PY) -m infra.run_job --stack tandem-$(ENV) claim-legacy-emails
 	$(PY) -m infra.deploy_web --stack tandem-$(ENV) --dist web/dist
 
-## ---- Stripe products, prices, portal and payment links for one environment: make stripe-sync ENV=dev
+## ---- Stripe products, prices, portal, payment links and the webhook endpoint for one environment: make stripe-sync ENV=dev
 stripe-sync: deps
 	$(PY) -m infra.stripe_sync --env $(ENV)
 

@@ -6,13 +6,23 @@ Creates or updates, idempotently: the products (our own stable ids), their price
 lookup key; Stripe prices are immutable, so a changed amount, currency or interval is a new
 price that takes over the lookup key while the old one is archived, and members already on it
 keep it), the customer-portal configuration (cancel at period end, switch monthly/yearly,
-invoices) and the payment links (monthly, yearly, one_off, 3month, 6month). Running it again
-changes nothing and says so. Every change is printed.
+invoices) and the payment links (monthly, yearly, one_off, 3month, 6month), and (for a
+deployed environment) the webhook endpoint: `<ApiUrl>/api/stripe/webhook`, subscribed to
+exactly `stripe_events.BILLING_EVENTS`, on our pinned API version. Running it again changes
+nothing and says so. Every change is printed; the endpoint's signing secret never is.
+
+Stripe shows a signing secret once, when the endpoint is made: the command writes it into
+`webhook_secret` of the environment's Stripe secret (the JSON template.yaml's StripeSecret
+holds; the webhook function reads it, cached 5 minutes) and says where it went. An endpoint
+whose secret the store does not hold (the template's generated placeholder) cannot be
+verified against: it is replaced by a new one whose secret is stored.
 
 The API key is the environment's Stripe secret (Secrets Manager `tandem/<env>/stripe`, JSON
 with `api_key`), or `STRIPE_API_KEY` for local use; `STRIPE_API_BASE` points at the local fake.
 The site address (payment links and the portal return there) is `--site-url`, else `SITE_URL`,
-else the stack's `SiteUrl` output.
+else the stack's `SiteUrl` output; the API address (the webhook) `--api-url`, else `API_URL`,
+else the stack's `ApiUrl` output (the stack named in samconfig.toml, `tandem-<env>`). The
+local stack (`--env local`) signs its own webhooks: no endpoint is made there.
 """
 
 from __future__ import annotations
@@ -26,13 +36,17 @@ from typing import Any
 
 from tandem.domain import catalogue
 from tandem.domain.formats import format_money
-from tandem.integrations.stripe_client import LINK_METADATA, PORTAL_METADATA, make_client
+from tandem.integrations.stripe_client import API_VERSION, LINK_METADATA, PORTAL_METADATA, make_client
+from tandem.services.stripe_events import BILLING_EVENTS
 
 REGION = "eu-west-2"
 LOCAL_SITE = "http://127.0.0.1:8080"
 PAYMENT_PROCESSING = "/account/subscriptions/payment-processing/{CHECKOUT_SESSION_ID}"
 PORTAL_RETURN = "/account/subscriptions/"
 PORTAL_HEADLINE = "Manage your Tandem plan"
+WEBHOOK_PATH = "/api/stripe/webhook"
+WEBHOOK_METADATA = "tandem_webhook"
+WEBHOOK_DESCRIPTION = "Tandem billing (made by make stripe-sync)"
 
 
 def _plain(obj: Any) -> dict[str, Any]:
@@ -48,11 +62,42 @@ def _money(spec: catalogue.PriceSpec) -> str:
     return f"{text}/{spec.interval}" if spec.interval else text
 
 
+class SecretStore:
+    """The environment's Stripe secret in Secrets Manager (JSON: api_key, webhook_secret): the
+    signing secret is written into it, keeping the other keys, and never shown."""
+
+    def __init__(self, name: str, secrets_client: Any) -> None:
+        self.name, self.sm = name, secrets_client
+
+    def _value(self) -> dict[str, Any]:
+        raw = self.sm.get_secret_value(SecretId=self.name)["SecretString"]
+        value = json.loads(raw)
+        return value if isinstance(value, dict) else {}
+
+    def holds_signing_secret(self) -> bool:
+        """A Stripe signing secret, not the template's generated placeholder."""
+        return str(self._value().get("webhook_secret", "")).startswith("whsec_")
+
+    def store_signing_secret(self, secret: str) -> None:
+        value = self._value()
+        value["webhook_secret"] = secret
+        self.sm.put_secret_value(SecretId=self.name, SecretString=json.dumps(value))
+
+
 class Sync:
-    """One run against one Stripe account. `actions` lists what it changed (or would change)."""
+    """One run against one Stripe account. `actions` lists what it changed (or would change).
+    With `webhook_url` (and the `secrets` the signing secret goes to) it also keeps the
+    webhook endpoint."""
 
     def __init__(
-        self, client: Any, site_url: str, *, dry_run: bool = False, log: Callable[[str], None] = print
+        self,
+        client: Any,
+        site_url: str,
+        *,
+        dry_run: bool = False,
+        log: Callable[[str], None] = print,
+        webhook_url: str | None = None,
+        secrets: SecretStore | None = None,
     ) -> None:
         self.c = client
         self.site = site_url.rstrip("/")
@@ -60,6 +105,10 @@ class Sync:
         self.log = log
         self.actions: list[str] = []
         self.price_ids: dict[str, str] = {}
+        self.webhook_url = webhook_url
+        self.secrets = secrets
+        if webhook_url is not None and secrets is None:
+            raise ValueError("A webhook endpoint needs the secret store its signing secret goes to")
 
     def _did(self, text: str) -> None:
         self.actions.append(text)
@@ -71,12 +120,76 @@ class Sync:
         self.prices()
         self.portal()
         self.payment_links()
+        if self.webhook_url is not None:
+            self.webhook()
         if not self.actions:
             self.log(
                 f"Stripe is up to date: {len(catalogue.PRODUCTS)} products, {len(catalogue.PRICES)} prices, "
-                f"{len(catalogue.LINK_KINDS)} payment links, the portal configuration."
+                f"{len(catalogue.LINK_KINDS)} payment links, the portal configuration"
+                + (f", the webhook endpoint ({len(BILLING_EVENTS)} events)." if self.webhook_url else ".")
             )
         return self.actions
+
+    # --- webhook endpoint ----------------------------------------------------------------------
+
+    def _endpoints(self) -> list[dict[str, Any]]:
+        return [_plain(e) for e in self.c.v1.webhook_endpoints.list({"limit": 100}).auto_paging_iter()]
+
+    def webhook(self) -> None:
+        """Ours is the endpoint at the URL, else the one we tagged (the API's address moved)."""
+        assert self.webhook_url is not None and self.secrets is not None
+        url = self.webhook_url
+        events = sorted(BILLING_EVENTS)
+        endpoints = self._endpoints()
+        ours = [e for e in endpoints if e.get("url") == url] or [
+            e for e in endpoints if (e.get("metadata") or {}).get(WEBHOOK_METADATA) == "1"
+        ]
+        where = f"Secrets Manager {self.secrets.name} (webhook_secret)"
+        if ours and not self.secrets.holds_signing_secret():
+            for endpoint in ours:
+                self._did(
+                    f"deleted webhook endpoint {endpoint['id']} ({endpoint.get('url')}): "
+                    f"its signing secret is not in {where}"
+                )
+                if not self.dry_run:
+                    self.c.v1.webhook_endpoints.delete(endpoint["id"])
+            ours = []
+        if not ours:
+            self._did(f"created webhook endpoint for {url} ({len(events)} events)")
+            if not self.dry_run:
+                made = self.c.v1.webhook_endpoints.create(
+                    {
+                        "url": url,
+                        "enabled_events": events,
+                        "api_version": API_VERSION,
+                        "description": WEBHOOK_DESCRIPTION,
+                        "metadata": {WEBHOOK_METADATA: "1"},
+                    }
+                )
+                self.secrets.store_signing_secret(made.secret)
+            self.log(
+                f"its signing secret {'would go' if self.dry_run else 'is stored'} in {where}; "
+                "the webhook reads it within 5 minutes"
+            )
+            return
+        endpoint, *extra = ours
+        for other in extra:  # two of ours: one would deliver every event twice
+            self._did(f"deleted duplicate webhook endpoint {other['id']} ({other.get('url')})")
+            if not self.dry_run:
+                self.c.v1.webhook_endpoints.delete(other["id"])
+        changes: dict[str, Any] = {}
+        if endpoint.get("url") != url:
+            changes["url"] = url
+        if sorted(endpoint.get("enabled_events") or []) != events:
+            changes["enabled_events"] = events
+        if endpoint.get("status") == "disabled":
+            changes["disabled"] = False
+        if (endpoint.get("metadata") or {}).get(WEBHOOK_METADATA) != "1":
+            changes["metadata"] = {WEBHOOK_METADATA: "1"}
+        if changes:
+            self._did(f"updated webhook endpoint {endpoint['id']}: {', '.join(sorted(changes))}")
+            if not self.dry_run:
+                self.c.v1.webhook_endpoints.update(endpoint["id"], changes)
 
     # --- products ------------------------------------------------------------------------------
 
@@ -337,20 +450,47 @@ def site_url_for(env: str, given: str | None) -> str:
         return os.environ["SITE_URL"]
     if env == "local":
         return LOCAL_SITE
+    outputs = _stack_outputs(env)
+    if "SiteUrl" not in outputs:
+        raise SystemExit(f"The stack tandem-{env} has no SiteUrl output; pass --site-url.")
+    return outputs["SiteUrl"]
+
+
+def _stack_outputs(env: str) -> dict[str, str]:
     import boto3
 
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or REGION
     stack = boto3.client("cloudformation", region_name=region).describe_stacks(StackName=f"tandem-{env}")
-    outputs = {o["OutputKey"]: o["OutputValue"] for o in stack["Stacks"][0].get("Outputs", [])}
-    if "SiteUrl" not in outputs:
-        raise SystemExit(f"The stack tandem-{env} has no SiteUrl output; pass --site-url.")
-    return outputs["SiteUrl"]
+    return {o["OutputKey"]: o["OutputValue"] for o in stack["Stacks"][0].get("Outputs", [])}
+
+
+def webhook_url_for(env: str, given: str | None) -> str | None:
+    """`<API address>/api/stripe/webhook`; None for the local stack (it signs its own)."""
+    api = given or os.environ.get("API_URL")
+    if not api:
+        if env == "local":
+            return None
+        outputs = _stack_outputs(env)
+        if "ApiUrl" not in outputs:
+            raise SystemExit(f"The stack tandem-{env} has no ApiUrl output; pass --api-url.")
+        api = outputs["ApiUrl"]
+    if not api.startswith("https://") and not api.startswith("http://127.0.0.1"):
+        raise SystemExit("The API address must be https (Stripe delivers webhooks over https only).")
+    return api.rstrip("/") + WEBHOOK_PATH
+
+
+def secret_store_for(env: str) -> SecretStore:
+    import boto3
+
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or REGION
+    return SecretStore(f"tandem/{env}/stripe", boto3.client("secretsmanager", region_name=region))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m infra.stripe_sync", description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", required=True, help="local, dev, staging or prod")
     parser.add_argument("--site-url", help="the app's address (default: SITE_URL, or the stack's SiteUrl)")
+    parser.add_argument("--api-url", help="the API's address (default: API_URL, or the stack's ApiUrl)")
     parser.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
     args = parser.parse_args(argv)
     if not args.env.replace("-", "").isalnum():
@@ -362,8 +502,11 @@ def main(argv: list[str] | None = None) -> int:
     if not site.startswith(("http://", "https://")):
         parser.error("--site-url must be an http(s) address")
     where = os.environ.get("STRIPE_API_BASE") or "api.stripe.com"
-    print(f"Stripe sync for {args.env} ({where}), site {site}")
-    Sync(make_client(key), site, dry_run=args.dry_run).run()
+    webhook = webhook_url_for(args.env, args.api_url)
+    hook = webhook or "none (the local stack signs its own)"
+    print(f"Stripe sync for {args.env} ({where}), site {site}, webhook {hook}")
+    store = secret_store_for(args.env) if webhook else None
+    Sync(make_client(key), site, dry_run=args.dry_run, webhook_url=webhook, secrets=store).run()
     return 0
 
 

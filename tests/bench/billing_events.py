@@ -4,7 +4,11 @@ shuffled order, leave exactly the state the ordered delivery leaves.
 
 Two copies of the same world are built on one fake Stripe (in-process) and one moto account
 (billing state machine really executed): the first gets its events in order, the second gets
-them duplicated and shuffled. Prints `BENCH billing_events_delivered <n>`,
+them duplicated and shuffled. Each world is exactly 20 distinct events a customer (issue 12:
+1,000 events for 50 customers), counted as the production endpoint receives them: the event
+types it subscribes to (`stripe_events.BILLING_EVENTS`). Prints
+`BENCH billing_customers <n>`, `BENCH billing_events_distinct <n>` (each world),
+`BENCH billing_events_delivered <n>` (the shuffled world's, each event twice),
 `BENCH billing_events_per_s <rate>` (shuffled delivery, processing included) and
 `BENCH billing_shuffled_equals_ordered 1` (0, with the differences, when they differ).
 `CUSTOMERS=10 python tests/bench/billing_events.py` runs a smaller world.
@@ -22,6 +26,7 @@ import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 _setup.moto_environment("ERROR")
 
 CUSTOMERS = int(os.environ.get("CUSTOMERS", "50"))
+EVENTS_PER_CUSTOMER = 20  # issue 12: 1,000 events for 50 customers
 API_KEY = "sk_test_bench"
 
 
@@ -48,10 +53,11 @@ def main() -> None:
         from tests.functional.test_billing import Shop
 
         shop = Shop(plan, fake)
+        shop.new_events()  # the catalogue's own events (products, prices): not the members'
         try:
             ordered, events = world(shop, "o")
             shop.deliver_all(events)
-            left = seen(shop, ordered)  # now: the members' access tokens last 15 minutes
+            left = seen(shop, ordered)
             shuffled, more = world(shop, "s")
             doubled = more + more
             random.Random(11).shuffle(doubled)
@@ -65,9 +71,14 @@ def main() -> None:
             sc.reset_client()
             fake.stop()
     _ = Brand  # the members are made through the product's own services
+    target = EVENTS_PER_CUSTOMER * CUSTOMERS
+    counts = {len(events), len(more), len({e["id"] for e in doubled})}
+    assert counts == {target} and len(doubled) == 2 * target, (len(events), len(more), len(doubled))
     differences = [(n, a, b) for n, (a, b) in enumerate(zip(left, right, strict=True)) if a != b]
     for n, a, b in differences:
         print(f"# customer {n}: ordered {a} shuffled {b}", file=sys.stderr)
+    print(f"BENCH billing_customers {CUSTOMERS}")
+    print(f"BENCH billing_events_distinct {len(more)}")
     print(f"BENCH billing_events_delivered {len(doubled)}")
     print(f"BENCH billing_events_per_s {len(doubled) / seconds:.1f}")
     print(f"BENCH billing_shuffled_equals_ordered {0 if differences else 1}")
@@ -75,9 +86,13 @@ def main() -> None:
 
 def world(shop, prefix: str):  # noqa: ANN001, ANN201
     """Each customer: a plan (every third yearly), then by turn extra credits, an upgrade to
-    yearly, a refund, or a month's renewal (the fake's clock is moved once for everyone)."""
+    yearly, or a refund; then, until the world holds exactly EVENTS_PER_CUSTOMER billing events
+    a customer, more extra credits bought in turn by the customers whose plan is live, and last
+    (to land on the exact count) notes written on their subscriptions, one
+    customer.subscription.updated each. Returns the members and their billing events."""
     from tandem.integrations import stripe_client as sc
     from tandem.services import billing
+    from tandem.services.stripe_events import is_billing_event
     from tandem.store.models import Account
     from tests.functional.helpers import Brand
 
@@ -103,12 +118,49 @@ def world(shop, prefix: str):  # noqa: ANN001, ANN201
             sc.upgrade_to_yearly(plan.id)
         elif turn == 3:
             sc.refund_latest_payment(customer)
-    return members, shop.new_events()
+
+    def pending() -> int:
+        return sum(
+            1 for e in shop.fake.events() if e["id"] not in shop.delivered and is_billing_event(e["type"])
+        )
+
+    target = EVENTS_PER_CUSTOMER * len(members)
+    live = [m for n, m in enumerate(members) if n % 4 != 3]
+    most, turn = 3, 0  # the most billing events one purchase has made (at least 3 are expected)
+    while pending() + most <= target:
+        member = live[turn % len(live)]
+        before = pending()
+        session = sc.create_checkout_session(
+            customer=billing.customers_of(Account.find(member.account))[0],
+            lookup_key="tandem_extra_3",
+            account_id=member.account,
+            brand_id=str(member.id),
+            user_id=member.user.user_id,
+            quantity=1 + (turn // len(live)) % 10,  # the same purchase twice is one checkout
+        )
+        shop.pay(session["url"])
+        most, turn = max(most, pending() - before), turn + 1
+    turn = 0
+    while pending() < target:
+        member = live[turn % len(live)]
+        (plan,) = (
+            sc.client()
+            .v1.subscriptions.list({"customer": billing.customers_of(Account.find(member.account))[0]})
+            .data
+        )
+        sc.client().v1.subscriptions.update(plan.id, {"metadata": {"bench_note": f"{prefix}{turn}"}})
+        turn += 1
+    return members, [e for e in shop.new_events() if is_billing_event(e["type"])]
 
 
 def seen(shop, members):  # noqa: ANN001, ANN201
+    """What each member's dashboard shows. Their tokens are issued again first: building and
+    delivering 1,000 events can outlast an access token's 15 minutes on a busy machine."""
+    from tandem.services import tokens
+
     rows = []
     for member in members:
+        member.token = tokens.issue_access_token(member.user.user_id, member.account, member.user.access)
         c = shop.credits(member)
         rows.append(
             (c["available"], c["total"], c["active"], c["isYearly"], c["totalAddOns"], c["hasSubscription"])

@@ -76,12 +76,16 @@ test('out of credits during a send, a member buys add-on credits from the overla
   await done.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('button', { name: '3/9 credits' })).toBeVisible();
 
-  // The send goes on from where it stopped.
-  await page.getByRole('button', { name: `Send request to ${last.name}` }).click();
-  await popup.getByLabel('Your message').fill('A seventh hello: a spring bundle together?');
+  // The send goes on from where it stopped: the popup comes back with the message typed
+  // before checkout (kept in the tab, never in the address), ready to send. No retyping.
+  await expect(popup).toBeVisible();
+  await expect(popup.getByLabel('Your message')).toHaveValue('A seventh hello: a spring bundle together?');
+  expect(page.url()).not.toContain('spring');
   await popup.getByRole('button', { name: 'Send request', exact: true }).click();
   await expect(page.locator('.toast').filter({ hasText: 'Request sent' })).toBeVisible();
   await expect(page.getByRole('button', { name: '2/9 credits' })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Send request to ${last.name}` })).toBeHidden();
+  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('tandem.pendingSend.')))).toEqual([]);
 });
 
 test('a member cancels in the payment portal and the plan stays valid to the end of the period', async ({ page, request }) => {

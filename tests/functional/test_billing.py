@@ -10,6 +10,7 @@ import hmac
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -183,15 +184,38 @@ def test_a_session_of_another_account_or_none_is_a_404_that_says_nothing(shop: S
     assert shop.credits(fern)["available"] == 0
 
 
-def test_an_open_or_declined_checkout_is_not_paid_and_changes_nothing(shop: Shop) -> None:
+def test_an_open_checkout_is_not_paid_and_changes_nothing(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     url = shop.link(mia)
-    assert shop.pay(url, DECLINED) == ""
     session = url.rsplit("/", 1)[-1]
+    assert requests.get(url, timeout=TIMEOUT).status_code == 200  # the page seen, nothing paid
     status, body = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
-    # A subscription checkout's decline leaves no trace in Stripe's session: it is still open.
     assert (status, body) == (200, {"status": "open", "kind": "subscription", "processed": False})
     assert shop.credits(mia)["available"] == 0
+
+
+def test_a_subscription_checkout_paid_with_a_declined_card_answers_failed_with_stripes_message(
+    shop: Shop,
+) -> None:
+    """It used to answer 'open' (a subscription-mode session has no payment intent and stays
+    open): the declined attempt at the first payment is the customer's, and is 'failed' with
+    Stripe's reason, as a one-off is; nothing is granted, and the same checkout paid with
+    another card afterwards is paid."""
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    url = shop.link(mia)
+    session = url.rsplit("/", 1)[-1]
+    assert shop.pay(url, DECLINED) == ""
+    status, body = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
+    declined = {"status": "failed", "kind": "subscription", "processed": False}
+    assert (status, body) == (200, {**declined, "message": "Your card was declined."})
+    shop.deliver_all(shop.new_events())  # charge.failed, payment_intent.payment_failed: nothing to grant
+    credits = shop.credits(mia)
+    assert (credits["available"], credits["total"], credits["active"]) == (0, 0, False)
+
+    assert shop.pay(url) == session  # another card on the same checkout
+    status, body = shop.api.call("GET", f"/api/stripe/payment-status/{session}", mia.headers)
+    assert (status, body) == (200, {"status": "paid", "kind": "subscription", "processed": True})
+    assert shop.credits(mia)["available"] == 6
 
 
 def test_a_declined_or_expired_one_off_checkout_answers_failed_and_changes_nothing(shop: Shop) -> None:
@@ -391,7 +415,8 @@ def test_a_refund_ends_the_plan_and_takes_back_the_unspent_credits(shop: Shop) -
 
 
 def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(shop: Shop) -> None:
-    """Smaller than the bench's 1,000/50: 6 customers' purchases, upgrades and a refund;
+    """Smaller than the bench's 1,000 events for 50 customers (tests/bench/billing_events.py,
+    which asserts those numbers): 6 customers' purchases, upgrades and a refund;
     every event delivered twice in a shuffled order equals the state an ordered delivery gives
     (the same accounts built again and delivered in order)."""
     from tandem.services import billing
@@ -417,11 +442,15 @@ def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(sh
         sc.refund_latest_payment(billing.customers_of(Account.find(members[3].account)))
         return members, shop.new_events()
 
+    shop.new_events()  # the catalogue's own events (products, prices): not the members'
     ordered, events = world("o")
     shop.deliver_all(events)
     shuffled, more = world("s")
     doubled = more + more
     random.Random(7).shuffle(doubled)
+    # the same world twice, and every one of its distinct events delivered exactly twice
+    assert len(more) == len(events) == len({e["id"] for e in more}) > 0
+    assert len(doubled) == 2 * len(more) and set(Counter(e["id"] for e in doubled).values()) == {2}
     for event in doubled:
         assert shop.deliver(event)[0] == 200
     shop.settle(more)

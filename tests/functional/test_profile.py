@@ -199,3 +199,40 @@ def test_an_email_change_needs_the_right_password_and_a_free_address(api, people
     assert _sign_in(api, "sam@example.com", PASSWORD)[0] == 200
     assert _sign_in(api, "pat@example.com", PASSWORD)[0] == 200
     assert mail_to("pat@example.com") == [] and mail_to("pat.new@example.com") == []
+
+
+@pytest.fixture
+def fake_stripe(monkeypatch: pytest.MonkeyPatch):
+    from infra.local.fake_stripe import FakeStripe
+    from tandem.integrations import stripe_client
+
+    fake = FakeStripe(api_key="sk_test_profile")
+    fake.start(0)
+    monkeypatch.setenv("STRIPE_API_KEY", "sk_test_profile")
+    monkeypatch.setenv("STRIPE_API_BASE", fake.base_url)
+    stripe_client.reset_client()
+    yield fake
+    stripe_client.reset_client()
+    fake.stop()
+
+
+def test_a_new_email_reaches_the_members_stripe_customer(api, people, fake_stripe):
+    """Receipts and the portal go to the customer's email: the one made with the member's old
+    address gets the new one; a customer of the account with another address keeps it."""
+    from tandem.integrations import stripe_client
+    from tandem.services import billing
+    from tandem.store.models import EmailOwner
+
+    pat, _ = people
+    account = EmailOwner.lookup("pat@example.com").account_id
+    mine = stripe_client.create_customer(account, email="pat@example.com", name="Pat Profile Brand")
+    billing.attach_customer(account, mine)
+    theirs = stripe_client.make_client("sk_test_profile").v1.customers.create(
+        {"email": "billing@example.com", "metadata": {"account": account}}
+    )
+    billing.attach_customer(account, theirs.id)
+
+    status, body = _change_email(api, pat, "pat.new@example.com")
+    assert status == 200, body
+    assert fake_stripe.object(mine)["email"] == "pat.new@example.com"
+    assert fake_stripe.object(theirs.id)["email"] == "billing@example.com"

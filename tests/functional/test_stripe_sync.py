@@ -174,3 +174,121 @@ def test_the_command_reads_the_key_and_base_from_the_environment(
     monkeypatch.setenv("STRIPE_API_KEY", "sk_live_not_here")
     with pytest.raises(SystemExit, match="Refusing a live Stripe key"):
         stripe_sync.main(["--env", "dev", "--site-url", SITE])
+
+
+API_URL = "https://abc123.execute-api.eu-west-2.amazonaws.com/dev"
+PLACEHOLDER = {"api_key": API_KEY, "webhook_secret": "GeneratedByTheTemplate0123456789"}
+
+
+@pytest.fixture
+def deployed(fake: FakeStripe, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A deployed dev environment on moto: the stack's outputs and the template's Stripe secret
+    (its webhook_secret the generated placeholder)."""
+    import json
+
+    import boto3
+    from moto import mock_aws
+
+    for name, value in (
+        ("AWS_ACCESS_KEY_ID", "test"),
+        ("AWS_SECRET_ACCESS_KEY", "test"),
+        ("AWS_DEFAULT_REGION", "eu-west-2"),
+        ("AWS_REGION", "eu-west-2"),
+        ("STRIPE_API_KEY", API_KEY),
+        ("STRIPE_API_BASE", fake.base_url),
+    ):
+        monkeypatch.setenv(name, value)
+    for name in ("SITE_URL", "API_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with mock_aws():
+        template = {
+            "Resources": {"Topic": {"Type": "AWS::SNS::Topic"}},
+            "Outputs": {"SiteUrl": {"Value": SITE}, "ApiUrl": {"Value": API_URL}},
+        }
+        boto3.client("cloudformation").create_stack(StackName="tandem-dev", TemplateBody=json.dumps(template))
+        sm = boto3.client("secretsmanager")
+        sm.create_secret(Name="tandem/dev/stripe", SecretString=json.dumps(PLACEHOLDER))
+        yield sm
+
+
+def stored(sm: Any) -> dict[str, Any]:
+    import json
+
+    return json.loads(sm.get_secret_value(SecretId="tandem/dev/stripe")["SecretString"])
+
+
+def test_the_webhook_endpoint_is_made_once_at_the_stacks_api_with_its_secret_stored_unprinted(
+    fake: FakeStripe, stripe_client: Any, deployed: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tandem.services.stripe_events import BILLING_EVENTS
+
+    assert stripe_sync.main(["--env", "dev"]) == 0
+    out = capsys.readouterr().out
+    url = f"{API_URL}/api/stripe/webhook"
+    (endpoint,) = stripe_client.v1.webhook_endpoints.list().data
+    assert (endpoint.url, sorted(endpoint.enabled_events), endpoint.status) == (
+        url,
+        sorted(BILLING_EVENTS),
+        "enabled",
+    )
+    secret = fake.webhook_secret(endpoint.id)
+    assert secret.startswith("whsec_") and secret not in out
+    assert stored(deployed) == {"api_key": API_KEY, "webhook_secret": secret}  # the api_key kept
+    assert f"created webhook endpoint for {url} ({len(BILLING_EVENTS)} events)" in out
+    assert "its signing secret is stored in Secrets Manager tandem/dev/stripe (webhook_secret)" in out
+
+    assert stripe_sync.main(["--env", "dev"]) == 0  # again: nothing changes
+    out = capsys.readouterr().out
+    assert "Stripe is up to date" in out and f"the webhook endpoint ({len(BILLING_EVENTS)} events)" in out
+    assert [e.id for e in stripe_client.v1.webhook_endpoints.list().data] == [endpoint.id]
+    assert stored(deployed)["webhook_secret"] == secret
+
+
+def test_a_changed_endpoint_is_put_back_and_a_new_api_address_moves_it(
+    fake: FakeStripe, stripe_client: Any, deployed: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tandem.services.stripe_events import BILLING_EVENTS
+
+    assert stripe_sync.main(["--env", "dev"]) == 0
+    (endpoint,) = stripe_client.v1.webhook_endpoints.list().data
+    secret = stored(deployed)["webhook_secret"]
+    stripe_client.v1.webhook_endpoints.update(
+        endpoint.id, {"enabled_events": ["charge.succeeded", "invoice.paid"], "disabled": True}
+    )
+    capsys.readouterr()
+    assert stripe_sync.main(["--env", "dev"]) == 0
+    assert f"updated webhook endpoint {endpoint.id}: disabled, enabled_events" in capsys.readouterr().out
+    again = stripe_client.v1.webhook_endpoints.retrieve(endpoint.id)
+    assert (sorted(again.enabled_events), again.status) == (sorted(BILLING_EVENTS), "enabled")
+
+    moved = "https://new.execute-api.eu-west-2.amazonaws.com/dev"
+    assert stripe_sync.main(["--env", "dev", "--api-url", moved]) == 0
+    (same,) = stripe_client.v1.webhook_endpoints.list().data
+    assert (same.id, same.url) == (endpoint.id, f"{moved}/api/stripe/webhook")
+    assert stored(deployed)["webhook_secret"] == secret == fake.webhook_secret(endpoint.id)
+
+
+def test_an_endpoint_whose_secret_is_not_stored_is_replaced_and_local_makes_none(
+    fake: FakeStripe, stripe_client: Any, deployed: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    old = stripe_client.v1.webhook_endpoints.create(
+        {"url": f"{API_URL}/api/stripe/webhook", "enabled_events": ["invoice.paid"]}
+    )
+    assert stripe_sync.main(["--env", "dev"]) == 0
+    out = capsys.readouterr().out
+    assert f"deleted webhook endpoint {old.id}" in out and "created webhook endpoint" in out
+    (endpoint,) = stripe_client.v1.webhook_endpoints.list().data
+    assert endpoint.id != old.id
+    assert stored(deployed)["webhook_secret"] == fake.webhook_secret(endpoint.id)
+
+    deployed.put_secret_value(SecretId="tandem/dev/stripe", SecretString=json.dumps(PLACEHOLDER))
+    assert stripe_sync.main(["--env", "dev", "--dry-run"]) == 0  # a dry run only says so
+    assert "would: deleted webhook endpoint" in capsys.readouterr().out
+    assert stored(deployed) == PLACEHOLDER
+    assert [e.id for e in stripe_client.v1.webhook_endpoints.list().data] == [endpoint.id]
+
+    assert stripe_sync.main(["--env", "local"]) == 0
+    assert "webhook none (the local stack signs its own)" in capsys.readouterr().out
+    assert [e.id for e in stripe_client.v1.webhook_endpoints.list().data] == [endpoint.id]

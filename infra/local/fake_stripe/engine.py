@@ -559,6 +559,8 @@ class Engine:
         if card.on_session == "declined":
             if session["mode"] == "payment":
                 self._decline_session_payment(session, card, email, name)
+            elif session["mode"] == "subscription":
+                self._decline_first_subscription_payment(session, card, email, name)
             return {"result": "declined", "message": card.message}
         if card.on_session == "authenticate":
             token = secrets.token_urlsafe(16)
@@ -588,6 +590,30 @@ class Engine:
             intent=existing,
         )
         session["payment_intent"] = intent["id"]
+
+    def _decline_first_subscription_payment(
+        self, session: dict[str, Any], card: Card, email: str, name: str
+    ) -> None:
+        """Subscription mode: no subscription is made and the session's payment_intent stays
+        null (Stripe sets it in payment mode only), but the declined attempt at the first
+        payment is a PaymentIntent of the session's customer (listed with
+        GET /v1/payment_intents?customer=...) in requires_payment_method with the decline in
+        last_payment_error; a customer made by the checkout itself does not exist yet."""
+        if not session["customer"]:
+            return
+        customer = self.store.get("customer", session["customer"])
+        if customer is None:
+            return
+        self._charge(
+            amount=session["amount_total"],
+            currency=session["currency"],
+            customer=customer,
+            pm=self._new_payment_method(card, email, name),
+            metadata={},
+            description="Subscription creation",
+            outcome="declined",
+            card=card,
+        )
 
     def checkout_authenticate(self, session: dict[str, Any], token: str, approve: bool) -> dict[str, Any]:
         self._open_session(session)

@@ -24,6 +24,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  window.sessionStorage.clear(); // a send kept through checkout (features/requests/pending-send.ts)
   window.dispatchEvent(new StorageEvent('storage', { key: null }));
   clearToasts();
   resetConfirms();

@@ -21,3 +21,4 @@ export { SendRequestHost } from './components/SendRequestHost';
 export { useRouteBrand, type RouteBrand } from './hooks/use-route-brand';
 export { useSeenRefresh } from './hooks/use-seen-refresh';
 export { openSendRequest } from './send-request-store';
+export { readPendingSend } from './pending-send';

@@ -280,6 +280,22 @@ def create_customer(
     return customer.id
 
 
+def update_customer_email(customer: str, old: str, new: str) -> bool:
+    """The member changed their address: the customer made with the old one gets the new one
+    (receipts and the portal go there). A customer whose email is another address (another
+    member of the account, or set by the customer in Stripe) is left alone. True if updated."""
+    if not isinstance(customer, str) or not customer.startswith("cus_"):
+        raise ValidationError("Invalid customer")
+    if not _EMAIL.match(new or ""):
+        raise ValidationError("Invalid email")
+    c = client()
+    current = _plain(c.v1.customers.retrieve(customer))
+    if current.get("deleted") or str(current.get("email") or "").lower() != (old or "").lower():
+        return False
+    c.v1.customers.update(customer, {"email": new})
+    return True
+
+
 def payment_return_path(page_type: str, *, brand_id: str | None = None, item_id: str | None = None) -> str:
     """The parent path a checkout returns to (its payment-processing page is below it)."""
     kind = "pitch_item" if page_type == "pitch" and item_id else page_type
@@ -392,11 +408,41 @@ def get_checkout_session(session_id: str) -> dict[str, Any]:
 
     try:
         # The payment intent says whether an attempt was declined or an async payment failed.
-        return _plain(client().v1.checkout.sessions.retrieve(session_id, {"expand": ["payment_intent"]}))
+        session = _plain(client().v1.checkout.sessions.retrieve(session_id, {"expand": ["payment_intent"]}))
     except stripe.InvalidRequestError as error:
         if error.http_status == 404:
             raise NotFound("Not found") from None
         raise
+    if session.get("mode") == "subscription" and session.get("status") == "open":
+        session["declined_attempt"] = _declined_first_payment(session)
+    return session
+
+
+def _declined_first_payment(session: dict[str, Any]) -> dict[str, Any] | None:
+    """A subscription-mode session has no payment_intent (Stripe sets it in payment mode
+    only) and no subscription until it is paid: a declined card leaves the session open and
+    its attempt at the first payment as a PaymentIntent of the session's customer, in
+    requires_payment_method with the decline in last_payment_error. The newest such intent
+    made since the session, for the session's amount and currency, is that attempt (None when
+    there is none, or when a later attempt has not failed)."""
+    customer = session.get("customer")
+    if isinstance(customer, dict):
+        customer = customer.get("id")
+    if not isinstance(customer, str) or not customer.startswith("cus_"):
+        return None
+    since = int(session.get("created") or 0)
+    listing = client().v1.payment_intents.list({"customer": customer, "created": {"gte": since}, "limit": 10})
+    for intent in (_plain(i) for i in listing.data):  # newest first
+        if int(intent.get("created") or 0) < since:
+            continue
+        if intent.get("amount") != session.get("amount_total") or intent.get("currency") != session.get(
+            "currency"
+        ):
+            continue
+        if intent.get("status") == "requires_payment_method" and intent.get("last_payment_error"):
+            return intent
+        return None  # the newest attempt for this amount did not fail (paying or paid)
+    return None
 
 
 def create_portal_session(customer: str, return_url: str) -> str:

@@ -93,6 +93,20 @@ def account_of_customer(customer_id: str) -> str | None:
     return found.account_id if found else None
 
 
+def member_email_changed(account_id: str, old: str, new: str) -> None:
+    """A member's new address goes to the account's Stripe customers that had the old one.
+    The address is already changed here: Stripe failing is logged (with the ids only) and does
+    not undo it."""
+    account = Account.find(account_id)
+    for customer in customers_of(account):
+        try:
+            stripe_client.update_customer_email(customer, old, new)
+        except Exception:  # noqa: BLE001 (Stripe down must not fail the profile change)
+            logger.warning(
+                "Stripe customer email not updated", extra={"account": account_id, "customer": customer}
+            )
+
+
 def attach_customer(account_id: str, customer_id: str) -> None:
     """Link a Stripe customer to the account (both ways); repeating it changes nothing."""
     link = StripeCustomer(
@@ -527,13 +541,18 @@ _FAILED_INTENT = ("requires_payment_method", "canceled")
 
 
 def _intent(session: dict[str, Any]) -> dict[str, Any]:
+    """The session's payment intent (payment mode), or, for an open subscription-mode session,
+    its declined attempt at the first payment (stripe_client.get_checkout_session)."""
     intent = session.get("payment_intent")
+    if not isinstance(intent, dict):
+        intent = session.get("declined_attempt")
     return intent if isinstance(intent, dict) else {}
 
 
 def _session_status(session: dict[str, Any]) -> str:
     """paid | pending | failed | expired | open. failed: the last attempt was declined (the
-    session is still open, its payment intent holds the decline) or an asynchronous payment
+    session is still open, its payment intent, or in subscription mode its declined attempt at
+    the first payment, holds the decline) or an asynchronous payment
     failed (complete, unpaid, the intent back to requires_payment_method or cancelled)."""
     intent = _intent(session)
     if session.get("status") == "expired":

@@ -5,7 +5,8 @@
   unlocked screen cannot take the account over). A new address must be confirmed again: it
   becomes the sign-in address at once (its EmailOwner item moves in one transaction, so two
   members can never hold one address), is marked unconfirmed and gets a confirmation link; the
-  old address is told (docs/decisions.md, "Changing the email address").
+  old address is told (docs/decisions.md, "Changing the email address"). The account's Stripe
+  customer made with the old address gets the new one (receipts, the portal).
 - A new password follows the SPEC's rules (domain/passwords.py). Like a reset it ends every
   session (token version + 1, refresh tokens revoked); the member's own browser gets a new
   session in the answer, so only the other ones end.
@@ -24,7 +25,7 @@ from pynamodb.exceptions import TransactWriteError
 from tandem.domain import passwords
 from tandem.domain.throttle import Policy, Window
 from tandem.errors import Conflict, ValidationError
-from tandem.services import accounts, auth, mailer, rate_limit, sessions
+from tandem.services import accounts, auth, billing, mailer, rate_limit, sessions
 from tandem.services.auth import FieldErrors
 from tandem.store.models import EmailOwner, User, transaction
 
@@ -119,6 +120,7 @@ def change_email(user: User, body: dict[str, Any]) -> dict[str, Any]:
             raise FieldErrors({"email": accounts.EMAIL_TAKEN}) from None
         raise Conflict("Your email address was just changed elsewhere. Please reload the page.") from None
     user.refresh(consistent_read=True)
+    billing.member_email_changed(user.account_id, old, email)  # their Stripe customer's too
     auth.send_confirmation(user)
     mailer.send(
         old,

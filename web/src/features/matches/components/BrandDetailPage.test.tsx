@@ -1,6 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeSendRequest } from '@/features/requests/send-request-store';
+import { closeSubscriptionOverlay } from '@/features/subscriptions';
+import { showPaymentComplete } from '@/features/subscriptions/payment-complete-store';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
@@ -89,6 +91,66 @@ describe('Brand page', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
     await user.click(screen.getByRole('button', { name: 'Send request to Bean Bros' }));
     expect(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' })).toBeInTheDocument();
+  });
+
+  it('out of credits, the send goes on after paying from the overlay: the popup comes back filled in', async () => {
+    const typed = 'A spring bundle together?';
+    let paid = false;
+    const routes: Record<string, MockAnswer> = {
+      'GET brand/21': publicView(),
+      'POST requests': () =>
+        paid
+          ? jsonResponse({ request: { id: 'r9' }, credits: null }, 201)
+          : jsonResponse({ error: 'You have no credits left.', code: 'out_of_credits' }, 402),
+    };
+    const first = openBrand('/matches/brand/21?request=1', routes);
+    const popup = within(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' }));
+    await first.user.type(popup.getByLabelText('Your message'), typed);
+    await first.user.click(popup.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByRole('dialog', { name: 'Buy more to continue' })).toBeInTheDocument();
+    // Kept for the round trip through the hosted checkout, in this tab and never in the address.
+    expect(sessionStorage.getItem('tandem.pendingSend.21')).toContain(typed);
+    expect(first.router.state.location.search).toBe('');
+    expect(first.router.state.location.pathname).toBe('/matches/brand/21');
+
+    // Checkout leaves the app; the member comes back to a fresh page load on the brand.
+    first.unmount();
+    closeSubscriptionOverlay();
+    paid = true;
+    const back = openBrand('/matches/brand/21', routes);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Connect with Bean Bros' })).not.toBeInTheDocument();
+    act(() => {
+      showPaymentComplete('Thank you, your credits are ready.');
+    });
+    const done = within(await screen.findByRole('dialog', { name: 'Payment complete' }));
+    await back.user.click(done.getByRole('button', { name: 'Continue' }));
+
+    const again = within(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' }));
+    expect(again.getByLabelText('Your message')).toHaveValue(typed);
+    await back.user.click(again.getByRole('button', { name: 'Send request' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Connect with Bean Bros' })).not.toBeInTheDocument();
+    });
+    expect(back.api.calls('POST requests').map((call) => call.body)).toEqual([{ toBrandId: 21, message: typed }]);
+    expect(sessionStorage.getItem('tandem.pendingSend.21')).toBeNull();
+  });
+
+  it('a send kept for after a payment is dropped when the member closes the popup', async () => {
+    const { user } = openBrand('/matches/brand/21?request=1', {
+      'GET brand/21': publicView(),
+      'POST requests': jsonResponse({ error: 'You have no credits left.', code: 'out_of_credits' }, 402),
+    });
+    const popup = within(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' }));
+    await user.type(popup.getByLabelText('Your message'), 'Hello there');
+    await user.click(popup.getByRole('button', { name: 'Send request' }));
+    await screen.findByRole('dialog', { name: 'Buy more to continue' });
+    closeSubscriptionOverlay();
+    await user.click(await screen.findByRole('button', { name: 'Send request to Bean Bros' }));
+    const again = within(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' }));
+    expect(again.getByLabelText('Your message')).toHaveValue('Hello there');
+    await user.click(again.getByRole('button', { name: 'Cancel' }));
+    expect(sessionStorage.getItem('tandem.pendingSend.21')).toBeNull();
   });
 
   it('/brand/{userBrand}/{_id} acts for that brand', async () => {

@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -17,6 +17,8 @@ import {
 } from '@/features/brands';
 import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
+import { readPendingSend } from '@/features/requests';
+import { usePaymentComplete } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
 import { matchKeys } from '../api/keys';
@@ -29,6 +31,16 @@ import { SendRequestButton } from './SendRequestButton';
 function canRequest(view: PublicBrandView): boolean {
   const state = view.relation.requestState;
   return !view.isOwn && !view.relation.waitMessage && (state === null || state === 'cancelled');
+}
+
+/** The request popup for this page's brand: once sent, the page shows it requested. */
+function openRequestHere(client: QueryClient, brand: PublicBrandView['brand']): void {
+  openRequestFor(brand, (requestId) => {
+    updatePublicBrand(client, brand.id, (current) => ({
+      ...current,
+      relation: { ...current.relation, requestState: 'requested-out', requestId },
+    }));
+  });
 }
 
 function Chips({ items }: { readonly items: readonly string[] }) {
@@ -100,14 +112,23 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
       { replace: true },
     );
     if (!canRequest(loaded)) return;
-    const brand = loaded.brand;
-    openRequestFor(brand, (requestId) => {
-      updatePublicBrand(client, brand.id, (current) => ({
-        ...current,
-        relation: { ...current.relation, requestState: 'requested-out', requestId },
-      }));
-    });
+    openRequestHere(client, loaded.brand);
   }, [wantsRequest, loaded, setSearch, client]);
+
+  // A send stopped by 'Buy more to continue' goes on once the payment-complete message is
+  // closed: the popup reopens with the message typed before checkout, ready to send.
+  const paymentMessage = usePaymentComplete();
+  const paidHere = useRef(false);
+  useEffect(() => {
+    if (paymentMessage !== null) {
+      paidHere.current = true;
+      return;
+    }
+    if (!paidHere.current || loaded === null) return;
+    paidHere.current = false;
+    if (!canRequest(loaded) || readPendingSend(loaded.brand.id, brandId) === null) return;
+    openRequestHere(client, loaded.brand);
+  }, [paymentMessage, loaded, brandId, client]);
 
   const matchesPath = userBrand === undefined ? '/matches' : `/matches/${userBrand}`;
   const back =

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
 import { useQueryClient } from '@tanstack/react-query';
-import { refreshDashboard } from '@/features/dashboard';
+import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
 import { openSubscriptionOverlay, paymentRefusal, useRouteSubscriptionType } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
@@ -12,6 +12,7 @@ import { requestSent, sendRequest, type BrandSummary, type RequestItem } from '.
 import { BrandIdentity } from './BrandIdentity';
 import { maxLengthRule } from '../utils/rules';
 import { CountedTextArea } from './CountedTextArea';
+import { clearPendingSend, readPendingSend, savePendingSend } from '../pending-send';
 
 export const MESSAGE_MAX_LENGTH = 1000;
 const MESSAGE_RULES = [maxLengthRule(MESSAGE_MAX_LENGTH)];
@@ -24,8 +25,16 @@ export interface SendRequestModalProps {
   readonly onSent?: (request: RequestItem) => void;
 }
 
-function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { readonly brand: BrandSummary }) {
-  const message = useField({ rules: MESSAGE_RULES });
+function SendRequestForm({
+  brand,
+  onClose,
+  onAbandon,
+  onSent,
+}: SendRequestModalProps & { readonly brand: BrandSummary; readonly onAbandon: () => void }) {
+  const from = useCurrentBrandId();
+  // A send stopped by the 'Buy more to continue' overlay comes back filled in (pending-send.ts).
+  const [pending] = useState(() => readPendingSend(brand.id, from));
+  const message = useField({ rules: MESSAGE_RULES, initialValue: pending ?? '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const type = useRouteSubscriptionType();
@@ -38,6 +47,7 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
     setError(null);
     try {
       const sent = await sendRequest(brand.id, message.value.trim());
+      clearPendingSend(brand.id);
       requestSent(client, sent);
       showToast({
         tone: 'success',
@@ -55,6 +65,8 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
       const refusal = paymentRefusal(failure);
       if (refusal) {
         void refreshDashboard(client); // the overlay shows the credits as they are now
+        // Kept through the hosted checkout: after paying, the popup comes back filled in.
+        savePendingSend(brand.id, from, message.value);
         onClose();
         openSubscriptionOverlay({ reason: refusal.reason, type: type ?? 'request' });
         return;
@@ -86,7 +98,7 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
         placeholder="Hi! We love what you do and think our audiences would enjoy a giveaway together…"
       />
       <div className="actions actions--end">
-        <Button variant="secondary" onClick={onClose}>
+        <Button variant="secondary" onClick={onAbandon}>
           Cancel
         </Button>
         <Button type="submit" busy={busy}>
@@ -103,9 +115,14 @@ function SendRequestForm({ brand, onClose, onSent }: SendRequestModalProps & { r
  * or without a subscription, the subscription overlay opens instead.
  */
 export function SendRequestModal({ brand, onClose, onSent }: SendRequestModalProps) {
+  // Closed by the member (Cancel, X, Esc): a send kept for after a payment is dropped.
+  const abandon = () => {
+    if (brand) clearPendingSend(brand.id);
+    onClose();
+  };
   return (
-    <Modal open={brand !== null} width={800} title={brand ? `Connect with ${brand.name}` : ''} onClose={onClose} closeOnOverlayClick={false}>
-      {brand && <SendRequestForm key={brand.id} brand={brand} onClose={onClose} onSent={onSent} />}
+    <Modal open={brand !== null} width={800} title={brand ? `Connect with ${brand.name}` : ''} onClose={abandon} closeOnOverlayClick={false}>
+      {brand && <SendRequestForm key={brand.id} brand={brand} onClose={onClose} onAbandon={abandon} onSent={onSent} />}
     </Modal>
   );
 }

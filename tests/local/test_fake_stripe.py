@@ -18,6 +18,7 @@ from werkzeug.wrappers import Request, Response
 
 from infra.local.fake_stripe import FakeStripe
 from infra.local.fake_stripe.server import listening_socket
+from tandem.services.stripe_events import BILLING_EVENTS
 
 SECRET = "whsec_test_local_secret_0123456789"
 API_KEY = "sk_test_local_fake"
@@ -384,8 +385,18 @@ def test_a_declined_card_says_so_and_changes_nothing(
     assert "Your card number is invalid." in invalid_number.text
     assert stripe.checkout.Session.retrieve(session.id).status == "open"
     assert stripe.Subscription.list(customer=customer.id, status="all").data == []
-    assert stripe.Charge.list(customer=customer.id).data == []
-    assert len(fake.events()) == events_before
+    # Each declined attempt is a failed charge, as in Stripe (the invalid number never reached
+    # the card network); nothing was captured.
+    charges = stripe.Charge.list(customer=customer.id).data
+    assert sorted(c.failure_message for c in charges) == [
+        "Your card has insufficient funds.",
+        "Your card was declined.",
+    ]
+    assert {(c.status, c.captured, c.amount_captured) for c in charges} == {("failed", False, 0)}
+    # Stripe tells of the failed attempts (payment_intent.*, charge.failed); no billing event.
+    told = {e["type"] for e in fake.events()[events_before:]}
+    assert told == {"payment_intent.created", "charge.failed", "payment_intent.payment_failed"}
+    assert not told & BILLING_EVENTS
 
     answer = pay(session.url, "4242424242424242")  # then a good card still works
     assert answer.status_code == 303

@@ -574,22 +574,7 @@ class Engine:
         PaymentIntent in requires_payment_method and the decline in last_payment_error."""
         customer = self.store.get("customer", session["customer"]) if session["customer"] else None
         pm = self._new_payment_method(card, email, name)
-        existing = (
-            self.store.get("payment_intent", session["payment_intent"]) if session["payment_intent"] else None
-        )
-        pi_data = session["_payment_intent_data"]
-        intent, _charge = self._charge(
-            amount=session["amount_total"],
-            currency=session["currency"],
-            customer=customer,
-            pm=pm,
-            metadata=dict(pi_data.get("metadata") or {}),
-            description=pi_data.get("description"),
-            outcome="declined",
-            card=card,
-            intent=existing,
-        )
-        session["payment_intent"] = intent["id"]
+        self._charge_session(session, customer, pm, "declined", card)
 
     def _decline_first_subscription_payment(
         self, session: dict[str, Any], card: Card, email: str, name: str
@@ -698,20 +683,7 @@ class Engine:
             session["invoice"] = invoice["id"]
             session["payment_status"] = "paid" if invoice["amount_paid"] > 0 else "no_payment_required"
         else:
-            pi_data = session["_payment_intent_data"]
-            intent, _charge = self._charge(
-                amount=session["amount_total"],
-                currency=session["currency"],
-                customer=customer,
-                pm=pm,
-                metadata=dict(pi_data.get("metadata") or {}),
-                description=pi_data.get("description"),
-                outcome="succeeded",
-                intent=self.store.get("payment_intent", session["payment_intent"])
-                if session["payment_intent"]
-                else None,  # the intent of a declined attempt, paid now
-            )
-            session["payment_intent"] = intent["id"]
+            intent = self._charge_session(session, customer, pm, "succeeded")
             session["payment_status"] = "paid"
             creation = session["invoice_creation"] or {}
             if creation.get("enabled"):
@@ -734,6 +706,33 @@ class Engine:
         self.emit("checkout.session.completed", "checkout.session", session)
 
     # --- payments --------------------------------------------------------------------------
+
+    def _charge_session(
+        self,
+        session: dict[str, Any],
+        customer: dict[str, Any] | None,
+        pm: dict[str, Any],
+        outcome: str,
+        card: Card | None = None,
+    ) -> dict[str, Any]:
+        """Payment mode: confirm the session's PaymentIntent (the one a declined attempt left, if
+        any, so a later good card pays that same intent), keep its id on the session, return it."""
+        pi_data = session["_payment_intent_data"]
+        current = session["payment_intent"]
+        existing = self.store.get("payment_intent", current) if current else None
+        intent, _charge = self._charge(
+            amount=session["amount_total"],
+            currency=session["currency"],
+            customer=customer,
+            pm=pm,
+            metadata=dict(pi_data.get("metadata") or {}),
+            description=pi_data.get("description"),
+            outcome=outcome,
+            card=card,
+            intent=existing,
+        )
+        session["payment_intent"] = intent["id"]
+        return intent
 
     def _charge(
         self,

@@ -65,6 +65,7 @@ lint: deps test-deps
 	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl
 	cd infra && npx --no-install asl-validator $$(for f in statemachines/*.asl.json ../.local/asl/*.json; do printf -- '--json-path %s ' $$f; done)
 	cd web && npm run typecheck && npm run lint
+	cd tests/e2e && npm run typecheck
 
 pytest: deps
 	rc=0; $(PY) -m pytest -n 2 -q || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc

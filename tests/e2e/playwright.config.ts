@@ -23,10 +23,10 @@ export default defineConfig({
   use: {
     baseURL,
     screenshot: 'only-on-failure',
-    // Popups open without their fade/rise animation (the app honours prefers-reduced-motion):
-    // an accessibility scan that lands mid-animation measured a half-transparent button's
-    // contrast and failed a journey that was fine.
-    reducedMotion: 'reduce',
+    // Popups open without their fade/rise animation (the app honours prefers-reduced-motion),
+    // so a journey's screenshots and scans see them as they settle. A context option: `use`
+    // has no `reducedMotion` of its own (it was silently ignored there).
+    contextOptions: { reducedMotion: 'reduce' },
     launchOptions: {
       // Debian's Chromium; Playwright never downloads a browser here.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -197,7 +197,9 @@ def seed(population: int = POPULATION) -> None:
         email=free.email, name="Fay Free", password=free.password, confirmed=True
     )  # no subscription: other brands' names are masked in Matches
     _onboarded(dana, alex, fin, fay)
-    northwind = {**_profile(rng), **_details(details, "Northwind Outdoor")}
+    # An outdoors brand by its name (the random profile gave it "beauty"); the draw stays, so the
+    # brands seeded after it are unchanged.
+    northwind = {**_profile(rng), **_details(details, "Northwind Outdoor"), "category": "outdoors"}
     brands.create_brand(account_id=feature_account.account_id, name="Northwind Outdoor", **northwind)
     brands.create_brand(
         account_id=free_account.account_id,

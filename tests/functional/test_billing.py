@@ -99,7 +99,7 @@ class Shop:
         return self.api.call("POST", "/api/stripe/webhook", self.signed(payload), payload)
 
     def new_events(self) -> list[dict[str, Any]]:
-        fresh = [e for e in self.fake.events() if e["id"] not in self.delivered]
+        fresh = self.fake.events(skip=self.delivered)
         self.delivered.update(e["id"] for e in fresh)
         return fresh
 

@@ -311,6 +311,22 @@ def test_the_owner_ends_it_early_and_others_cannot(api, admin_headers):
     assert feature(api, oat)[0] == 201  # a new one can be made
 
 
+def test_a_paid_feature_awaiting_approval_cannot_be_ended_and_keeps_its_credits(api, admin_headers):
+    oat = Brand("a@example.com", "Oat & Co", credits=6)
+    status, body = feature(api, oat)
+    assert status == 201, body
+    fid = body["feature"]["id"]
+
+    before = snapshot(oat.account)
+    assert api.call("DELETE", f"/api/pitch/{fid}", oat.headers) == (
+        409,
+        {"error": "This feature is awaiting approval. You can end it early once it's live."},
+    )
+    assert snapshot(oat.account) == before and available(oat.account) == 3
+    assert api.call("POST", f"/api/admin/features/{fid}/approve", admin_headers)[0] == 200
+    assert api.call("DELETE", f"/api/pitch/{fid}", oat.headers)[0] == 200  # live: ends early
+
+
 def test_the_scheduler_expires_a_feature_at_its_terms_end(api, admin_headers, aws):
     from tandem.store.pitch import Feature, FeatureSlot
 
@@ -468,6 +484,10 @@ def test_a_feature_only_account_pays_the_feature_product_and_is_approved_once_bi
         409,
         {"error": "This feature is already paid"},
     )
+    assert api.call("DELETE", f"/api/pitch/{fid}", headers) == (  # paid: it waits for the admin
+        409,
+        {"error": "This feature is awaiting approval. You can end it early once it's live."},
+    )
 
     status, approved = api.call("POST", f"/api/admin/features/{fid}/approve", admin_headers)
     assert status == 200, approved
@@ -476,6 +496,27 @@ def test_a_feature_only_account_pays_the_feature_product_and_is_approved_once_bi
     done = api.call("GET", "/api/dashboard", headers)[1]["credits"]["featureDone"]
     assert done["current"] is True and done["hasHadLive"] is True and done["expires"] == expires
     assert time.time() + 179 * DAY < time.mktime(time.strptime(expires, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+
+
+def test_a_feature_only_account_withdraws_an_unpaid_feature_and_can_feature_again(shop: Shop):
+    from tandem.services import accounts, brands, tokens
+
+    account, user = accounts.create_account_with_user(
+        email="feature@example.com", name="Fay Feature", password=None, access="feature"
+    )
+    brand = brands.create_brand(account_id=account.account_id, name="Fay's Florals", category="home")
+    headers = auth_headers(
+        tokens.issue_access_token(user.user_id, account.account_id, "feature"), int(brand.brand_id)
+    )
+    api = shop.api
+    fid = api.call("POST", "/api/pitch", headers, OPPORTUNITY)[1]["feature"]["id"]
+    assert api.call("POST", "/api/pitch", headers, OPPORTUNITY)[0] == 409  # one open feature at a time
+
+    status, body = api.call("DELETE", f"/api/pitch/{fid}", headers)
+    assert status == 200, body
+    assert body["feature"]["status"] == "ended" and body["feature"]["approvedAt"] is None
+    assert api.call("POST", f"/api/pitch/{fid}/checkout", headers, {})[0] == 409  # nothing left to pay
+    assert api.call("POST", "/api/pitch", headers, OPPORTUNITY)[0] == 201
 
 
 def test_a_refused_paid_feature_product_is_refunded_and_the_owner_is_told(shop: Shop, admin_headers):

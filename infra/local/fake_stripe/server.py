@@ -8,7 +8,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -256,11 +256,17 @@ class FakeStripe:
         failed) and its attempts (status code, response body, error, duration)."""
         return self.webhooks.deliveries(event_id)
 
-    def events(self, event_type: str | None = None) -> list[dict[str, Any]]:
-        """Every event, oldest first (optionally one type)."""
+    def events(self, event_type: str | None = None, skip: Collection[str] = ()) -> list[dict[str, Any]]:
+        """Every event, oldest first (optionally one type), leaving out the ids in `skip` (those
+        a test already has) before copying: a caller polling for new events of a world of
+        thousands copies only the new ones."""
         with self.store.lock:
             found = self.store.all("event")[::-1]
-            return [public(e) for e in found if event_type is None or e["type"] == event_type]
+            return [
+                public(e)
+                for e in found
+                if (event_type is None or e["type"] == event_type) and e["id"] not in skip
+            ]
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
         """Wait until `predicate()` (called with the state lock held, after each delivery

@@ -2,11 +2,12 @@
 
 A feature is submitted (`pending`, awaiting an admin's approval), then `live` from its approval
 until its term (3 or 6 months) ends, when the scheduler makes it `expired`. The owner may end a
-live or pending feature early (`ended`); an admin may refuse a pending one (`refused`, its
-credits returned). A brand has at most one open (pending or live) feature at a time; after it
-closes a new one can be created. Members with credits pay 3 credits when they submit; a
-feature-only account pays billing's feature product (3 or 6 months) and an admin approves it
-only once billing's sync has recorded that payment.
+live feature early (`ended`, no refund) or withdraw a pending one nothing was paid for yet; an
+admin may refuse a pending one (`refused`, its credits or payment returned). A brand has at most
+one open (pending or live) feature at a time; after it closes a new one can be created. Members
+with credits pay 3 credits when they submit; a feature-only account pays billing's feature
+product (3 or 6 months) and an admin approves it only once billing's sync has recorded that
+payment.
 
 Pitching to a live feature costs 1 credit and is a connection request to the owner
 (tandem.services.requests): the owner accepts (both get contact details) or declines.
@@ -48,6 +49,7 @@ TERMS_NOT_ACCEPTED = "Please accept the feature terms to continue"
 ALREADY_OPEN = "This brand already has a feature in the Pitch Area. End it before creating a new one."
 NOT_FOUND = "Feature not found"
 NOT_YOURS = "Only the brand that created this feature can end it"
+PAID_NOT_LIVE = "This feature is awaiting approval. You can end it early once it's live."
 ENDED_MESSAGE = "Your feature has ended"
 ALREADY_CLOSED = {
     EXPIRED: "This feature has already expired",

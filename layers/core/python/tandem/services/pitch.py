@@ -411,8 +411,11 @@ def _close(feature: Feature, status: str, now: int, extra: list | None = None, r
 
 
 def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]:
-    """DELETE pitch/{id}: the owner ends its pending or live feature early (no refund, as the
-    feature terms say). Another brand's feature: 403, nothing changes."""
+    """DELETE pitch/{id}: the owner ends its live feature early (no refund, as the feature terms
+    say), or withdraws one awaiting approval that nothing was paid for yet (a feature-only
+    account's unpaid draft). A paid feature awaiting approval can't be ended: its term has not
+    begun, so an early end would take the payment for nothing; an admin approves or refuses it
+    (a refusal returns the payment). Another brand's feature: 403, nothing changes."""
     now = int(now if now is not None else time.time())
     feature = _get(feature_id)
     if int(feature.brand_id) != int(brand.brand_id):
@@ -420,6 +423,11 @@ def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]
     current = rules.effective_status(feature.status, feature.expires_at, now)
     if current not in rules.OPEN:
         raise Conflict(rules.ALREADY_CLOSED.get(current, rules.ALREADY_CLOSED[rules.ENDED]))
+    if current == rules.PENDING and (
+        feature.pay_with == rules.PAY_CREDITS
+        or paid_by_product(Account.find(feature.account_id, consistent=True), feature_id)
+    ):
+        raise Conflict(rules.PAID_NOT_LIVE)
     try:
         _close(feature, rules.ENDED, now)
     except TransactWriteError:

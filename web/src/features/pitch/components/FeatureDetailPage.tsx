@@ -101,17 +101,29 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   const open = feature.status === 'pending' || feature.status === 'live';
+  // A live feature can be ended early (no refund); one awaiting approval only while nothing was
+  // paid for it: a paid one waits for the admin's decision (a refusal returns the payment).
+  const withdrawable = feature.status === 'pending' && feature.paid === false;
   const expires = dayOf(feature.expiresAt);
 
   const end = async () => {
     try {
-      await confirm({
-        title: 'End your feature early?',
-        message:
-          'It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in Pitches Received.',
-        confirmLabel: 'End feature',
-        danger: true,
-      });
+      await confirm(
+        withdrawable
+          ? {
+              title: 'Withdraw your feature?',
+              message: "Nothing has been paid for it, so nothing is lost. You can feature your brand again afterwards.",
+              confirmLabel: 'Withdraw feature',
+              danger: true,
+            }
+          : {
+              title: 'End your feature early?',
+              message:
+                'It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in Pitches Received.',
+              confirmLabel: 'End feature',
+              danger: true,
+            },
+      );
     } catch {
       return;
     }
@@ -146,6 +158,7 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
       feature.payWith === 'product' ? "We've emailed you about your payment's refund." : 'Your credits were returned.'
     }`;
   else if (feature.status === 'expired') text = 'Its term is over. You can feature your brand again.';
+  else if (feature.approvedAt === null) text = 'You withdrew it before it went live. You can feature your brand again.';
   else text = 'You ended it early. You can feature your brand again.';
 
   return (
@@ -165,9 +178,9 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
             See pitches received
           </Link>
         )}
-        {open && (
+        {(feature.status === 'live' || withdrawable) && (
           <Button variant="danger" busy={busy} onClick={() => void end()}>
-            End feature early
+            {withdrawable ? 'Withdraw feature' : 'End feature early'}
           </Button>
         )}
         {!open && (

@@ -195,6 +195,34 @@ describe('A feature', () => {
     expect(await screen.findByRole('link', { name: 'Feature your brand again' })).toBeInTheDocument();
   });
 
+  it('offers no end while a paid feature awaits approval, and lets an unpaid one be withdrawn', async () => {
+    open('/pitch/f3', {
+      'GET pitch/f3': { feature: feature({ id: 'f3', ...OWN, status: 'pending', approvedAt: null, expiresAt: null, payWith: 'credits', paid: true, canPitch: false, pitch: null }), options: OPTIONS },
+    });
+    expect(await screen.findByText('We normally approve features within 24 hours and confirm by email.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /End feature|Withdraw/ })).not.toBeInTheDocument();
+  });
+
+  it('withdraws an unpaid feature awaiting approval after confirming', async () => {
+    let withdrawn = false;
+    const draft = { id: 'f4', ...OWN, approvedAt: null, expiresAt: null, payWith: 'product', paid: false, canPitch: false, pitch: null } as const;
+    const { user, api } = open('/pitch/f4', {
+      'GET pitch/f4': () => ({ feature: feature({ ...draft, status: withdrawn ? 'ended' : 'pending' }), options: OPTIONS }),
+      'DELETE pitch/f4': () => {
+        withdrawn = true;
+        return { message: 'Your feature has ended', feature: feature({ ...draft, status: 'ended' }) };
+      },
+    });
+    expect(await screen.findByText("It's not paid yet. Pay for it and we'll review it.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'End feature early' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Withdraw feature' }));
+    const confirmDialog = within(await screen.findByRole('dialog', { name: 'Withdraw your feature?' }));
+    expect(confirmDialog.getByText(/Nothing has been paid for it, so nothing is lost/)).toBeInTheDocument();
+    await user.click(confirmDialog.getByRole('button', { name: 'Withdraw feature' }));
+    expect(await screen.findByText('You withdrew it before it went live. You can feature your brand again.')).toBeInTheDocument();
+    expect(api.calls('DELETE pitch/f4')).toHaveLength(1);
+  });
+
   it('/pitch/jump/{id} opens the feature', async () => {
     open('/pitch/jump/f1', { 'GET pitch/f1': { feature: feature({ canPitch: true, pitch: null }), options: OPTIONS } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Winter gift box partners' })).toBeInTheDocument();

@@ -120,7 +120,7 @@ def world(shop, prefix: str):  # noqa: ANN001, ANN201
             sc.refund_latest_payment(customer)
 
     def pending() -> int:
-        return sum(1 for e in shop.fake.events(skip=shop.delivered) if is_billing_event(e["type"]))
+        return sum(1 for kind in shop.fake.event_types(skip=shop.delivered) if is_billing_event(kind))
 
     target = EVENTS_PER_CUSTOMER * len(members)
     live = [m for n, m in enumerate(members) if n % 4 != 3]

@@ -763,6 +763,20 @@ def test_a_refund_marks_the_charge_and_sends_charge_refunded(
     assert [r.id for r in stripe.Refund.list(charge=part.charge).data] == [rest.id, part.id]
 
 
+def test_events_leave_out_the_ones_a_test_already_has(fake: FakeStripe) -> None:
+    stripe.Customer.create(email="first@tandem.local")
+    (first,) = fake.events("customer.created")
+    stripe.Customer.create(email="second@tandem.local")
+    everything = fake.events()
+    assert fake.event_types() == [e["type"] for e in everything]
+    (second,) = fake.events("customer.created", skip={first["id"]})
+    assert second["data"]["object"]["email"] == "second@tandem.local"
+    assert fake.events(skip={e["id"] for e in everything}) == []
+    assert fake.event_types(skip={e["id"] for e in everything if e["id"] != second["id"]}) == [
+        "customer.created"
+    ]
+
+
 # --- delivery controls ------------------------------------------------------------------------
 
 

@@ -44,6 +44,7 @@ def build(member: Member) -> dict:
         seen=member.item(BrandSeen, int(member.brand.brand_id)) or BrandSeen.at(int(member.brand.brand_id)),
         buckets=member.alongside.get("buckets"),
         feature_slot=member.item(FeatureSlot, int(member.brand.brand_id)),
+        feature_only=member.user.access == "feature",
     )
 
 

@@ -56,7 +56,7 @@ def get_request(requestId: str) -> dict:  # noqa: N803 (the API's parameter name
 def _act(action: str, request_id: str) -> dict:
     member = member_for_brand(bp.current_request)
     body = json_body(bp.current_request) if action == "decline" else None
-    return requests.act(action, request_id, member.brand, body)
+    return requests.act(action, request_id, member.brand, body, feature_only=member.user.access == "feature")
 
 
 @route(bp, "/requests/{requestId}/accept", methods=["POST"])

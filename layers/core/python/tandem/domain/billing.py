@@ -21,7 +21,6 @@ Snapshot (plain dicts as the stripe library's `to_dict()` returns them, API 2026
 Record (what the account already holds; every key optional):
     {"approval": None | "required" | "approved" | "refused",
      "feature_only": bool,        # the user type 'feature' (reduced menu)
-     "gifted_until": int | None,  # latest end of a live gifted bucket
      "last_payment_id": str | None}
 
 Credit rules (SPEC sections 1 and 9, issue 12):
@@ -57,6 +56,7 @@ from typing import Any
 
 from tandem.domain import catalogue
 from tandem.domain.catalogue import PriceInfo, classify
+from tandem.domain.entitlements import TRIAL_CREDITS
 
 DAY = 86400
 GUARANTEE_DAYS = 30
@@ -68,7 +68,7 @@ STATUSES = (
     "active",
     "trialling",
     "cancelled",
-    "gifted",
+    "gifted",  # only in records written before issue 21: gifts are the ledger's (entitlements)
     "fixed_term",
     "feature_only",
 )
@@ -152,6 +152,7 @@ class BillingState:
     latest_payment_id: str | None = None
     has_new_payment: bool = False
     duplicate_subscriptions: tuple[str, ...] = ()  # live main plans beyond the one in use
+    trial_used: bool = False  # a subscription of this customer ever had a free trial
     payments: tuple[Payment, ...] = ()
     grants: tuple[Grant, ...] = ()  # every grant the payments earn, future months included
     revoked: tuple[str, ...] = ()  # keys of grants whose payment was refunded in full
@@ -237,6 +238,7 @@ class _Period:
     start: int
     end: int
     paid: bool
+    trial: bool = False  # the free trial's period (charged 0): entitlements.TRIAL_CREDITS
 
 
 @dataclass
@@ -320,6 +322,12 @@ def _invoice_intents(invoice: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(set(intents)))
 
 
+def _is_trial_line(line: Mapping[str, Any], trial_end: int | None) -> bool:
+    """A subscription's free-trial period: charged nothing, ending by the trial's end."""
+    end = _int(_get(line, "period", "end"))
+    return trial_end is not None and end is not None and end <= trial_end and not _int(line.get("amount"))
+
+
 def _charge_times(charges: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     times: dict[str, int] = {}
     for charge in charges:
@@ -368,6 +376,7 @@ def _collect(snap: _Snapshot) -> None:
     """Periods from subscription invoices, payments from paid invoices and paid sessions."""
     totals = _refund_totals(snap)
     charge_times = _charge_times(snap.charges)
+    trial_ends = {s["id"]: _int(s.get("trial_end")) for s in snap.subscriptions}
     for invoice in snap.invoices:
         sub_id = _invoice_subscription(invoice)
         if sub_id is None or invoice.get("status") in ("void", "draft"):
@@ -384,7 +393,16 @@ def _collect(snap: _Snapshot) -> None:
             if end <= start:
                 continue
             snap.periods.append(
-                _Period(sub_id, invoice["id"], info, int(line.get("quantity") or 1), start, end, paid)
+                _Period(
+                    sub_id,
+                    invoice["id"],
+                    info,
+                    int(line.get("quantity") or 1),
+                    start,
+                    end,
+                    paid,
+                    trial=info.kind == "main" and _is_trial_line(line, trial_ends.get(sub_id)),
+                )
             )
             kinds.append(info.kind)
         if not paid:
@@ -513,10 +531,10 @@ def _main_candidates(snap: _Snapshot, refunded: set[str]) -> list[_Candidate]:
             end = min(add_months(period.start, k + 1), period.end)
             found.append(
                 _Candidate(
-                    key=f"main:{period.subscription}:{_day(start)}",
+                    key=f"{'trial' if period.trial else 'main'}:{period.subscription}:{_day(start)}",
                     start=start,
                     end=end,
-                    amount=period.info.credits,
+                    amount=TRIAL_CREDITS if period.trial else period.info.credits,
                     product_name=period.info.name,
                     payment=period.invoice,
                     subscription=period.subscription,
@@ -723,6 +741,7 @@ def compute(snapshot: Mapping[str, Any], record: Mapping[str, Any] | None, now: 
         "features": features,
         "addons": addons,
         "duplicate_subscriptions": tuple(row[2] for row in live[1:]),
+        "trial_used": any(s.get("trial_start") or s.get("trial_end") for s in snap.subscriptions),
     }
 
     if live and approval != "refused":
@@ -776,9 +795,6 @@ def compute(snapshot: Mapping[str, Any], record: Mapping[str, Any] | None, now: 
         )
     if record.get("feature_only") or any(not f.refunded for f in features):
         return BillingState(status="feature_only", **common)
-    gifted_until = _int(record.get("gifted_until"))
-    if gifted_until is not None and gifted_until > now:
-        return BillingState(status="gifted", valid_to=gifted_until, **common)
     return BillingState(status="none", **common)
 
 
@@ -867,37 +883,6 @@ def refundable_payment(state: BillingState, now: int, *, any_age: bool = False) 
         if payment.amount > 0 and payment.refunded_amount == 0:
             return payment if any_age or within_guarantee(payment, now) else None
     return None
-
-
-def _iso(epoch: int | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
-
-
-def credits_info_fields(state: BillingState) -> dict[str, Any]:
-    """The parts of SPEC section 3's Credits info that billing knows; the ledger summary
-    (tandem.domain.credits) gives the counts, `expires.period`, `next` and `addOns`."""
-    status = state.status
-    return {
-        "active": status in ("active", "trialling", "cancelled", "fixed_term"),
-        "trialling": status == "trialling",
-        "pendingApproval": status == "pending_approval",
-        "fixedTerm": status == "fixed_term",
-        "featureOnly": status == "feature_only",
-        "isYearly": state.is_yearly,
-        "hasSubscription": status in catalogue.LIVE_PLAN,
-        "hasNewPayment": state.has_new_payment,
-        "productsAllowed": catalogue.products_allowed(status),
-        "addonsAllowed": catalogue.addons_allowed(status),
-        "mainSubscripionProductId": state.main_product_id,  # sic: SPEC's field name
-        "cancels": (
-            {"cancel_at": _iso(state.cancel_at), "cancelled_at": _iso(state.cancelled_at)}
-            if state.cancel_at is not None
-            else None
-        ),
-        "expires": {"subscription": _iso(state.valid_to)},
-    }
 
 
 def state_from_record(record: Mapping[str, Any] | None) -> BillingState:

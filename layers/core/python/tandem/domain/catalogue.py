@@ -335,46 +335,6 @@ def classify(stripe_price: Mapping[str, Any] | None) -> PriceInfo | None:
 
 # ---------------------------------------------------------------- who is shown what (SPEC section 6)
 
-LIVE_PLAN = frozenset({"active", "trialling", "cancelled", "fixed_term", "pending_approval"})
-
-
-def products_allowed(status: str) -> bool:
-    """A plan can be bought when none is live: not while a plan (even one cancelled but still
-    valid, which is renewed in the payment portal) or a pending approval runs."""
-    return status not in LIVE_PLAN
-
-
-def addons_allowed(status: str) -> bool:
-    """One-time extra credits go on top of a live plan (SPEC: add-ons need a subscription)."""
-    return status in LIVE_PLAN
-
-
-def recurring_addons_allowed(status: str) -> bool:
-    """A monthly add-on renews, so only on a plan that renews: not a cancelled plan or a fixed term."""
-    return status in ("active", "trialling", "pending_approval")
-
-
-def show_products(products_allowed_flag: bool, active: bool, gifted_only: bool) -> bool:
-    """SPEC section 6: products show only when productsAllowed is true or the user has no
-    active non-gifted subscription."""
-    return products_allowed_flag or not (active and not gifted_only)
-
-
-def show_addons(addons_allowed_flag: bool, has_subscription: bool) -> bool:
-    """SPEC section 6: add-ons show only when addonsAllowed and the user has a subscription."""
-    return addons_allowed_flag and has_subscription
-
-
-def feature_options_visible(feature: Mapping[str, Any] | None, now: int) -> bool:
-    """Feature-only members see purchase options only when a feature exists, is unpaid and
-    not expired. `feature`: {exists?, _id, paid, expires (epoch seconds or None)}."""
-    if not feature or not (feature.get("_id") or feature.get("exists")):
-        return False
-    if feature.get("paid"):
-        return False
-    expires = feature.get("expires")
-    return not (isinstance(expires, int | float) and expires <= now)
-
 
 def option_visible(spec: PriceSpec, needed_credits: int) -> bool:
     """SPEC section 5: product options are hidden when their count is below the credits the
@@ -406,22 +366,17 @@ def credits_needed_for(redirect: str | None) -> int:
 
 @dataclass(frozen=True)
 class Viewer:
-    """What decides which products a member is shown: their billing status (the account
-    types of SPEC section 1, as in tandem.domain.billing), whether they are a feature-only
-    user, and their current Pitch Area feature (featureDone)."""
+    """Which products a member is offered: the rights tandem.domain.entitlements gives them
+    (this module decides none of them). `plans`: the main plan and 3-month access; `extras`:
+    one-time extra credits; `recurring`: monthly add-on credits; `features`: the feature
+    product's terms (a feature-only account with an unpaid feature); `trial`: the main plan's
+    free trial."""
 
-    status: str = "none"
-    gifted_only: bool = False
-    feature_only: bool = False
-    feature: Mapping[str, Any] | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.status in ("active", "trialling", "cancelled", "fixed_term")
-
-    @property
-    def has_subscription(self) -> bool:
-        return self.status in LIVE_PLAN
+    plans: bool = False
+    extras: bool = False
+    recurring: bool = False
+    features: bool = False
+    trial: bool = False
 
 
 @dataclass(frozen=True)
@@ -447,17 +402,36 @@ def price_option(spec: PriceSpec, price_id: str, link: str | None) -> dict[str, 
     }
 
 
-def _visible_kinds(viewer: Viewer, now: int) -> set[str]:
-    if viewer.feature_only:
-        return {"feature"} if feature_options_visible(viewer.feature, now) else set()
+def _visible_kinds(viewer: Viewer) -> set[str]:
+    if viewer.features:
+        return {"feature"}  # a feature-only account with a feature to pay for
     kinds: set[str] = set()
-    if show_products(products_allowed(viewer.status), viewer.active, viewer.gifted_only):
+    if viewer.plans:
         kinds |= {"main", "fixed_term"}
-    if show_addons(addons_allowed(viewer.status), viewer.has_subscription):
+    if viewer.extras:
         kinds.add("extra")
-        if recurring_addons_allowed(viewer.status):
-            kinds.add("addon")
+    if viewer.recurring:
+        kinds.add("addon")
     return kinds
+
+
+TRIAL_SUFFIX = ":trial"  # an option id: the price's lookup key + this starts it as a free trial
+
+
+def trial_option(spec: PriceSpec, price_id: str, link: str | None, days: int, credits: int) -> dict[str, Any]:
+    """The main monthly price started as a free trial (Checkout with a trial period)."""
+    option = price_option(spec, price_id + TRIAL_SUFFIX, link)
+    option.update(
+        {
+            "label": f"{days}-day free trial",
+            "trialDays": days,
+            "trialCredits": credits,
+            "discountMessage": (
+                f"Free for {days} days, then {format_money(spec.unit_amount, spec.currency)} a month"
+            ),
+        }
+    )
+    return option
 
 
 def products_response(
@@ -472,7 +446,7 @@ def products_response(
     hasDiscount}. A price Stripe does not have yet (sync not run) is left out rather than
     offered with no id. `link_for(spec, price_id)` gives an option's `link` (by default the
     payment link that sells the price, if any)."""
-    kinds = _visible_kinds(viewer, now)
+    kinds = _visible_kinds(viewer)
     products: list[dict[str, Any]] = []
     discounts: list[str] = []
     for product_spec in PRODUCTS:
@@ -488,6 +462,19 @@ def products_response(
                 if link_for
                 else (ids.links.get(spec.link_kind) if spec.link_kind else None)
             )
+            if viewer.trial and spec.lookup_key == TRIAL_PRICE:
+                from tandem.domain.entitlements import TRIAL_CREDITS, TRIAL_DAYS
+
+                trial_key = spec.lookup_key + TRIAL_SUFFIX
+                sets[spec.price_set].append(
+                    trial_option(
+                        spec,
+                        price_id,
+                        link_for(spec, trial_key) if link_for else None,
+                        TRIAL_DAYS,
+                        TRIAL_CREDITS,
+                    )
+                )
             sets[spec.price_set].append(price_option(spec, price_id, link))
             if spec.lookup_key == "tandem_main_yearly" and yearly_saving() > 0:
                 discounts.append(
@@ -510,6 +497,9 @@ def products_response(
     }
 
 
+TRIAL_PRICE = "tandem_main_monthly"  # the price a free trial starts
+
+
 def credits_products(ids: StripeIds) -> dict[str, Any]:
     """Credits info's `products` (keyed by id; name, type main/feature, prices): every product
     a member may hold, whatever is on sale to them now."""
@@ -528,6 +518,31 @@ def credits_products(ids: StripeIds) -> dict[str, Any]:
             "prices": sets,
         }
     return result
+
+
+# BILLING_CONTRACT.md names the products by these ids and names (the catalogue's ids are the
+# Stripe product ids; the contract's are what the screens use).
+CONTRACT_IDS = {
+    "tandem_main": "main",
+    "tandem_extra_credits": "extra_credits",
+    "tandem_addon_credits": "addon",
+    "tandem_access_3_months": "access_3month",
+    "tandem_feature": "feature",
+}
+CONTRACT_NAMES = {
+    "main": "Tandem membership",
+    "extra_credits": "Extra credits",
+    "addon": "Add-on credits",
+    "access_3month": "3-month access",
+    "feature": "Pitch feature",
+}
+CONTRACT_ORDER = ("main", "extra_credits", "addon", "access_3month", "feature")
+
+
+def contract_credits_products() -> dict[str, Any]:
+    """Credits info's `products` keyed by the contract's ids (every product a member may hold)."""
+    lookup = StripeIds(prices={p.lookup_key: p.lookup_key for p in PRICES}, links={})
+    return {CONTRACT_IDS.get(k, k): v for k, v in credits_products(lookup).items()}
 
 
 def check(prices: Iterable[PriceSpec] = PRICES, products: Iterable[ProductSpec] = PRODUCTS) -> None:

@@ -76,60 +76,9 @@ def summary(buckets: Sequence[Bucket], now: int) -> dict:
     }
 
 
-NEEDS_SUBSCRIPTION = "You need to buy a subscription to continue."
-SUBSCRIBED = frozenset({"active", "trialling", "cancelled", "fixed_term"})
-
-
 def iso(epoch: int | None) -> str | None:
     from datetime import UTC, datetime
 
     return (
         None if epoch is None else datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
     )
-
-
-def credits_info(ledger: dict, *, status: str, valid_to: int | None) -> dict:
-    """The full credits info of SPEC section 3 from the ledger `summary` and the account's
-    effective subscription status. Billing fields it does not know yet have neutral defaults
-    (no products, nothing cancelled, no feature); times are ISO 8601 strings."""
-    subscribed = status in SUBSCRIBED
-    can_send = subscribed or status == "pending_approval"
-    if not can_send:
-        not_allowed = NEEDS_SUBSCRIPTION
-    elif ledger["available"] < 1:
-        not_allowed = OUT_OF_CREDITS
-    else:
-        not_allowed = None
-    upcoming = ledger["next"]
-    return {
-        "available": ledger["available"],
-        "total": ledger["total"],
-        "totalMain": ledger["totalMain"],
-        "totalAddOns": ledger["totalAddOns"],
-        "active": subscribed,
-        "trialling": status == "trialling",
-        "pendingApproval": status == "pending_approval",
-        "giftedOnly": status == "gifted" or (not subscribed and ledger["giftedOnly"]),
-        "fixedTerm": status == "fixed_term",
-        "isYearly": False,
-        "hasSubscription": subscribed or status == "pending_approval",
-        "hasNewPayment": False,
-        "productsAllowed": not subscribed,
-        "addonsAllowed": subscribed,
-        "mainSubscripionProductId": None,  # sic: SPEC's field name
-        "products": {},
-        "cancels": ({"cancel_at": iso(valid_to), "cancelled_at": None} if status == "cancelled" else None),
-        "expires": {"subscription": iso(valid_to), "period": iso(ledger["expires"]["period"])},
-        "next": {"to": iso(upcoming["to"]), "credits": upcoming["credits"]} if upcoming else None,
-        "notAllowedMessage": not_allowed,
-        "featureDone": {
-            "_id": None,
-            "approved": False,
-            "current": False,
-            "pending": False,
-            "paid": False,
-            "expires": None,
-            "hasHadLive": False,
-        },
-        "addOns": [{**a, "valid": {"to": iso(a["valid"]["to"])}} for a in ledger["addOns"]],
-    }

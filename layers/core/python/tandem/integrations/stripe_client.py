@@ -333,8 +333,11 @@ def create_checkout_session(
     quantity: int = 1,
     site_url: str | None = None,
     now: int | None = None,
+    trial_days: int | None = None,
 ) -> dict[str, Any]:
-    """A Checkout Session for one catalogue price, returning to the page that asked.
+    """A Checkout Session for one catalogue price, returning to the page that asked. With
+    `trial_days`, the main monthly plan starts as a free trial: the card is collected now and
+    nothing is charged until the trial ends.
 
     `client_reference_id` is the brand; metadata carries account, brand, kind, user (and the
     lookup key, the page, and the feature for a Pitch Area feature). Two tabs asking for the
@@ -354,6 +357,8 @@ def create_checkout_session(
             raise ValidationError(f"Invalid {label} id")
     if feature_id is not None and not _SAFE_ID.match(feature_id):
         raise ValidationError("Invalid feature id")
+    if trial_days is not None and (spec.kind != "main" or spec.interval != "month" or not 1 <= trial_days <= 30):
+        raise ValidationError("Only the monthly plan starts with a free trial")
     if spec.kind == "feature" and feature_id is None:
         raise ValidationError("A feature purchase names its feature")
     if not isinstance(customer, str) or not customer.startswith("cus_"):
@@ -370,6 +375,8 @@ def create_checkout_session(
     }
     if feature_id:
         metadata["feature"] = feature_id
+    if trial_days is not None:
+        metadata["trial"] = str(trial_days)
     params: dict[str, Any] = {
         "mode": "subscription" if spec.interval else "payment",
         "customer": customer,
@@ -381,6 +388,9 @@ def create_checkout_session(
     }
     if spec.interval:
         params["subscription_data"] = {"metadata": metadata}
+        if trial_days is not None:
+            params["subscription_data"]["trial_period_days"] = trial_days
+            params["payment_method_collection"] = "always"
     else:
         params["payment_intent_data"] = {"metadata": metadata}
         params["invoice_creation"] = {"enabled": True, "invoice_data": {"metadata": metadata}}

@@ -22,7 +22,7 @@ from tandem.domain import billing as billing_rules
 from tandem.domain import catalogue
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client
-from tandem.services import audit, billing, credits, mailer, notify, requests, subscriptions
+from tandem.services import audit, billing, credits, entitlements, mailer, notify, requests
 from tandem.store import admin as store
 from tandem.store.items import get_many
 from tandem.store.models import Account, User, update_only
@@ -65,7 +65,7 @@ def _iso(epoch: int | None) -> str | None:
 def plan_json(account: Account | None) -> dict[str, Any]:
     record = (account.billing if account else None) or {}
     return {
-        "status": subscriptions.status(account),
+        "status": entitlements.status(account),
         "plan": record.get("plan"),
         "approval": account.billing_approval if account else None,
         "validTo": _iso(account.subscription_valid_to) if account else None,
@@ -106,7 +106,7 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
 def require_approval(admin: User, account_id: str) -> dict[str, Any]:
     """The account's next plan waits for a team member's approval (refused while a plan runs)."""
     account = _account(account_id)
-    if subscriptions.status(account) != "none":
+    if entitlements.status(account) != "none":
         raise Conflict(HAS_PLAN)
     users = sorted(User.of_account(account.account_id), key=lambda u: u.created_at)
     email = users[0].email if users else ""

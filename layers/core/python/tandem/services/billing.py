@@ -12,7 +12,6 @@ account alone (`billing_synced_at`), so two syncs at once cannot put an older st
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -26,27 +25,15 @@ from tandem.domain import credits as credit_rules
 from tandem.errors import NotFound, PaymentRequired, ValidationError
 from tandem.integrations import stripe_client
 from tandem.observability import logger
-from tandem.services import billing_notices, credits, subscriptions
+from tandem.services import billing_notices, credits, entitlements
 from tandem.store.admin import approval_queue_actions
 from tandem.store.models import Account, Brand, StripeCustomer, User, update_only
 
-# BILLING_CONTRACT.md names the products by these ids and names (the catalogue's ids are the
-# Stripe product ids; the contract's are what the screens use).
-CONTRACT_IDS = {
-    "tandem_main": "main",
-    "tandem_extra_credits": "extra_credits",
-    "tandem_addon_credits": "addon",
-    "tandem_access_3_months": "access_3month",
-    "tandem_feature": "feature",
-}
-CONTRACT_NAMES = {
-    "main": "Tandem membership",
-    "extra_credits": "Extra credits",
-    "addon": "Add-on credits",
-    "access_3month": "3-month access",
-    "feature": "Pitch feature",
-}
-CONTRACT_ORDER = ("main", "extra_credits", "addon", "access_3month", "feature")
+CONTRACT_IDS, CONTRACT_NAMES, CONTRACT_ORDER = (
+    catalogue.CONTRACT_IDS,
+    catalogue.CONTRACT_NAMES,
+    catalogue.CONTRACT_ORDER,
+)
 PAYMENT_KINDS = {
     "main": "subscription",
     "extra": "extra_credits",
@@ -166,13 +153,13 @@ def ensure_customer(account: Account, user: User, brand: Brand) -> str:
 # ---------------------------------------------------------------- sync_customer
 
 
-def _record_input(account: Account, held: list[credit_rules.Bucket], now: int) -> dict[str, Any]:
+def _record_input(account: Account) -> dict[str, Any]:
+    """What the Stripe computation needs of the account beyond Stripe: the admin's approval and
+    the last payment already noticed. Nothing Tandem grants goes in, nothing of it comes out."""
     stored = account.billing or {}
-    gifted = [b.valid_to for b in held if b.kind == "gifted" and b.valid_to > now]
     return {
         "approval": account.billing_approval,
         "feature_only": False,
-        "gifted_until": max(gifted) if gifted else None,
         "last_payment_id": stored.get("latest_payment_id"),
     }
 
@@ -204,7 +191,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
     read_at = int(time.time() * 1000)
     snapshot = stripe_client.fetch_customer_snapshot(customers)
     held = credits.buckets(account_id)
-    state = billing.compute(snapshot, _record_input(account, held, now), now)
+    state = billing.compute(snapshot, _record_input(account), now)
     have = {b.bucket_id for b in held}
     known = {g.key for g in state.grants} | set(state.revoked)
     existing = {key for key in known if _bucket_id(key) in have}
@@ -262,8 +249,8 @@ def _pending_since(state: billing.BillingState, now: int) -> str | None:
 
 
 def _stored_status(status: str) -> str:
-    """subscription_status keeps the plan statuses tandem.services.subscriptions knows."""
-    return status if status in subscriptions.STATUSES else "none"
+    """subscription_status keeps the Stripe plan statuses (tandem.domain.entitlements reads them)."""
+    return status if status in entitlements.rules.STRIPE_PLANS else "none"
 
 
 def grant_due_months(now: int | None = None) -> dict[str, Any]:
@@ -310,33 +297,6 @@ def adopt_checkout_customer(session: dict[str, Any]) -> str | None:
     return account_id
 
 
-# ---------------------------------------------------------------- credits info
-
-
-def credits_info(account: Account | None, held: list[credit_rules.Bucket], now: int | None = None) -> dict:
-    """SPEC section 3's Credits info: the ledger's counts and the billing record's plan."""
-    now = int(now if now is not None else time.time())
-    info = credits.info_of(account, held, now)
-    if account is None or not account.billing:
-        return info
-    state = billing.state_from_record(account.billing)
-    effective = subscriptions.status(account, now)
-    if state.status in subscriptions.STATUSES and effective != state.status:
-        state = dataclasses.replace(state, status=effective)  # a cancelled plan past its end
-    fields = billing.credits_info_fields(state)
-    fields["expires"] = {**info["expires"], **fields["expires"]}
-    fields["mainSubscripionProductId"] = CONTRACT_IDS.get(state.main_product_id or "", state.main_product_id)
-    fields.pop("featureOnly", None)
-    info.update(fields)
-    info["products"] = _credits_products()
-    return info
-
-
-def _credits_products() -> dict[str, Any]:
-    lookup = catalogue.StripeIds(prices={p.lookup_key: p.lookup_key for p in catalogue.PRICES}, links={})
-    return {CONTRACT_IDS.get(k, k): v for k, v in catalogue.credits_products(lookup).items()}
-
-
 # ---------------------------------------------------------------- products
 
 
@@ -363,12 +323,14 @@ def return_page(redirect: Any) -> tuple[str, str | None]:
 def _viewer(
     account: Account | None, user: User, held: list[credit_rules.Bucket], now: int
 ) -> catalogue.Viewer:
-    summary = credit_rules.summary(held, now)
-    status = subscriptions.status(account, now)
+    """What the catalogue offers this member: the rights entitlements gives them."""
+    r = entitlements.rights(account, held, now, feature_only=user.access == "feature")
     return catalogue.Viewer(
-        status=status,
-        gifted_only=status == "gifted" or (status == "none" and summary["giftedOnly"]),
-        feature_only=user.access == "feature",
+        plans=r.products_allowed,
+        extras=r.addons_allowed,
+        recurring=r.recurring_addons_allowed,
+        features=r.feature_products_allowed,
+        trial=r.trial_offered,
     )
 
 
@@ -417,16 +379,7 @@ def products(
         brand_id = str(int(brand.brand_id))
 
         def session(key: str) -> str:
-            return stripe_client.create_checkout_session(
-                customer=customer,
-                lookup_key=key,
-                account_id=account.account_id,
-                brand_id=brand_id,
-                user_id=user.user_id,
-                page_type=page,
-                item_id=item,
-                now=now,
-            )["url"]
+            return _create_session(key, customer, account, brand_id, user, page, item, now)["url"]
 
         with ThreadPoolExecutor(max_workers=min(4, len(keys))) as pool:
             links = dict(zip(keys, pool.map(session, keys), strict=True))
@@ -472,17 +425,34 @@ def checkout(
     if price_id not in allowed:
         raise ValidationError(UNKNOWN_PRICE)
     customer = ensure_customer(account, user, brand)
-    session = stripe_client.create_checkout_session(
+    session = _create_session(price_id, customer, account, str(int(brand.brand_id)), user, page, item, now)
+    return {"url": session["url"]}
+
+
+def _create_session(
+    option_id: str,
+    customer: str,
+    account: Account,
+    brand_id: str,
+    user: User,
+    page: str,
+    item: str | None,
+    now: int,
+) -> dict[str, Any]:
+    """The Checkout Session for one option of the products answer: a price's lookup key, or
+    the monthly plan's lookup key + catalogue.TRIAL_SUFFIX for its free trial."""
+    trial = option_id.endswith(catalogue.TRIAL_SUFFIX)
+    return stripe_client.create_checkout_session(
         customer=customer,
-        lookup_key=price_id,
+        lookup_key=option_id.removesuffix(catalogue.TRIAL_SUFFIX),
         account_id=account.account_id,
-        brand_id=str(int(brand.brand_id)),
+        brand_id=brand_id,
         user_id=user.user_id,
         page_type=page,
         item_id=item,
         now=now,
+        trial_days=entitlements.rules.TRIAL_DAYS if trial else None,
     )
-    return {"url": session["url"]}
 
 
 def credits_needed(redirect: Any) -> int:
@@ -598,12 +568,8 @@ def payment_link(kind: str, user: User, brand: Brand) -> dict[str, str]:
 
 def yearly_upgrade(account: Account | None) -> dict[str, Any]:
     record = (account.billing if account else None) or {}
-    if (
-        account is None
-        or record.get("plan") != "monthly"
-        or not record.get("subscription_id")
-        or subscriptions.status(account) not in ("active", "trialling", "cancelled")
-    ):
+    r = entitlements.rights(account, [], int(time.time()))
+    if account is None or not r.upgrade_to_yearly or not record.get("subscription_id"):
         raise ValidationError(NOT_MONTHLY)
     from tandem.errors import Conflict
 

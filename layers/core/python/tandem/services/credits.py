@@ -19,9 +19,8 @@ from pynamodb.transactions import TransactWrite
 from tandem.domain import credits as rules
 from tandem.errors import Conflict, NotFound, PaymentRequired
 from tandem.observability import logger
-from tandem.services import subscriptions
 from tandem.store.connection import transaction
-from tandem.store.models import Account, CreditBucket, CreditHold, LedgerEntry
+from tandem.store.models import CreditBucket, CreditHold, LedgerEntry
 
 ATTEMPTS = 4  # a lost race on a bucket re-reads the buckets and tries again
 SETTLED = "This request's credit was already settled."
@@ -327,22 +326,11 @@ def verify(account_id: str) -> dict[str, tuple[int, int]]:
     return mismatches
 
 
-def info(account_id: str, now: int | None = None, account: Account | None = None) -> dict:
-    """SPEC section 3's credits info: what the ledger knows plus the subscription status."""
-    now = int(now if now is not None else time.time())
-    if account is None:
-        account = Account.find(account_id)
-    return info_of(account, buckets(account_id), now)
+def info(account_id: str, now: int | None = None) -> dict:
+    """SPEC section 3's credits info for the account (tandem.services.entitlements builds it)."""
+    from tandem.services import entitlements
 
-
-def info_of(account: Account | None, held: list[rules.Bucket], now: int | None = None) -> dict:
-    """Credits info from an account and its buckets already read."""
-    now = int(now if now is not None else time.time())
-    return rules.credits_info(
-        rules.summary(held, now),
-        status=subscriptions.status(account, now),
-        valid_to=int(account.subscription_valid_to) if account and account.subscription_valid_to else None,
-    )
+    return entitlements.credits_of(account_id, now=now)
 
 
 # ---------------------------------------------------------------- scheduler jobs

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tandem.domain import brand_profile
-from tandem.domain import credits as credit_rules
-from tandem.services import billing, content, credits, pitch, subscriptions
+from tandem.services import content, credits, entitlements, pitch
 from tandem.store import news
 from tandem.store.models import Account, Brand, BrandSeen
 
@@ -23,6 +22,7 @@ def build(
     seen: BrandSeen | None = None,
     buckets: list | None = None,
     feature_slot: Any = None,
+    feature_only: bool = False,
 ) -> dict[str, Any]:
     """`account`, `seen`, `buckets`, `feature_slot`: what the caller read already (else read
     here; the feature slot only when given, as the dashboard route reads it)."""
@@ -34,7 +34,7 @@ def build(
             "whatsNew": [],
             "matchRunOutstanding": False,
             "matchRunId": None,
-            "credits": credit_rules.credits_info(credit_rules.summary([], 0), status="none", valid_to=None),
+            "credits": entitlements.credits_info(None, []),
             **_brand_names(None, None),
         }
     brand_id = int(brand.brand_id)
@@ -43,10 +43,12 @@ def build(
     if seen is None:
         seen = news.read(brand_id)
     open_run = news.open_run_of(seen)
-    credits_info = billing.credits_info(
-        account, buckets if buckets is not None else credits.buckets(brand.account_id)
+    credits_info = entitlements.credits_info(
+        account,
+        buckets if buckets is not None else credits.buckets(brand.account_id),
+        feature_only=feature_only,
+        feature=pitch.feature_done(feature_slot, account),
     )
-    credits_info["featureDone"] = pitch.feature_done(feature_slot, account)
     return {
         "menuCounts": {
             "dashboard": 0,
@@ -70,7 +72,7 @@ def _brand_names(brand: Brand | None, account: Account | None) -> dict[str, bool
     showingBrandNamesGlobal: names are shown in Matches platform-wide; brandInfoPublic: the
     selected brand's own name is visible to others (not hidden)."""
     return {
-        "showingBrandNames": brand is not None and subscriptions.sees_brand_names(account),
+        "showingBrandNames": brand is not None and entitlements.sees_brand_names(account),
         "showingBrandNamesGlobal": brand_profile.NAMES_SHOWN_GLOBALLY,
         "brandInfoPublic": brand is not None and not brand.hide_name,
     }

@@ -32,9 +32,9 @@ DAY = 24 * 3600
 
 def _visible_names(account: Account | None, viewer_brand: Brand, others: list[Brand]) -> dict[int, dict]:
     from tandem.domain import brand_profile
-    from tandem.services import subscriptions
+    from tandem.services import entitlements
 
-    subscribed = subscriptions.is_subscribed(account)
+    subscribed = entitlements.sees_brand_names(account)
     items = {}
     for other in others:
         visible = brand_profile.name_visible(

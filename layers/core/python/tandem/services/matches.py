@@ -17,7 +17,7 @@ from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
-from tandem.services import brands, subscriptions
+from tandem.services import brands, entitlements
 from tandem.services.access import Access
 from tandem.store import news
 from tandem.store.items import get_many
@@ -47,12 +47,12 @@ class Viewer:
 
 def viewer_for(brand: Brand, account: Account | None = None) -> Viewer:
     account = account if account is not None else Account.find(brand.account_id)
-    return Viewer(brand=brand, subscribed=subscriptions.is_subscribed(account))
+    return Viewer(brand=brand, subscribed=entitlements.sees_brand_names(account))
 
 
 def showing_brand_names(account: Account | None) -> bool:
     """Dashboard `showingBrandNames`: this member sees other brands' names in Matches."""
-    return subscriptions.sees_brand_names(account)
+    return entitlements.sees_brand_names(account)
 
 
 def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> bool:
@@ -171,7 +171,7 @@ def list_matches(
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
-        "showingBrandNames": viewer.subscribed and brand_profile.NAMES_SHOWN_GLOBALLY,
+        "showingBrandNames": viewer.subscribed,
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }

@@ -23,7 +23,7 @@ from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.errors import Conflict, Forbidden, NotFound, ValidationError
 from tandem.observability import count_event, logger
-from tandem.services import audit, credits, mailer, notify, subscriptions
+from tandem.services import audit, credits, entitlements, mailer, notify
 from tandem.store.connection import transaction
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, ConnectionRequest, User
@@ -175,7 +175,7 @@ def list_live(
         found, after = Feature.page_with_status(rules.LIVE, rules.PAGE_SIZE, cursor, condition)
     except ValueError:
         raise ValidationError("This list's position is not valid; load it again") from None
-    sees = subscriptions.sees_brand_names(account)
+    sees = entitlements.sees_brand_names(account)
     return {
         "features": [
             feature_json(
@@ -216,7 +216,7 @@ def view(feature_id: str, brand: Brand, account: Account | None, now: int | None
     answer = feature_json(
         feature,
         viewer_account_id=brand.account_id,
-        sees_names=subscriptions.sees_brand_names(account),
+        sees_names=entitlements.sees_brand_names(account),
         now=now,
         owner_account=account,
     )
@@ -288,11 +288,16 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
     for _ in range(ATTEMPTS):
         plan = None
         if clean["pay_with"] == rules.PAY_CREDITS:
-            plan = credit_rules.pick(credits.buckets(account_id), rules.FEATURE_COST, now)
-            if plan is None:
+            held = credits.buckets(account_id)
+            refusal = entitlements.rights(Account.find(account_id), held, now).refusal(
+                rules.FEATURE_COST, sum(b.available for b in held if b.usable(now))
+            )
+            plan = credit_rules.pick(held, rules.FEATURE_COST, now)
+            if refusal is not None or plan is None:
                 from tandem.services.requests import PaymentNeeded
 
-                raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
+                code = "no_subscription" if refusal == entitlements.NEEDS_SUBSCRIPTION else "out_of_credits"
+                raise PaymentNeeded(refusal or credit_rules.OUT_OF_CREDITS, code)
         feature = Feature.new(
             feature_id,
             brand_id,
@@ -329,7 +334,7 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
         # audit.record(user.user_id, "feature.create", feature_id, {}) — not an admin action
         return {
             "feature": feature_json(feature, viewer_account_id=account_id, sees_names=True, now=now),
-            "credits": credits.info(account_id, now),
+            "credits": entitlements.credits_of(account_id, brand_id, feature_only=feature_only, now=now),
         }
     from tandem.services.requests import PaymentNeeded
 

@@ -170,6 +170,10 @@ class Account(TandemModel):
     billing = JSONAttribute(null=True)
     billing_synced_at = NumberAttribute(null=True)  # epoch milliseconds the snapshot was read
     billing_approval = UnicodeAttribute(null=True)  # None | required | approved | refused
+    # What Tandem grants itself (tandem.domain.entitlements.TandemPart): a plan or free trial an
+    # admin granted, an imported member's plan, whether the free trial was had. A Stripe sync
+    # never writes it.
+    tandem_grants = JSONAttribute(null=True)
     approval_email = UnicodeAttribute(null=True)  # whom the approval queue names (set with `required`)
     gsi1pk = UnicodeAttribute(null=True)  # BILLING_DUE while a credit month is still to grant
     gsi1sk = UnicodeAttribute(null=True)

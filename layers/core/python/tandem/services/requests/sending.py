@@ -1,5 +1,6 @@
 """Sending a request: at most three DynamoDB calls (a BatchGetItem of the target brand, the
-sender's account and both relation items; the account's credit buckets; one transaction that
+sender's account, both relation items and the sender brand's Pitch Area feature (the credits
+info's featureDone); the account's credit buckets; one transaction that
 holds the credit, saves the request, records both relations and flags it new to the recipient).
 """
 
@@ -20,7 +21,7 @@ from tandem.domain import requests as rules
 from tandem.domain.ids import parse_id
 from tandem.errors import Conflict, NotFound, PaymentRequired, ValidationError
 from tandem.observability import count_event
-from tandem.services import credits, subscriptions
+from tandem.services import credits, entitlements
 from tandem.services.requests.mail import mail_pitch, mail_received
 from tandem.services.requests.present import request_json, summary
 from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
@@ -45,14 +46,24 @@ class _SendContext:
     sender_state: str
     recipient_state: str
     resend_at: int | None  # when the sender may ask again after its last request was closed
+    feature_slot: Any = None  # the sender brand's Pitch Area feature (Credits info's featureDone)
 
 
 def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
     sender_id = int(from_brand.brand_id)
     target_key, account_key = Brand.key(to_brand_id), Account.key(from_brand.account_id)
     out_key, in_key = BrandRelation.key(sender_id, to_brand_id), BrandRelation.key(to_brand_id, sender_id)
+    from tandem.store.pitch import FeatureSlot
+
+    slot_key = FeatureSlot.key(sender_id)
     found = get_many(
-        [(Brand, target_key), (Account, account_key), (BrandRelation, out_key), (BrandRelation, in_key)],
+        [
+            (Brand, target_key),
+            (Account, account_key),
+            (BrandRelation, out_key),
+            (BrandRelation, in_key),
+            (FeatureSlot, slot_key),
+        ],
         consistent=True,
     )
     if target_key not in found:
@@ -64,6 +75,7 @@ def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
         sender_state=(out.request_state if out else "") or "",
         recipient_state=(into.request_state if into else "") or "",
         resend_at=int(out.resend_at) if out is not None and out.resend_at is not None else None,
+        feature_slot=found.get(slot_key),
     )
 
 
@@ -124,13 +136,11 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
     ctx = _send_context(from_brand, to_brand_id)  # call 1
     if ctx.target.account_id == from_brand.account_id:
         raise ValidationError(rules.OWN_BRAND)
-    if not (subscriptions.is_subscribed(ctx.account) or subscriptions.awaits_approval(ctx.account)):
-        raise PaymentNeeded(subscriptions.NEEDS_SUBSCRIPTION, "no_subscription")
     conflict = _refusal(ctx, int(time.time()))
     if conflict:
         raise Conflict(conflict)
 
-    status = rules.AWAITING if subscriptions.awaits_approval(ctx.account) else rules.PENDING
+    status = rules.AWAITING if entitlements.awaits_approval(ctx.account) else rules.PENDING
     account_id = from_brand.account_id
     request_id = pitch.request_id if pitch else secrets.token_hex(8)
     cost = credit_rules.PITCH_COST if pitch else credit_rules.REQUEST_HOLD
@@ -139,6 +149,9 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         now = int(time.time())
         at_ms = now_ms()
         buckets = credits.buckets(account_id)  # call 2
+        rights = entitlements.rights(ctx.account, buckets, now)
+        if not rights.can_send:  # no plan and no credits to spend
+            raise PaymentNeeded(entitlements.NEEDS_SUBSCRIPTION, "no_subscription")
         plan = credit_rules.pick(buckets, cost, now)
         if not plan:
             raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
@@ -188,12 +201,10 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         left = [replace(b, available=b.available - taken.get(b.bucket_id, 0)) for b in buckets]
         if status == rules.PENDING:
             (mail_pitch if pitch else mail_received)(req)
-        info = credit_rules.credits_info(
-            credit_rules.summary(left, now),
-            status=subscriptions.status(ctx.account, now),
-            valid_to=int(ctx.account.subscription_valid_to)
-            if ctx.account and ctx.account.subscription_valid_to
-            else None,
+        from tandem.services.pitch import feature_done
+
+        info = entitlements.credits_info(
+            ctx.account, left, now, feature=feature_done(ctx.feature_slot, ctx.account, now)
         )
         return {"request": request_json(req, sender_id), "credits": info}
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

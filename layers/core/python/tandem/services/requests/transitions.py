@@ -13,7 +13,7 @@ from pynamodb.exceptions import TransactWriteError
 from tandem.domain import requests as rules
 from tandem.errors import Conflict, Forbidden
 from tandem.observability import count_event
-from tandem.services import credits
+from tandem.services import credits, entitlements
 from tandem.services.requests.mail import mail_after, mail_received
 from tandem.services.requests.present import contact_snapshot, request_json
 from tandem.services.requests.records import (
@@ -120,7 +120,14 @@ def _acting(request_id: str, brand_id: int, action: str) -> ConnectionRequest:
     return req
 
 
-def act(action: str, request_id: str, brand: Brand, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def act(
+    action: str,
+    request_id: str,
+    brand: Brand,
+    body: dict[str, Any] | None = None,
+    *,
+    feature_only: bool = False,
+) -> dict[str, Any]:
     """POST requests/{id}/accept|decline|cancel as `brand` -> {request, credits}."""
     brand_id = int(brand.brand_id)
     req = _acting(request_id, brand_id, action)
@@ -129,7 +136,10 @@ def act(action: str, request_id: str, brand: Brand, body: dict[str, Any] | None 
         reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None
     done = transition(req, action, reply)
     mail_after(done, action)
-    return {"request": request_json(done, brand_id), "credits": credits.info(brand.account_id)}
+    return {
+        "request": request_json(done, brand_id),
+        "credits": entitlements.credits_of(brand.account_id, brand_id, feature_only=feature_only),
+    }
 
 
 def release_awaiting(account_id: str) -> dict[str, int]:

@@ -1,0 +1,141 @@
+"""The account's rights as services read them: the account's two parts (what Stripe's sync
+wrote, what Tandem granted) are read off the Account item and handed to the one owner of the
+rules, tandem.domain.entitlements. Every service asks here; nothing else spells a right.
+
+`credits_info` is the one Credits info builder (SPEC section 3, every field): the dashboard and
+every call that changes credits (send, pitch, accept / decline / cancel, create a feature, an
+admin's grant) return it, so the web can replace its copy whole.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tandem.domain import catalogue
+from tandem.domain import credits as credit_rules
+from tandem.domain import entitlements as rules
+from tandem.store.models import Account
+
+NEEDS_SUBSCRIPTION = rules.NEEDS_SUBSCRIPTION
+
+
+def _now(now: int | None) -> int:
+    return int(now if now is not None else time.time())
+
+
+def stripe_part(account: Account | None) -> rules.StripePart:
+    if account is None:
+        return rules.StripePart()
+    return rules.StripePart.of(
+        account.subscription_status,
+        account.subscription_valid_to,
+        account.billing,
+        has_customer=bool(account.stripe_customers),
+    )
+
+
+def tandem_part(account: Account | None) -> rules.TandemPart:
+    return rules.TandemPart.of(account.tandem_grants if account is not None else None)
+
+
+def plan(account: Account | None, now: int | None = None) -> rules.Plan:
+    return rules.plan_of(stripe_part(account), tandem_part(account), _now(now))
+
+
+def status(account: Account | None, now: int | None = None) -> str:
+    """The plan's state in force (none | pending_approval | active | trialling | cancelled |
+    fixed_term), whichever source gave it."""
+    return plan(account, now).state
+
+
+def sees_brand_names(account: Account | None, now: int | None = None) -> bool:
+    """Other brands' names are shown to this account (one rule everywhere: entitlements)."""
+    return rules.names_shown(plan(account, now))
+
+
+def awaits_approval(account: Account | None, now: int | None = None) -> bool:
+    return plan(account, now).state == rules.PENDING
+
+
+def rights(
+    account: Account | None,
+    buckets: Sequence[credit_rules.Bucket],
+    now: int | None = None,
+    *,
+    feature_only: bool = False,
+    feature: Mapping[str, Any] | None = None,
+) -> rules.Rights:
+    now = _now(now)
+    stripe, tandem = stripe_part(account), tandem_part(account)
+    return rules.rights(
+        rules.plan_of(stripe, tandem, now),
+        buckets,
+        now,
+        feature_only=feature_only,
+        feature=feature,
+        stripe=stripe,
+        tandem=tandem,
+    )
+
+
+def credits_info(
+    account: Account | None,
+    buckets: Sequence[credit_rules.Bucket],
+    now: int | None = None,
+    *,
+    feature_only: bool = False,
+    feature: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """SPEC section 3's Credits info with every field, from what the caller already read."""
+    now = _now(now)
+    stripe = stripe_part(account)
+    r = rights(account, buckets, now, feature_only=feature_only, feature=feature)
+    record = (account.billing if account is not None else None) or {}
+    return rules.credits_info(
+        r,
+        buckets,
+        now,
+        stripe=stripe,
+        feature=feature,
+        products=catalogue.contract_credits_products(),
+        has_new_payment=bool(record.get("has_new_payment")),
+        cancels=_cancels(record) if r.plan.source == "stripe" else None,
+        main_product_id=catalogue.CONTRACT_IDS.get(record.get("main_product_id") or "")
+        or record.get("main_product_id"),
+    )
+
+
+def credits_of(
+    account_id: str,
+    brand_id: int | None = None,
+    *,
+    feature_only: bool = False,
+    now: int | None = None,
+) -> dict[str, Any]:
+    """Credits info read fresh for a call that changed credits: the account and the brand's
+    Pitch Area feature in one BatchGetItem, then the account's buckets."""
+    from tandem.services import credits, pitch
+    from tandem.store.items import get_many
+    from tandem.store.pitch import FeatureSlot
+
+    now = _now(now)
+    wanted: list = [(Account, Account.key(account_id))]
+    if brand_id is not None:
+        wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
+    found = get_many(wanted, consistent=True)
+    account = found.get(Account.key(account_id))
+    slot = found.get(FeatureSlot.key(brand_id)) if brand_id is not None else None
+    feature = pitch.feature_done(slot, account, now) if brand_id is not None else None
+    return credits_info(account, credits.buckets(account_id), now, feature_only=feature_only, feature=feature)
+
+
+def _cancels(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Credits info's cancels: a Stripe plan set to end ({cancel_at, cancelled_at}, ISO 8601)."""
+    if record.get("cancel_at") is None:
+        return None
+    return {
+        "cancel_at": credit_rules.iso(record["cancel_at"]),
+        "cancelled_at": credit_rules.iso(record.get("cancelled_at")),
+    }

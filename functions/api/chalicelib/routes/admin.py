@@ -42,6 +42,16 @@ def require_approval(account_id: str) -> dict:
     return admin.require_approval(admin_only(bp.current_request), account_id)
 
 
+@route(bp, "/admin/accounts/{account_id}/grant", methods=["POST"])
+def grant_plan(account_id: str) -> dict:
+    return admin.grant_plan(admin_only(bp.current_request), account_id, json_body(bp.current_request))
+
+
+@route(bp, "/admin/accounts/{account_id}/grant", methods=["DELETE"])
+def end_granted_plan(account_id: str) -> dict:
+    return admin.end_granted_plan(admin_only(bp.current_request), account_id)
+
+
 @route(bp, "/admin/approvals", methods=["GET"])
 def approval_queue() -> dict:
     admin_only(bp.current_request)

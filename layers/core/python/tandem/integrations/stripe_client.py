@@ -357,7 +357,9 @@ def create_checkout_session(
             raise ValidationError(f"Invalid {label} id")
     if feature_id is not None and not _SAFE_ID.match(feature_id):
         raise ValidationError("Invalid feature id")
-    if trial_days is not None and (spec.kind != "main" or spec.interval != "month" or not 1 <= trial_days <= 30):
+    if trial_days is not None and (
+        spec.kind != "main" or spec.interval != "month" or not 1 <= trial_days <= 30
+    ):
         raise ValidationError("Only the monthly plan starts with a free trial")
     if spec.kind == "feature" and feature_id is None:
         raise ValidationError("A feature purchase names its feature")

@@ -20,9 +20,10 @@ from pynamodb.exceptions import UpdateError
 
 from tandem.domain import billing as billing_rules
 from tandem.domain import catalogue
+from tandem.domain import credits as credit_rules
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client
-from tandem.services import audit, billing, credits, entitlements, mailer, notify, requests
+from tandem.services import accounts, audit, billing, credits, entitlements, mailer, notify, requests
 from tandem.store import admin as store
 from tandem.store.items import get_many
 from tandem.store.models import Account, User, update_only
@@ -64,9 +65,12 @@ def _iso(epoch: int | None) -> str | None:
 
 def plan_json(account: Account | None) -> dict[str, Any]:
     record = (account.billing if account else None) or {}
+    plan = entitlements.plan(account)
     return {
-        "status": entitlements.status(account),
-        "plan": record.get("plan"),
+        "status": plan.state,
+        "plan": plan.kind if plan.in_force else record.get("plan"),
+        "source": plan.source,
+        "grant": (account.tandem_grants or {}).get("grant") if account else None,
         "approval": account.billing_approval if account else None,
         "validTo": _iso(account.subscription_valid_to) if account else None,
     }
@@ -328,15 +332,82 @@ def refund(admin: User, account_id: str, now: int | None = None) -> dict[str, An
     return {
         "refund": done,
         "plan": plan_json(fresh),
-        "credits": credits.info(account.account_id, account=fresh),
+        "credits": entitlements.credits_of(account.account_id),
     }
 
 
 # ---------------------------------------------------------------- credits, reports, settings
 
 
+def _grant_credits(body: dict) -> str:
+    """POST admin/credits/grant {email, amount, kind, days}: credits for a member's account,
+    valid from now for `days` (until billing grants them; also gifts). Returns the account id."""
+    import uuid
+
+    errors: dict[str, str] = {}
+    email = body.get("email")
+    user = accounts.find_user_by_email(email) if isinstance(email, str) and "@" in email else None
+    if not isinstance(email, str) or not email.strip():
+        errors["email"] = "This field is required"
+    elif user is None:
+        errors["email"] = "No member has this email"
+    amount, days, kind = body.get("amount"), body.get("days"), body.get("kind")
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 100:
+        errors["amount"] = "Amount must be a whole number from 1 to 100"
+    if kind not in credit_rules.KINDS:
+        errors["kind"] = f"Kind must be one of: {', '.join(credit_rules.KINDS)}"
+    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 366:
+        errors["days"] = "Days must be a whole number from 1 to 366"
+    if errors:
+        error = ValidationError(next(iter(errors.values())))
+        error.errors = errors  # type: ignore[attr-defined]
+        raise error
+    now = int(time.time())
+    names = {"main": "Subscription credits", "gifted": "Gifted credits"}
+    credits.grant(
+        user.account_id,
+        kind=kind,
+        amount=amount,
+        valid_from=now,
+        valid_to=now + days * 86400,
+        op_id=f"admin-grant:{uuid.uuid4().hex}",
+        product_name=names.get(kind, "Add-on credits"),
+    )
+    return user.account_id
+
+
+def grant_plan(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST admin/accounts/{id}/grant {kind: trial | plan, months}: a free trial (no card) or a
+    plan Tandem grants itself; no Stripe sync ever removes it."""
+    from tandem.services import tandem_grants
+
+    account = _account(account_id)
+    stored = tandem_grants.grant(account.account_id, body, by=admin.user_id)
+    audit.record(
+        admin.user_id, f"grant.{stored['grant']['kind']}", account.account_id, {"grant": stored["grant"]}
+    )
+    return {
+        "plan": plan_json(_account(account.account_id)),
+        "credits": entitlements.credits_of(account.account_id),
+    }
+
+
+def end_granted_plan(admin: User, account_id: str) -> dict[str, Any]:
+    """DELETE admin/accounts/{id}/grant: the Tandem-granted plan or trial ends now."""
+    from tandem.services import tandem_grants
+
+    account = _account(account_id)
+    stored = tandem_grants.end(account.account_id)
+    audit.record(admin.user_id, "grant.end", account.account_id, {"grant": stored["grant"]})
+    return {
+        "plan": plan_json(_account(account.account_id)),
+        "credits": entitlements.credits_of(account.account_id),
+    }
+
+
 def gift_credits(admin: User, body: dict[str, Any]) -> dict[str, Any]:
-    answer = credits.admin_grant(body)
+    account_id = _grant_credits(body)
+    answer = {"credits": entitlements.credits_of(account_id)}
     audit.record(
         admin.user_id,
         "credits.grant",

@@ -326,13 +326,6 @@ def verify(account_id: str) -> dict[str, tuple[int, int]]:
     return mismatches
 
 
-def info(account_id: str, now: int | None = None) -> dict:
-    """SPEC section 3's credits info for the account (tandem.services.entitlements builds it)."""
-    from tandem.services import entitlements
-
-    return entitlements.credits_of(account_id, now=now)
-
-
 # ---------------------------------------------------------------- scheduler jobs
 
 VERIFY_LOOKBACK = 40 * 24 * 3600  # buckets that ended within this window are still checked
@@ -365,43 +358,3 @@ def settle_expired_holds(now: int | None = None) -> dict:
         except TransactWriteError:
             continue  # settled or released meanwhile: nothing left to do
     return {"settled": settled}
-
-
-def admin_grant(body: dict) -> dict:
-    """POST admin/credits/grant {email, amount, kind, days}: credits for a member's account,
-    valid from now for `days` (until billing grants them; also gifts). Returns {credits}."""
-    import uuid
-
-    from tandem.errors import ValidationError
-    from tandem.services import accounts
-
-    errors: dict[str, str] = {}
-    email = body.get("email")
-    user = accounts.find_user_by_email(email) if isinstance(email, str) and "@" in email else None
-    if not isinstance(email, str) or not email.strip():
-        errors["email"] = "This field is required"
-    elif user is None:
-        errors["email"] = "No member has this email"
-    amount, days, kind = body.get("amount"), body.get("days"), body.get("kind")
-    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 100:
-        errors["amount"] = "Amount must be a whole number from 1 to 100"
-    if kind not in rules.KINDS:
-        errors["kind"] = f"Kind must be one of: {', '.join(rules.KINDS)}"
-    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 366:
-        errors["days"] = "Days must be a whole number from 1 to 366"
-    if errors:
-        error = ValidationError(next(iter(errors.values())))
-        error.errors = errors  # type: ignore[attr-defined]
-        raise error
-    now = int(time.time())
-    names = {"main": "Subscription credits", "gifted": "Gifted credits"}
-    grant(
-        user.account_id,
-        kind=kind,
-        amount=amount,
-        valid_from=now,
-        valid_to=now + days * 86400,
-        op_id=f"admin-grant:{uuid.uuid4().hex}",
-        product_name=names.get(kind, "Add-on credits"),
-    )
-    return {"credits": info(user.account_id, now)}

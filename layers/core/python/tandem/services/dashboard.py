@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tandem.domain import brand_profile
-from tandem.services import content, credits, entitlements, pitch
+from tandem.services import content, credits, entitlements
 from tandem.store import news
 from tandem.store.models import Account, Brand, BrandSeen
 
@@ -47,7 +47,7 @@ def build(
         account,
         buckets if buckets is not None else credits.buckets(brand.account_id),
         feature_only=feature_only,
-        feature=pitch.feature_done(feature_slot, account),
+        feature=entitlements.feature_done(feature_slot, account),
     )
     return {
         "menuCounts": {

@@ -116,7 +116,7 @@ def credits_of(
 ) -> dict[str, Any]:
     """Credits info read fresh for a call that changed credits: the account and the brand's
     Pitch Area feature in one BatchGetItem, then the account's buckets."""
-    from tandem.services import credits, pitch
+    from tandem.services import credits
     from tandem.store.items import get_many
     from tandem.store.pitch import FeatureSlot
 
@@ -127,7 +127,7 @@ def credits_of(
     found = get_many(wanted, consistent=True)
     account = found.get(Account.key(account_id))
     slot = found.get(FeatureSlot.key(brand_id)) if brand_id is not None else None
-    feature = pitch.feature_done(slot, account, now) if brand_id is not None else None
+    feature = feature_done(slot, account, now) if brand_id is not None else None
     return credits_info(account, credits.buckets(account_id), now, feature_only=feature_only, feature=feature)
 
 
@@ -139,3 +139,27 @@ def _cancels(record: Mapping[str, Any]) -> dict[str, Any] | None:
         "cancel_at": credit_rules.iso(record["cancel_at"]),
         "cancelled_at": credit_rules.iso(record.get("cancelled_at")),
     }
+
+
+def paid_by_product(account: Account | None, feature_id: str) -> bool:
+    """Billing's sync recorded a paid (not refunded) feature product for this feature: the
+    billing record's `features` (tandem.domain.billing.FeaturePurchase, from the Checkout
+    Session's metadata), never what a browser says."""
+    record = (account.billing if account is not None else None) or {}
+    return any(f.get("feature") == feature_id and not f.get("refunded") for f in record.get("features") or [])
+
+
+def feature_done(slot: Any, account: Account | None, now: int | None = None) -> dict[str, Any]:
+    """Credits info's featureDone (SPEC section 3) for the selected brand, from its Pitch Area
+    slot (tandem.store.pitch.FeatureSlot, read by the caller) and the account's billing record."""
+    from tandem.domain import pitch as pitch_rules
+
+    now = _now(now)
+    if slot is None:
+        return pitch_rules.feature_done(None, paid_by_product=False, has_had_live=False, now=now)
+    return pitch_rules.feature_done(
+        slot.as_dict(),
+        paid_by_product=paid_by_product(account, slot.feature_id),
+        has_had_live=bool(slot.has_had_live),
+        now=now,
+    )

@@ -59,14 +59,6 @@ def options() -> dict[str, Any]:
 # ---------------------------------------------------------------- presenting
 
 
-def paid_by_product(account: Account | None, feature_id: str) -> bool:
-    """Billing's sync recorded a paid (not refunded) feature product for this feature: the
-    billing record's `features` (tandem.domain.billing.FeaturePurchase, from the Checkout
-    Session's metadata), never what a browser says."""
-    record = (account.billing if account is not None else None) or {}
-    return any(f.get("feature") == feature_id and not f.get("refunded") for f in record.get("features") or [])
-
-
 def _iso(epoch: Any) -> str | None:
     return credit_rules.iso(int(epoch)) if epoch is not None else None
 
@@ -110,7 +102,9 @@ def feature_json(
         "own": own,
     }
     if own:
-        paid = feature.pay_with == rules.PAY_CREDITS or paid_by_product(owner_account, feature.feature_id)
+        paid = feature.pay_with == rules.PAY_CREDITS or entitlements.paid_by_product(
+            owner_account, feature.feature_id
+        )
         answer.update(
             {
                 "payWith": feature.pay_with,
@@ -120,20 +114,6 @@ def feature_json(
             }
         )
     return answer
-
-
-def feature_done(slot: FeatureSlot | None, account: Account | None, now: int | None = None) -> dict[str, Any]:
-    """Credits info's featureDone (SPEC section 3) for the selected brand, from its slot (read
-    in the dashboard's BatchGetItem) and the account's billing record (already read)."""
-    now = int(now if now is not None else time.time())
-    if slot is None:
-        return rules.feature_done(None, paid_by_product=False, has_had_live=False, now=now)
-    return rules.feature_done(
-        slot.as_dict(),
-        paid_by_product=paid_by_product(account, slot.feature_id),
-        has_had_live=bool(slot.has_had_live),
-        now=now,
-    )
 
 
 # ---------------------------------------------------------------- reading
@@ -245,7 +225,7 @@ def mine(
             )
             for f in features
         ],
-        "featureDone": feature_done(slot, account, now),
+        "featureDone": entitlements.feature_done(slot, account, now),
         "options": options(),
     }
 
@@ -364,7 +344,7 @@ def checkout(
         raise Conflict("This feature was paid with credits")
     if feature.status != rules.PENDING:
         raise Conflict(rules.NOT_PENDING)
-    if paid_by_product(account, feature_id):
+    if entitlements.paid_by_product(account, feature_id):
         raise Conflict("This feature is already paid")
     if account is None:
         raise NotFound("Account not found")
@@ -430,7 +410,7 @@ def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]
         raise Conflict(rules.ALREADY_CLOSED.get(current, rules.ALREADY_CLOSED[rules.ENDED]))
     if current == rules.PENDING and (
         feature.pay_with == rules.PAY_CREDITS
-        or paid_by_product(Account.find(feature.account_id, consistent=True), feature_id)
+        or entitlements.paid_by_product(Account.find(feature.account_id, consistent=True), feature_id)
     ):
         raise Conflict(rules.PAID_NOT_LIVE)
     try:
@@ -494,7 +474,7 @@ def approve(feature_id: str, admin: User, now: int | None = None) -> dict[str, A
     feature = _get(feature_id)
     if feature.status != rules.PENDING:
         raise Conflict(rules.NOT_PENDING)
-    if feature.pay_with == rules.PAY_PRODUCT and not paid_by_product(
+    if feature.pay_with == rules.PAY_PRODUCT and not entitlements.paid_by_product(
         Account.find(feature.account_id), feature_id
     ):
         raise Conflict(rules.NOT_PAID)

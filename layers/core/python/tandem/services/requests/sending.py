@@ -201,10 +201,8 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         left = [replace(b, available=b.available - taken.get(b.bucket_id, 0)) for b in buckets]
         if status == rules.PENDING:
             (mail_pitch if pitch else mail_received)(req)
-        from tandem.services.pitch import feature_done
-
         info = entitlements.credits_info(
-            ctx.account, left, now, feature=feature_done(ctx.feature_slot, ctx.account, now)
+            ctx.account, left, now, feature=entitlements.feature_done(ctx.feature_slot, ctx.account, now)
         )
         return {"request": request_json(req, sender_id), "credits": info}
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

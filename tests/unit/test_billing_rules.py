@@ -14,7 +14,6 @@ from tandem.domain.billing import (
     DAY,
     add_months,
     compute,
-    credits_info_fields,
     due_main_grants,
     grants_to_make,
     next_grant_at,
@@ -175,11 +174,13 @@ def test_a_cancelled_plan_stays_valid_to_its_period_end_then_ends() -> None:
     state = compute(world.snapshot(), {}, T0 + 6 * DAY)
     assert state.status == "cancelled" and state.valid_to == end
     assert state.cancel_at == end and state.cancelled_at == T0 + 5 * DAY
-    assert credits_info_fields(state)["cancels"] == {
+    assert info_of(state, T0 + 6 * DAY)["cancels"] == {
         "cancel_at": "2026-02-20T10:00:00Z",
         "cancelled_at": "2026-01-25T10:00:00Z",
     }
-    assert credits_info_fields(state)["active"] is True
+    assert info_of(state, T0 + 6 * DAY)["active"] is True
+    assert info_of(state, T0 + 6 * DAY)["plan"]["endsOn"] == "2026-02-20T10:00:00Z"
+    assert info_of(state, T0 + 6 * DAY)["plan"]["renews"] is False
     world.end(sub, end)
     state = compute(world.snapshot(), {}, end + 1)
     assert state.status == "none" and state.subscription_id is None
@@ -284,7 +285,10 @@ def test_three_month_access_is_a_fixed_term_of_ninety_days_with_monthly_credits(
         (f"fixed:{session['id']}:{k}", 6, T0 + 30 * k * DAY, T0 + 30 * (k + 1) * DAY) for k in range(3)
     ]
     assert len(due_main_grants(state, T0 + 31 * DAY)) == 2
-    assert credits_info_fields(state)["fixedTerm"] is True
+    fixed = info_of(state, T0 + 60)
+    assert fixed["fixedTerm"] is True and fixed["plan"]["renews"] is False
+    assert fixed["plan"]["endsOn"] == credit_iso(T0 + 90 * DAY)
+    assert fixed["plan"]["nextCredits"] == {"on": credit_iso(T0 + 30 * DAY), "credits": 6}
     assert compute(world.snapshot(), {}, T0 + 90 * DAY).status == "none"
 
 
@@ -307,14 +311,14 @@ def test_a_paid_feature_makes_a_feature_only_account_and_is_listed_for_the_pitch
     assert [(f.payment, f.months, f.amount, f.brand, f.feature, f.refunded) for f in state.features] == [
         (session["id"], 6, 24900, "31", "f_9", False)
     ]
-    assert credits_info_fields(state)["featureOnly"] is True
+    assert info_of(state, T0)["featureOnly"] is True
     assert compute({}, {"feature_only": True}, T0).status == "feature_only"
 
 
-def test_gifted_credits_only_until_the_gift_ends() -> None:
-    assert compute({}, {"gifted_until": T0 + DAY}, T0).status == "gifted"
-    assert compute({}, {"gifted_until": T0 + DAY}, T0).valid_to == T0 + DAY
-    assert compute({}, {"gifted_until": T0}, T0).status == "none"
+def test_the_stripe_state_never_speaks_of_gifts() -> None:
+    """Gifts are Tandem's (the ledger's): the Stripe computation neither reads nor writes them
+    (tandem.domain.entitlements combines the two)."""
+    assert compute({}, {"gifted_until": T0 + DAY}, T0).status == "none"
     world = World()
     world.subscribe("tandem_main_monthly", T0)
     assert compute(world.snapshot(), {"gifted_until": T0 + DAY}, T0).status == "active"
@@ -323,7 +327,7 @@ def test_gifted_credits_only_until_the_gift_ends() -> None:
 def test_no_payments_no_plan() -> None:
     state = compute({}, None, T0)
     assert state.status == "none" and state.grants == () and not state.has_new_payment
-    info = credits_info_fields(state)
+    info = info_of(state, T0)
     assert (
         info["productsAllowed"] is True
         and info["addonsAllowed"] is False
@@ -340,7 +344,7 @@ def test_pending_approval_holds_the_plan_but_the_credits_are_granted() -> None:
     pending = compute(world.snapshot(), {"approval": "required"}, T0)
     assert pending.status == "pending_approval" and pending.plan == "monthly"
     assert len(grants_to_make(pending, [], T0)) == 1  # requests are held, so they need credits
-    fields = credits_info_fields(pending)
+    fields = info_of(pending, T0)
     assert fields["pendingApproval"] and fields["hasSubscription"] and not fields["active"]
     assert fields["productsAllowed"] is False
 
@@ -529,3 +533,22 @@ def test_never_two_main_grants_at_once_and_keys_are_unique(seed: int) -> None:
     assert len({g.key for g in state.grants}) == len(state.grants)
     assert not {g.key for g in state.grants} & set(state.revoked)
     assert all(g.valid_from < g.valid_to and g.amount > 0 for g in state.grants)
+
+
+def info_of(state, now: int) -> dict:
+    """The Credits info a member in this billing state reads (no credits held)."""
+    from tandem.domain import entitlements
+    from tandem.services.entitlements import cancels_of
+
+    record = state.to_record()
+    stripe = entitlements.StripePart.of(state.status, state.valid_to, record)
+    rights = entitlements.rights(
+        entitlements.plan_of(stripe, entitlements.TandemPart(), now), [], now, stripe=stripe
+    )
+    return entitlements.credits_info(rights, [], now, stripe=stripe, cancels=cancels_of(record))
+
+
+def credit_iso(epoch: int) -> str:
+    from tandem.domain.credits import iso
+
+    return iso(epoch)

@@ -1,7 +1,6 @@
 import pytest
 
 from tandem.domain import requests as rules
-from tandem.domain.credits import Bucket, credits_info, summary
 
 
 @pytest.mark.parametrize(
@@ -79,26 +78,6 @@ def test_quick_action_links_verify_expire_and_refuse_tampering():
         with pytest.raises(rules.LinkError) as forged:
             rules.verify_quick_action(key, *args, 999)
         assert forged.value.status == 400
-
-
-def test_credits_info_fills_spec_fields_from_ledger_and_status():
-    now = 1_000_000
-    ledger = summary([Bucket("m", "main", 6, 0, now - 10, now + 100)], now)
-    info = credits_info(ledger, status="active", valid_to=None)
-    assert (info["available"], info["total"], info["active"], info["notAllowedMessage"]) == (
-        0,
-        6,
-        True,
-        "You're out of credits. Buy more to continue.",
-    )
-    assert info["expires"]["period"] == "1970-01-12T13:48:20Z"
-    assert credits_info(ledger, status="none", valid_to=None)["notAllowedMessage"] == (
-        "You need to buy a subscription to continue."
-    )
-    pending = credits_info(ledger, status="pending_approval", valid_to=None)
-    assert pending["pendingApproval"] and pending["hasSubscription"] and not pending["active"]
-    cancelled = credits_info(ledger, status="cancelled", valid_to=now + 50)
-    assert cancelled["cancels"] == {"cancel_at": "1970-01-12T13:47:30Z", "cancelled_at": None}
 
 
 # ---------------------------------------------------------------- re-sending after a close

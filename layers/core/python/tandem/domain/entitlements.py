@@ -330,6 +330,18 @@ class Rights:
     def awaits_approval(self) -> bool:
         return self.plan.state == PENDING
 
+    def viewer(self) -> Any:
+        """What the catalogue offers (tandem.domain.catalogue.Viewer): these rights, no others."""
+        from tandem.domain.catalogue import Viewer
+
+        return Viewer(
+            plans=self.products_allowed,
+            extras=self.addons_allowed,
+            recurring=self.recurring_addons_allowed,
+            features=self.feature_products_allowed,
+            trial=self.trial_offered,
+        )
+
 
 def names_shown(plan: Plan) -> bool:
     """Other brands' names in Matches, brand pages, the Pitch Area and requests sent (unless a

@@ -324,14 +324,7 @@ def _viewer(
     account: Account | None, user: User, held: list[credit_rules.Bucket], now: int
 ) -> catalogue.Viewer:
     """What the catalogue offers this member: the rights entitlements gives them."""
-    r = entitlements.rights(account, held, now, feature_only=user.access == "feature")
-    return catalogue.Viewer(
-        plans=r.products_allowed,
-        extras=r.addons_allowed,
-        recurring=r.recurring_addons_allowed,
-        features=r.feature_products_allowed,
-        trial=r.trial_offered,
-    )
+    return entitlements.rights(account, held, now, feature_only=user.access == "feature").viewer()
 
 
 def _checkout_page(account: Account | None, brand: Brand, redirect: Any) -> tuple[str, str | None]:

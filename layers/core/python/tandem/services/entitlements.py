@@ -101,7 +101,7 @@ def credits_info(
         feature=feature,
         products=catalogue.contract_credits_products(),
         has_new_payment=bool(record.get("has_new_payment")),
-        cancels=_cancels(record) if r.plan.source == "stripe" else None,
+        cancels=cancels_of(record) if r.plan.source == "stripe" else None,
         main_product_id=catalogue.CONTRACT_IDS.get(record.get("main_product_id") or "")
         or record.get("main_product_id"),
     )
@@ -131,7 +131,7 @@ def credits_of(
     return credits_info(account, credits.buckets(account_id), now, feature_only=feature_only, feature=feature)
 
 
-def _cancels(record: Mapping[str, Any]) -> dict[str, Any] | None:
+def cancels_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
     """Credits info's cancels: a Stripe plan set to end ({cancel_at, cancelled_at}, ISO 8601)."""
     if record.get("cancel_at") is None:
         return None

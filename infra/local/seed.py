@@ -127,9 +127,52 @@ def _details(rng: random.Random, name: str) -> dict:
 
 
 def _subscribe(account) -> None:  # noqa: ANN001
+    """A plan Tandem granted itself, as an imported member has (tandem.domain.entitlements'
+    Tandem part): no Stripe sync ever removes it. Their credits are seeded beside it."""
+    from tandem.domain import entitlements
     from tandem.store.models import Account
 
-    account.update(actions=[Account.subscription_status.set("active")])
+    grant = entitlements.Grant(kind="plan", since=int(time.time()) - 3 * 86400, until=None, by="seed")
+    account.update(actions=[Account.tandem_grants.set(entitlements.TandemPart(grant=grant).to_json())])
+
+
+GOOD_CARD = "4242 4242 4242 4242"
+
+
+def _subscribe_through_stripe(account_id: str) -> bool:
+    """demo@'s monthly plan bought in the local fake Stripe as a member buys it (hosted
+    checkout, card 4242) and synced, so every billing button works for demo@ (the payment
+    portal, add-ons, the yearly upgrade). False when no Stripe is configured (tests that seed
+    without the local stack): the caller grants the plan instead."""
+    import os
+
+    import requests as http
+
+    if not os.environ.get("STRIPE_API_BASE"):
+        return False
+    from tandem.integrations import stripe_client
+    from tandem.services import billing
+    from tandem.store.models import Account
+
+    account = Account.find(account_id, consistent=True)
+    user = accounts.users_of_account(account_id)[0]
+    oat = min(brands.brands_of_account(account_id), key=lambda b: int(b.brand_id))
+    customer = billing.ensure_customer(account, user, oat)
+    session = stripe_client.create_checkout_session(
+        customer=customer,
+        lookup_key="tandem_main_monthly",
+        account_id=account_id,
+        brand_id=str(int(oat.brand_id)),
+        user_id=user.user_id,
+    )
+    form = {"email": user.email, "name": user.name, "card_number": GOOD_CARD, "pay": "1"}
+    paid = http.post(session["url"], data=form, allow_redirects=False, timeout=30)
+    if paid.status_code != 303:
+        raise RuntimeError(f"The demo plan's checkout was not paid ({paid.status_code})")
+    state = billing.sync_account(account_id)
+    if state is None or state.status != "active":
+        raise RuntimeError("The demo plan did not sync as active")
+    return True
 
 
 def _onboarded(*users) -> None:  # noqa: ANN002
@@ -153,7 +196,6 @@ def seed(population: int = POPULATION) -> None:
     account, dana = accounts.create_account_with_user(
         email=member.email, name="Dana Demo", password=member.password, confirmed=True
     )
-    _subscribe(account)  # sees brand names in Matches
     brands.create_brand(
         account_id=account.account_id,
         name="Oat & Honey",
@@ -325,27 +367,30 @@ def _demo_credits_and_requests(account_id: str) -> None:
     from tandem.store.models import Account
 
     month_start = int(time.time()) - 3 * 86400
-    credits.grant(
-        account_id,
-        kind="main",
-        amount=6,
-        valid_from=month_start,
-        valid_to=month_start + 30 * 86400,
-        op_id=f"seed:main:{account_id}",
-        product_name="Tandem membership",
-    )
+    if not _subscribe_through_stripe(account_id):  # sees brand names in Matches
+        _subscribe(Account.find(account_id, consistent=True))
+        credits.grant(
+            account_id,
+            kind="main",
+            amount=6,
+            valid_from=month_start,
+            valid_to=month_start + 30 * 86400,
+            op_id=f"seed:main:{account_id}",
+            product_name="Tandem membership",
+        )
     oat = min(brands.brands_of_account(account_id), key=lambda b: int(b.brand_id))
     for index, message in DEMO_REQUESTS:
         sender_account = f"demo-population-{index}"
         (sender,) = brands.brands_of_account(sender_account)
-        Account(
+        sender_account_item = Account(
             keys.account_pk(sender_account),
             keys.META,
             account_id=sender_account,
             name=sender.name,
             created_at=datetime.now(UTC),
-            subscription_status="active",
-        ).save()
+        )
+        sender_account_item.save()
+        _subscribe(sender_account_item)
         credits.grant(
             sender_account,
             kind="main",

@@ -95,9 +95,9 @@ def send(api, sender: Brand, to: Brand | int, message: str = "Shall we run a giv
 
 
 def available(account: str) -> int:
-    from tandem.services import credits
+    from tandem.services import entitlements
 
-    return credits.info(account)["available"]
+    return entitlements.credits_of(account)["available"]
 
 
 def relation_state(brand: int, other: int) -> str:

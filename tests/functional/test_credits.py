@@ -23,17 +23,17 @@ def month(account, start, op="grant:main:1"):
 
 def test_hold_release_settle_and_spend_keep_the_balance_equal_to_the_ledger(aws):
     from tandem.errors import Conflict, PaymentRequired
-    from tandem.services import credits
+    from tandem.services import credits, entitlements
 
     now = int(time.time())
     month("acc", now - DAY)
-    assert credits.info("acc", now)["available"] == 6
+    assert entitlements.credits_of("acc", now=now)["available"] == 6
     credits.hold("acc", "req-1", now)
     credits.hold("acc", "req-2", now)
     assert credits.release("acc", "req-1", now) == "released"
     credits.settle("acc", "req-2", now)
     credits.spend("acc", 3, "feature-1", now)
-    assert credits.info("acc", now)["available"] == 2  # 6 - 1 (req-2) - 3 (feature)
+    assert entitlements.credits_of("acc", now=now)["available"] == 2  # 6 - 1 (req-2) - 3 (feature)
     assert credits.verify("acc") == {}
 
     with pytest.raises(Conflict):
@@ -57,20 +57,20 @@ def test_a_hold_from_last_month_is_spent_not_returned(aws):
 
 
 def test_grant_is_idempotent_on_its_operation_id(aws):
-    from tandem.services import credits
+    from tandem.services import credits, entitlements
 
     now = int(time.time())
     first = month("acc", now)
     again = month("acc", now)
     assert first == again
-    assert credits.info("acc", now)["total"] == 6
+    assert entitlements.credits_of("acc", now=now)["total"] == 6
     assert credits.verify("acc") == {}
 
 
 def test_concurrent_holds_never_overdraw(aws):
     from infra.local import moto_isolation
     from tandem.errors import PaymentRequired
-    from tandem.services import credits
+    from tandem.services import credits, entitlements
 
     assert moto_isolation.is_installed()  # without it moto itself lets two writers overdraw
 
@@ -88,7 +88,7 @@ def test_concurrent_holds_never_overdraw(aws):
         results = list(pool.map(send, range(20)))
     assert results.count("held") == 6
     assert results.count("out") == 14
-    assert credits.info("acc", now)["available"] == 0
+    assert entitlements.credits_of("acc", now=now)["available"] == 0
     assert credits.verify("acc") == {}
 
 
@@ -252,10 +252,10 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @invariant()
     def balance_equals_ledger_and_model(self):
-        from tandem.services import credits
+        from tandem.services import credits, entitlements
 
         assert credits.verify(self.account) == {}
-        assert credits.info(self.account, self.now)["available"] == self._live()
+        assert entitlements.credits_of(self.account, now=self.now)["available"] == self._live()
         assert all(b.available >= 0 for b in credits.buckets(self.account))
 
 

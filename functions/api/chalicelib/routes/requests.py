@@ -11,10 +11,11 @@ from chalice import Blueprint, Response
 from chalicelib.auth import Member, caller, member_for_brand
 from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, lazy, route
 from tandem.domain import account_types as areas
-from tandem.store.models import BrandSeen, Key, TandemModel
+from tandem.store.models import Account, BrandSeen, Key, TandemModel
 
 bp = Blueprint(__name__)
 requests = lazy("tandem.services.requests")
+entitlements = lazy("tandem.services.entitlements")
 
 
 def _query(name: str) -> str | None:
@@ -24,14 +25,20 @@ def _query(name: str) -> str | None:
 
 
 def _with_news(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """The lists read what is new to the brand with the caller's check (one BatchGetItem)."""
-    return [(BrandSeen, BrandSeen.key(brand_id))] if brand_id is not None else []
+    """The lists read what is new to the brand and the account (whose plan says whether names
+    are shown) with the caller's check (one BatchGetItem)."""
+    account = [(Account, Account.key(account_id))]
+    return account + ([(BrandSeen, BrandSeen.key(brand_id))] if brand_id is not None else [])
 
 
 def _lister() -> tuple[Member, int, BrandSeen]:
     member = member_for_brand(bp.current_request, also=_with_news)
     brand_id = int(member.brand.brand_id)
     return member, brand_id, member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id)
+
+
+def _sees_names(member: Member) -> bool:
+    return entitlements.sees_brand_names(member.item(Account, member.user.account_id))
 
 
 @route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS)
@@ -43,14 +50,16 @@ def send_request() -> Response:
 
 @route(bp, "/requests", methods=["GET"])
 def list_requests() -> dict:
-    _, brand_id, seen = _lister()
-    return requests.list_requests(brand_id, _query("box") or "received", _query("cursor"), seen=seen)
+    member, brand_id, seen = _lister()
+    return requests.list_requests(
+        brand_id, _query("box") or "received", _query("cursor"), seen=seen, sees_names=_sees_names(member)
+    )
 
 
 @route(bp, "/requests/{requestId}", methods=["GET"])
 def get_request(requestId: str) -> dict:  # noqa: N803 (the API's parameter name)
-    member = member_for_brand(bp.current_request)
-    return requests.view(requestId, int(member.brand.brand_id))
+    member = member_for_brand(bp.current_request, also=_with_news)
+    return requests.view(requestId, int(member.brand.brand_id), sees_names=_sees_names(member))
 
 
 def _act(action: str, request_id: str) -> dict:
@@ -88,8 +97,10 @@ def get_connection(otherBrandId: str) -> dict:  # noqa: N803
 
 @route(bp, "/declines", methods=["GET"], area=areas.DECLINES)
 def list_declines() -> dict:
-    _, brand_id, seen = _lister()
-    return requests.list_declines(brand_id, _query("dir") or "out", _query("cursor"), seen=seen)
+    member, brand_id, seen = _lister()
+    return requests.list_declines(
+        brand_id, _query("dir") or "out", _query("cursor"), seen=seen, sees_names=_sees_names(member)
+    )
 
 
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["GET"], public=True)

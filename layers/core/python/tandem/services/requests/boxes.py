@@ -49,7 +49,13 @@ def mark_seen(brand_id: int, kind: str, fresh: set[str], first_page: bool, shown
 
 
 def list_box(
-    brand_id: int, side: str, box: str, kind: str | None, cursor: str | None, seen: BrandSeen | None = None
+    brand_id: int,
+    side: str,
+    box: str,
+    kind: str | None,
+    cursor: str | None,
+    seen: BrandSeen | None = None,
+    sees_names: bool = True,
 ) -> dict[str, Any]:
     """One page of the brand's received (`side` in) or sent (out) requests in `box`, newest
     first; `kind` names its new items (None: the list flags nothing). `seen`: the brand's
@@ -62,28 +68,32 @@ def list_box(
     if kind is not None:
         mark_seen(brand_id, kind, fresh, start is None, bool(items))
     return {
-        "items": [request_json(r, brand_id, r.request_id in fresh) for r in items],
+        "items": [request_json(r, brand_id, r.request_id in fresh, sees_names=sees_names) for r in items],
         "nextCursor": encode_cursor(following),
     }
 
 
 def list_requests(
-    brand_id: int, box: str, cursor: str | None = None, seen: BrandSeen | None = None
+    brand_id: int, box: str, cursor: str | None = None, seen: BrandSeen | None = None, sees_names: bool = True
 ) -> dict[str, Any]:
     """GET requests?box=received|sent: open requests, newest first, 20 a page."""
     if box not in ("received", "sent"):
         raise ValidationError("box must be received or sent")
     if box == "received":
         return list_box(brand_id, boxes.IN, rules.RECEIVED_BOX[rules.PENDING], news.REQUESTS, cursor, seen)
-    return list_box(brand_id, boxes.OUT, rules.SENT_BOX[rules.PENDING], None, cursor)
+    return list_box(brand_id, boxes.OUT, rules.SENT_BOX[rules.PENDING], None, cursor, sees_names=sees_names)
 
 
 def list_declines(
-    brand_id: int, direction: str, cursor: str | None = None, seen: BrandSeen | None = None
+    brand_id: int,
+    direction: str,
+    cursor: str | None = None,
+    seen: BrandSeen | None = None,
+    sees_names: bool = True,
 ) -> dict[str, Any]:
     """GET declines?dir=out|in: out = this brand's requests that were declined (new ones are
     flagged), in = requests this brand declined."""
     if direction not in (boxes.IN, boxes.OUT):
         raise ValidationError("dir must be in or out")
     kind = news.DECLINES if direction == boxes.OUT else None
-    return list_box(brand_id, direction, rules.RECEIVED_BOX[rules.DECLINED], kind, cursor, seen)
+    return list_box(brand_id, direction, rules.RECEIVED_BOX[rules.DECLINED], kind, cursor, seen, sees_names)

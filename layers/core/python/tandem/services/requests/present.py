@@ -1,5 +1,10 @@
 """How requests and connections read in the API (docs/api.md): RequestItem, BrandSummary,
-contacts. Names are masked by the one rule of tandem.domain.brand_profile.display_name."""
+contacts. Names are masked by the one rule of tandem.domain.brand_profile.display_name.
+
+Whose name a request shows (issue 21: the same story as Matches): a brand that wrote to you is
+named unless it hides its name (its request introduces it); a brand you wrote to is named as
+you saw it when you sent (only when your plan shows names and it does not hide its name);
+connected brands always see each other."""
 
 from __future__ import annotations
 
@@ -28,10 +33,11 @@ def summary(brand: Brand) -> BrandSummaryMap:
     )
 
 
-def brand_json(kept: BrandSummaryMap, visible: bool) -> dict[str, Any]:
+def brand_json(kept: BrandSummaryMap, visible: bool, *, masked: bool = False) -> dict[str, Any]:
     """A BrandSummary; a masked brand shows no logo either (a logo gives the name away, as in
-    Matches and on brand pages). A brand that hides its name is masked until `visible`."""
-    shown = visible or not kept.hide_name
+    Matches and on brand pages). A brand that hides its name is masked until `visible`;
+    `masked`: the viewer may not see names (entitlements), so it is masked unless `visible`."""
+    shown = visible or (not kept.hide_name and not masked)
     return {
         "id": int(kept.id),
         "name": brand_profile.display_name(kept.name, kept.category or "", shown),
@@ -79,8 +85,11 @@ def contact_snapshot(brand: Brand) -> dict[str, str | None]:
     return {"name": first.name, "email": first.email, "phone": None}
 
 
-def request_json(req: ConnectionRequest, viewer_brand_id: int, is_new: bool = False) -> dict[str, Any]:
-    """The RequestItem of docs/api.md as the brand `viewer_brand_id` sees it."""
+def request_json(
+    req: ConnectionRequest, viewer_brand_id: int, is_new: bool = False, *, sees_names: bool = True
+) -> dict[str, Any]:
+    """The RequestItem of docs/api.md as the brand `viewer_brand_id` sees it; `sees_names`:
+    the viewer's plan shows other brands' names (tandem.services.entitlements)."""
     sent = int(req.from_brand_id) == viewer_brand_id
     connected = req.status == rules.ACCEPTED
     other_contact = req.to_contact if sent else req.from_contact
@@ -89,7 +98,7 @@ def request_json(req: ConnectionRequest, viewer_brand_id: int, is_new: bool = Fa
         "status": req.status,
         "direction": "sent" if sent else "received",
         "fromBrand": brand_json(req.from_brand, visible=sent or connected),
-        "toBrand": brand_json(req.to_brand, visible=not sent or connected),
+        "toBrand": brand_json(req.to_brand, visible=not sent or connected, masked=sent and not sees_names),
         "message": req.message,
         "reply": req.reply if req.status == rules.DECLINED else None,
         "createdAt": iso_ms(req.created_at),

@@ -40,11 +40,11 @@ def party(req: ConnectionRequest, brand_id: int) -> str:
     raise NotFound(NOT_FOUND)
 
 
-def view(request_id: str, brand_id: int) -> dict[str, Any]:
+def view(request_id: str, brand_id: int, sees_names: bool = True) -> dict[str, Any]:
     """GET requests/{id}: the request as this brand sees it (404 unless it is a party)."""
     req = get_request(request_id)
     party(req, brand_id)
-    return {"request": request_json(req, brand_id)}
+    return {"request": request_json(req, brand_id, sees_names=sees_names)}
 
 
 def clean_text(raw: Any, field: str, required: bool, limit: int) -> str:

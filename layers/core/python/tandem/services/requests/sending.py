@@ -204,5 +204,5 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         info = entitlements.credits_info(
             ctx.account, left, now, feature=entitlements.feature_done(ctx.feature_slot, ctx.account, now)
         )
-        return {"request": request_json(req, sender_id), "credits": info}
+        return {"request": request_json(req, sender_id, sees_names=info["namesShown"]), "credits": info}
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

@@ -136,10 +136,8 @@ def act(
         reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None
     done = transition(req, action, reply)
     mail_after(done, action)
-    return {
-        "request": request_json(done, brand_id),
-        "credits": entitlements.credits_of(brand.account_id, brand_id, feature_only=feature_only),
-    }
+    info = entitlements.credits_of(brand.account_id, brand_id, feature_only=feature_only)
+    return {"request": request_json(done, brand_id, sees_names=info["namesShown"]), "credits": info}
 
 
 def release_awaiting(account_id: str) -> dict[str, int]:

@@ -1,0 +1,211 @@
+"""What a member may buy and the one checkout path: GET/POST products (the options
+tandem.domain.entitlements lets the catalogue offer, each with a Checkout Session link),
+POST checkout for one of them, and the Pitch Area feature's checkout; every Checkout Session
+returns to the app page that asked."""
+
+from __future__ import annotations
+
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tandem.domain import catalogue
+from tandem.domain import credits as credit_rules
+from tandem.errors import NotFound, ValidationError
+from tandem.integrations import stripe_client
+from tandem.services import credits, entitlements
+from tandem.services.billing.customers import customers_of, ensure_customer
+from tandem.store.models import Account, Brand, User
+
+CONTRACT_IDS, CONTRACT_NAMES, CONTRACT_ORDER = (
+    catalogue.CONTRACT_IDS,
+    catalogue.CONTRACT_NAMES,
+    catalogue.CONTRACT_ORDER,
+)
+BAD_REDIRECT = "Choose where to come back to after paying"
+UNKNOWN_PRICE = "Choose one of the plans on offer"
+
+# redirect (an app path) -> (page type, item) for stripe_client.payment_return_path
+_ID = r"[A-Za-z0-9_-]{1,64}"
+_RETURNS = (
+    (re.compile(r"^/account/subscriptions$"), "account"),
+    (re.compile(rf"^/requests/received/(?P<brand>{_ID})/(?P<item>{_ID})$"), "request"),
+    (re.compile(r"^/requests$"), "requests"),
+    (re.compile(r"^/pitch$"), "pitch"),
+    (re.compile(rf"^/pitch/(?P<item>{_ID})$"), "pitch"),
+    (re.compile(r"^/matches$"), "matches"),
+    (re.compile(rf"^/matches/brand/(?P<item>{_ID})$"), "match"),
+)
+
+
+def return_page(redirect: Any) -> tuple[str, str | None]:
+    """(page type, item) of an app path to come back to; 400 for anything else."""
+    if redirect is None:
+        return "account", None
+    if (
+        not isinstance(redirect, str)
+        or not redirect.startswith("/")
+        or "//" in redirect
+        or ":" in redirect
+        or "\\" in redirect
+    ):
+        raise ValidationError(BAD_REDIRECT)
+    path = redirect.split("?", 1)[0].rstrip("/") or "/"
+    for pattern, page in _RETURNS:
+        found = pattern.match(path)
+        if found:
+            return page, found.groupdict().get("item")
+    raise ValidationError(BAD_REDIRECT)
+
+
+def _viewer(
+    account: Account | None, user: User, held: list[credit_rules.Bucket], now: int
+) -> catalogue.Viewer:
+    """What the catalogue offers this member: the rights entitlements gives them."""
+    return entitlements.rights(account, held, now, feature_only=user.access == "feature").viewer()
+
+
+def _checkout_page(account: Account | None, brand: Brand, redirect: Any) -> tuple[str, str | None]:
+    page, item = return_page(redirect)
+    if account is None:
+        raise NotFound("Account not found")
+    if page == "request" and not str(redirect).startswith(f"/requests/received/{int(brand.brand_id)}/"):
+        raise ValidationError(BAD_REDIRECT)  # the request page of another brand
+    return page, item
+
+
+def products(
+    account: Account | None, user: User, brand: Brand, redirect: Any = None, *, create_customer: bool = True
+) -> dict[str, Any]:
+    """GET products / POST products {redirect}: each option's `link` is a Checkout Session for
+    this member and brand that comes back to `redirect` (created at once, side by side; two
+    calls within 15 minutes get the same sessions).
+
+    GET products passes `create_customer=False`: a GET writes nothing, so an account without a
+    Stripe customer yet gets `link: null` and its Buy now asks `checkout` (a POST), which
+    creates the customer before the first checkout."""
+    page, item = _checkout_page(account, brand, redirect)
+    assert account is not None
+    now = int(time.time())
+    held = credits.buckets(account.account_id)
+    ids = stripe_client.catalogue_ids()
+    viewer = _viewer(account, user, held, now)
+    lookup_ids = catalogue.StripeIds(prices={k: k for k in ids.prices}, links=ids.links)
+    needed = credits_needed(redirect)
+    wanted = catalogue.products_response(
+        lookup_ids, viewer, now, needed_credits=needed, link_for=lambda s, k: None
+    )
+    keys = [
+        o["id"]
+        for p in wanted["products"]
+        for opts in p["prices"].values()
+        for o in opts
+        if o["type"] != "feature"
+    ]
+    links: dict[str, str] = {}
+    if keys and not create_customer and not customers_of(account):
+        keys = []  # lazy links: POST checkout creates the customer
+    if keys:
+        customer = ensure_customer(account, user, brand)
+        brand_id = str(int(brand.brand_id))
+
+        def session(key: str) -> str:
+            return _create_session(key, customer, account, brand_id, user, page, item, now)["url"]
+
+        with ThreadPoolExecutor(max_workers=min(4, len(keys))) as pool:
+            links = dict(zip(keys, pool.map(session, keys), strict=True))
+    answer = catalogue.products_response(
+        lookup_ids, viewer, now, needed_credits=needed, link_for=lambda spec, key: links.get(key)
+    )
+    for product in answer["products"]:
+        contract_id = CONTRACT_IDS.get(product["id"], product["id"])
+        product["id"] = contract_id
+        product["name"] = CONTRACT_NAMES.get(contract_id, product["name"])
+    answer["products"].sort(key=lambda p: CONTRACT_ORDER.index(p["id"]) if p["id"] in CONTRACT_ORDER else 99)
+    return answer
+
+
+def checkout(
+    account: Account | None, user: User, brand: Brand, price_id: Any, redirect: Any = None
+) -> dict[str, str]:
+    """POST checkout {priceId, redirect}: one Checkout Session for one of the options the
+    products answer offers this member (the lazy form of BILLING_CONTRACT.md), creating the
+    account's Stripe customer first if it has none. An option not offered is a 400."""
+    page, item = _checkout_page(account, brand, redirect)
+    assert account is not None
+    if not isinstance(price_id, str) or not price_id:
+        raise ValidationError(UNKNOWN_PRICE)
+    now = int(time.time())
+    held = credits.buckets(account.account_id)
+    ids = stripe_client.catalogue_ids()
+    lookup_ids = catalogue.StripeIds(prices={k: k for k in ids.prices}, links=ids.links)
+    offered = catalogue.products_response(
+        lookup_ids,
+        _viewer(account, user, held, now),
+        now,
+        needed_credits=credits_needed(redirect),
+        link_for=lambda s, k: None,
+    )
+    allowed = {
+        o["id"]
+        for p in offered["products"]
+        for opts in p["prices"].values()
+        for o in opts
+        if o["type"] != "feature"
+    }
+    if price_id not in allowed:
+        raise ValidationError(UNKNOWN_PRICE)
+    customer = ensure_customer(account, user, brand)
+    session = _create_session(price_id, customer, account, str(int(brand.brand_id)), user, page, item, now)
+    return {"url": session["url"]}
+
+
+def _create_session(
+    option_id: str,
+    customer: str,
+    account: Account,
+    brand_id: str,
+    user: User,
+    page: str,
+    item: str | None,
+    now: int,
+    feature_id: str | None = None,
+) -> dict[str, Any]:
+    """The Checkout Session for one option of the products answer: a price's lookup key, or
+    the monthly plan's lookup key + catalogue.TRIAL_SUFFIX for its free trial."""
+    trial = option_id.endswith(catalogue.TRIAL_SUFFIX)
+    return stripe_client.create_checkout_session(
+        customer=customer,
+        lookup_key=option_id.removesuffix(catalogue.TRIAL_SUFFIX),
+        account_id=account.account_id,
+        brand_id=brand_id,
+        user_id=user.user_id,
+        page_type=page,
+        item_id=item,
+        now=now,
+        trial_days=entitlements.rules.TRIAL_DAYS if trial else None,
+        feature_id=feature_id,
+    )
+
+
+def feature_checkout(
+    account: Account, user: User, brand: Brand, feature_id: str, months: int
+) -> dict[str, str]:
+    """The Pitch Area feature's Checkout Session: billing's feature product for the feature's
+    term (3 or 6 months), carrying the feature's id, back to the feature's page."""
+    key = next((p.lookup_key for p in catalogue.PRICES if p.kind == "feature" and p.months == months), None)
+    if key is None:
+        raise ValidationError("No feature product for this term")
+    customer = ensure_customer(account, user, brand)
+    brand_id = str(int(brand.brand_id))
+    now = int(time.time())
+    return {
+        "url": _create_session(key, customer, account, brand_id, user, "pitch", feature_id, now, feature_id)[
+            "url"
+        ]
+    }
+
+
+def credits_needed(redirect: Any) -> int:
+    return catalogue.credits_needed_for(redirect if isinstance(redirect, str) else None)

@@ -1,0 +1,113 @@
+"""The Pitch Area's lists and pages: live features, one feature, the brand's own."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tandem.domain import brand_profile
+from tandem.domain import pitch as rules
+from tandem.errors import NotFound, ValidationError
+from tandem.services import entitlements
+from tandem.services.pitch.present import feature_json, options
+from tandem.services.pitch.records import iso, pitch_request_id
+from tandem.store.items import get_many
+from tandem.store.models import Account, Brand, ConnectionRequest
+from tandem.store.pitch import Feature, FeatureSlot
+
+
+def list_live(
+    account: Account | None,
+    viewer_account_id: str,
+    kind: Any = None,
+    category: Any = None,
+    cursor: Any = None,
+    now: int | None = None,
+) -> dict[str, Any]:
+    """GET pitch: a page of live features, newest approval first (ONE Query; the caller's check
+    read the account). Filters: `kind` (a collaboration kind), `category` (the brand's)."""
+    now = int(now if now is not None else time.time())
+    try:
+        kind = rules.check_filter("collaboration kind", kind, brand_profile.COLLAB_KINDS)
+        category = rules.check_filter("category", category, brand_profile.CATEGORIES)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+    condition = Feature.expires_at > now
+    if kind:
+        condition &= Feature.collab_kinds.contains(kind)
+    if category:
+        condition &= Feature.brand.category == category
+    if cursor is not None and not isinstance(cursor, str):
+        raise ValidationError("This list's position is not valid; load it again")
+    try:
+        found, after = Feature.page_with_status(rules.LIVE, rules.PAGE_SIZE, cursor, condition)
+    except ValueError:
+        raise ValidationError("This list's position is not valid; load it again") from None
+    sees = entitlements.sees_brand_names(account)
+    return {
+        "features": [
+            feature_json(
+                f, viewer_account_id=viewer_account_id, sees_names=sees, now=now, owner_account=account
+            )
+            for f in found
+        ],
+        "cursor": after,
+        "options": options(),
+    }
+
+
+def view(feature_id: str, brand: Brand, account: Account | None, now: int | None = None) -> dict[str, Any]:
+    """GET pitch/{id}: a live feature for anyone; a closed or pending one only for its owner.
+    `pitch`: this brand's pitch to it, if any (one BatchGetItem of the feature and the pitch)."""
+    now = int(now if now is not None else time.time())
+    if not rules.valid_id(feature_id):
+        raise NotFound(rules.NOT_FOUND)
+    request_id = pitch_request_id(feature_id, int(brand.brand_id))
+    found = get_many(
+        [(Feature, Feature.key(feature_id)), (ConnectionRequest, ConnectionRequest.key(request_id))],
+        consistent=True,
+    )
+    feature = found.get(Feature.key(feature_id))
+    own = feature is not None and feature.account_id == brand.account_id
+    if (
+        feature is None
+        or (not own and feature.status == rules.PENDING)
+        or feature.status == rules.REFUSED
+        and not own
+    ):
+        raise NotFound(rules.NOT_FOUND)
+    answer = feature_json(
+        feature,
+        viewer_account_id=brand.account_id,
+        sees_names=entitlements.sees_brand_names(account),
+        now=now,
+        owner_account=account,
+    )
+    sent = found.get(ConnectionRequest.key(request_id))
+    answer["pitch"] = (
+        {"id": sent.request_id, "status": sent.status, "createdAt": iso(int(sent.created_at) // 1000)}
+        if sent is not None
+        else None
+    )
+    answer["canPitch"] = (
+        sent is None and rules.pitch_refusal(feature.status, feature.expires_at, now, own) is None
+    )
+    return {"feature": answer, "options": options()}
+
+
+def mine(
+    brand: Brand, account: Account | None, slot: FeatureSlot | None, now: int | None = None
+) -> dict[str, Any]:
+    """GET pitch/mine: the brand's features, newest first, and its featureDone."""
+    now = int(now if now is not None else time.time())
+    features = Feature.of_brand(int(brand.brand_id))
+    return {
+        "features": [
+            feature_json(
+                f, viewer_account_id=brand.account_id, sees_names=True, now=now, owner_account=account
+            )
+            for f in features
+        ],
+        "featureDone": entitlements.feature_done(slot, account, now),
+        "options": options(),
+    }

@@ -368,9 +368,12 @@ def test_products_follow_the_contract_and_refuse_a_redirect_off_the_app(shop: Sh
     assert [p["id"] for p in body["products"]] == ["main", "access_3month"]
     main = body["products"][0]
     assert (main["name"], main["type"]) == ("Tandem membership", "main")
-    (monthly,) = main["prices"]["monthly"]
-    assert monthly["link"] is None  # no Stripe customer yet: GET products creates none
-    (monthly,) = shop.products(mia, "/account/subscriptions")["products"][0]["prices"]["monthly"]
+    trial, monthly = main["prices"]["monthly"]  # a member who never had a trial is offered one first
+    assert trial["id"] == "tandem_main_monthly:trial" and trial["trialDays"] == 14
+    assert (
+        monthly["link"] is None and trial["link"] is None
+    )  # no Stripe customer yet: GET products creates none
+    _, monthly = shop.products(mia, "/account/subscriptions")["products"][0]["prices"]["monthly"]
     assert monthly["id"] == "tandem_main_monthly" and monthly["unit_amount"] == 4900
     assert (monthly["count"], monthly["months"], monthly["type"], monthly["label"]) == (
         6,
@@ -381,7 +384,7 @@ def test_products_follow_the_contract_and_refuse_a_redirect_off_the_app(shop: Sh
     checkout = sc.get_checkout_session(monthly["link"].rsplit("/", 1)[-1])
     assert checkout["client_reference_id"] == str(mia.id) and checkout["metadata"]["account"] == mia.account
     assert checkout["success_url"].endswith("/account/subscriptions/payment-processing/{CHECKOUT_SESSION_ID}")
-    back = shop.products(mia, f"/requests/received/{mia.id}/req_1")["products"][0]["prices"]["monthly"][0]
+    back = shop.products(mia, f"/requests/received/{mia.id}/req_1")["products"][0]["prices"]["monthly"][1]
     assert sc.get_checkout_session(back["link"].rsplit("/", 1)[-1])["cancel_url"].endswith(
         f"/requests/received/{mia.id}/req_1"
     )
@@ -577,7 +580,7 @@ def test_get_products_writes_nothing_and_the_first_checkout_creates_the_customer
     # Once the customer exists, GET products hands out links, still writing nothing.
     (status, body), writes = _writes_of(lambda: shop.api.call("GET", "/api/products", mia.headers))
     assert status == 200 and writes == 0
-    (monthly,) = body["products"][0]["prices"]["monthly"]
+    _, monthly = body["products"][0]["prices"]["monthly"]
     assert sc.get_checkout_session(monthly["link"].rsplit("/", 1)[-1])["customer"] == customer
     status, again = shop.api.call(
         "POST", "/api/checkout", mia.headers, {"priceId": "tandem_main_yearly", "redirect": "/matches"}

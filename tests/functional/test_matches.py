@@ -245,7 +245,8 @@ def test_a_non_subscriber_sees_masked_names(api):
 
 
 @pytest.mark.parametrize(
-    ("status", "sees"), [("trialling", True), ("pending_approval", False), ("gifted", False)]
+    ("status", "sees"),
+    [("trialling", True), ("pending_approval", True), ("gifted", False), ("cancelled", False)],
 )
 def test_which_subscriptions_show_names(api, status, sees):
     user, (mine,), token = member()

@@ -406,7 +406,7 @@ def test_pitch_refusals_are_clear_and_change_nothing(api, admin_headers):
     oat = Brand("a@example.com", "Oat & Co", credits=6)
     fern = Brand("b@example.com", "Fern Candles", credits=6)
     poor = Brand("c@example.com", "Pine Soap", credits=0)
-    unsubscribed = Brand("d@example.com", "Dune Tea", credits=6, status="none")
+    unsubscribed = Brand("d@example.com", "Dune Tea", credits=0, status="none")
     fid = live_feature(api, oat, admin_headers)
     assert api.call("POST", f"/api/pitch/{fid}/pitch", fern.headers, {"message": "First"})[0] == 201
 

@@ -105,13 +105,22 @@ def test_a_brand_of_the_same_account_cannot_be_asked(api):
     assert (status, body["error"]) == (400, "You can't send a request to your own brand")
 
 
-def test_without_a_subscription_the_answer_is_402_no_subscription(api):
-    a = Brand("a@example.com", "Oat & Co", credits=6, status="none")
+def test_without_a_subscription_or_credits_the_answer_is_402_no_subscription(api):
+    a = Brand("a@example.com", "Oat & Co", status="none")
     b = Brand("b@example.com", "Fern Candles")
     status, body = send(api, a, b)
     assert status == 402
     assert body == {"error": "You need to buy a subscription to continue.", "code": "no_subscription"}
-    assert available(a.account) == 6
+    assert available(a.account) == 0
+
+
+def test_credits_held_without_a_plan_are_spent_like_any_other(api):
+    """Credits left after a plan ended (or gifted) are the member's to spend (issue 21)."""
+    a = Brand("a@example.com", "Oat & Co", credits=2, status="none")
+    b = Brand("b@example.com", "Fern Candles")
+    status, body = send(api, a, b)
+    assert status == 201, body
+    assert body["credits"]["available"] == 1 and body["credits"]["hasSubscription"] is False
 
 
 def test_out_of_credits_is_402_out_of_credits(api):

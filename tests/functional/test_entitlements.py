@@ -137,6 +137,13 @@ def test_a_checkout_trial_converts_on_its_first_paid_invoice(shop: Shop) -> None
     assert credits["available"] == 3 and credits["namesShown"] is True
     assert credits["plan"]["renews"] is True and credits["plan"]["trialEndsOn"] is not None
     assert credits["trialOffered"] is False and credits["productsAllowed"] is False
+    from tandem.integrations import stripe_client as sc
+    from tandem.store.models import Account
+
+    subscription = Account.find(tom.account, consistent=True).billing["subscription_id"]
+    assert (
+        sc.client().v1.subscriptions.retrieve(subscription).billing_mode.type == "classic"
+    )  # said, not defaulted
 
     from tandem.services import entitlements
 

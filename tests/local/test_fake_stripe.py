@@ -1049,3 +1049,50 @@ def test_the_other_endpoints_the_app_may_call(fake: FakeStripe, catalogue: dict[
 
     gone = stripe.Customer.delete(customer.id)
     assert gone.deleted is True and stripe.Customer.retrieve(customer.id).deleted is True
+
+
+def test_a_subscription_records_the_billing_mode_asked_for_and_stripes_default_otherwise() -> None:
+    """Since API 2025-09-30 a new subscription is `flexible` unless the call says `classic`
+    (issue 21): the fake records what was asked; Tandem's checkouts always say classic."""
+    from infra.local.fake_stripe import FakeStripe
+    from infra.local.fake_stripe.engine import DEFAULT_BILLING_MODE
+
+    assert DEFAULT_BILLING_MODE == "flexible"
+    fake = FakeStripe(api_key="sk_test_modes")
+    fake.start(0)
+    try:
+        import stripe
+
+        client = stripe.StripeClient("sk_test_modes", base_addresses={"api": fake.base_url})
+        product = client.v1.products.create({"name": "Plan"})
+        price = client.v1.prices.create(
+            {"product": product.id, "unit_amount": 100, "currency": "gbp", "recurring": {"interval": "month"}}
+        )
+        customer = client.v1.customers.create({"email": "modes@tandem.local"})
+        made = {}
+        for mode in ("classic", None):
+            data = {"billing_mode": {"type": mode}} if mode else {}
+            session = client.v1.checkout.sessions.create(
+                {
+                    "mode": "subscription",
+                    "customer": customer.id,
+                    "line_items": [{"price": price.id, "quantity": 1}],
+                    "success_url": "https://example.test/ok",
+                    "subscription_data": data,
+                }
+            )
+            assert session.ui_mode == "hosted_page"
+            import requests as http
+
+            form = {
+                "email": "modes@tandem.local",
+                "name": "M",
+                "card_number": "4242 4242 4242 4242",
+                "pay": "1",
+            }
+            assert http.post(session.url, data=form, allow_redirects=False, timeout=10).status_code == 303
+            paid = client.v1.checkout.sessions.retrieve(session.id)
+            made[mode] = client.v1.subscriptions.retrieve(paid.subscription).billing_mode.type
+        assert made == {"classic": "classic", None: "flexible"}
+    finally:
+        fake.stop()

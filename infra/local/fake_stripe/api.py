@@ -781,8 +781,8 @@ class Api:
         mode = params.str("mode", choices=("payment", "subscription", "setup"))
         if mode == "setup":
             raise invalid("`mode=setup` is not supported by the local fake.", "mode")
-        if params.str("ui_mode", "hosted") != "hosted":
-            raise invalid("Only `ui_mode=hosted` is supported by the local fake.", "ui_mode")
+        if params.str("ui_mode", "hosted_page") not in ("hosted_page", "hosted"):  # `hosted` before 2026
+            raise invalid("Only `ui_mode=hosted_page` is supported by the local fake.", "ui_mode")
         if params.sub("automatic_tax", ("enabled", "liability")).bool("enabled") or False:
             raise invalid("automatic_tax is not supported by the local fake.", "automatic_tax[enabled]")
         for flag in ("phone_number_collection", "tax_id_collection"):
@@ -866,9 +866,13 @@ class Api:
                     "trial_end",
                     "proration_behavior",
                     "default_tax_rates",
+                    "billing_mode",
                 ),
             )
             subscription_data: dict[str, Any] = {}
+            if data.has("billing_mode"):
+                mode_params = data.sub("billing_mode", ("type", "flexible"), ("type",))
+                subscription_data["billing_mode"] = mode_params.str("type", choices=("classic", "flexible"))
             if data.has("metadata"):
                 subscription_data["metadata"] = metadata_update(
                     {}, data.raw("metadata"), "subscription_data[metadata]"

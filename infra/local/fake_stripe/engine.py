@@ -63,6 +63,7 @@ KIND_NAMES = {  # for "No such ...: 'id'"
     "webhook_endpoint": "webhook endpoint",
 }
 LIVE_SUBSCRIPTION = ("active", "trialing", "past_due")
+DEFAULT_BILLING_MODE = "flexible"  # what Stripe gives a new subscription that does not say
 
 
 def _url_token() -> str:
@@ -521,7 +522,7 @@ class Engine:
             "subscription": None,
             "success_url": None,
             "total_details": {"amount_discount": 0, "amount_shipping": 0, "amount_tax": 0},
-            "ui_mode": "hosted",
+            "ui_mode": "hosted_page",  # API 2026: `hosted` became `hosted_page`
             "url": None,
             "wallet_options": None,
             "_line_items": [
@@ -678,6 +679,7 @@ class Engine:
                 trial_days=sub_data.get("trial_period_days"),
                 trial_end=sub_data.get("trial_end"),
                 pm=pm,
+                billing_mode=sub_data.get("billing_mode") or DEFAULT_BILLING_MODE,
             )
             session["subscription"] = sub["id"]
             session["invoice"] = invoice["id"]
@@ -1375,6 +1377,7 @@ class Engine:
         trial_days: int | None,
         trial_end: int | None,
         pm: dict[str, Any],
+        billing_mode: str = "flexible",
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         now = self.now()
         interval, count = self._interval(recurring[0]["price"])
@@ -1392,7 +1395,9 @@ class Engine:
             "automatic_tax": {"disabled_reason": None, "enabled": False, "liability": None},
             "billing_cycle_anchor": anchor,
             "billing_cycle_anchor_config": None,
-            "billing_mode": {"flexible": None, "type": "classic"},
+            # Recorded as asked (Stripe's default since 2025-09-30 is flexible); the fake prorates
+            # every subscription the classic way (docs/decisions.md, 2026-11-26).
+            "billing_mode": {"flexible": None, "type": billing_mode},
             "billing_thresholds": None,
             "cancel_at": None,
             "cancel_at_period_end": False,

@@ -389,7 +389,9 @@ def create_checkout_session(
         "cancel_url": f"{site}{path}",
     }
     if spec.interval:
-        params["subscription_data"] = {"metadata": metadata}
+        # Said on every subscription we create: since API 2025-09-30 Stripe defaults to
+        # `flexible`, which prorates differently from what our tests' fake bills (classic).
+        params["subscription_data"] = {"metadata": metadata, "billing_mode": {"type": "classic"}}
         if trial_days is not None:
             params["subscription_data"]["trial_period_days"] = trial_days
             params["payment_method_collection"] = "always"

@@ -117,7 +117,7 @@ def world(shop, prefix: str):  # noqa: ANN001, ANN201
             (plan,) = sc.client().v1.subscriptions.list({"customer": customer}).data
             sc.upgrade_to_yearly(plan.id)
         elif turn == 3:
-            sc.refund_latest_payment(customer)
+            billing.refund_latest_payment(customer)
 
     def pending() -> int:
         return sum(1 for kind in shop.fake.event_types(skip=shop.delivered) if is_billing_event(kind))

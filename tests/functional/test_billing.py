@@ -20,6 +20,7 @@ import requests
 from infra import stripe_sync
 from infra.local.fake_stripe import FakeStripe
 from tandem.integrations import stripe_client as sc
+from tandem.services import billing as billing_refunds
 from tests.conftest import wait_for_execution
 from tests.functional.helpers import Api, Brand
 
@@ -411,7 +412,7 @@ def test_a_refund_ends_the_plan_and_takes_back_the_unspent_credits(shop: Shop) -
     from tandem.services import billing
     from tandem.store.models import Account
 
-    sc.refund_latest_payment(billing.customers_of(Account.find(mia.account)))
+    billing_refunds.refund_latest_payment(billing.customers_of(Account.find(mia.account)))
     shop.deliver_all(shop.new_events())
     credits = shop.credits(mia)
     assert credits["active"] is False and credits["available"] == 0 and available(mia.account) == 0
@@ -442,7 +443,7 @@ def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(sh
         second = billing.customers_of(Account.find(members[1].account))[0]
         (plan,) = sc.client().v1.subscriptions.list({"customer": second}).data
         sc.upgrade_to_yearly(plan.id)
-        sc.refund_latest_payment(billing.customers_of(Account.find(members[3].account)))
+        billing_refunds.refund_latest_payment(billing.customers_of(Account.find(members[3].account)))
         return members, shop.new_events()
 
     shop.new_events()  # the catalogue's own events (products, prices): not the members'

@@ -222,7 +222,7 @@ def test_every_account_type_through_every_stripe_event_keeps_its_tandem_part(
     shop.pay(shop.link(who, "tandem_extra_3"))
     shop.deliver_all(shop.new_events())
     unchanged()
-    sc.refund_latest_payment(billing.customers_of(Account.find(who.account)))
+    billing.refund_latest_payment(billing.customers_of(Account.find(who.account)))
     shop.deliver_all(shop.new_events())
     unchanged()
     record = Account.find(who.account, consistent=True).billing or {}

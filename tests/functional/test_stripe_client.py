@@ -16,6 +16,7 @@ from infra.local.fake_stripe import FakeStripe
 from tandem.domain import billing
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client as sc
+from tandem.services import billing as billing_service
 
 API_KEY = "sk_test_client"
 SITE = "https://tandem.test"
@@ -201,7 +202,7 @@ def test_a_refund_within_thirty_days_ends_the_plan_and_takes_the_credits_back(fa
     customer, _ = subscribe(fake)
     granted = [g.key for g in billing.grants_to_make(state_of(fake, customer), [], fake.now())]
     fake.advance_clock(days=12)
-    refunded = sc.refund_latest_payment(customer, now=fake.now())
+    refunded = billing_service.refund_latest_payment(customer, now=fake.now())
     assert refunded["amount"] == 4900 and refunded["refund"].startswith("re_") and refunded["cancelled"]
     state = state_of(fake, customer)
     assert state.status == "none" and billing.revocations(state, granted) == granted
@@ -209,7 +210,7 @@ def test_a_refund_within_thirty_days_ends_the_plan_and_takes_the_credits_back(fa
     sub = sc.client().v1.subscriptions.retrieve(refunded["cancelled"])
     assert sub.status == "canceled"
     with pytest.raises(Conflict, match="no payment from the last 30 days"):
-        sc.refund_latest_payment(customer, now=fake.now())
+        billing_service.refund_latest_payment(customer, now=fake.now())
 
 
 def test_an_admin_can_refund_the_plan_rather_than_a_later_pack(fake: FakeStripe) -> None:
@@ -218,27 +219,33 @@ def test_an_admin_can_refund_the_plan_rather_than_a_later_pack(fake: FakeStripe)
     pay(extra["url"])
     plan_payment = next(p for p in state_of(fake, customer).payments if p.kind == "main")
     with pytest.raises(NotFound):
-        sc.refund_latest_payment(customer, now=fake.now(), payment_id="in_unknown")
-    refunded = sc.refund_latest_payment(customer, now=fake.now(), payment_id=plan_payment.id)
+        billing_service.refund_latest_payment(customer, now=fake.now(), payment_id="in_unknown")
+    refunded = billing_service.refund_latest_payment(customer, now=fake.now(), payment_id=plan_payment.id)
     assert refunded["payment"] == plan_payment.id and refunded["cancelled"] == plan_payment.subscription
     state = state_of(fake, customer)
     assert state.status == "none" and any(g.key == f"extra:{extra['id']}" for g in state.grants)
     with pytest.raises(Conflict, match="already been refunded"):
-        sc.refund_latest_payment(customer, now=fake.now(), payment_id=plan_payment.id)
+        billing_service.refund_latest_payment(customer, now=fake.now(), payment_id=plan_payment.id)
 
 
 def test_no_money_back_after_thirty_days(fake: FakeStripe) -> None:
     customer, _ = subscribe(fake, "tandem_main_yearly")
     fake.advance_clock(days=31)
     with pytest.raises(Conflict):
-        sc.refund_latest_payment(customer, now=fake.now())
+        billing_service.refund_latest_payment(customer, now=fake.now())
     state = state_of(fake, customer)
     assert state.status == "active" and len(billing.due_main_grants(state, fake.now())) == 2
 
 
 def test_extra_credits_and_a_three_month_access(fake: FakeStripe) -> None:
     customer, _ = subscribe(fake)
-    extra = checkout(customer, "tandem_extra_3", page_type="pitch", quantity=2)
+    extra = checkout(
+        customer,
+        "tandem_extra_3",
+        page_type="pitch",
+        return_path=billing_service.payment_return_path("pitch"),
+        quantity=2,
+    )
     assert pay(extra["url"]).headers["Location"] == f"{SITE}/pitch/payment-processing/{extra['id']}"
     state = state_of(fake, customer)
     extras = [g for g in state.grants if g.kind == "add-on-one-time"]
@@ -257,7 +264,7 @@ def test_extra_credits_and_a_three_month_access(fake: FakeStripe) -> None:
         brand_id="44",
         user_id="u_2",
         page_type="match",
-        item_id="77",
+        return_path=billing_service.payment_return_path("match", item_id="77"),
         site_url=SITE,
     )
     assert (
@@ -319,16 +326,19 @@ def test_bad_checkout_input_is_refused_with_a_clear_message(fake: FakeStripe) ->
     with pytest.raises(ValidationError, match="names its feature"):
         checkout(customer, "tandem_feature_3_months")
     with pytest.raises(ValidationError, match="item id is required"):
-        checkout(customer, page_type="request")
+        billing_service.payment_return_path("request", brand_id="12")
     with pytest.raises(ValidationError, match="Unknown page type"):
-        checkout(customer, page_type="elsewhere")
+        billing_service.payment_return_path("elsewhere")
+    with pytest.raises(ValidationError, match="Invalid return path"):
+        checkout(customer, return_path="//evil.example/x")
     with pytest.raises(ValidationError, match="Invalid brand id"):
         checkout(customer, brand_id="12; drop")
     with pytest.raises(ValidationError, match="Invalid email"):
         sc.create_customer("acc_1", email="not-an-email")
-    assert sc.payment_return_path("request", brand_id="12", item_id="r_9") == "/requests/received/12/r_9"
-    assert sc.payment_return_path("pitch", item_id="p_1") == "/pitch/p_1"
-    assert sc.payment_return_path("requests") == "/requests"  # /requests/payment-processing/{id}
+    paths = billing_service.payment_return_path
+    assert paths("request", brand_id="12", item_id="r_9") == "/requests/received/12/r_9"
+    assert paths("pitch", item_id="p_1") == "/pitch/p_1"
+    assert paths("requests") == "/requests"  # /requests/payment-processing/{id}
 
 
 def test_the_api_key_comes_from_the_stripe_secret(monkeypatch: pytest.MonkeyPatch) -> None:

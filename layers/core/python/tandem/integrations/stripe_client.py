@@ -39,18 +39,6 @@ PAGE_SIZE = 100
 PORTAL_METADATA = "tandem_portal"
 LINK_METADATA = "tandem_link"
 
-# A member's checkout returns to the page that asked for it (SPEC section 2's
-# payment-processing routes): page type -> parent path ({brand}, {item} filled in).
-RETURN_PATHS = {
-    "account": "/account/subscriptions",
-    "request": "/requests/received/{brand}/{item}",
-    "requests": "/requests/received/{brand}/{item}",
-    "requests_list": "/requests",
-    "pitch": "/pitch",
-    "pitch_item": "/pitch/{item}",
-    "matches": "/matches",
-    "match": "/matches/brand/{item}",
-}
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
@@ -296,24 +284,6 @@ def update_customer_email(customer: str, old: str, new: str) -> bool:
     return True
 
 
-def payment_return_path(page_type: str, *, brand_id: str | None = None, item_id: str | None = None) -> str:
-    """The parent path a checkout returns to (its payment-processing page is below it)."""
-    kind = "pitch_item" if page_type == "pitch" and item_id else page_type
-    if kind == "requests" and not item_id:
-        kind = "requests_list"  # the requests lists: /requests/payment-processing/{id}
-    template = RETURN_PATHS.get(kind)
-    if template is None:
-        raise ValidationError(f"Unknown page type: {page_type}")
-    values = {"brand": brand_id, "item": item_id}
-    for name in ("brand", "item"):
-        if "{" + name + "}" in template:
-            value = values[name]
-            if not isinstance(value, str) or not _SAFE_ID.match(value):
-                raise ValidationError(f"A {name} id is required for {page_type}")
-            template = template.replace("{" + name + "}", value)
-    return template
-
-
 def _replayed(obj: Any) -> bool:
     response = getattr(obj, "last_response", None)
     headers = getattr(response, "headers", None) or {}
@@ -327,8 +297,8 @@ def create_checkout_session(
     account_id: str,
     brand_id: str,
     user_id: str,
+    return_path: str = "/account/subscriptions",
     page_type: str = "account",
-    item_id: str | None = None,
     feature_id: str | None = None,
     quantity: int = 1,
     site_url: str | None = None,
@@ -365,7 +335,9 @@ def create_checkout_session(
         raise ValidationError("A feature purchase names its feature")
     if not isinstance(customer, str) or not customer.startswith("cus_"):
         raise ValidationError("Invalid customer")
-    path = payment_return_path(page_type, brand_id=brand_id, item_id=item_id)
+    if not isinstance(return_path, str) or not return_path.startswith("/") or "//" in return_path:
+        raise ValidationError("Invalid return path")
+    path = return_path.rstrip("/")
     site = (site_url or settings().site_url).rstrip("/")
     metadata = {
         "account": account_id,
@@ -534,55 +506,30 @@ def upgrade_to_yearly(subscription_id: str) -> dict[str, Any]:
     }
 
 
-def refund_latest_payment(
-    customer: str | Sequence[str],
-    *,
-    now: int | None = None,
-    any_age: bool = False,
-    record: dict[str, Any] | None = None,
-    payment_id: str | None = None,
-) -> dict[str, Any]:
-    """The 30-day money-back guarantee (an admin action): refund the account's latest payment
-    (or the one named by `payment_id`, an invoice or checkout session id from the state's
-    payments) in full and, when it paid for a subscription, end that subscription now. Returns
-    {payment, amount, refund, cancelled}. Refused (409) when there is nothing refundable within
-    30 days, unless `any_age`. Repeating it refunds nothing twice (idempotency keys)."""
-    now = int(now if now is not None else time.time())
-    state = billing.compute(fetch_customer_snapshot(customer), record, now)
-    if payment_id is None:
-        payment = billing.refundable_payment(state, now, any_age=any_age)
-    else:
-        payment = next((p for p in state.payments if p.id == payment_id), None)
-        if payment is None:
-            raise NotFound("No such payment for this account.")
-        if payment.refunded_amount or payment.amount <= 0:
-            raise Conflict("This payment has already been refunded.")
-        if not any_age and not billing.within_guarantee(payment, now):
-            payment = None
-    if payment is None:
-        raise Conflict("There is no payment from the last 30 days to refund.")
-    if not payment.payment_intents:
-        raise Conflict("This payment cannot be refunded here; refund it in the Stripe dashboard.")
+def refund_payment(payment_id: str, payment_intent: str, subscription: str | None) -> dict[str, Any]:
+    """Refund one payment in full (its payment intent) and, when it paid for a subscription, end
+    that subscription now. Repeating it refunds nothing twice (idempotency keys). Which payment
+    may be refunded is billing's decision (tandem.services.billing.refunds)."""
     c = client()
     refund = c.v1.refunds.create(
         {
-            "payment_intent": payment.payment_intents[0],
+            "payment_intent": payment_intent,
             "reason": "requested_by_customer",
-            "metadata": {"tandem": "money_back_guarantee", "payment": payment.id},
+            "metadata": {"tandem": "money_back_guarantee", "payment": payment_id},
         },
-        {"idempotency_key": f"tandem-refund-{payment.id}"},
+        {"idempotency_key": f"tandem-refund-{payment_id}"},
     )
     cancelled = None
-    if payment.subscription:
-        sub = c.v1.subscriptions.retrieve(payment.subscription)
+    if subscription:
+        sub = c.v1.subscriptions.retrieve(subscription)
         if sub.status not in ("canceled", "incomplete_expired"):
             c.v1.subscriptions.cancel(
-                payment.subscription,
+                subscription,
                 {"cancellation_details": {"comment": "Refunded under the 30-day money-back guarantee"}},
-                {"idempotency_key": f"tandem-refund-cancel-{payment.subscription}"},
+                {"idempotency_key": f"tandem-refund-cancel-{subscription}"},
             )
-        cancelled = payment.subscription
-    return {"payment": payment.id, "amount": refund.amount, "refund": refund.id, "cancelled": cancelled}
+        cancelled = subscription
+    return {"payment": payment_id, "amount": refund.amount, "refund": refund.id, "cancelled": cancelled}
 
 
 def cancel_subscription_now(subscription_id: str, comment: str) -> None:

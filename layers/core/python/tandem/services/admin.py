@@ -218,7 +218,7 @@ def refuse(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, Any]
     refunded: dict[str, Any] | None = None
     if customers:
         try:
-            refunded = stripe_client.refund_latest_payment(customers, record={"approval": "refused"})
+            refunded = billing.refund_latest_payment(customers, record={"approval": "refused"})
         except Conflict:
             refunded = None  # nothing paid (a free trial): the subscription is still cancelled
         subscription = (account.billing or {}).get("subscription_id")
@@ -300,7 +300,7 @@ def refund(admin: User, account_id: str, now: int | None = None) -> dict[str, An
     if not customers:
         raise Conflict(NOTHING_PAID)
     try:
-        done = stripe_client.refund_latest_payment(
+        done = billing.refund_latest_payment(
             customers, record={"approval": account.billing_approval}, now=now
         )
     except Conflict as exc:

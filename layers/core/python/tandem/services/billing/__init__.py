@@ -4,12 +4,20 @@
 - `sync`: Stripe's part of the account re-read and written, its credit grants made;
 - `checkout`: what a member may buy (entitlements decides) and the one checkout path;
 - `payments`: a checkout's status for the payment-processing page;
-- `plans`: the payment portal, payment links, the yearly upgrade.
+- `plans`: the payment portal, payment links, the yearly upgrade;
+- `refunds`: the money-back guarantee's choice of payment.
 
 Routes and other services import the names below from here.
 """
 
-from tandem.services.billing.checkout import checkout, credits_needed, feature_checkout, products, return_page
+from tandem.services.billing.checkout import (
+    checkout,
+    credits_needed,
+    feature_checkout,
+    payment_return_path,
+    products,
+    return_page,
+)
 from tandem.services.billing.customers import (
     account_of_customer,
     adopt_checkout_customer,
@@ -20,6 +28,7 @@ from tandem.services.billing.customers import (
 )
 from tandem.services.billing.payments import payment_status
 from tandem.services.billing.plans import payment_link, portal_url, yearly_upgrade
+from tandem.services.billing.refunds import refund_latest_payment
 from tandem.services.billing.sync import grant_due_months, record, sync_account, sync_customer
 
 __all__ = [
@@ -34,9 +43,11 @@ __all__ = [
     "grant_due_months",
     "member_email_changed",
     "payment_link",
+    "payment_return_path",
     "payment_status",
     "portal_url",
     "products",
+    "refund_latest_payment",
     "record",
     "return_page",
     "sync_account",

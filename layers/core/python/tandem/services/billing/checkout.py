@@ -26,7 +26,41 @@ CONTRACT_IDS, CONTRACT_NAMES, CONTRACT_ORDER = (
 BAD_REDIRECT = "Choose where to come back to after paying"
 UNKNOWN_PRICE = "Choose one of the plans on offer"
 
-# redirect (an app path) -> (page type, item) for stripe_client.payment_return_path
+# A member's checkout returns to the page that asked for it (SPEC section 2's
+# payment-processing routes): page type -> parent path ({brand}, {item} filled in).
+RETURN_PATHS = {
+    "account": "/account/subscriptions",
+    "request": "/requests/received/{brand}/{item}",
+    "requests": "/requests/received/{brand}/{item}",
+    "requests_list": "/requests",
+    "pitch": "/pitch",
+    "pitch_item": "/pitch/{item}",
+    "matches": "/matches",
+    "match": "/matches/brand/{item}",
+}
+
+
+def payment_return_path(page_type: str, *, brand_id: str | None = None, item_id: str | None = None) -> str:
+    """The parent path a checkout returns to (its payment-processing page is below it)."""
+    kind = "pitch_item" if page_type == "pitch" and item_id else page_type
+    if kind == "requests" and not item_id:
+        kind = "requests_list"  # the requests lists: /requests/payment-processing/{id}
+    template = RETURN_PATHS.get(kind)
+    if template is None:
+        raise ValidationError(f"Unknown page type: {page_type}")
+    values = {"brand": brand_id, "item": item_id}
+    for name in ("brand", "item"):
+        if "{" + name + "}" in template:
+            value = values[name]
+            if not isinstance(value, str) or not _SAFE_ID.match(value):
+                raise ValidationError(f"A {name} id is required for {page_type}")
+            template = template.replace("{" + name + "}", value)
+    return template
+
+
+_SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+# redirect (an app path) -> (page type, item) for payment_return_path
 _ID = r"[A-Za-z0-9_-]{1,64}"
 _RETURNS = (
     (re.compile(r"^/account/subscriptions$"), "account"),
@@ -181,8 +215,8 @@ def _create_session(
         account_id=account.account_id,
         brand_id=brand_id,
         user_id=user.user_id,
+        return_path=payment_return_path(page, brand_id=brand_id, item_id=item),
         page_type=page,
-        item_id=item,
         now=now,
         trial_days=entitlements.rules.TRIAL_DAYS if trial else None,
         feature_id=feature_id,

@@ -156,7 +156,6 @@ def _refund_product(feature: Feature) -> dict[str, Any] | None:
     not take the refund (logged; the audit entry shows it and an admin refunds it from the
     account's refund screen). None when the feature was not paid."""
     from tandem.domain import catalogue
-    from tandem.integrations import stripe_client
     from tandem.services import billing
 
     account = Account.find(feature.account_id, consistent=True)
@@ -177,7 +176,7 @@ def _refund_product(feature: Feature) -> dict[str, Any] | None:
         "refunded": False,
     }
     try:
-        done = stripe_client.refund_latest_payment(
+        done = billing.refund_latest_payment(
             billing.customers_of(account),
             payment_id=purchase.get("payment"),
             any_age=True,

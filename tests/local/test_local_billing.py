@@ -26,7 +26,7 @@ def test_a_member_subscribes_monthly_on_the_local_stack_and_sees_six_credits(
 
     products = requests.get(f"{stack.url}/api/products", headers=headers, timeout=TIMEOUT)
     assert products.status_code == 200, products.text
-    (monthly,) = products.json()["products"][0]["prices"]["monthly"]
+    _trial, monthly = products.json()["products"][0]["prices"]["monthly"]  # the trial is offered first
     assert monthly["link"] is None  # no Stripe customer yet: Buy now asks POST checkout
     made = requests.post(
         f"{stack.url}/api/checkout", json={"priceId": monthly["id"]}, headers=headers, timeout=TIMEOUT
@@ -72,3 +72,41 @@ def test_a_member_subscribes_monthly_on_the_local_stack_and_sees_six_credits(
         f"{again.url}/api/dashboard", headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
     ).json()["credits"]
     assert (credits["available"], credits["active"]) == (6, True)
+
+
+def test_demo_members_plan_is_stripes_and_a_purchase_keeps_it(
+    stacks: StackProcesses, data_dir: Path, web_root: Path
+) -> None:
+    """Issue 21: demo@'s plan is bought in the fake Stripe at first start, so the portal opens;
+    buying 3 add-on credits adds them and leaves the plan as it was."""
+    stack = stacks.start(data_dir, web_root)
+    token = stack.sign_in("demo@tandem.local")
+    headers = {"Authorization": f"Bearer {token}"}
+    credits = requests.get(f"{stack.url}/api/dashboard", headers=headers, timeout=TIMEOUT).json()["credits"]
+    assert (credits["plan"]["source"], credits["plan"]["kind"], credits["available"]) == (
+        "stripe",
+        "monthly",
+        6,
+    )
+    assert credits["hasBillingAccount"] is True and credits["plan"]["renewsOn"] is not None
+    portal = requests.get(f"{stack.url}/api/users/stripe-portal-url", headers=headers, timeout=TIMEOUT)
+    assert portal.status_code == 200 and portal.json()["url"].startswith("http://127.0.0.1"), portal.text
+
+    products = requests.get(f"{stack.url}/api/products", headers=headers, timeout=TIMEOUT).json()["products"]
+    (extra,) = [
+        o for p in products for opts in p["prices"].values() for o in opts if o["label"] == "3 credits"
+    ]
+    form = {"email": "demo@tandem.local", "name": "Dana", "card_number": "4242 4242 4242 4242", "pay": "1"}
+    paid = requests.post(extra["link"], data=form, allow_redirects=False, timeout=TIMEOUT)
+    assert paid.status_code == 303, paid.text
+    deadline = time.monotonic() + 180
+    while True:
+        credits = requests.get(f"{stack.url}/api/dashboard", headers=headers, timeout=TIMEOUT).json()[
+            "credits"
+        ]
+        if credits["available"] == 9 or time.monotonic() > deadline:
+            break
+        time.sleep(POLL)
+    assert credits["available"] == 9, stack.output[-3000:]
+    assert (credits["plan"]["kind"], credits["canSend"], credits["namesShown"]) == ("monthly", True, True)
+    assert stack.stop()[0] == 0

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import statistics
 import sys
 import time
@@ -72,7 +73,7 @@ def _measure(call: Call, name: str, index: int, run: str) -> tuple[list[float], 
     return timings[True], timings[False]
 
 
-def in_process() -> dict[str, tuple[list[float], list[float]]]:
+def in_process(names: list[str]) -> dict[str, tuple[list[float], list[float]]]:
     _setup.moto_environment("WARNING", functions=False)
     from moto import mock_aws
 
@@ -83,9 +84,10 @@ def in_process() -> dict[str, tuple[list[float], list[float]]]:
 
         plan = provision()
         apply_environment(plan)
+        os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the functions' INFO lines would bury the BENCH ones
         from tandem.services import accounts
 
-        for name in ENDPOINTS:
+        for name in names:
             for n in range(WARM_UP + SAMPLES):
                 accounts.create_account_with_user(
                     email=_known(name, n, "p"), name="Kim Known", password=PASSWORD, brand_name=f"Known {n}"
@@ -96,10 +98,10 @@ def in_process() -> dict[str, tuple[list[float], list[float]]]:
             headers = {"content-type": "application/json"}
             return gateway.handle("POST", path, headers, json.dumps(body).encode(), client_ip).status
 
-        return {name: _measure(call, name, i, "p") for i, name in enumerate(ENDPOINTS)}
+        return {name: _measure(call, name, i, "p") for i, name in enumerate(names)}
 
 
-def over_http(url: str) -> dict[str, tuple[list[float], list[float]]]:
+def over_http(url: str, names: list[str]) -> dict[str, tuple[list[float], list[float]]]:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     run = str(int(time.time()))
@@ -115,7 +117,7 @@ def over_http(url: str) -> dict[str, tuple[list[float], list[float]]]:
         finally:
             connection.close()
 
-    for i, name in enumerate(ENDPOINTS):
+    for i, name in enumerate(names):
         for n in range(WARM_UP + SAMPLES):
             body = {"name": "Kim Known", "email": _known(name, n, run), "password": PASSWORD}
             status = post(
@@ -123,14 +125,16 @@ def over_http(url: str) -> dict[str, tuple[list[float], list[float]]]:
             )
             if status != 201:
                 raise SystemExit(f"sign-up {name} {n} answered {status}")
-    return {name: _measure(post, name, i, run) for i, name in enumerate(ENDPOINTS)}
+    return {name: _measure(post, name, i, run) for i, name in enumerate(names)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running local stack, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--only", nargs="+", choices=list(ENDPOINTS), help="time these endpoints only")
     args = parser.parse_args()
-    results = over_http(args.url) if args.url else in_process()
+    names = args.only or list(ENDPOINTS)
+    results = over_http(args.url, names) if args.url else in_process(names)
     where = args.url or "in-process"
     print(f"# {where}: {SAMPLES} calls each after {WARM_UP} warm-up calls each", file=sys.stderr)
     for name, (known, unknown) in results.items():

@@ -258,9 +258,6 @@ def send(
     followed (a 3xx is a failed delivery), and an endpoint `endpoint_problem` refuses is never
     asked. Never raises for what the push service answers, for a network failure or for an
     endpoint it cannot use; ValueError for a bad argument."""
-    import requests
-    from py_vapid import VapidException
-    from pywebpush import WebPushException, webpush
 
     if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
         raise ValueError("The push TTL is a whole number of seconds, 0 or more.")
@@ -277,6 +274,29 @@ def send(
     headers = {"Urgency": urgency}
     if topic:
         headers["Topic"] = topic
+    own_session = session is None  # ours never follows a redirect; closed after this one push
+    session = no_redirect_session() if own_session else session
+    try:
+        return _post(subscription, data, vapid_private_key, vapid_subject, ttl, headers, timeout, session)
+    finally:
+        if own_session:
+            session.close()
+
+
+def _post(
+    subscription: dict[str, Any],
+    data: str,
+    vapid_private_key: str,
+    vapid_subject: str,
+    ttl: int,
+    headers: dict[str, str],
+    timeout: float,
+    session: Any,
+) -> PushResult:
+    import requests
+    from py_vapid import VapidException
+    from pywebpush import WebPushException, webpush
+
     try:
         response = webpush(
             subscription_info=subscription,
@@ -287,7 +307,7 @@ def send(
             ttl=ttl,
             headers=headers,
             timeout=timeout,
-            requests_session=session if session is not None else no_redirect_session(),
+            requests_session=session,
         )
     except VapidException as exc:
         raise ValueError(f"VAPID signing failed: {exc}") from None

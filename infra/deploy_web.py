@@ -1,7 +1,9 @@
 """Upload web/dist to the stack's web bucket and invalidate CloudFront (`make deploy`).
 
 Hashed assets are cached for a year; index.html and other entry files are never cached, so a
-deploy takes effect at the next page load. `/config.json` carries the stack's runtime settings
+deploy takes effect at the next page load. Source maps never go to the public bucket (they hold
+the whole TypeScript source): the build writes none (web/vite.config.ts), and a map left in
+dist by another build is skipped here (`is_public`). `/config.json` carries the stack's runtime settings
 for the browser (analytics identity pool and stream), so one build serves every environment.
 """
 
@@ -27,6 +29,36 @@ def runtime_config(outputs: dict[str, str], region: str | None) -> dict[str, Any
     return {"analytics": {"region": region, "identityPoolId": pool, "streamName": stream}}
 
 
+PRIVATE_SUFFIXES = (".map",)  # source maps: the app's whole source, never public
+
+
+def is_public(key: str) -> bool:
+    """Whether a file of web/dist may be served to anyone (uploaded here, served locally)."""
+    return not key.lower().endswith(PRIVATE_SUFFIXES)
+
+
+def upload_site(s3: Any, bucket: str, dist: Path) -> list[str]:
+    """Upload every public file of `dist` to `bucket`; the keys uploaded, in order."""
+    uploaded = []
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        key = path.relative_to(dist).as_posix()
+        if not is_public(key):
+            print(f"Not uploaded (never public): {key}")
+            continue
+        cache = "public, max-age=31536000, immutable" if key.startswith("assets/") else "no-cache"
+        s3.upload_file(
+            str(path),
+            bucket,
+            key,
+            ExtraArgs={
+                "ContentType": mimetypes.guess_type(key)[0] or "application/octet-stream",
+                "CacheControl": cache,
+            },
+        )
+        uploaded.append(key)
+    return uploaded
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--stack", required=True)
@@ -40,18 +72,7 @@ def main() -> None:
     bucket, distribution = outputs["WebBucketName"], outputs["DistributionId"]
     s3 = boto3.client("s3")
     dist = Path(args.dist)
-    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
-        key = path.relative_to(dist).as_posix()
-        cache = "public, max-age=31536000, immutable" if key.startswith("assets/") else "no-cache"
-        s3.upload_file(
-            str(path),
-            bucket,
-            key,
-            ExtraArgs={
-                "ContentType": mimetypes.guess_type(key)[0] or "application/octet-stream",
-                "CacheControl": cache,
-            },
-        )
+    upload_site(s3, bucket, dist)
     s3.put_object(
         Bucket=bucket,
         Key="config.json",

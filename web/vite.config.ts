@@ -23,8 +23,9 @@ export default defineConfig({
     outDir: 'dist',
     // The manifest lets scripts/bundle-size.mjs work out what each route loads.
     manifest: true,
-    // Maps are written for error tracking but not referenced from the served files.
-    sourcemap: 'hidden',
+    // No source maps: they carry the whole TypeScript source, and dist is what the public
+    // bucket serves (infra/deploy_web.py also never uploads a *.map).
+    sourcemap: false,
     target: 'es2022',
     rollupOptions: {
       output: {

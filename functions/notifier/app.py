@@ -8,6 +8,9 @@ issued here and mailed only when the address has an account (tandem.services.aut
 Or {"channel": "notify", ...}: a notification of a source members choose channels for, delivered
 by tandem.services.notify (the member's settings: email from templates, browser push), and
 {"channel": "push-retry", ...}: one browser's push the push service asked to retry later.
+A notification's channels are delivered one by one and each is recorded once settled: when one
+fails the message fails and comes back, and only the channels not recorded are tried again (a
+push that keeps failing never repeats the email).
 Failed messages are reported back individually (partial batch response) and end in the DLQ
 after the queue's maxReceiveCount. Unknown channels fail with a clear reason rather than being
 dropped silently.
@@ -80,11 +83,11 @@ def deliver(record: SQSRecord) -> None:
     elif channel == "notify":
         from tandem.services import notify
 
-        notify.deliver(message)
+        notify.deliver(message, record.message_id)
     elif channel == "push-retry":
         from tandem.services import notify
 
-        notify.deliver_push_retry(message)
+        notify.deliver_push_retry(message, record.message_id)
     else:
         raise UnsupportedChannel(f"No delivery for channel {channel!r} yet")
 

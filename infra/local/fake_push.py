@@ -10,7 +10,8 @@ message would reach a browser:
   http_ece and the subscription's private key. 201 when accepted.
 - A subscription can be offline: messages wait (a newer one with the same Topic replaces a waiting
   one; TTL 0 is dropped) and arrive when it comes back online, if their TTL has not run out.
-- Scripted answers per subscription: 410 (gone), 429 with Retry-After, 500..., once or always.
+- Scripted answers per subscription: 410 (gone), 429 with Retry-After, 500..., a 307 with a
+  Location, once or always.
 - Control routes for the local stack and Playwright: `POST /_fake/subscriptions`
   {applicationServerKey} makes a browser-like subscription; `GET /_fake/messages` lists what
   arrived (decrypted).
@@ -110,6 +111,7 @@ class _Scripted:
     status: int
     retry_after: str | None
     times: int | None  # None: until cleared
+    location: str | None = None  # a redirect's target (a push sender must not follow it)
 
 
 @dataclass
@@ -163,11 +165,15 @@ class FakePushService(WsgiThread):
         status: int,
         retry_after: int | str | None = None,
         times: int | None = 1,
+        location: str | None = None,
     ) -> None:
-        """The next `times` pushes (None: all, until `answer_normally`) get `status` instead."""
+        """The next `times` pushes (None: all, until `answer_normally`) get `status` instead
+        (with `Location` when given: a redirect)."""
         with self._lock:
             state = self._state(subscription)
-            state.scripted = _Scripted(status, None if retry_after is None else str(retry_after), times)
+            state.scripted = _Scripted(
+                status, None if retry_after is None else str(retry_after), times, location
+            )
 
     def answer_normally(self, subscription: TestSubscription | str) -> None:
         with self._lock:
@@ -271,6 +277,8 @@ class FakePushService(WsgiThread):
                         state.scripted = None
         if scripted is not None:
             headers = {"Retry-After": scripted.retry_after} if scripted.retry_after is not None else {}
+            if scripted.location is not None:
+                headers["Location"] = scripted.location
             return _error(scripted.status, "Scripted answer", headers)
         subscription = state.subscription
         try:

@@ -22,9 +22,10 @@ from urllib.parse import parse_qs, urlsplit
 from chalice.local import RouteMatcher
 
 from infra.local import lambda_inprocess
-from infra.local.template import LocalPlan
+from infra.local.template import LocalPlan, gateway_response_headers
 
 NOT_FOUND = {"error": "Not found"}
+NO_ROUTE, FUNCTION_FAILED = "MISSING_AUTHENTICATION_TOKEN", "DEFAULT_5XX"  # GatewayResponses types
 GATEWAY_ERROR = {"error": "Something went wrong on our side. Please try again."}
 TEXT_TYPES = ("application/json", "text/", "application/x-www-form-urlencoded")
 
@@ -46,8 +47,10 @@ def _is_utf8(body: bytes) -> bool:
     return True
 
 
-def _json(status: int, payload: dict[str, Any]) -> GatewayResponse:
-    return GatewayResponse(status, [("Content-Type", "application/json")], json.dumps(payload).encode())
+def _json(status: int, payload: dict[str, Any], response_type: str) -> GatewayResponse:
+    """One of API Gateway's own answers, with the headers template.yaml gives that type."""
+    headers = [("Content-Type", "application/json"), *gateway_response_headers(response_type)]
+    return GatewayResponse(status, headers, json.dumps(payload).encode())
 
 
 class LocalApiGateway:
@@ -66,14 +69,14 @@ class LocalApiGateway:
         try:
             match = self.matcher.match_route(split.path)
         except ValueError:
-            return _json(404, NOT_FOUND)
+            return _json(404, NOT_FOUND, NO_ROUTE)
         function = self.routes[match.route].get(method)
         if function is None:
-            return _json(404, NOT_FOUND)
+            return _json(404, NOT_FOUND, NO_ROUTE)
         event = self._event(method, split.path, split.query, match, headers, body, source_ip)
         result, errored, _logs = lambda_inprocess.invoke(self.plan.functions[function], event)
         if errored or not isinstance(result, dict) or "statusCode" not in result:
-            return _json(502, GATEWAY_ERROR)
+            return _json(502, GATEWAY_ERROR, FUNCTION_FAILED)
         return self._response(result)
 
     def _event(self, method, path, query, match, headers, body, source_ip) -> dict[str, Any]:  # noqa: ANN001

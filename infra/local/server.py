@@ -5,9 +5,13 @@ BACKLOG, a fixed pool of worker threads, bodies buffered before the app sees the
 of parallel requests queues instead of being reset, and malformed requests (a Content-Length
 that is not a number, an oversized body) get a 4xx JSON answer from the server itself.
 
-Static files come from web/dist. Which paths are files is one rule, read from the
-SpaFallbackFunction in template.yaml (`infra.local.template.spa_file_pattern`): the bundle under
-/assets/ and known file types at the root; every other path gets index.html, as in CloudFront.
+Every answer carries the headers of CloudFront's response headers policy, read from template.yaml
+(`infra.local.template.security_headers`: CSP, HSTS, Permissions-Policy, ...), so the app and
+the e2e journeys run under the real policy. Static files come from web/dist (never a source
+map: what `make deploy` never uploads is not served here either). Which paths are files is one
+rule, read from the SpaFallbackFunction in template.yaml (`infra.local.template.spa_file_pattern`):
+the bundle under /assets/ and known file types at the root; every other path gets index.html, as
+in CloudFront.
 """
 
 from __future__ import annotations
@@ -30,13 +34,10 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
+from infra.deploy_web import is_public
 from infra.local.gateway import LocalApiGateway
+from infra.local.template import with_security_headers
 
-SECURITY_HEADERS = (
-    ("X-Content-Type-Options", "nosniff"),
-    ("X-Frame-Options", "DENY"),
-    ("Referrer-Policy", "strict-origin-when-cross-origin"),
-)
 MAX_BODY = 6 * 1024 * 1024  # API Gateway / Lambda payload limit
 BACKLOG = 1024  # pending connections the kernel keeps while every worker is busy
 THREADS = 8  # requests handled at once; more wait in waitress's queue, never reset
@@ -66,7 +67,7 @@ class _JsonErrorTask(ErrorTask):
         message = "Request too large" if error.code == 413 else f"{error.reason}: {error.body}"
         body = json.dumps({"error": message}).encode()
         self.status = f"{error.code} {error.reason}"
-        self.response_headers.extend([("Content-Type", "application/json"), *SECURITY_HEADERS])
+        self.response_headers.extend(with_security_headers([("Content-Type", "application/json")]))
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
@@ -170,9 +171,8 @@ class LocalSite:
         except Exception:
             traceback.print_exc(file=sys.stderr)
             status, headers, body = 500, [("Content-Type", "application/json")], SERVER_ERROR
-        names = {name.lower() for name, _ in headers}
         out = [(n, v) for n, v in headers if n.lower() not in ("content-length", "connection")]
-        out.extend((n, v) for n, v in SECURITY_HEADERS if n.lower() not in names)
+        out = with_security_headers(out)  # CloudFront's response headers policy, from template.yaml
         out.append(("Content-Length", str(len(body))))
         start_response(_status_line(status), out)
         return [b""] if method == "HEAD" else [body]
@@ -281,6 +281,8 @@ class LocalSite:
             return 404, [("Content-Type", "text/plain")], b"Not found"
         if not is_file_path(path):
             target = root / "index.html"
+        elif not is_public(target.name):  # what `make deploy` never uploads (source maps)
+            return 404, [("Content-Type", "text/plain"), NO_STORE], b"Not found"
         if not target.is_file():
             message = (
                 b"Not found" if target.name != "index.html" else b"The web app is not built: run make dev."

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -338,3 +338,77 @@ def spa_file_pattern() -> re.Pattern[str]:
     if found is None:
         raise RuntimeError("SpaFallbackFunction in template.yaml has no `var FILES = /.../;` line")
     return re.compile(found.group(1))
+
+
+@dataclass(frozen=True)
+class ResponseHeader:
+    name: str
+    value: str
+    override: bool  # CloudFront replaces the origin's header; otherwise adds it only when absent
+
+
+def _security_header(kind: str, config: dict[str, Any]) -> tuple[str, str]:
+    if kind == "StrictTransportSecurity":
+        value = f"max-age={int(config['AccessControlMaxAgeSec'])}"
+        value += "; includeSubDomains" if config.get("IncludeSubdomains") else ""
+        value += "; preload" if config.get("Preload") else ""
+        return "Strict-Transport-Security", value
+    if kind == "ContentTypeOptions":
+        return "X-Content-Type-Options", "nosniff"
+    if kind == "FrameOptions":
+        return "X-Frame-Options", str(config["FrameOption"])
+    if kind == "ReferrerPolicy":
+        return "Referrer-Policy", str(config["ReferrerPolicy"])
+    if kind == "ContentSecurityPolicy":
+        return "Content-Security-Policy", " ".join(str(config["ContentSecurityPolicy"]).split())
+    if kind == "XSSProtection":
+        value = "1" if config.get("Protection") else "0"
+        value += "; mode=block" if config.get("ModeBlock") else ""
+        value += f"; report={config['ReportUri']}" if config.get("ReportUri") else ""
+        return "X-XSS-Protection", value
+    raise RuntimeError(
+        f"SecurityHeadersPolicy in template.yaml has {kind}, which the local site cannot serve"
+    )
+
+
+@lru_cache(maxsize=1)
+def security_headers() -> tuple[ResponseHeader, ...]:
+    """The headers CloudFront's SecurityHeadersPolicy (template.yaml) adds to every answer, as
+    CloudFront writes them: the local site serves exactly these, so the app and the e2e
+    journeys run under the real CSP, HSTS, Permissions-Policy and the rest. A setting the
+    translation does not know fails the local stack's start rather than being left out."""
+    resource = load_template()["Resources"]["SecurityHeadersPolicy"]
+    config = resource["Properties"]["ResponseHeadersPolicyConfig"]
+    unknown = set(config) - {"Name", "Comment", "SecurityHeadersConfig", "CustomHeadersConfig"}
+    if unknown:
+        raise RuntimeError(
+            f"SecurityHeadersPolicy in template.yaml has {sorted(unknown)}, not served locally"
+        )
+    headers = []
+    for kind, settings in (config.get("SecurityHeadersConfig") or {}).items():
+        name, value = _security_header(kind, settings)
+        headers.append(ResponseHeader(name, value, bool(settings.get("Override"))))
+    for item in (config.get("CustomHeadersConfig") or {}).get("Items", []):
+        headers.append(ResponseHeader(str(item["Header"]), str(item["Value"]), bool(item.get("Override"))))
+    return tuple(headers)
+
+
+def with_security_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """An answer's headers as CloudFront's response headers policy leaves them."""
+    policy = security_headers()
+    replaced = {h.name.lower() for h in policy if h.override}
+    out = [(n, v) for n, v in headers if n.lower() not in replaced]
+    present = {n.lower() for n, _ in out}
+    out.extend((h.name, h.value) for h in policy if h.name.lower() not in present)
+    return out
+
+
+@cache
+def gateway_response_headers(response_type: str) -> tuple[tuple[str, str], ...]:
+    """The headers of one of API Gateway's own answers (RestApi GatewayResponses in
+    template.yaml: MISSING_AUTHENTICATION_TOKEN for no route, DEFAULT_5XX for a function that
+    failed), their single-quoted static values unquoted, as API Gateway sends them."""
+    responses = load_template()["Resources"]["RestApi"]["Properties"].get("GatewayResponses", {})
+    spec = responses.get(response_type) or {}
+    found = (spec.get("ResponseParameters") or {}).get("Headers") or {}
+    return tuple((str(name), str(value).strip("'")) for name, value in found.items())

@@ -1,21 +1,25 @@
-"""Does forgot-password answer a known address as fast as an unknown one? (issue 11, defect 7)
+"""Do the public auth endpoints answer a known address as fast as an unknown one? (issue 11,
+defect 7; issue 23: setup-password)
 
-Times `POST /api/users/forgot-password` for addresses with an account and addresses without
-one, interleaved (known, unknown, known, ...) so drift hits both alike, after a warm-up. Each
-address is asked once, as an attacker probing addresses would (a second request for one
-address within a minute sends no email, for known and unknown alike), and every call comes
-from its own client address (one client may ask 20 times an hour).
+Times, for each of `POST /api/users/login` (a wrong password), `/api/users/forgot-password` and
+`/api/users/setup-password`, addresses with an account (and a password, as members have) and
+addresses without one, interleaved (known, unknown, known, ...) so drift hits both alike, after
+a warm-up. Each endpoint gets its own addresses, each asked once, as an attacker probing
+addresses would (a second link request for one address within a minute sends no email, for
+known and unknown alike), and every call comes from its own client address (one client may
+ask 20 times an hour).
 
     python tests/bench/auth_timing.py                              # in-process app on moto
     python tests/bench/auth_timing.py --url http://127.0.0.1:18400 # a running local stack
 
 In-process, calls go through the local API gateway built from template.yaml, exactly as the
-functional tests call it. Against a local stack, each call is a new HTTP connection from its
-own loopback source address (127.0.x.y); the known addresses are signed up first through
-the API (from their own source addresses too: sign-ups are limited per client).
+functional tests call it (the queue's notifier runs within the call, as in the local stack,
+so what it does for an address counts too). Against a local stack, each call is a new HTTP
+connection from its own loopback source address (127.0.x.y); the known addresses are signed up
+first through the API (from their own source addresses too: sign-ups are limited per client).
 
-Prints `BENCH forgot_password_median_ms_known <ms>`, `BENCH forgot_password_median_ms_unknown
-<ms>` and `BENCH forgot_password_median_diff_ms <ms>` (target: under 5).
+Prints, for NAME in login, forgot_password, setup_password: `BENCH NAME_median_ms_known <ms>`,
+`BENCH NAME_median_ms_unknown <ms>` and `BENCH NAME_median_diff_ms <ms>` (target: under 5).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import statistics
 import sys
 import time
@@ -33,33 +38,42 @@ import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 
 SAMPLES = 30
 WARM_UP = 5
-PATH = "/api/users/forgot-password"
+PASSWORD = "Oat-Honey-Bristol-26"
+ENDPOINTS = {  # name: (path, body for an address)
+    "login": ("/api/users/login", lambda email: {"email": email, "password": "Not-The-Password-1"}),
+    "forgot_password": ("/api/users/forgot-password", lambda email: {"email": email}),
+    "setup_password": ("/api/users/setup-password", lambda email: {"email": email}),
+}
+EXPECTED = {"login": 401, "forgot_password": 200, "setup_password": 200}
+
+Call = Callable[[str, dict, str], int]  # (path, body, client address) -> status
 
 
-def _client_ip(n: int) -> str:
-    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+def _client_ip(endpoint: int, n: int) -> str:
+    return f"127.{10 + endpoint}.{1 + n // 250}.{1 + n % 250}"
 
 
-def _known(n: int, run: str) -> str:
-    return f"member-{run}-{n}@bench.example"
+def _known(name: str, n: int, run: str) -> str:
+    return f"member-{name.replace('_', '-')}-{run}-{n}@bench.example"
 
 
-def _measure(call: Callable[[str, str], int], run: str) -> tuple[list[float], list[float]]:
+def _measure(call: Call, name: str, index: int, run: str) -> tuple[list[float], list[float]]:
+    path, body = ENDPOINTS[name]
     timings: dict[bool, list[float]] = {True: [], False: []}
     for n in range(2 * (WARM_UP + SAMPLES)):
         is_known = n % 2 == 0
-        email = _known(n // 2, run) if is_known else f"nobody-{run}-{n}@bench.example"
+        email = _known(name, n // 2, run) if is_known else f"nobody-{name}-{run}-{n}@bench.example"
         started = time.perf_counter()
-        status = call(email, _client_ip(n))
+        status = call(path, body(email), _client_ip(index, n))
         elapsed = (time.perf_counter() - started) * 1000
-        if status != 200:
-            raise SystemExit(f"forgot-password answered {status} for call {n}")
+        if status != EXPECTED[name]:
+            raise SystemExit(f"{path} answered {status} for call {n}")
         if n >= 2 * WARM_UP:
             timings[is_known].append(elapsed)
     return timings[True], timings[False]
 
 
-def in_process() -> tuple[list[float], list[float]]:
+def in_process(names: list[str]) -> dict[str, tuple[list[float], list[float]]]:
     _setup.moto_environment("WARNING", functions=False)
     from moto import mock_aws
 
@@ -70,23 +84,24 @@ def in_process() -> tuple[list[float], list[float]]:
 
         plan = provision()
         apply_environment(plan)
+        os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the functions' INFO lines would bury the BENCH ones
         from tandem.services import accounts
 
-        for n in range(WARM_UP + SAMPLES):
-            accounts.create_account_with_user(
-                email=_known(n, "p"), name="Kim Known", password=None, brand_name=f"Known {n}"
-            )
+        for name in names:
+            for n in range(WARM_UP + SAMPLES):
+                accounts.create_account_with_user(
+                    email=_known(name, n, "p"), name="Kim Known", password=PASSWORD, brand_name=f"Known {n}"
+                )
         gateway = LocalApiGateway(plan)
 
-        def call(email: str, client_ip: str) -> int:
-            body = json.dumps({"email": email}).encode()
+        def call(path: str, body: dict, client_ip: str) -> int:
             headers = {"content-type": "application/json"}
-            return gateway.handle("POST", PATH, headers, body, client_ip).status
+            return gateway.handle("POST", path, headers, json.dumps(body).encode(), client_ip).status
 
-        return _measure(call, "p")
+        return {name: _measure(call, name, i, "p") for i, name in enumerate(names)}
 
 
-def over_http(url: str) -> tuple[list[float], list[float]]:
+def over_http(url: str, names: list[str]) -> dict[str, tuple[list[float], list[float]]]:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     run = str(int(time.time()))
@@ -102,25 +117,31 @@ def over_http(url: str) -> tuple[list[float], list[float]]:
         finally:
             connection.close()
 
-    for n in range(WARM_UP + SAMPLES):
-        body = {"name": "Kim Known", "email": _known(n, run), "password": "Oat-Honey-Bristol-26"}
-        status = post("/api/users/create-account", {**body, "brandName": f"Known {n}"}, f"127.1.0.{1 + n}")
-        if status != 201:
-            raise SystemExit(f"sign-up {n} answered {status}")
-    return _measure(lambda email, client_ip: post(PATH, {"email": email}, client_ip), run)
+    for i, name in enumerate(names):
+        for n in range(WARM_UP + SAMPLES):
+            body = {"name": "Kim Known", "email": _known(name, n, run), "password": PASSWORD}
+            status = post(
+                "/api/users/create-account", {**body, "brandName": f"Known {n}"}, f"127.1.{i}.{1 + n}"
+            )
+            if status != 201:
+                raise SystemExit(f"sign-up {name} {n} answered {status}")
+    return {name: _measure(post, name, i, run) for i, name in enumerate(names)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running local stack, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--only", nargs="+", choices=list(ENDPOINTS), help="time these endpoints only")
     args = parser.parse_args()
-    known, unknown = over_http(args.url) if args.url else in_process()
-    median_known, median_unknown = statistics.median(known), statistics.median(unknown)
+    names = args.only or list(ENDPOINTS)
+    results = over_http(args.url, names) if args.url else in_process(names)
     where = args.url or "in-process"
     print(f"# {where}: {SAMPLES} calls each after {WARM_UP} warm-up calls each", file=sys.stderr)
-    print(f"BENCH forgot_password_median_ms_known {median_known:.1f}")
-    print(f"BENCH forgot_password_median_ms_unknown {median_unknown:.1f}")
-    print(f"BENCH forgot_password_median_diff_ms {abs(median_known - median_unknown):.1f}")
+    for name, (known, unknown) in results.items():
+        median_known, median_unknown = statistics.median(known), statistics.median(unknown)
+        print(f"BENCH {name}_median_ms_known {median_known:.1f}")
+        print(f"BENCH {name}_median_ms_unknown {median_unknown:.1f}")
+        print(f"BENCH {name}_median_diff_ms {abs(median_known - median_unknown):.1f}")
 
 
 if __name__ == "__main__":

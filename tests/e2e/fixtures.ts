@@ -1,5 +1,5 @@
 import axe from 'axe-core';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type ConsoleMessage, type Page } from '@playwright/test';
 
 /**
  * Every journey checks every page it visits for accessibility: import `test` and
@@ -91,7 +91,54 @@ async function scan(page: Page, findings: Finding[], scanned: Set<string>, stric
   }
 }
 
-export const test = base.extend<{ a11y: A11yWatcher }>({
+/**
+ * Every journey also runs under the real Content-Security-Policy: the local stack serves the
+ * headers of CloudFront's response headers policy from template.yaml. Any violation a page
+ * reports (the `securitypolicyviolation` event, or Chromium's console error for it) fails the
+ * test, listed by page: a CSP that breaks a page fails the journey that uses it.
+ */
+export interface CspWatcher {
+  /** The violations reported so far in this test ("<page path>: <directive> <blocked URI>"). */
+  readonly violations: () => readonly string[];
+  /** Forget the violations reported so far (a test that provokes one on purpose). */
+  readonly forget: () => void;
+}
+
+const CSP_CONSOLE = /Content Security Policy/i;
+
+export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
+  csp: [
+    async ({ context }, use) => {
+      let reported: string[] = [];
+      const where = (url: string) => {
+        try {
+          return new URL(url).pathname;
+        } catch {
+          return url;
+        }
+      };
+      await context.exposeBinding('__tandemCspViolation', ({ page }, directive: string, blocked: string) => {
+        reported.push(`${where(page.url())}: ${directive} ${blocked}`);
+      });
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          const report = (window as unknown as { __tandemCspViolation?: (d: string, b: string) => void }).__tandemCspViolation;
+          void report?.(event.effectiveDirective, event.blockedURI);
+        });
+      });
+      const onConsole = (message: ConsoleMessage) => {
+        if (message.type() === 'error' && CSP_CONSOLE.test(message.text())) {
+          reported.push(`${where(message.page()?.url() ?? '')}: console: ${message.text().slice(0, 300)}`);
+        }
+      };
+      context.on('console', onConsole);
+      await use({ violations: () => [...reported], forget: () => { reported = []; } });
+      context.off('console', onConsole);
+      expect(reported, `Content-Security-Policy violations:\n${reported.join('\n')}`).toEqual([]);
+    },
+    { auto: true },
+  ],
+
   a11y: [
     async ({ page }, use, testInfo) => {
       const findings: Finding[] = [];

@@ -150,6 +150,36 @@ def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     assert reset(api, code, PASSWORD, "create")[0] == 400
 
 
+def test_setup_password_mails_every_address_once_and_never_overwrites_a_password(api):
+    """setup-password does the same work for every address (one lookup, one write, one email):
+    unknown gets the no-account email, a member with a password is told they have one (their
+    password stays; the link written in that same write never works), one without gets the link."""
+    from tandem.services.auth import SETUP_SENT
+    from tests.functional.helpers import mail_to
+
+    def requests_to(email: str) -> list:
+        return [m for m in mail_to(email) if m.subject == "Your Tandem password request"]
+
+    sign_up(api)  # has a password
+    for email in ("new@example.com", "ghost@example.com"):
+        status, body = api.call("POST", "/api/users/setup-password", body={"email": email})
+        assert (status, body) == (200, {"message": SETUP_SENT})
+    (told,) = requests_to("new@example.com")
+    assert "has a password already" in told.body and "/forgot-password" in told.body
+    assert "/create-password/" not in told.body
+    (unknown,) = requests_to("ghost@example.com")
+    assert "no Tandem account uses it" in unknown.body
+    assert api.call("POST", "/api/users/setup-password", body={"email": "new@example.com"})[0] == 200
+    assert len(requests_to("new@example.com")) == 1  # at most one a minute, as for every address
+
+    from tandem.services import accounts, password_links
+
+    user = accounts.find_user_by_email("new@example.com")
+    code = f"{user.user_id}-{'x' * 43}"  # whatever the stored link's secret, it cannot be used
+    assert password_links.open_link("create-password", code) is None
+    assert login(api)[0] == 200  # the password is untouched
+
+
 def test_reset_password_link_works_once(api):
     sign_up(api)
     status, body = api.call("POST", "/api/users/forgot-password", body={"email": "new@example.com"})

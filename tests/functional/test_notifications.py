@@ -261,6 +261,22 @@ def test_subscribe_refuses_an_endpoint_that_is_not_a_push_service(api):
     assert body["error"] == "That push subscription is not valid. Please turn browser notifications on again."
 
 
+def test_subscribe_refuses_an_endpoint_with_a_malformed_port_and_stores_nothing(api, push):
+    from tandem.store.notify import PushSubscription
+
+    a = Brand("a@example.com", "Oat & Co")
+    key = api.call("GET", "/api/browser-notifications/vapid-public-key", a.headers)[1]["publicKey"]
+    keys = push.subscribe(key).info()["keys"]
+    for port in (":443:443", ":99999", ":abc"):
+        bad = {"endpoint": f"https://fcm.googleapis.com{port}/fcm/send/x", "keys": keys}
+        status, body = api.call("POST", "/api/browser-notifications/subscribe", a.headers, bad)
+        assert (status, body["error"]) == (
+            400,
+            "That push subscription is not valid. Please turn browser notifications on again.",
+        ), port
+    assert PushSubscription.of_user(a.user.user_id) == []
+
+
 def test_accept_notifies_both_brands_through_their_settings(api):
     a, b = _pair(api)
     send(api, a, b)

@@ -247,3 +247,146 @@ def test_the_test_notification_reports_each_channel_and_fails_only_when_none_was
     assert status == 400 and body["error"].startswith("Failed to send test notification. Email: not sent")
     monkeypatch.undo()
     reset_settings()
+
+
+# ---------------------------------------------------------------- one channel failing
+
+
+def _drain(aws, queue: str) -> list[int]:
+    """Poll the queue as Lambda's event source does until it is empty; the failed count of each
+    poll (the message is redelivered after each failure, then moved to the DLQ)."""
+    failures = []
+    while True:
+        received, failed = _poll_once(aws, queue)
+        if not received:
+            return failures
+        failures.append(len(failed))
+
+
+def _vapid_secret(aws, value: str | None = None) -> str:
+    """The VAPID secret's value; with `value`, replace it (and forget the cached copy, as the
+    notifier does within 5 minutes)."""
+    from tandem.integrations.aws import client, reset_clients
+
+    name = aws.secrets["VapidSecret"]
+    before = client("secretsmanager").get_secret_value(SecretId=name)["SecretString"]
+    if value is not None:
+        client("secretsmanager").put_secret_value(SecretId=name, SecretString=value)
+        reset_clients()
+    return before
+
+
+def test_a_push_that_keeps_failing_is_retried_alone_and_the_email_goes_once(api, aws):
+    """Email and browser for requests received; the push channel raises at every try (the VAPID
+    secret was broken): the queue redelivers the message up to its maxReceiveCount and keeps it
+    in the DLQ, and the email, recorded as delivered at the first try, is never sent again.
+    Once the secret is fixed, the message moved back delivers the push alone."""
+    from infra.local.fake_push import FakePushService
+    from tandem.integrations.aws import client
+    from tests.functional.test_notifications import _subscribe
+
+    queue, dlq = _queue_urls(aws)
+    push = FakePushService()
+    push.start(0)
+    try:
+        a = Brand("a@example.com", "Oat & Co", credits=6)
+        b = Brand("b@example.com", "Fern Candles")
+        subscription = _subscribe(api, b, push)
+        change = {"requests_received": {"browser": True}}  # email stays on
+        assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
+        good = _vapid_secret(aws, json.dumps({"private_key": ""}))
+
+        assert send(api, a, b)[0] == 201  # the first delivery: email sent, push raised
+        assert _drain(aws, queue) == [1, 1, 1, 1]  # 4 redeliveries, each failing, then the DLQ
+        assert len(mail_to("b@example.com")) == 1  # exactly one email across the 5 tries
+        assert push.messages(subscription) == []
+
+        _vapid_secret(aws, good)
+        (kept,) = client("sqs").receive_message(QueueUrl=dlq, MaxNumberOfMessages=10)["Messages"]
+        client("sqs").send_message(QueueUrl=queue, MessageBody=kept["Body"])
+        client("sqs").delete_message(QueueUrl=dlq, ReceiptHandle=kept["ReceiptHandle"])
+        (message,) = push.messages(subscription)
+        assert message.json()["title"].startswith("Oat & Co")
+        assert len(mail_to("b@example.com")) == 1  # still one
+    finally:
+        push.stop()
+
+
+def test_a_stored_push_endpoint_with_a_malformed_port_fails_that_push_only(api, aws):
+    """A subscription kept from before endpoints were parsed strictly: every push to it fails
+    at once (no request is made), the notification is delivered by email once and not retried,
+    and the test notification reports it instead of answering 500."""
+    from infra.local.fake_push import FakePushService
+    from tandem.store.notify import PushSubscription
+
+    queue, _ = _queue_urls(aws)
+    push = FakePushService()
+    push.start(0)
+    try:
+        a = Brand("a@example.com", "Oat & Co", credits=6)
+        b = Brand("b@example.com", "Fern Candles")
+        keys = push.subscribe(
+            api.call("GET", "/api/browser-notifications/vapid-public-key", b.headers)[1]["publicKey"]
+        ).info()["keys"]
+        user_id = b.user.user_id
+        for endpoint in (
+            "https://fcm.googleapis.com:443:443/fcm/send/x",
+            "https://fcm.googleapis.com:99999/x",
+        ):
+            PushSubscription.store(user_id, {"endpoint": endpoint, "keys": keys})
+        change = {"requests_received": {"browser": True}}
+        assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
+
+        assert send(api, a, b)[0] == 201
+        assert _drain(aws, queue) == []  # delivered at the first try: nothing left to retry
+        assert len(mail_to("b@example.com")) == 1
+
+        status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, {"title": "Hi"})
+        assert (status, body["message"]) == (200, "Email: sent · Browser: delivered to 0 devices, 2 failed")
+    finally:
+        push.stop()
+
+
+def test_a_push_service_redirect_is_never_followed(api, aws):
+    """A push endpoint answering 307 to another address: the server does not POST there, and
+    the push counts as failed (the member takes email too, so nothing falls back)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from infra.local.fake_push import FakePushService
+    from tests.functional.test_notifications import _subscribe
+
+    hits: list[str] = []
+
+    class Trap(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            hits.append(self.path)
+            self.send_response(201)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    trap = ThreadingHTTPServer(("127.0.0.1", 0), Trap)
+    threading.Thread(target=trap.serve_forever, daemon=True).start()
+    push = FakePushService()
+    push.start(0)
+    try:
+        a = Brand("a@example.com", "Oat & Co", credits=6)
+        b = Brand("b@example.com", "Fern Candles")
+        subscription = _subscribe(api, b, push)
+        change = {"requests_received": {"browser": True}}
+        assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
+        elsewhere = f"http://127.0.0.1:{trap.server_address[1]}/elsewhere"
+        push.answer(subscription, 307, times=None, location=elsewhere)
+
+        assert send(api, a, b)[0] == 201
+        status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, {"title": "Hi"})
+        assert (status, body["message"]) == (200, "Email: sent · Browser: delivered to 0 devices, 1 failed")
+        assert hits == []  # never followed
+        assert push.messages(subscription) == []
+        assert len(mail_to("b@example.com")) == 2  # the notification's email and the test's
+    finally:
+        push.stop()
+        trap.shutdown()
+        trap.server_close()

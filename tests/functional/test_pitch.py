@@ -519,6 +519,35 @@ def test_a_feature_only_account_withdraws_an_unpaid_feature_and_can_feature_agai
     assert api.call("POST", "/api/pitch", headers, OPPORTUNITY)[0] == 201
 
 
+def test_a_withdrawn_feature_that_never_went_live_is_only_visible_to_its_owner(shop: Shop, admin_headers):
+    """Withdrawn before approval, a feature was never in the Pitch Area: another member gets the
+    same 404 as for one that never existed (not its title and offer); one that was live and
+    then ended stays readable, as it was public."""
+    from tandem.services import accounts, brands, tokens
+
+    account, user = accounts.create_account_with_user(
+        email="feature@example.com", name="Fay Feature", password=None, access="feature"
+    )
+    brand = brands.create_brand(account_id=account.account_id, name="Fay's Florals", category="home")
+    owner = auth_headers(
+        tokens.issue_access_token(user.user_id, account.account_id, "feature"), int(brand.brand_id)
+    )
+    api = shop.api
+    fern = Brand("b@example.com", "Fern Candles", credits=6)
+    fid = api.call("POST", "/api/pitch", owner, OPPORTUNITY)[1]["feature"]["id"]
+    assert api.call("DELETE", f"/api/pitch/{fid}", owner)[1]["feature"]["status"] == "ended"
+
+    assert api.call("GET", f"/api/pitch/{fid}", fern.headers) == (404, {"error": "Feature not found"})
+    status, body = api.call("GET", f"/api/pitch/{fid}", owner)
+    assert (status, body["feature"]["title"], body["feature"]["own"]) == (200, OPPORTUNITY["title"], True)
+
+    oat = Brand("a@example.com", "Oat & Co", credits=6)
+    was_live = live_feature(api, oat, admin_headers)
+    assert api.call("DELETE", f"/api/pitch/{was_live}", oat.headers)[0] == 200
+    status, body = api.call("GET", f"/api/pitch/{was_live}", fern.headers)
+    assert (status, body["feature"]["status"], body["feature"]["canPitch"]) == (200, "ended", False)
+
+
 def test_a_refused_paid_feature_product_is_refunded_and_the_owner_is_told(shop: Shop, admin_headers):
     from tandem.services import accounts, brands, tokens
     from tandem.store.models import Account

@@ -94,3 +94,138 @@ def test_an_event_that_cannot_change_billing_is_acknowledged_and_starts_nothing(
         e["name"] for e in client("stepfunctions").list_executions(stateMachineArn=machine.arn)["executions"]
     ]
     assert "evt_pi" not in names
+
+
+# ---------------------------------------------------------------- bodies that are no event
+
+
+@pytest.fixture
+def log_records():
+    """Every record the functions' logger emits during the test."""
+    import logging
+
+    from tandem.observability import logger
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Keep(level=logging.DEBUG)
+    logger._logger.addHandler(handler)
+    yield records
+    logger._logger.removeHandler(handler)
+
+
+def _no_error_logged(records, stderr: str) -> bool:
+    import logging
+
+    errors = [r for r in records if r.levelno >= logging.ERROR or r.exc_info]
+    return not errors and "Traceback" not in stderr
+
+
+def _gateway_call(aws, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], object, str]:
+    """POST the webhook through the local API Gateway as API Gateway would (a body that is not
+    UTF-8 travels base64-encoded); the answer and what the function logged."""
+    import base64
+
+    from infra.local import lambda_inprocess
+
+    try:
+        body.decode("utf-8")
+        event_body, encoded = body.decode("utf-8"), False
+    except UnicodeDecodeError:
+        event_body, encoded = base64.b64encode(body).decode(), True
+    event = {
+        "resource": "/api/stripe/webhook",
+        "path": "/api/stripe/webhook",
+        "httpMethod": "POST",
+        "headers": {"content-type": "application/json", **headers},
+        "requestContext": {"resourcePath": "/api/stripe/webhook", "httpMethod": "POST", "stage": "local"},
+        "body": event_body,
+        "isBase64Encoded": encoded,
+    }
+    result, errored, logs = lambda_inprocess.invoke(aws.functions["StripeWebhookFunction"], event)
+    assert not errored, result
+    return result["statusCode"], result["headers"], json.loads(result["body"]), logs
+
+
+DEEP = b'{"id": "evt_deep", "type": "invoice.paid", "data": ' + b'{"a": ' * 50_000 + b"1" + b"}" * 50_001
+MALFORMED = {
+    "not UTF-8": b'{"id": "evt_x", "type": "invoice.paid", "a": "\xff"}',
+    "a JSON array": b'[{"id": "evt_x", "type": "invoice.paid"}]',
+    "no type": b'{"id": "evt_x", "object": "event", "data": {"object": {"id": "in_1"}}}',
+    "no id": b'{"type": "invoice.paid", "data": {"object": {"id": "in_1"}}}',
+    "50,000 deep": DEEP,
+    "a lone surrogate": b'{"id": "evt_x", "type": "invoice.paid", "data": {"object": {"id": "in_\\ud800"}}}',
+    "not JSON": b"id=evt_x&type=invoice.paid",
+    "a type that is no type": b'{"id": "evt_x", "type": {"name": "invoice.paid"}}',
+}
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
+@pytest.mark.parametrize("name", list(MALFORMED))
+def test_a_body_that_is_no_stripe_event_is_a_400_without_a_traceback(aws, name, signed, log_records):
+    """Verified on the raw bytes first, then read: signed or not, a body that is no event is a
+    400 (never a 5xx), answered no-store, logged without a traceback, and records nothing."""
+    from tandem.store.models import StripeEvent
+
+    body = MALFORMED[name]
+    signature = _signed(body, _secret(aws)) if signed else _signed(body, "whsec_someone_else")
+    status, headers, reply, logs = _gateway_call(aws, body, {"stripe-signature": signature})
+    expected = "Invalid payload" if signed and name != "not UTF-8" else "Invalid signature"
+    assert (status, reply) == (400, {"error": expected})
+    assert headers["Cache-Control"] == "no-store"
+    assert _no_error_logged(log_records, logs)
+    assert [r.getMessage() for r in log_records if r.levelname == "WARNING"] == [
+        "Signed Stripe webhook body is not an event"
+        if expected == "Invalid payload"
+        else "Stripe webhook refused"
+    ]
+    assert list(StripeEvent.scan()) == []
+
+
+def test_a_signed_event_we_cannot_use_is_recorded_and_acknowledged_once(aws, log_records):
+    from tandem.integrations.aws import client
+    from tandem.store import keys
+    from tandem.store.models import StripeEvent
+
+    body = json.dumps(
+        {"id": "evt_odd", "object": "event", "type": "invoice.paid", "data": {"object": ["in_1"]}}
+    ).encode()
+    for _ in range(2):  # Stripe's redelivery gets the same answer; one record
+        status, headers, reply, logs = _gateway_call(
+            aws, body, {"stripe-signature": _signed(body, _secret(aws))}
+        )
+        assert (status, reply) == (200, {"received": True, "ignored": True})
+        assert headers["Cache-Control"] == "no-store" and _no_error_logged(log_records, logs)
+    stored = StripeEvent.get(keys.stripe_event_pk("evt_odd"), keys.META)
+    assert (stored.status, stored.event_type, stored.message) == (
+        "unusable",
+        "invoice.paid",
+        "The event has no data.object",
+    )
+    machine = aws.state_machines["BillingStateMachine"]
+    executions = client("stepfunctions").list_executions(stateMachineArn=machine.arn)["executions"]
+    assert executions == []  # nothing started for it
+
+
+def test_a_signature_dated_ahead_beyond_the_tolerance_is_refused(aws):
+    """The stripe library refuses a signature more than 300 s old; one dated more than 300 s
+    ahead of our clock is refused too (a signed body captured and replayed later would be)."""
+    from tandem.store.models import StripeEvent
+
+    body, secret = _event("evt_future"), _secret(aws)
+
+    def signed_at(timestamp: int) -> str:
+        signature = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+        return f"t={timestamp},v1={signature}"
+
+    now = int(time.time())
+    for timestamp in (now + 301 + 5, now + 86_400, now - 301 - 5):
+        status, headers, reply, _ = _gateway_call(aws, body, {"stripe-signature": signed_at(timestamp)})
+        assert (status, reply) == (400, {"error": "Invalid signature"}), timestamp
+    assert list(StripeEvent.scan()) == []
+    status, _, reply, _ = _gateway_call(aws, body, {"stripe-signature": signed_at(now + 240)})
+    assert (status, reply) == (200, {"received": True})  # a clock a little ahead is fine

@@ -18,6 +18,7 @@ import requests
 
 from tests.factories import auth_headers, member
 from tests.functional.helpers import Api
+from tests.functional.test_billing import fake  # noqa: F401 (the fake Stripe fixture)
 
 SURROGATE_MESSAGE = "The request body contains text that is not valid Unicode"
 DEEP_MESSAGE = "The request body is nested too deeply"
@@ -150,23 +151,46 @@ def test_a_body_over_the_server_limit_is_a_413_json_answer_without_reading_it(si
 
 
 def _routes(plan) -> list[tuple[str, str]]:  # noqa: ANN001
-    return sorted({(r.method, r.path) for r in plan.routes if r.method in ("POST", "PUT", "PATCH", "DELETE")})
+    """Every route of template.yaml, whatever its method (a client may send a body with any)."""
+    return sorted({(r.method, r.path) for r in plan.routes})
 
 
 def _concrete(path: str, brand_id: int) -> str:
     return re.sub(r"\{[^}]+\}", str(brand_id), path)
 
 
-@pytest.mark.parametrize("body", [LONE_SURROGATE, b'{"name": "\\ud800", "message": "\\udbff"}', DEEP])
-def test_no_route_answers_a_surrogate_or_a_deep_body_with_a_5xx(aws, body):
+NOT_UTF8 = b'{"name": "\xff\xfe", "email": "a@example.com", "message": "\xed\xa0\x80"}'
+JSON_ARRAY = b'[{"name": "Oat & Co", "email": "a@example.com"}, 1, null]'
+DEEP_OBJECT = b'{"a": ' * 50_000 + b"1" + b"}" * 50_000
+WALK_BODIES = {
+    "a lone surrogate": LONE_SURROGATE,
+    "surrogates in fields": b'{"name": "\\ud800", "message": "\\udbff"}',
+    "arrays 100,000 deep": DEEP,
+    "objects 50,000 deep": DEEP_OBJECT,
+    "not UTF-8": NOT_UTF8,
+    "a JSON array": JSON_ARRAY,
+    "a JSON string": b'"just text"',
+    "an empty JSON array": b"[]",
+}
+
+
+@pytest.mark.parametrize("body", list(WALK_BODIES.values()), ids=list(WALK_BODIES))
+def test_no_route_answers_a_bad_body_with_a_5xx(aws, fake, body):  # noqa: F811 (the fake Stripe fixture)
+    """Every route of template.yaml, as a member and as a stranger (no token), with the fake
+    Stripe behind the billing routes: never a 5xx, and a refusal is the JSON {"error"} shape."""
     api = Api(aws)
     _, (brand,), token = member("walker@example.com", ("Walker & Co",))
-    headers = {**auth_headers(token, brand.brand_id), "content-type": "application/json"}
+    callers = {
+        "member": {**auth_headers(token, brand.brand_id), "content-type": "application/json"},
+        "stranger": {"content-type": "application/json"},
+    }
     failures = {}
-    for method, path in _routes(aws):
-        status, reply = api.call(method, _concrete(path, int(brand.brand_id)), headers, body)
-        if status >= 500 or not isinstance(reply, dict) or "error" not in reply and status >= 400:
-            failures[f"{method} {path}"] = (status, reply)
+    for who, headers in callers.items():
+        for method, path in _routes(aws):
+            status, reply = api.call(method, _concrete(path, int(brand.brand_id)), headers, body)
+            refused_badly = status >= 400 and not (isinstance(reply, dict) and "error" in reply)
+            if status >= 500 or refused_badly:
+                failures[f"{who}: {method} {path}"] = (status, str(reply)[:200])
     assert failures == {}
 
 

@@ -36,7 +36,7 @@ def push():
 
 
 def _send(sub, keys, payload=None, **kwargs):
-    options = {"ttl": 3600, "topic": None, **kwargs}
+    options = {"ttl": 3600, "topic": None, "allow_loopback": True, **kwargs}
     return webpush.send(
         sub.info(),
         payload or {"title": "Hi", "body": "There"},
@@ -186,7 +186,9 @@ def test_unknown_endpoint_is_gone(push, keys):
     sub = push.subscribe(keys.public_key)
     info = sub.info()
     info["endpoint"] = f"{push.url}/push/nosuchsubscription"
-    result = webpush.send(info, {"t": 1}, vapid_private_key=keys.private_key, vapid_subject=SUBJECT, ttl=60)
+    result = webpush.send(
+        info, {"t": 1}, vapid_private_key=keys.private_key, vapid_subject=SUBJECT, ttl=60, allow_loopback=True
+    )
     assert result.outcome == "gone" and result.status == 404
 
 
@@ -241,6 +243,7 @@ def test_the_local_stack_control_routes(push, keys):
         vapid_subject=SUBJECT,
         ttl=300,
         topic="test",
+        allow_loopback=True,
     )
     assert result.delivered
     listed = requests.get(f"{push.url}/_fake/messages", timeout=5).json()
@@ -252,7 +255,9 @@ def test_the_local_stack_control_routes(push, keys):
         f"{push.url}/_fake/subscriptions/{sub_id}/answer", json={"status": 410, "times": None}, timeout=5
     )
     assert scripted.status_code == 200
-    again = webpush.send(info, {"t": 2}, vapid_private_key=keys.private_key, vapid_subject=SUBJECT, ttl=60)
+    again = webpush.send(
+        info, {"t": 2}, vapid_private_key=keys.private_key, vapid_subject=SUBJECT, ttl=60, allow_loopback=True
+    )
     assert again.outcome == "gone"
     bad = requests.post(f"{push.url}/_fake/subscriptions", json={"applicationServerKey": "nope"}, timeout=5)
     assert bad.status_code == 400

@@ -79,6 +79,50 @@ def test_loopback_endpoints_only_when_allowed():
     assert webpush.validate_subscription(sub, allow_loopback=True)["endpoint"] == sub["endpoint"]
 
 
+MALFORMED_PORTS = [
+    "https://fcm.googleapis.com:443:443/fcm/send/x",
+    "https://fcm.googleapis.com:99999/fcm/send/x",
+    "https://fcm.googleapis.com:abc/fcm/send/x",
+    "https://fcm.googleapis.com:-1/fcm/send/x",
+    "https://fcm.googleapis.com:8443/fcm/send/x",  # a push service listens on 443 only
+    "https://fcm.googleapis.com:/fcm/send/x",
+    "https://fcm.googleapis.com\\@evil.example/x",
+    "https://fcm.googleapis.com /x",
+    "http://127.0.0.1:99999/push/1",
+    "http://127.0.0.1:abc/push/1",
+    "http://127.0.0.1:9000:9000/push/1",
+    "http://127.0.0.1/push/1",  # the local stand-in always has its port
+]
+
+
+@pytest.mark.parametrize("endpoint", MALFORMED_PORTS)
+def test_endpoints_a_url_parser_refuses_are_refused_in_production_and_locally(endpoint):
+    """urllib.parse (port included) decides; the production allow-list check and the local one
+    are the same function, and a send to such an endpoint fails without any request."""
+    for allow_loopback in (False, True):
+        assert webpush.endpoint_problem(endpoint, allow_loopback=allow_loopback)
+        with pytest.raises(ValueError) as raised:
+            webpush.validate_subscription(_subscription(endpoint), allow_loopback=allow_loopback)
+        assert str(raised.value) == webpush.SUBSCRIPTION_INVALID
+    keys = webpush.generate_vapid_keys()
+    result = webpush.send(
+        _subscription(endpoint),
+        {"title": "x"},
+        vapid_private_key=keys.private_key,
+        vapid_subject="mailto:hello@tandem.app",
+        ttl=60,
+        allow_loopback=True,
+    )
+    assert (result.outcome, result.status) == ("failed", None)
+
+
+@pytest.mark.parametrize(
+    "endpoint", ["https://fcm.googleapis.com:443/fcm/send/x", "https://FCM.googleapis.com/fcm/send/x"]
+)
+def test_the_default_port_spelled_out_is_the_same_address(endpoint):
+    assert webpush.endpoint_problem(endpoint) == ""
+
+
 @pytest.mark.parametrize(
     "broken",
     [
@@ -95,6 +139,13 @@ def test_loopback_endpoints_only_when_allowed():
 def test_broken_subscriptions_are_refused(broken):
     with pytest.raises(ValueError):
         webpush.validate_subscription(broken)
+
+
+def test_a_redirect_is_a_failed_delivery():
+    for status in (301, 302, 303, 307, 308):
+        result = webpush.classify(_Answer(status, {"Location": "http://127.0.0.1:1/x"}))
+        assert (result.outcome, result.status) == ("failed", status)
+        assert "redirect" in result.reason
 
 
 def test_classification_of_push_service_answers():

@@ -88,6 +88,39 @@ def application_server_key(private_key: str) -> str:
 
 
 SUBSCRIPTION_INVALID = "That push subscription is not valid. Please turn browser notifications on again."
+_URL_REFUSED = re.compile(r"[\x00-\x20\x7f\\]")  # controls, spaces, backslashes: no parser agrees on them
+
+
+def endpoint_problem(endpoint: str, *, allow_loopback: bool = False) -> str:
+    """Why the server must not POST to `endpoint` ("" when it may): it must parse as a URL
+    (urllib.parse, port included: `:443:443`, `:99999` and `:abc` do not), with no user info,
+    and be an https address of a known push service on the default port, or (the local stack's
+    stand-in) a loopback address. The one check for a browser's subscription and for every send."""
+    if _URL_REFUSED.search(endpoint):
+        return "The push endpoint is not a valid address."
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port  # raises ValueError for a port that is no number or out of range
+    except ValueError:
+        return "The push endpoint is not a valid address."
+    host = (parts.hostname or "").lower()
+    if parts.username is not None or parts.password is not None or not host or parts.fragment:
+        return "The push endpoint is not a valid address."
+    known = (
+        parts.scheme == "https"
+        and any(host == h or host.endswith("." + h) for h in PUSH_SERVICE_HOSTS)
+        and port in (None, 443)
+        and parts.netloc.lower() in (host, f"{host}:443")
+    )
+    local = (
+        allow_loopback
+        and parts.scheme in ("http", "https")
+        and host in LOOPBACK_HOSTS
+        and port is not None
+        and port > 0
+        and parts.netloc.lower() == f"{host}:{port}"
+    )
+    return "" if known or local else "The push endpoint is not a known push service."
 
 
 def validate_subscription(raw: object, *, allow_loopback: bool = False) -> dict[str, Any]:
@@ -100,11 +133,7 @@ def validate_subscription(raw: object, *, allow_loopback: bool = False) -> dict[
     endpoint, keys = raw.get("endpoint"), raw.get("keys")
     if not isinstance(endpoint, str) or len(endpoint) > 1024 or not isinstance(keys, dict):
         raise ValueError(SUBSCRIPTION_INVALID)
-    parts = urlsplit(endpoint)
-    host = (parts.hostname or "").lower()
-    known = parts.scheme == "https" and any(host == h or host.endswith("." + h) for h in PUSH_SERVICE_HOSTS)
-    local = allow_loopback and parts.scheme in ("http", "https") and host in LOOPBACK_HOSTS
-    if not (known or local) or parts.username or parts.password:
+    if endpoint_problem(endpoint, allow_loopback=allow_loopback):
         raise ValueError(SUBSCRIPTION_INVALID)
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not isinstance(p256dh, str) or not isinstance(auth, str) or len(p256dh) > 100 or len(auth) > 40:
@@ -169,6 +198,8 @@ def classify(response: Any) -> PushResult:
     status = int(response.status_code)
     if status in (200, 201, 202):
         return PushResult(DELIVERED, status)
+    if 300 <= status < 400:  # never followed: the push service is the only address we POST to
+        return PushResult(FAILED, status, reason=f"The push service answered a redirect ({status}).")
     if status in (404, 410):
         return PushResult(GONE, status, reason="The browser subscription has expired or was removed.")
     retry_after = retry_after_seconds(response.headers.get("Retry-After"))
@@ -177,6 +208,26 @@ def classify(response: Any) -> PushResult:
     if status == 413:
         return PushResult(FAILED, status, reason="The notification is too large for the push service.")
     return PushResult(FAILED, status, reason=_reason(response))
+
+
+@lru_cache(maxsize=1)
+def _no_redirect_session_class() -> type:
+    import requests
+
+    class NoRedirectSession(requests.Session):
+        """A requests session that never follows a redirect: a push goes to the subscription's
+        push service or nowhere (a 307 would otherwise make us POST wherever it points)."""
+
+        def request(self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any) -> Any:
+            kwargs["allow_redirects"] = False
+            return super().request(method, url, *args, **kwargs)
+
+    return NoRedirectSession
+
+
+def no_redirect_session() -> Any:
+    """A new requests.Session that answers a redirect as it is, never following it."""
+    return _no_redirect_session_class()()
 
 
 def encode_payload(payload: dict[str, Any] | str) -> str:
@@ -197,16 +248,16 @@ def send(
     urgency: str = "normal",
     timeout: float = DEFAULT_TIMEOUT,
     session: Any = None,
+    allow_loopback: bool = False,
 ) -> PushResult:
     """Encrypt (aes128gcm) and POST one message to the subscription's push service.
 
     `ttl` is how long (seconds) the service keeps it for an offline device: pywebpush's default of
     0 drops it unless the device is online at that moment. `topic` (RFC 8030, at most 32 URL-safe
-    base64 characters) makes a newer message replace an undelivered one. Never raises for what the
-    push service answers or for a network failure; ValueError for a bad argument."""
-    import requests
-    from py_vapid import VapidException
-    from pywebpush import WebPushException, webpush
+    base64 characters) makes a newer message replace an undelivered one. Redirects are never
+    followed (a 3xx is a failed delivery), and an endpoint `endpoint_problem` refuses is never
+    asked. Never raises for what the push service answers, for a network failure or for an
+    endpoint it cannot use; ValueError for a bad argument."""
 
     if not isinstance(ttl, int) or isinstance(ttl, bool) or ttl < 0:
         raise ValueError("The push TTL is a whole number of seconds, 0 or more.")
@@ -217,9 +268,35 @@ def send(
     if not vapid_subject.startswith(("mailto:", "https://")):
         raise ValueError("The VAPID subject is a mailto: address or an https:// URL.")
     data = encode_payload(payload)
+    problem = endpoint_problem(str(subscription.get("endpoint") or ""), allow_loopback=allow_loopback)
+    if problem:
+        return PushResult(FAILED, reason=problem)
     headers = {"Urgency": urgency}
     if topic:
         headers["Topic"] = topic
+    own_session = session is None  # ours never follows a redirect; closed after this one push
+    session = no_redirect_session() if own_session else session
+    try:
+        return _post(subscription, data, vapid_private_key, vapid_subject, ttl, headers, timeout, session)
+    finally:
+        if own_session:
+            session.close()
+
+
+def _post(
+    subscription: dict[str, Any],
+    data: str,
+    vapid_private_key: str,
+    vapid_subject: str,
+    ttl: int,
+    headers: dict[str, str],
+    timeout: float,
+    session: Any,
+) -> PushResult:
+    import requests
+    from py_vapid import VapidException
+    from pywebpush import WebPushException, webpush
+
     try:
         response = webpush(
             subscription_info=subscription,
@@ -240,4 +317,6 @@ def send(
         return classify(exc.response)
     except (requests.Timeout, requests.ConnectionError) as exc:
         return PushResult(RETRY, reason=f"The push service did not answer: {type(exc).__name__}")
+    except requests.RequestException as exc:  # an address requests cannot use, too many redirects
+        return PushResult(FAILED, reason=f"The push endpoint could not be used: {type(exc).__name__}")
     return classify(response)

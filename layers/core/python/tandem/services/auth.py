@@ -238,9 +238,10 @@ def setup_password(body: dict[str, Any], client_ip: str) -> dict[str, str]:
 
 def password_link_email(purpose: str, email: str) -> dict[str, str] | None:
     """The notifier's half of forgot / setup password: the email to send. The same work for
-    every address (one GetItem, one conditional UpdateItem that reads nothing back, one email):
-    an address with an account gets a new link (retiring the earlier ones); one without is
-    told so, which also helps a member who tried another address. None (no email) within a
+    every address (one GetItem, one conditional UpdateItem, one email): an address with an
+    account gets a new link (retiring the earlier ones); one without is told so, which also
+    helps a member who tried another address; asked to create a password, a member who has one
+    is told so (the link's UpdateItem tells us, at no extra call). None (no email) within a
     minute of the previous one to that address. (Its greeting has no name: reading the name
     would be work only a known address costs.)"""
     if purpose not in password_links.LIFETIMES:
@@ -250,9 +251,17 @@ def password_link_email(purpose: str, email: str) -> dict[str, str] | None:
         if not rate_limit.once_per("no-account-mail", email, password_links.RESEND_AFTER):
             return None
         return {"to": email, **_no_account_email(purpose)}
-    code = password_links.issue(purpose, user_id)
-    if code is None:
-        return None
+    if purpose == "create-password":
+        issued = password_links.issue_create_link(user_id)
+        if issued is None:
+            return None
+        code, had_password = issued
+        if had_password:  # the same work as a new link: one UpdateItem, one email
+            return {"to": email, **_has_password_email()}
+    else:
+        code = password_links.issue(purpose, user_id)
+        if code is None:
+            return None
     if purpose == "reset-password":
         subject = "Reset your Tandem password"
         text = (
@@ -267,6 +276,18 @@ def password_link_email(purpose: str, email: str) -> dict[str, str] | None:
             f"{mailer.link('/create-password/' + code)}\n\nIt works once and expires in 7 days."
         )
     return {"to": email, "subject": subject, "text": text}
+
+
+def _has_password_email() -> dict[str, str]:
+    return {
+        "subject": "Your Tandem password request",
+        "text": (
+            "Hi,\n\nSomeone, hopefully you, asked to create a password for the Tandem account of "
+            "this email address, but it has a password already.\n\nIf you've forgotten it, you can "
+            f"choose a new one: {mailer.link('/forgot-password')}\n\n"
+            "If you didn't ask, you can ignore this email."
+        ),
+    }
 
 
 def _no_account_email(purpose: str) -> dict[str, str]:

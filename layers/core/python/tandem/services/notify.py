@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ from tandem.integrations.aws import client, get_secret
 from tandem.observability import logger
 from tandem.services import email_events, mailer, notification_settings
 from tandem.store.models import User
-from tandem.store.notify import PushSubscription
+from tandem.store.notify import NotificationDelivery, PushSubscription
 
 VAPID_SUBJECT = "mailto:hello@tandem.app"
 MAX_QUEUE_DELAY = 900  # SQS DelaySeconds upper bound
@@ -55,6 +56,7 @@ def notify(
     rules.push_topic(source, sub_option)  # checks the source and its sub-option
     message: dict[str, Any] = {
         "channel": "notify",
+        "id": uuid.uuid4().hex,  # keys what was delivered on each channel (NotificationDelivery)
         "source": source,
         "template": template,
         "context": context,
@@ -162,6 +164,7 @@ def send_push(
         vapid_subject=VAPID_SUBJECT,
         ttl=ttl,
         topic=topic,
+        allow_loopback=settings().is_local,
     )
     if result.outcome == webpush.GONE:
         subscription.delete()
@@ -182,7 +185,7 @@ def _retry_push(message: dict[str, Any], user_id: str, endpoint: str, result: we
         "push": message["push"],
         "attempt": attempt,
     }
-    for key in ("subOption", "subject"):
+    for key in ("subOption", "subject", "id"):
         if message.get(key):
             retry[key] = message[key]
     delay = min(MAX_QUEUE_DELAY, result.retry_after or DEFAULT_RETRY_DELAY * attempt)
@@ -192,52 +195,104 @@ def _retry_push(message: dict[str, Any], user_id: str, endpoint: str, result: we
     return True
 
 
-def _push_to(user: User, message: dict[str, Any], subscriptions: list[PushSubscription]) -> list[str]:
+class DeliveryFailed(Exception):
+    """A channel of a notification raised: the queue redelivers the message, and only the
+    channels with no delivery record are tried again."""
+
+
+class _Delivery:
+    """One notification to one member: the channels settled before (NotificationDelivery), and
+    each channel tried on its own, its result recorded as soon as it is settled. Without a
+    notification id (a message queued before ids existed) nothing is recorded or skipped."""
+
+    def __init__(self, user: User, message: dict[str, Any], notification_id: str | None) -> None:
+        self.user, self.message, self.notification_id = user, message, notification_id
+        self.settled = NotificationDelivery.of(notification_id, user.user_id) if notification_id else {}
+        self.errors: list[tuple[str, Exception]] = []
+
+    def run(self, channel: str, attempt: Any) -> str | None:
+        """The channel's recorded outcome, or try it now: its outcome is recorded (None when it
+        raised; the error is kept and the message will be redelivered)."""
+        if channel in self.settled:
+            return self.settled[channel]
+        try:
+            outcome = attempt()
+        except Exception as exc:  # noqa: BLE001 - any failure of one channel leaves the others alone
+            logger.warning(
+                "Notification channel failed; the message will be redelivered for it",
+                extra={
+                    "channel": channel.split(":", 1)[0],
+                    "error": f"{type(exc).__name__}: {str(exc)[:200]}",
+                },
+            )
+            self.errors.append((channel, exc))
+            return None
+        if self.notification_id:
+            NotificationDelivery.record(self.notification_id, self.user.user_id, channel, outcome)
+        self.settled[channel] = outcome
+        return outcome
+
+
+def _push_one(user: User, message: dict[str, Any], subscription: PushSubscription) -> str:
     source, sub_option = message["source"], message.get("subOption")
     ttl = rules.push_ttl(source, sub_option)
     topic = rules.push_topic(source, sub_option, message.get("subject"))
-    outcomes = []
-    for subscription in subscriptions:
-        result = send_push(subscription, message["push"], ttl=ttl, topic=topic)
-        outcome = result.outcome
-        if outcome == webpush.RETRY:
-            outcome = (
-                "retry" if _retry_push(message, user.user_id, subscription.endpoint, result) else "failed"
-            )
-        if outcome not in (webpush.DELIVERED, "retry"):
-            logger.info("Push not delivered", extra={"outcome": outcome, "reason": result.reason})
-        outcomes.append(outcome)
-    return outcomes
+    result = send_push(subscription, message["push"], ttl=ttl, topic=topic)
+    outcome = result.outcome
+    if outcome == webpush.RETRY:
+        outcome = "retry" if _retry_push(message, user.user_id, subscription.endpoint, result) else "failed"
+    if outcome not in (webpush.DELIVERED, "retry"):
+        logger.info("Push not delivered", extra={"outcome": outcome, "reason": result.reason})
+    return outcome
 
 
-def deliver_to(user: User, message: dict[str, Any]) -> Outcome:
+def _email(delivery: _Delivery, outcome: Outcome, label: str = "sent") -> None:
+    user, message = delivery.user, delivery.message
+
+    def attempt() -> str:
+        sent = send_email(user, message["template"], message["context"], message["source"])
+        return label if sent else "suppressed"
+
+    outcome.email = delivery.run("email", attempt) or ""
+
+
+def deliver_to(user: User, message: dict[str, Any], notification_id: str | None = None) -> Outcome:
+    """One notification to one member on each channel they take for its source. A channel that
+    raises is left for the queue's redelivery (DeliveryFailed at the end); the others are done
+    and recorded, so they are not repeated."""
     source, sub_option = message["source"], message.get("subOption")
     user_settings = notification_settings.of_user(user.user_id)
     channels = rules.channels_for(
         user_settings, source, sub_option, slack_active=notification_settings.slack_active()
     )
+    delivery = _Delivery(user, message, notification_id)
     outcome = Outcome()
     if rules.EMAIL in channels and user.email:
-        sent = send_email(user, message["template"], message["context"], source)
-        outcome.email = "sent" if sent else "suppressed"
+        _email(delivery, outcome)
     if rules.BROWSER in channels:
         subscriptions = PushSubscription.of_user(user.user_id)
-        outcome.browser = _push_to(user, message, subscriptions)
+        for subscription in subscriptions:
+            channel = NotificationDelivery.browser_channel(subscription.endpoint)
+            result = delivery.run(channel, lambda s=subscription: _push_one(user, message, s))
+            outcome.browser.append(result or "error")
         ended = not subscriptions or all(o in ("gone", "failed") for o in outcome.browser)
         if ended and not outcome.email and user.email:
             final = "failed" if subscriptions else "gone"
             if rules.email_fallback(user_settings, source, sub_option, rules.BROWSER, final):
-                send_email(user, message["template"], message["context"], source)
-                outcome.email = "sent (browser fallback)"
+                _email(delivery, outcome, "sent (browser fallback)")
     if rules.SLACK in channels:
-        outcome.slack = _to_slack(user, message)
-        final = {"sent": "", "retry": ""}.get(
+        outcome.slack = delivery.run("slack", lambda: _to_slack(user, message)) or "error"
+        final = {"sent": "", "retry": "", "error": ""}.get(
             outcome.slack, "disconnected" if outcome.slack == "disconnected" else "failed"
         )
         if final and not outcome.email and user.email:
             if rules.email_fallback(user_settings, source, sub_option, rules.SLACK, final):
-                send_email(user, message["template"], message["context"], source)
-                outcome.email = "sent (Slack fallback)"
+                _email(delivery, outcome, "sent (Slack fallback)")
+    if delivery.errors:
+        channel, error = delivery.errors[0]
+        raise DeliveryFailed(
+            f"{len(delivery.errors)} channel(s) failed, first {channel.split(':', 1)[0]}"
+        ) from error
     return outcome
 
 
@@ -251,33 +306,49 @@ def _to_slack(user: User, message: dict[str, Any]) -> str:
     return result.outcome
 
 
-def deliver(message: dict[str, Any]) -> list[Outcome]:
-    """A 'notify' queue message to every member it names. A failure raises (the queue retries
-    the message and then keeps it in the DLQ)."""
-    outcomes = []
+def deliver(message: dict[str, Any], notification_id: str | None = None) -> list[Outcome]:
+    """A 'notify' queue message to every member it names. `notification_id` (the message's own
+    `id`, else the queue message's id) keys the delivery records: when a channel fails the
+    whole message is redelivered (DeliveryFailed), and every member's settled channels are
+    skipped then. The queue retries it, then keeps it in the DLQ."""
+    notification_id = message.get("id") or notification_id
+    outcomes, failures = [], []
     for user in _users(message):
-        outcome = deliver_to(user, message)
+        try:
+            outcome = deliver_to(user, message, notification_id)
+        except DeliveryFailed as exc:
+            failures.append(exc)
+            continue
         logger.info(
             "Notification delivered",
             extra={"source": message["source"], "user": user.user_id, **outcome.summary()},
         )
         outcomes.append(outcome)
+    if failures:
+        raise failures[0]
     return outcomes
 
 
-def deliver_push_retry(message: dict[str, Any]) -> str:
-    """A push asked to wait (429 / 5xx), tried again for that one browser."""
+def deliver_push_retry(message: dict[str, Any], notification_id: str | None = None) -> str:
+    """A push asked to wait (429 / 5xx), tried again for that one browser; its email fallback is
+    recorded under the notification's id like the first delivery's email, so it goes once."""
     from tandem.store.notify import PushSubscription as Model
 
     user = User.find(message["toUser"])
     subscription = Model.find(message["toUser"], message["endpoint"]) if user else None
     if user is None or subscription is None:
         return "gone"
-    (outcome,) = _push_to(user, message, [subscription])
-    if outcome in ("gone", "failed") and user.email:
+    delivery = _Delivery(user, message, message.get("id") or notification_id)
+    channel = (
+        f"{NotificationDelivery.browser_channel(subscription.endpoint)}:retry{int(message.get('attempt', 0))}"
+    )
+    result = delivery.run(channel, lambda: _push_one(user, message, subscription))
+    if result in ("gone", "failed") and user.email:
         user_settings = notification_settings.of_user(user.user_id)
         if rules.email_fallback(
-            user_settings, message["source"], message.get("subOption"), rules.BROWSER, outcome
+            user_settings, message["source"], message.get("subOption"), rules.BROWSER, result
         ):
-            send_email(user, message["template"], message["context"], message["source"])
-    return outcome
+            _email(delivery, Outcome(), "sent (browser fallback)")
+    if delivery.errors:
+        raise DeliveryFailed("The push retry failed") from delivery.errors[0][1]
+    return result or "error"

@@ -21,7 +21,7 @@ from pynamodb.exceptions import UpdateError
 
 from tandem.errors import ValidationError
 from tandem.store import keys
-from tandem.store.models import User, update_only
+from tandem.store.models import User, update_only, update_returning_old
 
 LIFETIMES = {"reset-password": 3600, "create-password": 7 * 24 * 3600}
 RESEND_AFTER = 60  # seconds between two link emails to one address
@@ -40,29 +40,46 @@ def _parse(code: str) -> tuple[str, str] | None:
 
 def issue(purpose: str, user_id: str) -> str | None:
     """A new link for the user, replacing any earlier one (one UpdateItem that reads nothing
-    back); None when a link went out less than a minute ago, or, for a create-password link,
-    when the user has a password already."""
+    back); None when a link went out less than a minute ago."""
+    found = _issue(purpose, user_id, read_back=False)
+    return found[0] if found else None
+
+
+def issue_create_link(user_id: str) -> tuple[str, bool] | None:
+    """A create-password link, and whether the user had a password already: the same one
+    UpdateItem as `issue` (it answers with the item's attribute names), so an address whose
+    member has a password costs what any other address costs. For such a member the link is
+    stored but never works (`use` refuses a create-password link to a user with a password):
+    the caller mails them that they have a password instead. None within a minute of the
+    previous link."""
+    return _issue("create-password", user_id, read_back=True)
+
+
+def _issue(purpose: str, user_id: str, *, read_back: bool) -> tuple[str, bool] | None:
     lifetime = LIFETIMES[purpose]
     secret = secrets.token_urlsafe(32)
     now = int(time.time())
     condition = User.pk.exists() & (
         User.password_link_sent.does_not_exist() | (User.password_link_sent <= now - RESEND_AFTER)
     )
-    if purpose == "create-password":
-        condition &= User.password_hash.does_not_exist()
     actions = [
         User.password_link.set(_hash(secret)),
         User.password_link_purpose.set(purpose),
         User.password_link_expires.set(now + lifetime),
         User.password_link_sent.set(now),
     ]
+    key = (keys.user_pk(user_id), keys.META)
     try:
-        update_only(User, (keys.user_pk(user_id), keys.META), actions, condition)
+        if read_back:
+            had_password = User.password_hash.attr_name in update_returning_old(User, key, actions, condition)
+        else:
+            update_only(User, key, actions, condition)
+            had_password = False
     except UpdateError as exc:
         if exc.cause_response_code == "ConditionalCheckFailedException":
             return None
         raise
-    return f"{user_id}-{secret}"
+    return f"{user_id}-{secret}", had_password
 
 
 def open_link(purpose: str, code: str) -> User | None:
@@ -102,7 +119,9 @@ def use(purpose: str, code: str, user: User, actions: list[Any]) -> None:
             ],
             condition=(User.password_link == _hash(parsed[1]))
             & (User.password_link_purpose == purpose)
-            & (User.password_link_expires > int(time.time())),
+            & (User.password_link_expires > int(time.time()))
+            # a create-password link made for a member who has a password was never mailed
+            & (User.password_hash.does_not_exist() if purpose == "create-password" else User.pk.exists()),
         )
     except UpdateError as exc:
         if exc.cause_response_code == "ConditionalCheckFailedException":

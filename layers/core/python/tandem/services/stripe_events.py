@@ -1,4 +1,8 @@
-"""Stripe webhook events: received -> started -> done (or failed).
+"""Stripe webhook events: received -> started -> done (or failed); `unusable` for a signed
+event we cannot process (kept with the reason, never started).
+
+The webhook checks the signature on the raw body (`verify_signature`), then reads it
+(`parse_event`).
 
 The webhook records the event (one conditional put) and starts a billing execution, then marks
 it started. A redelivery is ignored only while the event is started or once it is done: one
@@ -15,6 +19,9 @@ until it is done (GET users/webhooks-in-progress), and the account's users get
 from __future__ import annotations
 
 import json
+import re
+import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -56,6 +63,109 @@ def is_billing_event(event_type: str) -> bool:
     return event_type in BILLING_EVENTS
 
 
+# ---------------------------------------------------------------- the webhook's body
+
+TOLERANCE = 300  # seconds a signature may be old, or dated ahead of our clock (Stripe's default)
+EVENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,255}$")
+EVENT_TYPE = re.compile(r"^[a-z0-9_.]{1,100}$")
+OBJECT_ID_MAX = 255
+
+
+def _signed_at(header: str) -> int | None:
+    for item in header.split(","):
+        name, _, value = item.partition("=")
+        if name.strip() == "t":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def verify_signature(payload: bytes, header: str, secret: str, now: float | None = None) -> str | None:
+    """Why the raw body is not signed by Stripe with `secret` (None when it is): the `stripe`
+    library's check (HMAC of `<t>.<body>`, at most TOLERANCE s old), plus the check it leaves
+    out: a signature dated more than TOLERANCE s ahead of our clock. Reads nothing of the body
+    but its bytes; Stripe signs UTF-8 text, so bytes that are not UTF-8 are not signed by it."""
+    import stripe
+
+    try:
+        stripe.WebhookSignature.verify_header(payload, header, secret, tolerance=TOLERANCE)
+    except stripe.SignatureVerificationError as exc:
+        return str(exc)[:200]
+    except UnicodeDecodeError:
+        return "The body is not UTF-8 text"
+    signed_at = _signed_at(header)
+    if signed_at is None or signed_at > (time.time() if now is None else now) + TOLERANCE:
+        return "Timestamp outside the tolerance zone (in the future)"
+    return None
+
+
+class MalformedEvent(ValueError):
+    """A body that is no Stripe event (the webhook answers 400)."""
+
+
+@dataclass(frozen=True)
+class ParsedEvent:
+    event_id: str
+    event_type: str
+    object_id: str = ""
+    customer: str | None = None
+    unusable: str = ""  # why a well-formed event cannot be processed ("" when it can)
+
+
+def parse_event(payload: bytes) -> ParsedEvent:
+    """A verified body as the event it names. MalformedEvent when it is not UTF-8, not JSON,
+    nested too deeply to read, not an object, holds text that is not valid Unicode (a lone
+    surrogate escape), or has no usable `id` and `type`. An event whose `data.object` we cannot
+    read comes back with `unusable` set: it is recorded, not processed."""
+    try:
+        doc = json.loads(payload.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise MalformedEvent("The body is not UTF-8 text") from None
+    except RecursionError:
+        raise MalformedEvent("The body is nested too deeply") from None
+    except ValueError:
+        raise MalformedEvent("The body is not JSON") from None
+    if not isinstance(doc, dict):
+        raise MalformedEvent("The body is not a JSON object")
+    try:
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedEvent("The body contains text that is not valid Unicode") from None
+    except RecursionError:
+        raise MalformedEvent("The body is nested too deeply") from None
+    event_id, event_type = doc.get("id"), doc.get("type")
+    if not isinstance(event_id, str) or not EVENT_ID.match(event_id):
+        raise MalformedEvent("The event has no valid id")
+    if not isinstance(event_type, str) or not EVENT_TYPE.match(event_type):
+        raise MalformedEvent("The event has no valid type")
+    data = doc.get("data")
+    obj = data.get("object") if isinstance(data, dict) else None
+    if not isinstance(obj, dict):
+        return ParsedEvent(event_id, event_type, unusable="The event has no data.object")
+    object_id = obj.get("id", "")
+    if object_id is None:
+        object_id = ""
+    if not isinstance(object_id, str) or len(object_id) > OBJECT_ID_MAX:
+        return ParsedEvent(event_id, event_type, unusable="The event's object has no valid id")
+    return ParsedEvent(event_id, event_type, object_id, customer_of(event_type, obj))
+
+
+def record_unusable(event: ParsedEvent) -> None:
+    """Keep a signed event we cannot process (status `unusable`, with the reason), once: it is
+    answered 2xx so Stripe stops redelivering it, and stays visible to whoever looks."""
+    item = StripeEvent.new(event.event_id, event.event_type, event.object_id, None, datetime.now(UTC))
+    item.customer_id = event.customer
+    item.status = "unusable"
+    item.message = event.unusable[:500]
+    try:
+        item.save(condition=StripeEvent.pk.does_not_exist())
+    except PutError as exc:
+        if exc.cause_response_code != "ConditionalCheckFailedException":
+            raise
+
+
 class StripeTemporaryError(Exception):
     """Stripe could not be reached or asked us to slow down: the state machine retries."""
 
@@ -69,7 +179,8 @@ def customer_of(event_type: str, obj: Any) -> str | None:
         found = getter("customer", None)
         if found is not None and not isinstance(found, str):
             found = getattr(found, "id", None) or (found.get("id") if hasattr(found, "get") else None)
-    return found if isinstance(found, str) and found.startswith("cus_") else None
+    usable = isinstance(found, str) and found.startswith("cus_") and len(found) <= OBJECT_ID_MAX
+    return found if usable else None
 
 
 def receive(event_id: str, event_type: str, object_id: str, customer_id: str | None) -> bool:

@@ -136,6 +136,18 @@ def update_only(model: type[TandemModel], key: tuple[str, str], actions: list, c
     )
 
 
+def update_returning_old(
+    model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None
+) -> set[str]:
+    """UpdateItem that answers with the names of the attributes the item had before (ReturnValues
+    ALL_OLD): what a write needs to know about the item, in the same one call. Raises pynamodb's
+    UpdateError like `Model.update`."""
+    answer = model._get_connection().update_item(
+        key[0], key[1], actions=actions, condition=condition, return_values="ALL_OLD"
+    )
+    return set((answer or {}).get("Attributes", {}))
+
+
 def save_all(model: type[_M], items: Iterable[_M]) -> None:
     """Put every item unconditionally with BatchWriteItem (25 a call; pynamodb retries what
     DynamoDB leaves unprocessed). For new items whose keys nobody else can hold (fresh ids)."""
@@ -612,7 +624,7 @@ class StripeEvent(TandemModel):
     event_type = UnicodeAttribute()
     object_id = UnicodeAttribute(default="")
     customer_id = UnicodeAttribute(null=True)
-    status = UnicodeAttribute(default="received")  # received | started | done | failed
+    status = UnicodeAttribute(default="received")  # received | started | done | failed | unusable
     message = UnicodeAttribute(default="")
     attempts = NumberAttribute(default=0)  # executions started for it (names <event>-<n>)
     failed_attempt = NumberAttribute(null=True)  # the attempt whose processing failed last

@@ -279,3 +279,45 @@ class TipWeek(TandemModel):
                 return False
             raise
         return True
+
+
+DELIVERY_PREFIX = "NOTIFIED#"
+DELIVERY_KEPT = 15 * 24 * 3600  # longer than a queue message lives (SQS keeps one 14 days at most)
+
+
+@_register
+class NotificationDelivery(TandemModel):
+    """What one notification did on one channel for one member, once that channel is settled
+    (email sent or suppressed, a browser's push delivered, gone, failed or handed to its own
+    retry, a Slack post): a redelivered queue message redoes only the channels with no record,
+    so a push that keeps failing never sends the email again.
+
+    pk=NOTIFIED#<notification id>  sk=<user id>#<channel> (email | slack | browser:<endpoint id>)
+    """
+
+    outcome = UnicodeAttribute()
+    at = NumberAttribute()
+    ttl = NumberAttribute()
+
+    @classmethod
+    def key(cls, notification_id: str, user_id: str, channel: str) -> Key:
+        return DELIVERY_PREFIX + notification_id, f"{user_id}#{channel}"
+
+    @staticmethod
+    def browser_channel(endpoint: str) -> str:
+        return "browser:" + endpoint_id(endpoint)
+
+    @classmethod
+    def of(cls, notification_id: str, user_id: str) -> dict[str, str]:
+        """The channels settled for this member: {channel: outcome} (one Query)."""
+        found = cls.query(
+            DELIVERY_PREFIX + notification_id, cls.sk.startswith(f"{user_id}#"), consistent_read=True
+        )
+        return {item.sk.split("#", 1)[1]: item.outcome for item in found}
+
+    @classmethod
+    def record(cls, notification_id: str, user_id: str, channel: str, outcome: str) -> None:
+        at = int(time.time())
+        cls(
+            *cls.key(notification_id, user_id, channel), outcome=outcome, at=at, ttl=at + DELIVERY_KEPT
+        ).save()

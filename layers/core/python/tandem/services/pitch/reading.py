@@ -57,7 +57,8 @@ def list_live(
 
 
 def view(feature_id: str, brand: Brand, account: Account | None, now: int | None = None) -> dict[str, Any]:
-    """GET pitch/{id}: a live feature for anyone; a closed or pending one only for its owner.
+    """GET pitch/{id}: a feature that was live (live, expired, ended) for anyone; one that never
+    was (pending, refused, withdrawn before approval) only for its owner.
     `pitch`: this brand's pitch to it, if any (one BatchGetItem of the feature and the pitch)."""
     now = int(now if now is not None else time.time())
     if not rules.valid_id(feature_id):
@@ -69,12 +70,10 @@ def view(feature_id: str, brand: Brand, account: Account | None, now: int | None
     )
     feature = found.get(Feature.key(feature_id))
     own = feature is not None and feature.account_id == brand.account_id
-    if (
-        feature is None
-        or (not own and feature.status == rules.PENDING)
-        or feature.status == rules.REFUSED
-        and not own
-    ):
+    never_live = feature is not None and (
+        feature.status in (rules.PENDING, rules.REFUSED) or feature.approved_at is None
+    )  # pending, refused, or ended (withdrawn) before it was approved
+    if feature is None or (never_live and not own):
         raise NotFound(rules.NOT_FOUND)
     answer = feature_json(
         feature,

@@ -171,7 +171,7 @@ class Account(TandemModel):
     name = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
     # none | pending_approval | active | trialling | cancelled | gifted | fixed_term
-    # (billing sets it from Stripe; tandem.services.subscriptions reads it)
+    # (billing sets it from Stripe; tandem.services.entitlements reads it)
     subscription_status = UnicodeAttribute(default="none")
     subscription_valid_to = NumberAttribute(null=True)  # epoch seconds; cancelled stays valid until then
     # Billing (tandem.services.billing): the account's Stripe customers, the billing record

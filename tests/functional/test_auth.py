@@ -658,3 +658,20 @@ def test_password_rules_on_sign_up_and_reset(api, password, message):
         {"error": message, "errors": {"password": message}},
     )
     assert api.call("GET", f"/api/users/reset-password/{code}")[0] == 200  # still usable
+
+
+def test_the_login_check_carries_the_global_message_to_members_already_signed_in(api):
+    """SPEC section 7: the top bar shows the global message; a member signed in before the admin
+    set it sees it at their next page load, and it goes once the admin removes it."""
+    from tandem.store.admin import SiteSettings
+
+    sign_up(api)
+    _, session = login(api)
+    headers = auth_headers(session["access_token"])
+    assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == ""
+
+    SiteSettings.current().update(actions=[SiteSettings.global_message.set("Maintenance on Sunday at 6am")])
+    assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == "Maintenance on Sunday at 6am"
+
+    SiteSettings.current().update(actions=[SiteSettings.global_message.remove()])
+    assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == ""

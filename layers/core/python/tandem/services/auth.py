@@ -351,6 +351,9 @@ def login_check(user: User, brand: Brand | None) -> dict[str, Any]:
         "featureOnly": user.access == "feature",
         "emailConfirmed": bool(user.email_confirmed),
         "lastWebhookUpdate": _webhook_times(user),
+        # The top bar's message for a member already signed in (SPEC section 7: any answer may
+        # carry it); "" once the admin removed it, so the bar drops it too.
+        "globalMessage": SiteSettings.message() or "",
     }
 
 

@@ -110,6 +110,11 @@ function notForFeatureOnly(to: string, ...pageRoutes: PageRoute[]): PageRoute[] 
   return pageRoutes.map((route) => ({ ...route, featureOnlyRedirect: to }));
 }
 
+/** A feature-only member's received requests are pitches: their menu says 'Pitches Received', so does the title. */
+function pitchesReceived(route: PageRoute): PageRoute {
+  return { ...route, featureOnlyTitle: 'Pitches Received' };
+}
+
 export const routes: readonly AppRoute[] = [
   // Logged-out only
   loggedOutOnly('/login', 'Login', pages.login),
@@ -149,16 +154,16 @@ export const routes: readonly AppRoute[] = [
   comingSoon('/account/*', 'Account'),
 
   // Requests
-  privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }),
+  pitchesReceived(privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
+  pitchesReceived(privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
+  ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }).map(pitchesReceived),
   ...notForFeatureOnly(
     '/requests/received',
     privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
     privatePage('/requests/sent/:userBrand', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   ),
-  privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  privatePage('/requests/received/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  pitchesReceived(privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
+  pitchesReceived(privatePage('/requests/received/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
   // Any other filter: the page sends it to /404.
   privatePage('/requests/:filter/:userBrand', 'Requests', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received/:userBrand/:_id', 'Request', pages.request, 'Requests', { subscriptionType: 'request' }),

@@ -128,6 +128,11 @@ def slack_select_channel() -> dict:
     return slack_connection.select_channel(user_id, json_body(bp.current_request))
 
 
+@route(bp, "/slack/disconnect", methods=["POST"])
+def slack_disconnect() -> dict:
+    return slack_connection.disconnect(_user_id())
+
+
 @route(bp, "/slack/callback", public=True, methods=["GET"])
 def slack_callback() -> Response:
     """Slack sends the browser here after its consent page; the signed state names the member."""

@@ -92,6 +92,11 @@ export function sendTestNotification(): Promise<TestResult> {
   });
 }
 
+/** POST slack/disconnect: Slack forgotten, and turned off wherever it was chosen. */
+export function disconnectSlack(): Promise<SlackStatus> {
+  return api.post<SlackStatus>('slack/disconnect', {});
+}
+
 export function slackAuthUrl(): Promise<string> {
   return api.get<{ url: string }>('slack/auth').then((answer) => answer.url);
 }

@@ -19,6 +19,9 @@ import { expect, test as base, type Page } from '@playwright/test';
  */
 
 const BLOCKING = new Set(['serious', 'critical']);
+/** With `test.use({ a11yLevel: 'moderate' })`, moderate findings fail the test too. */
+const BLOCKING_FROM_MODERATE = new Set(['moderate', 'serious', 'critical']);
+export type A11yLevel = 'serious' | 'moderate';
 
 interface Finding {
   readonly url: string;
@@ -73,7 +76,13 @@ async function runAxe(page: Page): Promise<PageViolation[]> {
   });
 }
 
-async function scan(page: Page, findings: Finding[], scanned: Set<string>, strict: boolean): Promise<void> {
+async function scan(
+  page: Page,
+  findings: Finding[],
+  scanned: Set<string>,
+  strict: boolean,
+  blocking: ReadonlySet<string> = BLOCKING,
+): Promise<void> {
   const url = page.url();
   if (!url.startsWith('http')) return;
   try {
@@ -82,7 +91,7 @@ async function scan(page: Page, findings: Finding[], scanned: Set<string>, stric
     if (page.url() !== url && !strict) return; // moved on mid-scan: the new address is scanned on its own
     scanned.add(new URL(url).pathname);
     for (const violation of violations) {
-      if (!BLOCKING.has(violation.impact)) continue;
+      if (!blocking.has(violation.impact)) continue;
       findings.push({ url: new URL(url).pathname + new URL(url).search, ...violation });
     }
   } catch (error) {
@@ -91,9 +100,11 @@ async function scan(page: Page, findings: Finding[], scanned: Set<string>, stric
   }
 }
 
-export const test = base.extend<{ a11y: A11yWatcher }>({
+export const test = base.extend<{ a11y: A11yWatcher; a11yLevel: A11yLevel }>({
+  a11yLevel: ['serious', { option: true }],
   a11y: [
-    async ({ page }, use, testInfo) => {
+    async ({ page, a11yLevel }, use, testInfo) => {
+      const blocking = a11yLevel === 'moderate' ? BLOCKING_FROM_MODERATE : BLOCKING;
       const findings: Finding[] = [];
       const scanned = new Set<string>();
       const watched = new Set<Page>();
@@ -109,7 +120,7 @@ export const test = base.extend<{ a11y: A11yWatcher }>({
           if (queued.has(path)) return;
           queued.add(path);
           queue = queue.then(async () => {
-            await scan(target, findings, scanned, false);
+            await scan(target, findings, scanned, false, blocking);
             // Dropped mid-scan: the next visit to this address may try again.
             if (!scanned.has(path)) queued.delete(path);
           });
@@ -117,7 +128,7 @@ export const test = base.extend<{ a11y: A11yWatcher }>({
       };
       const check = async (target: Page) => {
         await queue;
-        await scan(target, findings, scanned, true);
+        await scan(target, findings, scanned, true, blocking);
       };
 
       watch(page);
@@ -126,7 +137,7 @@ export const test = base.extend<{ a11y: A11yWatcher }>({
       await queue;
       for (const target of watched) {
         if (target.isClosed() || !target.url().startsWith('http')) continue;
-        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false);
+        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false, blocking);
       }
       await testInfo.attach('accessibility-scans', {
         body: [...scanned].sort().join('\n'),
@@ -135,7 +146,7 @@ export const test = base.extend<{ a11y: A11yWatcher }>({
       const report = findings
         .map((f) => `${f.url}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join('\n    ')}`)
         .join('\n');
-      expect(findings, `serious or critical accessibility violations:\n${report}`).toEqual([]);
+      expect(findings, `${a11yLevel} or worse accessibility violations:\n${report}`).toEqual([]);
     },
     { auto: true },
   ],

@@ -675,3 +675,17 @@ def test_the_login_check_carries_the_global_message_to_members_already_signed_in
 
     SiteSettings.current().update(actions=[SiteSettings.global_message.remove()])
     assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == ""
+
+
+def test_signing_out_everywhere_ends_every_session_this_one_too(api):
+    sign_up(api)
+    _, laptop = login(api)
+    _, phone = login(api)
+    assert api.call("POST", "/api/users/logout-everywhere", auth_headers(phone["access_token"])) == (
+        200,
+        {"message": "You're signed out everywhere, this browser too."},
+    )
+    for session in (laptop, phone):
+        assert refresh(api, session["refresh_token"]) == (401, {"error": SESSION_ENDED})
+        assert api.call("GET", "/api/users", auth_headers(session["access_token"]))[0] == 401
+    assert login(api)[0] == 200

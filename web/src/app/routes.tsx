@@ -39,6 +39,7 @@ const pages = {
   comingSoon: () => import('./ComingSoonRoute').then((m) => m.ComingSoonRoute),
   brands: () => import('@/features/brands/components/BrandsPage').then((m) => m.BrandsPage),
   profile: () => import('@/features/account/components/ProfilePage').then((m) => m.ProfilePage),
+  account: () => import('@/features/account/components/AccountPage').then((m) => m.AccountPage),
   matches: () => import('@/features/matches/components/MatchesPage').then((m) => m.MatchesRoute),
   matchBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.MatchBrandPage),
   publicBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.PublicBrandPage),
@@ -71,11 +72,6 @@ const pages = {
 
 function loggedOutOnly(path: string, title: string, page: PageRoute['page']): PageRoute {
   return { path, title, page, access: 'loggedOutOnly', layout: 'public' };
-}
-
-/** A signed-in area that is still being built: the shared placeholder, named by `area`. */
-function comingSoon(path: string, title: string, area: string = title, meta?: RouteMeta): PageRoute {
-  return { path, title, area, meta, page: pages.comingSoon, access: 'private', layout: 'app' };
 }
 
 /** A signed-in page of the app. */
@@ -145,13 +141,12 @@ export const routes: readonly AppRoute[] = [
   // Private: dashboard and account
   { path: '/', title: 'Dashboard', page: pages.dashboard, access: 'private', layout: 'app' },
   { path: '/stop-welcome-emails/:email', title: 'Welcome emails', page: pages.stopWelcomeEmails, access: 'private', layout: 'app' },
-  comingSoon('/account', 'Account'),
+  privatePage('/account', 'Account', pages.account),
   privatePage('/account/brands', 'Brands', pages.brands),
   privatePage('/account/profile', 'Profile', pages.profile),
   privatePage('/account/notifications', 'Notifications', pages.notifications),
   privatePage('/account/subscriptions', 'Billing', pages.subscriptions, 'Billing', { subscriptionType: 'account' }),
   ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false, page: pages.subscriptions }),
-  comingSoon('/account/*', 'Account'),
 
   // Requests
   pitchesReceived(privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),

@@ -324,6 +324,17 @@ def create_password(body: dict[str, Any]) -> dict[str, str]:
     return _set_password("create-password", body)
 
 
+SIGNED_OUT_EVERYWHERE = "You're signed out everywhere, this browser too."
+
+
+def sign_out_everywhere(user: User) -> dict[str, str]:
+    """POST users/logout-everywhere: every sign-in of the member ends (access and refresh
+    tokens, on every device, this one too), as a password reset ends them."""
+    user.update(actions=[User.token_version.add(1)])
+    sessions.revoke_all(user.user_id)
+    return {"message": SIGNED_OUT_EVERYWHERE}
+
+
 def instant_login_link(user: User) -> str:
     return mailer.link(f"/login/{codes.issue('instant-login', user.user_id)}/{user.user_id}")
 

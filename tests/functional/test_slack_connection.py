@@ -191,7 +191,10 @@ def test_slack_is_chosen_only_once_connected_and_disconnecting_turns_it_off(api,
     sub_on = {"new_matches": {"subOptions": {"each_run": {"slack": True}}}}
     assert api.call("PUT", "/api/notifications/user", b.headers, sub_on)[0] == 400
     # Turning other things on or off is not held up by Slack.
-    assert api.call("PUT", "/api/notifications/user", b.headers, {"requests_received": {"email": False}})[0] == 200
+    assert (
+        api.call("PUT", "/api/notifications/user", b.headers, {"requests_received": {"email": False}})[0]
+        == 200
+    )
 
     _connect(api, fake_slack, b)
     status, saved = api.call("PUT", "/api/notifications/user", b.headers, turn_on)

@@ -109,7 +109,10 @@ class _People:
 
 def _person(user: User | None, fallback: str) -> dict[str, str | None]:
     if user is None:
-        return {"label": fallback or "Unknown account", "href": users_page(fallback) if "@" in fallback else None}
+        return {
+            "label": fallback or "Unknown account",
+            "href": users_page(fallback) if "@" in fallback else None,
+        }
     label = f"{user.name} ({user.email})" if user.name else user.email
     return {"label": label, "href": users_page(user.email)}
 

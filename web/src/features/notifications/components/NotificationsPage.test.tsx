@@ -60,6 +60,7 @@ function open(routes: Record<string, MockAnswer> = {}) {
     'GET notifications/options': OPTIONS,
     'GET notifications/user': SETTINGS,
     'GET slack/status': { connected: false, channelName: null },
+    'GET notifications/sign-in-links': { enabled: true },
     'PUT notifications/user': ({ body }) => body,
     ...routes,
   });
@@ -204,5 +205,18 @@ describe('NotificationsPage', () => {
         expect(screen.getByRole('checkbox', { name: 'Requests received: Slack' })).not.toBeChecked();
       });
     });
+  });
+
+  it('turns the sign-in links in emails off', async () => {
+    const { api, user } = open({ 'PUT notifications/sign-in-links': ({ body }) => body });
+    const toggle = await screen.findByRole('checkbox', { name: 'Sign me in from links in emails' });
+    await vi.waitFor(() => {
+      expect(toggle).toBeChecked();
+    });
+    await user.click(toggle);
+    await vi.waitFor(() => {
+      expect(toggle).not.toBeChecked();
+    });
+    expect(api.calls('PUT notifications/sign-in-links')[0]?.body).toEqual({ enabled: false });
   });
 });

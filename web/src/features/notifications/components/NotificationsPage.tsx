@@ -8,6 +8,8 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { describeError } from '@/lib/api';
 import {
   disconnectSlack,
+  saveSignInLinks,
+  signInLinksQuery,
   notificationKeys,
   optionsQuery,
   saveSettings,
@@ -182,6 +184,40 @@ function SlackSection() {
   );
 }
 
+/** Whether the emails that bring the member back carry a one-click sign-in link. */
+function SignInLinksSection() {
+  const queryClient = useQueryClient();
+  const links = useQuery(signInLinksQuery());
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: saveSignInLinks,
+    onSuccess: (answer) => {
+      setError(null);
+      queryClient.setQueryData(signInLinksQuery().queryKey, answer);
+    },
+    onError: (failure) => { setError(describeError(failure)); },
+  });
+  return (
+    <section aria-labelledby="sign-in-links-heading" className="card">
+      <h2 id="sign-in-links-heading">Sign-in links in emails</h2>
+      <p>
+        Emails about a request you received, a request accepted or new matches can sign you in with one click, straight to
+        what they are about. Each link works once, for 72 hours.
+      </p>
+      <label className="notifications__switch">
+        <input
+          type="checkbox"
+          checked={links.data?.enabled ?? false}
+          disabled={!links.data || save.isPending}
+          onChange={(event) => { save.mutate(event.target.checked); }}
+        />{' '}
+        Sign me in from links in emails
+      </label>
+      {error && <Alert>{error}</Alert>}
+    </section>
+  );
+}
+
 /** Notifications (SPEC section 2): per source, a toggle per channel; sub-options; browser push; Slack. */
 export function NotificationsPage() {
   const queryClient = useQueryClient();
@@ -326,6 +362,7 @@ export function NotificationsPage() {
         </Button>
         {testMessage && <Alert tone="success">{testMessage}</Alert>}
       </section>
+      <SignInLinksSection />
       <SlackSection />
     </div>
   );

@@ -169,14 +169,14 @@ def test_instant_login_code_works_once_and_only_for_its_user(api, aws):
 
     sign_up(api)
     user = accounts.find_user_by_email("new@example.com")
-    path = auth.instant_login_link(user).split("/login/", 1)[1]
-    code, user_id = path.split("/")
-    assert api.call("POST", "/api/users/instant-login", body={"code": code, "id": "someone-else"})[0] == 400
-    path = auth.instant_login_link(user).split("/login/", 1)[1]
-    code, user_id = path.split("/")
-    status, session = api.call("POST", "/api/users/instant-login", body={"code": code, "id": user_id})
-    assert status == 200 and session["uid"] == user.user_id
-    assert api.call("POST", "/api/users/instant-login", body={"code": code, "id": user_id})[0] == 400
+    code, user_id, status = auth.instant_login_link(user).split("/login/", 1)[1].split("/")
+    body = {"code": code, "id": "someone-else", "status": status}
+    assert api.call("POST", "/api/users/instant-login", body=body)[0] == 400
+    code, user_id, status = auth.instant_login_link(user).split("/login/", 1)[1].split("/")
+    body = {"code": code, "id": user_id, "status": status}
+    status_code, session = api.call("POST", "/api/users/instant-login", body=body)
+    assert status_code == 200 and session["uid"] == user.user_id
+    assert api.call("POST", "/api/users/instant-login", body=body)[0] == 400
 
 
 def test_refresh_rotates_and_reuse_revokes_the_whole_sign_in(api):

@@ -53,7 +53,8 @@ def test_a_request_email_signs_the_member_in_once_on_the_request(api):
     assert session["redirect"] == f"/requests/received/{b.id}/{request_id}"
     # A sign-in like any other: the session works and refreshes.
     assert api.call("GET", "/api/users", auth_headers(session["access_token"]))[0] == 200
-    assert api.call("POST", "/api/users/refresh-token", body={"refreshToken": session["refresh_token"]})[0] == 200
+    refreshed = api.call("POST", "/api/users/refresh-token", body={"refreshToken": session["refresh_token"]})
+    assert refreshed[0] == 200
 
     # Single use; the refusal names the address it was sent to (for the sign-in form).
     assert use(api, code, user_id) == (
@@ -94,7 +95,11 @@ def test_a_link_is_refused_after_72_hours_for_another_user_or_another_email(api)
     code, user_id, _ = sign_in_link("b@example.com", "would like to collaborate")  # the same link
     item = OneTimeCode.find(codes._hash(code), consistent=True)
     item.update(actions=[OneTimeCode.expires_at.set(int(time.time()) - 1)])
-    assert use(api, code, user_id)[1] == {"error": REFUSED, "code": "sign_in_link_refused", "email": "b@example.com"}
+    assert use(api, code, user_id)[1] == {
+        "error": REFUSED,
+        "code": "sign_in_link_refused",
+        "email": "b@example.com",
+    }
 
 
 def test_a_link_is_refused_in_another_emails_status_and_once_the_address_changed(api):
@@ -117,12 +122,14 @@ def test_a_password_reset_and_signing_out_everywhere_end_links_already_sent(api)
     _, b, _ = received_request(api)
     first = LINK.search(sign_in_links.link(b.user, "/matches", "new-matches")).groups()
     reset = password_links.issue("reset-password", b.user.user_id)
-    assert api.call("POST", "/api/users/reset-password", body={"code": reset, "password": "Fresh-Oats-2027"})[0] == 200
+    new_password = {"code": reset, "password": "Fresh-Oats-2027"}
+    assert api.call("POST", "/api/users/reset-password", body=new_password)[0] == 200
     assert use(api, *first)[1]["error"] == REFUSED
 
     b.user.refresh()
     second = LINK.search(sign_in_links.link(b.user, "/matches", "new-matches")).groups()
-    _, session = api.call("POST", "/api/users/login", body={"email": "b@example.com", "password": "Fresh-Oats-2027"})
+    credentials = {"email": "b@example.com", "password": "Fresh-Oats-2027"}
+    _, session = api.call("POST", "/api/users/login", body=credentials)
     assert api.call("POST", "/api/users/logout-everywhere", auth_headers(session["access_token"]))[0] == 200
     assert use(api, *second)[1]["error"] == REFUSED
 
@@ -144,4 +151,8 @@ def test_a_member_turns_sign_in_links_off_in_notifications(api):
     assert send(api, a, b)[0] == 201
     (mail,) = [m for m in mail_to("b@example.com") if "would like to collaborate" in m.subject]
     assert "/login/" not in mail.body and "/requests/received/" in mail.body
-    assert use(api, *sent_before)[1] == {"error": TURNED_OFF, "code": "sign_in_link_refused", "email": "b@example.com"}
+    assert use(api, *sent_before)[1] == {
+        "error": TURNED_OFF,
+        "code": "sign_in_link_refused",
+        "email": "b@example.com",
+    }

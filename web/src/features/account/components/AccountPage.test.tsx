@@ -33,7 +33,7 @@ describe('AccountPage', () => {
     expect(billing.getByText('5 of 6 credits available.')).toBeInTheDocument();
     expect(billing.getByRole('link', { name: 'Open billing' })).toHaveAttribute('href', '/account/subscriptions/');
     expect(screen.getByRole('link', { name: 'Choose notifications' })).toHaveAttribute('href', '/account/notifications/');
-    expect(screen.getByRole('heading', { level: 2, name: 'Notifications' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Notification settings' })).toBeInTheDocument();
     expect(screen.queryByText(/coming soon/i)).not.toBeInTheDocument();
   });
 

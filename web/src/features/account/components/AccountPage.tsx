@@ -113,7 +113,7 @@ export function AccountPage() {
           </Section>
         )}
 
-        <Section id="account-notifications" title="Notifications" to={NOTIFICATIONS_PATH} action="Choose notifications">
+        <Section id="account-notifications" title="Notification settings" to={NOTIFICATIONS_PATH} action="Choose notifications">
           <p>What Tandem tells you about, and where: email, this browser, Slack.</p>
         </Section>
       </div>

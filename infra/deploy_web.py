@@ -59,11 +59,28 @@ def upload_site(s3: Any, bucket: str, dist: Path) -> list[str]:
     return uploaded
 
 
+# web/src/config/env.ts: the address the footer's terms, privacy and FAQs links use when a build
+# names none. Fine on a developer's machine; a deployed app must link to the real public site.
+DEFAULT_SITE_URL = "https://tandem.example"
+
+
+def refuse_default_site_url(dist: Path) -> None:
+    """Stops a deploy whose build still points the footer links at the placeholder site: build it
+    with VITE_SITE_URL set to the public site's address (make deploy VITE_SITE_URL=https://...)."""
+    for path in sorted(dist.rglob("*.js")):
+        if DEFAULT_SITE_URL in path.read_text(encoding="utf-8", errors="replace"):
+            raise SystemExit(
+                f"{path.relative_to(dist)} links to {DEFAULT_SITE_URL}, the placeholder for the public site. "
+                "Build the web app with VITE_SITE_URL set to the site's address, then deploy again."
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--stack", required=True)
     parser.add_argument("--dist", default="web/dist")
     args = parser.parse_args()
+    refuse_default_site_url(Path(args.dist))
 
     outputs = {
         o["OutputKey"]: o["OutputValue"]

@@ -19,6 +19,9 @@ import { expect, test as base, type ConsoleMessage, type Page } from '@playwrigh
  */
 
 const BLOCKING = new Set(['serious', 'critical']);
+/** With `test.use({ a11yLevel: 'moderate' })`, moderate findings fail the test too. */
+const BLOCKING_FROM_MODERATE = new Set(['moderate', 'serious', 'critical']);
+export type A11yLevel = 'serious' | 'moderate';
 
 interface Finding {
   readonly url: string;
@@ -73,7 +76,13 @@ async function runAxe(page: Page): Promise<PageViolation[]> {
   });
 }
 
-async function scan(page: Page, findings: Finding[], scanned: Set<string>, strict: boolean): Promise<void> {
+async function scan(
+  page: Page,
+  findings: Finding[],
+  scanned: Set<string>,
+  strict: boolean,
+  blocking: ReadonlySet<string> = BLOCKING,
+): Promise<void> {
   const url = page.url();
   if (!url.startsWith('http')) return;
   try {
@@ -82,7 +91,7 @@ async function scan(page: Page, findings: Finding[], scanned: Set<string>, stric
     if (page.url() !== url && !strict) return; // moved on mid-scan: the new address is scanned on its own
     scanned.add(new URL(url).pathname);
     for (const violation of violations) {
-      if (!BLOCKING.has(violation.impact)) continue;
+      if (!blocking.has(violation.impact)) continue;
       findings.push({ url: new URL(url).pathname + new URL(url).search, ...violation });
     }
   } catch (error) {
@@ -106,7 +115,8 @@ export interface CspWatcher {
 
 const CSP_CONSOLE = /Content Security Policy/i;
 
-export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
+export const test = base.extend<{ a11y: A11yWatcher; a11yLevel: A11yLevel; csp: CspWatcher }>({
+  a11yLevel: ['serious', { option: true }],
   csp: [
     async ({ context }, use) => {
       let reported: string[] = [];
@@ -140,7 +150,8 @@ export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
   ],
 
   a11y: [
-    async ({ page }, use, testInfo) => {
+    async ({ page, a11yLevel }, use, testInfo) => {
+      const blocking = a11yLevel === 'moderate' ? BLOCKING_FROM_MODERATE : BLOCKING;
       const findings: Finding[] = [];
       const scanned = new Set<string>();
       const watched = new Set<Page>();
@@ -156,7 +167,7 @@ export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
           if (queued.has(path)) return;
           queued.add(path);
           queue = queue.then(async () => {
-            await scan(target, findings, scanned, false);
+            await scan(target, findings, scanned, false, blocking);
             // Dropped mid-scan: the next visit to this address may try again.
             if (!scanned.has(path)) queued.delete(path);
           });
@@ -164,7 +175,7 @@ export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
       };
       const check = async (target: Page) => {
         await queue;
-        await scan(target, findings, scanned, true);
+        await scan(target, findings, scanned, true, blocking);
       };
 
       watch(page);
@@ -173,7 +184,7 @@ export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
       await queue;
       for (const target of watched) {
         if (target.isClosed() || !target.url().startsWith('http')) continue;
-        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false);
+        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false, blocking);
       }
       await testInfo.attach('accessibility-scans', {
         body: [...scanned].sort().join('\n'),
@@ -182,7 +193,7 @@ export const test = base.extend<{ a11y: A11yWatcher; csp: CspWatcher }>({
       const report = findings
         .map((f) => `${f.url}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join('\n    ')}`)
         .join('\n');
-      expect(findings, `serious or critical accessibility violations:\n${report}`).toEqual([]);
+      expect(findings, `${a11yLevel} or worse accessibility violations:\n${report}`).toEqual([]);
     },
     { auto: true },
   ],

@@ -152,6 +152,14 @@ def test_a_refund_within_30_days_ends_the_plan_and_takes_back_the_unspent_credit
     (mail,) = [m for m in mail_to("mia@tandem.local") if m.subject.startswith("Refund issued")]
     assert "£49" in mail.subject
     assert actions(api, boss)[0][:2] == ("refund.issue", mia.account)
+    # The log names the member and the amount, with the admin page that shows them; no raw ids.
+    entry = api.call("GET", "/api/admin/audit", boss["headers"])[1]["entries"][0]
+    assert entry["subject"] == {
+        "label": "Mia Member (mia@tandem.local)",
+        "href": "/admin/users?q=mia%40tandem.local",
+    }
+    assert entry["facts"][0] == "£49 refunded"
+    assert not any(fact.startswith(("in_", "re_", "ch_")) or " in_" in fact for fact in entry["facts"])
     assert api.call("POST", path, boss["headers"]) == (
         409,
         {"error": "There is no payment from the last 30 days to refund: the money-back guarantee has ended."},
@@ -241,6 +249,10 @@ def test_gifting_credits_and_the_issue_reports(api, boss) -> None:
     status, body = api.call("POST", "/api/admin/credits/grant", boss["headers"], gift)
     assert status == 200 and body["credits"]["available"] == 3
     assert actions(api, boss) == [("credits.grant", "mia@tandem.local", "boss@tandem.local")]
+    entry = api.call("GET", "/api/admin/audit", boss["headers"])[1]["entries"][0]
+    assert entry["subject"]["label"] == "Mia Member (mia@tandem.local)"
+    assert entry["subject"]["href"] == "/admin/users?q=mia%40tandem.local"
+    assert entry["facts"] == ["3 credits (gifted) for 30 days"]
     bad = api.call("POST", "/api/admin/credits/grant", boss["headers"], {**gift, "amount": 0})
     assert bad[0] == 400 and len(actions(api, boss)) == 1  # nothing done, nothing recorded
 

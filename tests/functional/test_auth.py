@@ -199,14 +199,14 @@ def test_instant_login_code_works_once_and_only_for_its_user(api, aws):
 
     sign_up(api)
     user = accounts.find_user_by_email("new@example.com")
-    path = auth.instant_login_link(user).split("/login/", 1)[1]
-    code, user_id = path.split("/")
-    assert api.call("POST", "/api/users/instant-login", body={"code": code, "id": "someone-else"})[0] == 400
-    path = auth.instant_login_link(user).split("/login/", 1)[1]
-    code, user_id = path.split("/")
-    status, session = api.call("POST", "/api/users/instant-login", body={"code": code, "id": user_id})
-    assert status == 200 and session["uid"] == user.user_id
-    assert api.call("POST", "/api/users/instant-login", body={"code": code, "id": user_id})[0] == 400
+    code, user_id, status = auth.instant_login_link(user).split("/login/", 1)[1].split("/")
+    body = {"code": code, "id": "someone-else", "status": status}
+    assert api.call("POST", "/api/users/instant-login", body=body)[0] == 400
+    code, user_id, status = auth.instant_login_link(user).split("/login/", 1)[1].split("/")
+    body = {"code": code, "id": user_id, "status": status}
+    status_code, session = api.call("POST", "/api/users/instant-login", body=body)
+    assert status_code == 200 and session["uid"] == user.user_id
+    assert api.call("POST", "/api/users/instant-login", body=body)[0] == 400
 
 
 def test_refresh_rotates_and_reuse_revokes_the_whole_sign_in(api):
@@ -688,3 +688,34 @@ def test_password_rules_on_sign_up_and_reset(api, password, message):
         {"error": message, "errors": {"password": message}},
     )
     assert api.call("GET", f"/api/users/reset-password/{code}")[0] == 200  # still usable
+
+
+def test_the_login_check_carries_the_global_message_to_members_already_signed_in(api):
+    """SPEC section 7: the top bar shows the global message; a member signed in before the admin
+    set it sees it at their next page load, and it goes once the admin removes it."""
+    from tandem.store.admin import SiteSettings
+
+    sign_up(api)
+    _, session = login(api)
+    headers = auth_headers(session["access_token"])
+    assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == ""
+
+    SiteSettings.current().update(actions=[SiteSettings.global_message.set("Maintenance on Sunday at 6am")])
+    assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == "Maintenance on Sunday at 6am"
+
+    SiteSettings.current().update(actions=[SiteSettings.global_message.remove()])
+    assert api.call("GET", "/api/users", headers)[1]["globalMessage"] == ""
+
+
+def test_signing_out_everywhere_ends_every_session_this_one_too(api):
+    sign_up(api)
+    _, laptop = login(api)
+    _, phone = login(api)
+    assert api.call("POST", "/api/users/logout-everywhere", auth_headers(phone["access_token"])) == (
+        200,
+        {"message": "You're signed out everywhere, this browser too."},
+    )
+    for session in (laptop, phone):
+        assert refresh(api, session["refresh_token"]) == (401, {"error": SESSION_ENDED})
+        assert api.call("GET", "/api/users", auth_headers(session["access_token"]))[0] == 401
+    assert login(api)[0] == 200

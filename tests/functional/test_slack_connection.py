@@ -165,3 +165,49 @@ def test_with_slack_on_a_request_is_posted_to_the_chosen_channel(api, fake_slack
     assert len(mail_to("b@example.com")) == 1
     monkeypatch.undo()
     reset_settings()
+
+
+def _connect(api, fake_slack, member: Brand) -> None:
+    status, body = api.call("GET", "/api/slack/auth", member.headers)
+    query = parse_qs(urlsplit(body["url"]).query)
+    redirect = fake_slack.authorize(
+        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
+    )
+    parts = urlsplit(redirect)
+    assert _location(api, f"{parts.path}?{parts.query}").endswith("slack=connected")
+
+
+def test_slack_is_chosen_only_once_connected_and_disconnecting_turns_it_off(api, fake_slack, monkeypatch):
+    from tandem.config import reset_settings
+
+    monkeypatch.setenv("SLACK_NOTIFICATIONS_ACTIVE", "true")
+    reset_settings()
+    b = Brand("b@example.com", "Fern Candles")
+    turn_on = {"requests_received": {"slack": True}}
+    assert api.call("PUT", "/api/notifications/user", b.headers, turn_on) == (
+        400,
+        {"error": "Slack isn't connected. Connect Slack first."},
+    )
+    sub_on = {"new_matches": {"subOptions": {"each_run": {"slack": True}}}}
+    assert api.call("PUT", "/api/notifications/user", b.headers, sub_on)[0] == 400
+    # Turning other things on or off is not held up by Slack.
+    assert (
+        api.call("PUT", "/api/notifications/user", b.headers, {"requests_received": {"email": False}})[0]
+        == 200
+    )
+
+    _connect(api, fake_slack, b)
+    status, saved = api.call("PUT", "/api/notifications/user", b.headers, turn_on)
+    assert status == 200 and saved["requests_received"]["slack"] is True
+
+    assert api.call("POST", "/api/slack/disconnect", b.headers) == (
+        200,
+        {"connected": False, "channelName": None, "teamName": None},
+    )
+    assert api.call("GET", "/api/slack/status", b.headers)[1]["connected"] is False
+    settings = api.call("GET", "/api/notifications/user", b.headers)[1]
+    assert settings["requests_received"]["slack"] is False
+    assert settings["requests_received"]["email"] is False  # untouched
+    assert api.call("PUT", "/api/notifications/user", b.headers, turn_on)[0] == 400
+    monkeypatch.undo()
+    reset_settings()

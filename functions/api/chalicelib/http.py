@@ -40,13 +40,19 @@ def lazy(name: str) -> Any:
 
 
 def error_response(
-    status: int, message: str, errors: dict[str, str] | None = None, code: str | None = None
+    status: int,
+    message: str,
+    errors: dict[str, str] | None = None,
+    code: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Response:
     body: dict[str, Any] = {"error": message}
     if errors:
         body["errors"] = errors
     if code:
         body["code"] = code  # a machine code where docs/api.md names one (e.g. out_of_credits)
+    if extra:
+        body.update(extra)  # what the caller needs to go on (a refused sign-in link's email)
     return Response(body=body, status_code=status, headers=dict(JSON_HEADERS))
 
 
@@ -59,7 +65,11 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
             return view(*args, **kwargs)
         except TandemError as exc:
             return error_response(
-                exc.status, exc.message, getattr(exc, "errors", None), getattr(exc, "code", None)
+                exc.status,
+                exc.message,
+                getattr(exc, "errors", None),
+                getattr(exc, "code", None),
+                getattr(exc, "extra", None),
             )
         except Exception:
             logger.exception("Unhandled error in %s", view.__name__)

@@ -33,6 +33,8 @@ export interface PageRoute {
   readonly meta?: RouteMeta;
   /** Feature-only users are sent here instead: the route is not part of their account type. */
   readonly featureOnlyRedirect?: string;
+  /** The title a feature-only user sees (their menu names the same page differently). */
+  readonly featureOnlyTitle?: string;
 }
 
 export interface RedirectRoute {
@@ -46,6 +48,7 @@ export type AppRoute = PageRoute | RedirectRoute;
 export interface RouteHandle extends RouteMeta {
   readonly access: RouteAccess;
   readonly title: string;
+  readonly featureOnlyTitle?: string;
   readonly area: string;
 }
 

@@ -21,6 +21,7 @@ function pageRoute(route: PageRoute, loggedIn: () => boolean, featureOnly: () =>
     access: route.access,
     title: route.title,
     area: route.area ?? route.title,
+    ...(route.featureOnlyTitle ? { featureOnlyTitle: route.featureOnlyTitle } : {}),
   };
   return {
     path: route.path,

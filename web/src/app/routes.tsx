@@ -39,6 +39,7 @@ const pages = {
   comingSoon: () => import('./ComingSoonRoute').then((m) => m.ComingSoonRoute),
   brands: () => import('@/features/brands/components/BrandsPage').then((m) => m.BrandsPage),
   profile: () => import('@/features/account/components/ProfilePage').then((m) => m.ProfilePage),
+  account: () => import('@/features/account/components/AccountPage').then((m) => m.AccountPage),
   matches: () => import('@/features/matches/components/MatchesPage').then((m) => m.MatchesRoute),
   matchBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.MatchBrandPage),
   publicBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.PublicBrandPage),
@@ -73,11 +74,6 @@ function loggedOutOnly(path: string, title: string, page: PageRoute['page']): Pa
   return { path, title, page, access: 'loggedOutOnly', layout: 'public' };
 }
 
-/** A signed-in area that is still being built: the shared placeholder, named by `area`. */
-function comingSoon(path: string, title: string, area: string = title, meta?: RouteMeta): PageRoute {
-  return { path, title, area, meta, page: pages.comingSoon, access: 'private', layout: 'app' };
-}
-
 /** A signed-in page of the app. */
 function privatePage(path: string, title: string, page: PageRoute['page'], area: string = title, meta?: RouteMeta): PageRoute {
   return { path, title, area, meta, page, access: 'private', layout: 'app' };
@@ -110,6 +106,11 @@ function notForFeatureOnly(to: string, ...pageRoutes: PageRoute[]): PageRoute[] 
   return pageRoutes.map((route) => ({ ...route, featureOnlyRedirect: to }));
 }
 
+/** A feature-only member's received requests are pitches: their menu says 'Pitches Received', so does the title. */
+function pitchesReceived(route: PageRoute): PageRoute {
+  return { ...route, featureOnlyTitle: 'Pitches Received' };
+}
+
 export const routes: readonly AppRoute[] = [
   // Logged-out only
   loggedOutOnly('/login', 'Login', pages.login),
@@ -140,25 +141,24 @@ export const routes: readonly AppRoute[] = [
   // Private: dashboard and account
   { path: '/', title: 'Dashboard', page: pages.dashboard, access: 'private', layout: 'app' },
   { path: '/stop-welcome-emails/:email', title: 'Welcome emails', page: pages.stopWelcomeEmails, access: 'private', layout: 'app' },
-  comingSoon('/account', 'Account'),
+  privatePage('/account', 'Account', pages.account),
   privatePage('/account/brands', 'Brands', pages.brands),
   privatePage('/account/profile', 'Profile', pages.profile),
   privatePage('/account/notifications', 'Notifications', pages.notifications),
   privatePage('/account/subscriptions', 'Billing', pages.subscriptions, 'Billing', { subscriptionType: 'account' }),
   ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false, page: pages.subscriptions }),
-  comingSoon('/account/*', 'Account'),
 
   // Requests
-  privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }),
+  pitchesReceived(privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
+  pitchesReceived(privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
+  ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }).map(pitchesReceived),
   ...notForFeatureOnly(
     '/requests/received',
     privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
     privatePage('/requests/sent/:userBrand', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   ),
-  privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
-  privatePage('/requests/received/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' }),
+  pitchesReceived(privatePage('/requests/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
+  pitchesReceived(privatePage('/requests/received/:userBrand', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
   // Any other filter: the page sends it to /404.
   privatePage('/requests/:filter/:userBrand', 'Requests', pages.requests, 'Requests', { subscriptionType: 'requests' }),
   privatePage('/requests/received/:userBrand/:_id', 'Request', pages.request, 'Requests', { subscriptionType: 'request' }),

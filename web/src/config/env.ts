@@ -43,7 +43,7 @@ function readApiBase(raw: string | undefined): string {
   return value;
 }
 
-/** Placeholder until the marketing site's address is settled; override with VITE_SITE_URL. */
+/** Placeholder for local builds; a deploy refuses a build that still has it (infra/deploy_web.py): set VITE_SITE_URL. */
 const DEFAULT_SITE_URL = 'https://tandem.example';
 
 function readSiteUrl(raw: string | undefined): string {

@@ -44,6 +44,14 @@ export function forceLogout(target?: string | null): void {
   appNavigator.go(destination);
 }
 
+/**
+ * Goes to `path` through the app's router, for a page that ends the session itself (it is
+ * unmounted as the session goes, so its own navigate would be lost).
+ */
+export function goAfterSignOut(path: string): void {
+  appNavigator.go(path);
+}
+
 /** Whether the last session was ended by the app (for a notice on the sign-in page). */
 export function hasSessionEndedNotice(): boolean {
   return storage.get(ENDED_KEY) === true;

@@ -23,6 +23,8 @@ export interface LoginCheck {
   readonly featureOnly?: boolean;
   readonly emailConfirmed?: boolean;
   readonly lastWebhookUpdate?: Readonly<Record<string, unknown>>;
+  /** The top bar's message ('' when there is none); the API client keeps it (lib/api.ts). */
+  readonly globalMessage?: string;
 }
 
 /** Query keys of the login check: one per selected brand. */

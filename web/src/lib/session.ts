@@ -22,6 +22,7 @@ export interface Session {
 const SESSION_KEY = 'session';
 const BRAND_KEY = 'selectedBrand';
 const GLOBAL_MESSAGE_KEY = 'globalMessage';
+const DISMISSED_MESSAGE_KEY = 'globalMessageDismissed';
 const IMPERSONATE_KEY = 'impersonateUser';
 
 type Listener = () => void;
@@ -103,10 +104,23 @@ export function getGlobalMessage(): string | null {
   return typeof stored === 'string' && stored !== '' ? stored : null;
 }
 
+/**
+ * Keeps the message an answer carried for the top bar (nothing: no message). A message the
+ * member dismissed stays dismissed when later answers carry it again; a new one shows.
+ */
 export function setGlobalMessage(message: string | null | undefined): void {
+  if (message && message === storage.get(DISMISSED_MESSAGE_KEY)) return;
+  if (message === getGlobalMessage() || (!message && getGlobalMessage() === null)) return;
   if (message) storage.set(GLOBAL_MESSAGE_KEY, message);
   else storage.remove(GLOBAL_MESSAGE_KEY);
   emit();
+}
+
+/** The member closed the message: it is not shown again, even when answers still carry it. */
+export function dismissGlobalMessage(): void {
+  const message = getGlobalMessage();
+  if (message) storage.set(DISMISSED_MESSAGE_KEY, message);
+  setGlobalMessage(null);
 }
 
 /**

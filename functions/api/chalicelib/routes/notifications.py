@@ -104,6 +104,20 @@ def send_test() -> dict:
     return push.send_test(user_id, body)
 
 
+sign_in_links = lazy("tandem.services.sign_in_links")
+
+
+@route(bp, "/notifications/sign-in-links", methods=["GET"])
+def sign_in_links_get() -> dict:
+    return sign_in_links.settings_of(member_for_brand(bp.current_request, need_brand=False).user)
+
+
+@route(bp, "/notifications/sign-in-links", methods=["PUT"])
+def sign_in_links_put() -> dict:
+    user = member_for_brand(bp.current_request, need_brand=False).user
+    return sign_in_links.set_enabled(user, json_body(bp.current_request))
+
+
 slack_connection = lazy("tandem.services.slack_connection")
 
 
@@ -126,6 +140,11 @@ def slack_channels() -> dict:
 def slack_select_channel() -> dict:
     user_id = _user_id()
     return slack_connection.select_channel(user_id, json_body(bp.current_request))
+
+
+@route(bp, "/slack/disconnect", methods=["POST"])
+def slack_disconnect() -> dict:
+    return slack_connection.disconnect(_user_id())
 
 
 @route(bp, "/slack/callback", public=True, methods=["GET"])

@@ -77,6 +77,11 @@ def setup_password() -> dict:
     return auth.setup_password(_body(), client_ip(bp.current_request))
 
 
+@route(bp, "/users/logout-everywhere", methods=["POST"])
+def logout_everywhere() -> dict:
+    return auth.sign_out_everywhere(member_for_brand(bp.current_request, need_brand=False).user)
+
+
 @route(bp, "/users/instant-login", public=True, methods=["POST"])
 def instant_login() -> dict:
     return auth.instant_login(_body())

@@ -155,6 +155,33 @@ describe('top message bar', () => {
   });
 });
 
+describe('global message for a member already signed in', () => {
+  it('shows the message the login check carries, keeps a dismissed one closed, and shows a new one', async () => {
+    signIn();
+    const first = await openApp('/', {}, { globalMessage: 'Tandem is down for maintenance on Sunday at 6am' });
+    const bar = within(await screen.findByRole('region', { name: 'Messages' }));
+    expect(bar.getByText('Tandem is down for maintenance on Sunday at 6am')).toBeInTheDocument();
+    await first.user.click(bar.getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByRole('region', { name: 'Messages' })).not.toBeInTheDocument();
+    first.unmount();
+
+    // A reload: the login check still carries the dismissed message.
+    await openApp('/', {}, { globalMessage: 'Tandem is down for maintenance on Sunday at 6am' });
+    expect(screen.queryByRole('region', { name: 'Messages' })).not.toBeInTheDocument();
+  });
+
+  it('shows a message the admin set after the member signed in, and drops it once removed', async () => {
+    signIn();
+    const view = await openApp('/', {}, { globalMessage: 'New: member collabs' });
+    expect(await screen.findByText('New: member collabs')).toBeInTheDocument();
+    view.unmount();
+    await openApp('/', {}, { globalMessage: '' });
+    await waitFor(() => {
+      expect(screen.queryByText('New: member collabs')).not.toBeInTheDocument();
+    });
+  });
+});
+
 describe('user menu, popups and footer', () => {
   it('logs out: revokes the refresh token and returns to sign-in', async () => {
     signIn();
@@ -183,6 +210,21 @@ describe('user menu, popups and footer', () => {
     await user.click(dialog.getByRole('button', { name: 'Next' }));
     await user.click(dialog.getByRole('button', { name: 'Finish' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // Like every other dialog, Help gives focus back to what opened it: the account menu button.
+    expect(screen.getByRole('button', { name: 'Account menu for Ana Brand' })).toHaveFocus();
+  });
+
+  it('returns focus to the account menu button when Help is closed with Esc', async () => {
+    signIn();
+    const { user } = await openApp();
+    await user.click(screen.getByRole('button', { name: 'Account menu for Ana Brand' }));
+    await user.keyboard('{ArrowDown}');
+    await user.click(screen.getByRole('menuitem', { name: 'Help' }));
+    expect(screen.getByRole('dialog', { name: 'Help' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(document.body).not.toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Account menu for Ana Brand' })).toHaveFocus();
   });
 
   it('walks a new user through the three-step welcome and records it', async () => {

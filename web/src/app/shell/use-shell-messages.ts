@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { BarMessage } from '@/components/layout/MessageBar';
 import { resendConfirmationEmail } from '@/features/auth';
 import { CONFIRM_EMAIL_MESSAGE, type LoginCheck } from '@/lib/login-check';
-import { setGlobalMessage, useGlobalMessage } from '@/lib/session';
+import { dismissGlobalMessage, setGlobalMessage, useGlobalMessage } from '@/lib/session';
 import { showToast } from '@/lib/toast';
 
 const RESEND_CONFIRMATION = 'Resend confirmation email';
@@ -40,9 +40,7 @@ export function useShellMessages(check: LoginCheck | undefined): BarMessage[] {
     messages.push({
       id: 'global',
       text: globalMessage,
-      onDismiss: () => {
-        setGlobalMessage(null);
-      },
+      onDismiss: dismissGlobalMessage,
     });
   }
   if (check?.emailConfirmed === false) {

@@ -284,7 +284,44 @@ def _platform_label(key: str) -> str:
     return next(p.label for p in PLATFORMS if p.key == key)
 
 
-def _check_flag(source: Source, where: str, key: str, value: object, slack_active: bool) -> bool:
+SLACK_NOT_CONNECTED = "Slack isn't connected. Connect Slack first."
+
+
+def turns_on(partial: object, platform: str) -> bool:
+    """Whether a PUT notifications/user body turns `platform` on anywhere (a source's own flag
+    or a sub-option's): what needs checking before it is stored."""
+    if not isinstance(partial, dict):
+        return False
+    for changes in partial.values():
+        if not isinstance(changes, dict):
+            continue
+        if changes.get(platform) is True:
+            return True
+        subs = changes.get(SUB_OPTIONS)
+        if isinstance(subs, dict) and any(
+            isinstance(flags, dict) and flags.get(platform) is True for flags in subs.values()
+        ):
+            return True
+    return False
+
+
+def platform_off(settings: dict[str, Any] | None, platform: str) -> dict[str, Any]:
+    """The settings with `platform` off everywhere it can be (Slack after it is disconnected)."""
+    result = normalize(settings)
+    for source in SOURCES:
+        entry = result[source.key]
+        if platform not in source.mandatory:
+            entry[platform] = False
+        for flags in (entry.get(SUB_OPTIONS) or {}).values():
+            if platform not in source.mandatory:
+                flags[platform] = False
+        result[source.key] = _apply_fixed(source, entry)
+    return result
+
+
+def _check_flag(
+    source: Source, where: str, key: str, value: object, slack_active: bool, slack_connected: bool = True
+) -> bool:
     if key not in PLATFORM_KEYS:
         raise ValueError(f"Unknown platform '{key}' for {where}. Use one of: {', '.join(PLATFORM_KEYS)}.")
     if not isinstance(value, bool):
@@ -296,11 +333,17 @@ def _check_flag(source: Source, where: str, key: str, value: object, slack_activ
         raise ValueError(f"{label} notifications are not available for {source.label}.")
     if key == SLACK and value and not slack_active:
         raise ValueError(SLACK_COMING_SOON)
+    if key == SLACK and value and not slack_connected:
+        raise ValueError(SLACK_NOT_CONNECTED)
     return value
 
 
 def merge_settings(
-    current: dict[str, Any] | None, partial: object, *, slack_active: bool = False
+    current: dict[str, Any] | None,
+    partial: object,
+    *,
+    slack_active: bool = False,
+    slack_connected: bool = True,
 ) -> dict[str, Any]:
     """The settings after a PUT notifications/user body, e.g.
     {"requests_received": {"email": false}, "new_matches": {"subOptions": {"each_run": {"browser": true}}}}.
@@ -315,7 +358,7 @@ def merge_settings(
         entry = result[source.key]
         for key, value in changes.items():
             if key != SUB_OPTIONS:
-                entry[key] = _check_flag(source, source_key, key, value, slack_active)
+                entry[key] = _check_flag(source, source_key, key, value, slack_active, slack_connected)
                 continue
             if not source.sub_options:
                 raise ValueError(f"{source.label} has no sub-options.")
@@ -331,7 +374,9 @@ def merge_settings(
                 if not isinstance(flags, dict):
                     raise ValueError(f"{where} must be an object of platform flags.")
                 for key, flag in flags.items():
-                    entry[SUB_OPTIONS][option_key][key] = _check_flag(source, where, key, flag, slack_active)
+                    entry[SUB_OPTIONS][option_key][key] = _check_flag(
+                        source, where, key, flag, slack_active, slack_connected
+                    )
     return result
 
 

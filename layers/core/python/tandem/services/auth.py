@@ -345,15 +345,32 @@ def create_password(body: dict[str, Any]) -> dict[str, str]:
     return _set_password("create-password", body)
 
 
-def instant_login_link(user: User) -> str:
-    return mailer.link(f"/login/{codes.issue('instant-login', user.user_id)}/{user.user_id}")
+SIGNED_OUT_EVERYWHERE = "You're signed out everywhere, this browser too."
+
+
+def sign_out_everywhere(user: User) -> dict[str, str]:
+    """POST users/logout-everywhere: every sign-in of the member ends (access and refresh
+    tokens, on every device, this one too), as a password reset ends them."""
+    user.update(actions=[User.token_version.add(1)])
+    sessions.revoke_all(user.user_id)
+    return {"message": SIGNED_OUT_EVERYWHERE}
+
+
+def instant_login_link(user: User, destination: str = "/", status: str = "request-received") -> str:
+    from tandem.services import sign_in_links
+
+    return sign_in_links.link(user, destination, status)
 
 
 def instant_login(body: dict[str, Any]) -> dict[str, Any]:
+    """POST users/instant-login {code, id, status?}: a sign-in link from an email. The answer is
+    a sign-in like any other, its `redirect` the page the email is about."""
+    from tandem.services import sign_in_links
+
     code, user_id = _require(body, "code"), _require(body, "id")
-    if codes.consume("instant-login", code) != user_id:
-        raise ValidationError(codes.EXPIRED_OR_USED)
-    return login_response(accounts.get_user(user_id))
+    status = body.get("status")
+    user, destination = sign_in_links.sign_in(code, user_id, status if isinstance(status, str) else None)
+    return {**login_response(user), "redirect": destination}
 
 
 def login_check(user: User, brand: Brand | None) -> dict[str, Any]:
@@ -372,6 +389,9 @@ def login_check(user: User, brand: Brand | None) -> dict[str, Any]:
         "featureOnly": user.access == "feature",
         "emailConfirmed": bool(user.email_confirmed),
         "lastWebhookUpdate": _webhook_times(user),
+        # The top bar's message for a member already signed in (SPEC section 7: any answer may
+        # carry it); "" once the admin removed it, so the bar drops it too.
+        "globalMessage": SiteSettings.message() or "",
     }
 
 

@@ -19,7 +19,7 @@ from tandem.store.models import OneTimeCode
 
 LIFETIMES = {
     "confirm-email": 7 * 24 * 3600,
-    "instant-login": 15 * 60,
+    "instant-login": 72 * 3600,  # the sign-in link in emails that bring a member back
 }
 EXPIRED_OR_USED = "This link has expired or was already used. Please ask for a new one."
 
@@ -28,7 +28,16 @@ def _hash(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
 
-def issue(purpose: str, user_id: str) -> str:
+def issue(
+    purpose: str,
+    user_id: str,
+    *,
+    email: str | None = None,
+    token_version: int | None = None,
+    destination: str | None = None,
+) -> str:
+    """A new code for the user; `email`, `token_version` and `destination` are kept with it
+    (instant login: what the link is bound to, and the page it opens)."""
     lifetime = LIFETIMES[purpose]
     code = secrets.token_urlsafe(32)
     now = int(time.time())
@@ -39,12 +48,16 @@ def issue(purpose: str, user_id: str) -> str:
         user_id=user_id,
         expires_at=now + lifetime,
         ttl=now + lifetime + 86400,
+        email=email,
+        token_version=token_version,
+        destination=destination,
     ).save()
     return code
 
 
-def consume(purpose: str, code: str) -> str:
-    """Use the code once; returns its user id. Wrong, expired or used codes all fail alike."""
+def use(purpose: str, code: str) -> OneTimeCode:
+    """Use the code once; returns it as it was stored (its user, and what it is bound to).
+    Wrong, expired or used codes all fail alike."""
     if not code or len(code) > 200:
         raise ValidationError(EXPIRED_OR_USED)
     item = OneTimeCode(keys.code_pk(_hash(code)), keys.META)
@@ -57,4 +70,18 @@ def consume(purpose: str, code: str) -> str:
         )
     except UpdateError:
         raise ValidationError(EXPIRED_OR_USED) from None
-    return item.user_id
+    return item
+
+
+def consume(purpose: str, code: str) -> str:
+    """Use the code once; returns its user id. Wrong, expired or used codes all fail alike."""
+    return use(purpose, code).user_id
+
+
+def find(purpose: str, code: str) -> OneTimeCode | None:
+    """The stored code (used, expired or not), or None: to say whom a refused link was for.
+    Only someone holding the code can find it (it is looked up by its hash)."""
+    if not code or len(code) > 200:
+        return None
+    item = OneTimeCode.find(_hash(code), consistent=True)
+    return item if item is not None and item.purpose == purpose else None

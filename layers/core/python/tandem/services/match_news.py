@@ -75,7 +75,13 @@ def found(brand_id: int, new_ids: list[int], now: int | None = None) -> None:
         source="new_matches",
         sub_option=rules.EACH_RUN,
         template="new_matches",
-        context={"brand": brand.name, "total": total, "matches": listed, "matches_url": mailer.link(path)},
+        context={
+            "brand": brand.name,
+            "total": total,
+            "matches": listed,
+            "matches_url": mailer.link(path),
+            "sign_in": {"key": "matches_url", "path": path, "status": "new-matches"},
+        },
         push={
             "title": f"{total} new {'match' if total == 1 else 'matches'} for {brand.name}",
             "body": ", ".join(item["name"] for item in listed[:3]),

@@ -8,7 +8,7 @@ from typing import Any
 from tandem.config import settings as config
 from tandem.domain import notifications as rules
 from tandem.errors import ValidationError
-from tandem.store.notify import NotificationSettings
+from tandem.store.notify import NotificationSettings, SlackConnection
 
 
 def slack_active() -> bool:
@@ -48,9 +48,14 @@ def of_user(user_id: str, timezone_offset: str | None = None) -> dict[str, Any]:
 def update(user_id: str, partial: object, timezone_offset: str | None = None) -> dict[str, Any]:
     """Apply a partial settings object; nothing is stored unless all of it is valid."""
     item = NotificationSettings.find(user_id, consistent=True)
+    # Slack can be chosen only once it is connected (read only when the change turns it on).
+    connected = not rules.turns_on(partial, rules.SLACK) or SlackConnection.find(user_id) is not None
     try:
         merged = rules.merge_settings(
-            item.as_dict() if item is not None else None, partial, slack_active=slack_active()
+            item.as_dict() if item is not None else None,
+            partial,
+            slack_active=slack_active(),
+            slack_connected=connected,
         )
     except ValueError as exc:
         raise ValidationError(str(exc)) from None
@@ -67,3 +72,11 @@ def unsubscribe_email(user_id: str, source: str) -> dict[str, Any]:
         raise ValidationError(str(exc)) from None
     NotificationSettings.save_for(user_id, changed)
     return changed
+
+
+def slack_off(user_id: str) -> None:
+    """Slack is disconnected: nothing is sent there any more, so no setting says it is."""
+    item = NotificationSettings.find(user_id, consistent=True)
+    if item is None:
+        return
+    NotificationSettings.save_for(user_id, rules.platform_off(item.as_dict(), rules.SLACK))

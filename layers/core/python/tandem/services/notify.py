@@ -128,7 +128,9 @@ def ses_send_raw(destination: str, raw: bytes | str) -> bool:
 def send_email(user: User, template: str, context: dict[str, Any], source: str | None) -> bool:
     """One templated email to one member through SES, with one-click unsubscribe headers when
     the source may be switched off. False when the address is marked as not to be mailed."""
-    context = dict(context)
+    from tandem.services import sign_in_links
+
+    context = sign_in_links.with_link(user, dict(context))
     token = _unsubscribe_token(user.user_id, source) if source else None
     one_click = unsubscribe.api_url(settings().site_url, token) if token else None
     if token:  # the footer link opens a page whose button POSTs (opening a link changes nothing)

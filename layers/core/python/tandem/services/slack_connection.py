@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from tandem.config import settings
+from tandem.domain.notifications import SLACK_NOT_CONNECTED
 from tandem.errors import ValidationError
 from tandem.integrations import slack
 from tandem.integrations.aws import get_secret
@@ -23,7 +24,7 @@ CALLBACK_PATH = "/api/slack/callback"
 SETTINGS_PAGE = "/account/notifications/"
 CHANNEL_ID = re.compile(r"^[CG][A-Z0-9]{2,30}$")
 NEED_CHANNEL = "Choose a Slack channel for your notifications."
-NOT_CONNECTED = "Slack isn't connected. Connect Slack first."
+NOT_CONNECTED = SLACK_NOT_CONNECTED
 
 
 def _secret() -> dict[str, Any]:
@@ -144,6 +145,18 @@ def select_channel(user_id: str, body: dict[str, Any]) -> dict[str, Any]:
         ]
     )
     return {"connected": True, "channelName": connection.channel_name, "teamName": connection.team_name}
+
+
+def disconnect(user_id: str) -> dict[str, Any]:
+    """POST slack/disconnect: forget the member's Slack installation and turn Slack off in their
+    notification settings. Nothing is asked of Slack: the stored token is simply never used again."""
+    from tandem.services import notification_settings
+
+    connection = SlackConnection.find(user_id, consistent=True)
+    if connection is not None:
+        connection.delete()
+    notification_settings.slack_off(user_id)
+    return {"connected": False, "channelName": None, "teamName": None}
 
 
 def post(user_id: str, title: str, body: str, url: str | None) -> slack.SlackResult:

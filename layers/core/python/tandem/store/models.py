@@ -240,6 +240,9 @@ class User(TandemModel):
     instructions_done = BooleanAttribute(default=False)  # the tips tour, finished or skipped
     watched_videos = UnicodeSetAttribute(null=True)  # Video Guide slugs this user has played
     welcome_emails = BooleanAttribute(default=True)
+    # Emails that bring the member back carry a one-click sign-in link, unless turned off in
+    # Notifications (tandem.services.sign_in_links).
+    sign_in_links = BooleanAttribute(default=True)
     last_webhook_update = MapAttribute(default=dict)  # event type -> ISO timestamp
     created_at = UTCDateTimeAttribute()
     # Access and refresh tokens carry the version they were issued under; a password reset or
@@ -370,6 +373,11 @@ class OneTimeCode(TandemModel):
     used = BooleanAttribute(default=False)
     expires_at = NumberAttribute()
     ttl = NumberAttribute()
+    # Instant login: what the link is bound to besides its user (the address it was sent to, the
+    # user's token version then, so a password reset ends it) and the page it opens.
+    email = UnicodeAttribute(null=True)
+    token_version = NumberAttribute(null=True)
+    destination = UnicodeAttribute(null=True)
 
     @classmethod
     def key(cls, code_hash: str) -> Key:

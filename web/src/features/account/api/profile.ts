@@ -1,7 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { updateLoginCheck } from '@/lib/login-check';
-import { getSession, saveSession } from '@/lib/session';
+import { clearSession, getSession, saveSession } from '@/lib/session';
 import { toSession, type LoginResponse } from '@/features/auth';
 
 /** GET users/profile: the signed-in member's own details (/account/profile/). */
@@ -63,5 +63,15 @@ export async function changePassword(currentPassword: string, newPassword: strin
     newPassword,
   });
   saveSession(toSession(answer));
+  return answer.message;
+}
+
+/**
+ * POST users/logout-everywhere: every sign-in of the account ends, this browser's too; the
+ * session here is forgotten. Answers the server's message.
+ */
+export async function signOutEverywhere(): Promise<string> {
+  const answer = await api.post<{ readonly message: string }>('users/logout-everywhere', {});
+  clearSession();
   return answer.message;
 }

@@ -70,6 +70,10 @@ export interface AuditEntry {
   readonly action: string;
   readonly target: string;
   readonly details: Readonly<Record<string, unknown>>;
+  /** Whom or what the action was about: a name, and the admin page that shows it. */
+  readonly subject?: { readonly label: string; readonly href: string | null };
+  /** The details in words (amounts as money, no raw ids). */
+  readonly facts?: readonly string[];
 }
 
 export interface SiteSettings {

@@ -221,4 +221,30 @@ describe('Admin console', () => {
     expect(await screen.findByText('The matches page froze')).toBeInTheDocument();
     expect(screen.getByText('/matches')).toBeInTheDocument();
   });
+
+  it('names the member and the amount in the audit log, with a link, and no raw ids', async () => {
+    open('/admin/audit', {
+      'GET admin/audit': {
+        entries: [
+          {
+            id: 'e3',
+            at: '2026-11-23T10:00:00Z',
+            actor: { id: 'u1', email: 'admin@tandem.local' },
+            action: 'refund.issue',
+            target: 'cbb5f777aa',
+            details: { payment: 'in_CtBUN1', amount: 4900, refund: 're_1', cancelled: true },
+            subject: { label: 'Mia Member (mia@oat.co)', href: '/admin/users?q=mia%40oat.co' },
+            facts: ['£49 refunded', 'Plan cancelled'],
+          },
+        ],
+        nextCursor: null,
+      },
+    });
+    const [, first] = await screen.findAllByRole('row');
+    if (!first) throw new Error('one entry expected');
+    const row = within(first);
+    expect(row.getByRole('link', { name: 'Mia Member (mia@oat.co)' })).toHaveAttribute('href', '/admin/users?q=mia%40oat.co');
+    expect(row.getByText('£49 refunded · Plan cancelled')).toBeInTheDocument();
+    expect(row.queryByText(/cbb5f777|in_CtBUN/)).not.toBeInTheDocument();
+  });
 });

@@ -1,9 +1,23 @@
+import { Link } from 'react-router';
 import { PagedSection } from '@/components/ui/ListStates';
 import { formatListDateTime, parseDate } from '@/lib/format';
 import { useAuditLog, type AuditEntry } from '../api/console';
 import { ACTION_LABELS } from '../menu';
 
+/** What the entry was about: the API names it (a member, a feature, the site settings). */
+function Subject({ entry }: { readonly entry: AuditEntry }) {
+  const subject = entry.subject;
+  if (!subject) return <span className="admin__secondary">{entry.target}</span>;
+  if (!subject.href) return <span className="admin__secondary">{subject.label}</span>;
+  return (
+    <Link className="admin__secondary" to={subject.href}>
+      {subject.label}
+    </Link>
+  );
+}
+
 function details(entry: AuditEntry): string {
+  if (entry.facts) return entry.facts.join(' · ');
   return Object.entries(entry.details)
     .filter(([, value]) => value !== null && value !== undefined && value !== '')
     .map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean)}`)
@@ -36,7 +50,7 @@ export function AuditSection() {
                       <td data-label="Who">{entry.actor.email || entry.actor.id}</td>
                       <th scope="row" data-label="What">
                         <span className="admin__primary">{ACTION_LABELS[entry.action] ?? entry.action}</span>
-                        <span className="admin__secondary">{entry.target}</span>
+                        <Subject entry={entry} />
                       </th>
                       <td data-label="Details" className="admin__details">
                         {details(entry)}

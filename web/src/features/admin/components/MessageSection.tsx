@@ -19,7 +19,7 @@ function MessageForm({ current }: { readonly current: SiteSettings }) {
     onSuccess: (next) => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       setText(next.globalMessage);
-      setSaved(next.globalMessage ? 'Saved. Members see it in the top bar when they next sign in.' : 'The global message is removed.');
+      setSaved(next.globalMessage ? 'Saved. Members see it in the top bar.' : 'The global message is removed.');
     },
   });
   const submit = (event: SubmitEvent<HTMLFormElement>) => {

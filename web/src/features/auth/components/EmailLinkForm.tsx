@@ -51,13 +51,20 @@ export function EmailLinkForm({ title, lead, submitLabel, send, initialEmail = '
         icon="mail"
         title="Check your email"
         lead={
-          <>
-            If <strong>{sent.email}</strong> belongs to a Tandem account, a link is on its way.
-          </>
+          sent.message || (
+            <>
+              If <strong>{sent.email}</strong> belongs to a Tandem account, a link is on its way.
+            </>
+          )
         }
         footer={backToSignIn}
       >
-        {sent.message && <Alert tone="success">{sent.message}</Alert>}
+        {/* The server's answer says what was sent (once); this line says where to look. */}
+        {sent.message && (
+          <p className="muted">
+            Look in the inbox of <strong>{sent.email}</strong>, and in its spam folder.
+          </p>
+        )}
       </AuthCard>
     );
   }

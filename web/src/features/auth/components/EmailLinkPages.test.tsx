@@ -17,6 +17,22 @@ describe('ForgotPasswordPage', () => {
     expect(api.calls('POST users/forgot-password')[0]?.body).toEqual({ email: 'ana@oat.co' });
   });
 
+  it('says once that a link is on its way (the server answer is not repeated)', async () => {
+    mockApi({
+      'POST users/forgot-password': {
+        message: "If that email belongs to a Tandem account, we've sent a link to reset the password.",
+      },
+    });
+    const { user } = renderRoute('/forgot-password');
+    await user.type(await screen.findByLabelText('Email'), 'ana@oat.co');
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    await screen.findByRole('heading', { name: 'Check your email' });
+    const text = document.body.textContent;
+    expect(text.match(/belongs to a Tandem account/g)).toHaveLength(1);
+    expect(text).not.toMatch(/on its way/);
+    expect(screen.getByText(/Look in the inbox of/)).toHaveTextContent('Look in the inbox of ana@oat.co, and in its spam folder.');
+  });
+
   it('shows a server error', async () => {
     mockApi({
       'POST users/forgot-password': jsonResponse({ error: 'Too many requests. Try again in a minute.' }, 429),

@@ -54,14 +54,53 @@ describe('InstantLoginPage', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(getSession()).toMatchObject({ accessToken: 'access-i', uid: 'u5' });
     expect(api.calls('POST users/instant-login')).toHaveLength(1);
-    expect(api.calls('POST users/instant-login')[0]?.body).toEqual({ code: 'code-7', id: 'u5' });
+    expect(api.calls('POST users/instant-login')[0]?.body).toEqual({ code: 'code-7', id: 'u5', status: 'new' });
+  });
+
+  it("lands on the page the email is about (the answer's redirect)", async () => {
+    mockApi({
+      'POST users/instant-login': {
+        access_token: 'access-i',
+        refresh_token: 'refresh-i',
+        uid: 'u5',
+        account: 'a5',
+        initials: 'CD',
+        name: 'Cleo Dane',
+        firstName: 'Cleo',
+        sessionInfo: { access: 'member' },
+        redirect: '/account/notifications/',
+      },
+      ...shellRoutes(),
+      'GET notifications/options': { platforms: [], sources: [] },
+      'GET notifications/user': {},
+      'GET slack/status': { connected: false, channelName: null },
+      'GET notifications/sign-in-links': { enabled: true },
+    });
+    const { router } = renderRoute('/login/code-7/u5/request-received');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/account/notifications/');
+    });
+  });
+
+  it('offers the normal sign-in with the address filled in when the link was used or expired', async () => {
+    mockApi({
+      'POST users/instant-login': jsonResponse(
+        { error: 'This sign-in link has expired or was already used. Sign in with your password instead.', code: 'sign_in_link_refused', email: 'cleo@dane.co' },
+        400,
+      ),
+    });
+    const { user } = renderRoute('/login/code-7/u5/request-received');
+    expect(await screen.findByText('This sign-in link has expired or was already used. Sign in with your password instead.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Sign in with your password' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in to Tandem' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('cleo@dane.co');
   });
 
   it('shows the error with a link to sign in', async () => {
     mockApi({ 'POST users/instant-login': jsonResponse({ error: 'This sign-in link has expired' }, 400) });
     renderRoute('/login/code-7/u5');
     expect(await screen.findByText('This sign-in link has expired')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Sign in with your password' })).toHaveAttribute('href', '/login');
     await waitFor(() => {
       expect(document.title).toBe('Tandem Hub: Signing in');
     });

@@ -13,10 +13,12 @@ export interface LoginFormProps {
   readonly onSuccess: (response: LoginResponse) => void | Promise<void>;
   /** The account exists but has no password yet (the login answers 400). */
   readonly onNoPassword: (email: string) => void | Promise<void>;
+  /** The address to start with (a sign-in link that no longer works names it). */
+  readonly initialEmail?: string;
 }
 
-export function LoginForm({ onSuccess, onNoPassword }: LoginFormProps) {
-  const email = useField(EMAIL_FIELD);
+export function LoginForm({ onSuccess, onNoPassword, initialEmail = '' }: LoginFormProps) {
+  const email = useField({ ...EMAIL_FIELD, initialValue: initialEmail });
   const password = useField(REQUIRED_FIELD);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);

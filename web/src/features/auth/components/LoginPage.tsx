@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { clearSessionEndedNotice, hasSessionEndedNotice } from '@/lib/force-logout';
 import { safeRedirect } from '@/lib/redirect';
@@ -11,6 +11,12 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [sessionEnded] = useState(hasSessionEndedNotice);
+  // A sign-in link that no longer works sends its address along (router state, not the URL).
+  const state: unknown = useLocation().state;
+  const linkEmail =
+    typeof state === 'object' && state !== null && typeof (state as { email?: unknown }).email === 'string'
+      ? (state as { email: string }).email
+      : '';
   useEffect(clearSessionEndedNotice, []);
 
   const onSuccess = async (response: LoginResponse) => {
@@ -38,7 +44,7 @@ export function LoginPage() {
           <Alert tone="info">Your session has ended. Please sign in again.</Alert>
         </div>
       )}
-      <LoginForm onSuccess={onSuccess} onNoPassword={onNoPassword} />
+      <LoginForm onSuccess={onSuccess} onNoPassword={onNoPassword} initialEmail={linkEmail} />
     </AuthCard>
   );
 }

@@ -29,6 +29,24 @@ describe('DashboardPage', () => {
     expect(step.getByRole('link', { name: 'See your matches' })).toHaveAttribute('href', '/matches');
   });
 
+  it('offers an admin without a brand the admin console, not Matches', async () => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'admin' } });
+    mockApi(shellRoutes({ userBrands: [], dashboard: {} }));
+    renderRoute('/');
+    const step = within(await screen.findByRole('region', { name: 'Look after Tandem' }));
+    expect(step.getByRole('link', { name: 'Open the admin console' })).toHaveAttribute('href', '/admin');
+    expect(screen.queryByRole('link', { name: 'See your matches' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Your activity' })).not.toBeInTheDocument();
+  });
+
+  it('offers a member without a brand to add one', async () => {
+    signIn();
+    mockApi(shellRoutes({ userBrands: [], dashboard: {} }));
+    renderRoute('/');
+    const step = within(await screen.findByRole('region', { name: 'Add your brand' }));
+    expect(step.getByRole('link', { name: 'Add your brand' })).toHaveAttribute('href', '/account/brands');
+  });
+
   it('offers a retry when the dashboard fails to load', async () => {
     signIn();
     let calls = 0;

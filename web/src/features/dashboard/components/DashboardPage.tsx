@@ -43,8 +43,9 @@ export function DashboardPage() {
   const hasHadLive = hasHadLiveFeature(data);
   const counts = menuCountsOf(data);
   const brandName = data?.dashboard?.brandName;
-  const step = nextStep({ counts, featureOnly, hasHadLive });
-  const stats = statsFor(counts, featureOnly, hasHadLive);
+  const noBrand = data?.userBrands?.length === 0;
+  const step = nextStep({ counts, featureOnly, hasHadLive, noBrand, isAdmin: session?.sessionInfo.access === 'admin' });
+  const stats = noBrand ? [] : statsFor(counts, featureOnly, hasHadLive);
   const loaded = data !== undefined;
   // What's new tells members about Matches and requests: not part of a feature-only account.
   const news = featureOnly ? [] : (data?.whatsNew ?? []).filter((item) => typeof item.title === 'string');

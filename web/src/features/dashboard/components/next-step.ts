@@ -11,10 +11,29 @@ export interface NextStepContext {
   readonly counts: MenuCounts;
   readonly featureOnly: boolean;
   readonly hasHadLive: boolean;
+  /** The account has no brand (yet): nothing of Matches, Requests or the Pitch Area applies. */
+  readonly noBrand?: boolean;
+  readonly isAdmin?: boolean;
 }
 
 /** The one thing the dashboard suggests doing next. */
-export function nextStep({ counts, featureOnly, hasHadLive }: NextStepContext): NextStep {
+export function nextStep({ counts, featureOnly, hasHadLive, noBrand = false, isAdmin = false }: NextStepContext): NextStep {
+  if (noBrand && isAdmin) {
+    return {
+      title: 'Look after Tandem',
+      text: 'Approve subscriptions and features, answer refunds and read what members report, in the admin console.',
+      action: 'Open the admin console',
+      to: '/admin',
+    };
+  }
+  if (noBrand) {
+    return {
+      title: 'Add your brand',
+      text: 'Matches, requests and the Pitch Area are all about a brand. Add yours to start.',
+      action: 'Add your brand',
+      to: '/account/brands',
+    };
+  }
   if (featureOnly) {
     if (hasHadLive && counts.requests > 0) {
       return {

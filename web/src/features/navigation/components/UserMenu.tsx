@@ -160,7 +160,9 @@ export function UserMenu({ initials, name, email, links, onHelp, onLogout }: Use
               tabIndex={-1}
               className="user-menu__item"
               onClick={() => {
-                close();
+                // Focus goes back to the menu button first: the Help popup returns it there when
+                // it closes (the menu item it was opened from is hidden by then).
+                close(true);
                 onHelp();
               }}
             >

@@ -92,6 +92,26 @@ export function sendTestNotification(): Promise<TestResult> {
   });
 }
 
+/** GET / PUT notifications/sign-in-links: whether emails carry a one-click sign-in link. */
+export interface SignInLinks {
+  readonly enabled: boolean;
+}
+
+export const signInLinksQuery = () =>
+  queryOptions({
+    queryKey: [...notificationKeys.user, 'sign-in-links'] as const,
+    queryFn: () => api.get<SignInLinks>('notifications/sign-in-links'),
+  });
+
+export function saveSignInLinks(enabled: boolean): Promise<SignInLinks> {
+  return api.put<SignInLinks>('notifications/sign-in-links', { enabled });
+}
+
+/** POST slack/disconnect: Slack forgotten, and turned off wherever it was chosen. */
+export function disconnectSlack(): Promise<SlackStatus> {
+  return api.post<SlackStatus>('slack/disconnect', {});
+}
+
 export function slackAuthUrl(): Promise<string> {
   return api.get<{ url: string }>('slack/auth').then((answer) => answer.url);
 }

@@ -60,6 +60,7 @@ function open(routes: Record<string, MockAnswer> = {}) {
     'GET notifications/options': OPTIONS,
     'GET notifications/user': SETTINGS,
     'GET slack/status': { connected: false, channelName: null },
+    'GET notifications/sign-in-links': { enabled: true },
     'PUT notifications/user': ({ body }) => body,
     ...routes,
   });
@@ -165,5 +166,57 @@ describe('NotificationsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save channel' }));
     expect(await screen.findByText(/Channel: #partnerships/)).toBeInTheDocument();
     expect(api.calls('POST slack/select-channel')[0]?.body).toEqual({ channelId: 'C02', channelName: 'partnerships' });
+  });
+
+  describe('with Slack offered', () => {
+    const ACTIVE = {
+      ...OPTIONS,
+      platforms: OPTIONS.platforms.map((p) => (p.key === 'slack' ? { ...p, active: true, tool_tip: 'Posted to Slack.' } : p)),
+    };
+
+    it('says Slack must be connected first when it is chosen before, and saves nothing', async () => {
+      const { api, user } = open({ 'GET notifications/options': ACTIVE });
+      const box = await screen.findByRole('checkbox', { name: 'Requests received: Slack' });
+      await screen.findByRole('button', { name: 'Connect Slack' });
+      await user.click(box);
+      expect(await screen.findByText("Slack isn't connected. Connect Slack first.")).toBeInTheDocument();
+      expect(box).not.toBeChecked();
+      expect(api.calls('PUT notifications/user')).toHaveLength(0);
+    });
+
+    it('disconnects Slack after confirming, and shows it off in the table', async () => {
+      let connected = true;
+      const { api, user } = open({
+        'GET notifications/options': ACTIVE,
+        'GET slack/status': () => ({ connected, channelName: connected ? 'partnerships' : null, teamName: connected ? 'Oat Team' : null }),
+        'GET notifications/user': () => ({ ...SETTINGS, requests_received: { ...flags(true), slack: connected } }),
+        'POST slack/disconnect': () => {
+          connected = false;
+          return { connected: false, channelName: null, teamName: null };
+        },
+      });
+      expect(await screen.findByRole('checkbox', { name: 'Requests received: Slack' })).toBeChecked();
+      await user.click(await screen.findByRole('button', { name: 'Disconnect Slack' }));
+      const dialog = within(await screen.findByRole('dialog', { name: 'Disconnect Slack?' }));
+      await user.click(dialog.getByRole('button', { name: 'Disconnect Slack' }));
+      expect(await screen.findByRole('button', { name: 'Connect Slack' })).toBeInTheDocument();
+      expect(api.calls('POST slack/disconnect')).toHaveLength(1);
+      await vi.waitFor(() => {
+        expect(screen.getByRole('checkbox', { name: 'Requests received: Slack' })).not.toBeChecked();
+      });
+    });
+  });
+
+  it('turns the sign-in links in emails off', async () => {
+    const { api, user } = open({ 'PUT notifications/sign-in-links': ({ body }) => body });
+    const toggle = await screen.findByRole('checkbox', { name: 'Sign me in from links in emails' });
+    await vi.waitFor(() => {
+      expect(toggle).toBeChecked();
+    });
+    await user.click(toggle);
+    await vi.waitFor(() => {
+      expect(toggle).not.toBeChecked();
+    });
+    expect(api.calls('PUT notifications/sign-in-links')[0]?.body).toEqual({ enabled: false });
   });
 });

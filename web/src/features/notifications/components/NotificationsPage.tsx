@@ -3,9 +3,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
+import { confirm } from '@/components/ui/confirm';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { describeError } from '@/lib/api';
 import {
+  disconnectSlack,
+  saveSignInLinks,
+  signInLinksQuery,
   notificationKeys,
   optionsQuery,
   saveSettings,
@@ -26,6 +30,9 @@ import { enableBrowserPush, isSubscribed, PUSH_MESSAGES, PushError, pushSupporte
 
 /** SPEC section 9: the test notification's confirmation hides after 10 seconds. */
 export const TEST_MESSAGE_MS = 10_000;
+
+/** The API's words when Slack is chosen before it is connected (tandem.domain.notifications). */
+export const SLACK_NOT_CONNECTED = "Slack isn't connected. Connect Slack first.";
 
 function browserOnAnywhere(settings: NotificationSettings): SettingsChange | null {
   const change: SettingsChange = {};
@@ -76,6 +83,30 @@ function SlackSection() {
     onSuccess: (url) => { window.location.assign(url); },
     onError: (failure) => { setError(describeError(failure)); },
   });
+  const disconnect = useMutation({
+    mutationFn: disconnectSlack,
+    onSuccess: (answer) => {
+      queryClient.setQueryData(notificationKeys.slack, answer);
+      // Slack is off wherever it was chosen: the table shows it.
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.user });
+      setChoosing(false);
+    },
+    onError: (failure) => { setError(describeError(failure)); },
+  });
+  const askDisconnect = async () => {
+    try {
+      await confirm({
+        title: 'Disconnect Slack?',
+        message: 'Tandem stops posting to Slack, and Slack is turned off in your notifications. You can connect it again at any time.',
+        confirmLabel: 'Disconnect Slack',
+        danger: true,
+      });
+    } catch {
+      return;
+    }
+    setError(null);
+    disconnect.mutate();
+  };
   const select = useMutation({
     mutationFn: selectSlackChannel,
     onSuccess: (answer) => {
@@ -102,7 +133,7 @@ function SlackSection() {
       {status.data?.message && <Alert tone="info">{status.data.message}</Alert>}
       {status.data && !status.data.connected && (
         <>
-          <p>Not connected.</p>
+          <p>Not connected. Connect Slack to choose it for your notifications.</p>
           <Button busy={connect.isPending} onClick={() => { connect.mutate(); }}>
             Connect Slack
           </Button>
@@ -114,11 +145,16 @@ function SlackSection() {
             Connected{status.data.teamName ? ` to ${status.data.teamName}` : ''}.{' '}
             {status.data.channelName ? `Channel: #${status.data.channelName}` : 'No channel chosen yet.'}
           </p>
-          {!choosing && (
-            <Button variant="secondary" onClick={() => { setChoosing(true); }}>
-              Choose channel
+          <div className="notifications__slack-actions">
+            {!choosing && (
+              <Button variant="secondary" onClick={() => { setChoosing(true); }}>
+                Choose channel
+              </Button>
+            )}
+            <Button variant="secondary" busy={disconnect.isPending} onClick={() => void askDisconnect()}>
+              Disconnect Slack
             </Button>
-          )}
+          </div>
         </>
       )}
       {choosing && (
@@ -148,6 +184,40 @@ function SlackSection() {
   );
 }
 
+/** Whether the emails that bring the member back carry a one-click sign-in link. */
+function SignInLinksSection() {
+  const queryClient = useQueryClient();
+  const links = useQuery(signInLinksQuery());
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: saveSignInLinks,
+    onSuccess: (answer) => {
+      setError(null);
+      queryClient.setQueryData(signInLinksQuery().queryKey, answer);
+    },
+    onError: (failure) => { setError(describeError(failure)); },
+  });
+  return (
+    <section aria-labelledby="sign-in-links-heading" className="card">
+      <h2 id="sign-in-links-heading">Sign-in links in emails</h2>
+      <p>
+        Emails about a request you received, a request accepted or new matches can sign you in with one click, straight to
+        what they are about. Each link works once, for 72 hours.
+      </p>
+      <label className="notifications__switch">
+        <input
+          type="checkbox"
+          checked={links.data?.enabled ?? false}
+          disabled={!links.data || save.isPending}
+          onChange={(event) => { save.mutate(event.target.checked); }}
+        />{' '}
+        Sign me in from links in emails
+      </label>
+      {error && <Alert>{error}</Alert>}
+    </section>
+  );
+}
+
 /** Notifications (SPEC section 2): per source, a toggle per channel; sub-options; browser push; Slack. */
 export function NotificationsPage() {
   const queryClient = useQueryClient();
@@ -158,6 +228,7 @@ export function NotificationsPage() {
   const [warning, setWarning] = useState<string | null>(null);
   const [testMessage, setTestMessage] = useState<string | null>(null);
   const checkedOnLoad = useRef(false);
+  const slack = useQuery(slackStatusQuery());
 
   const save = useMutation({
     mutationFn: saveSettings,
@@ -195,6 +266,10 @@ export function NotificationsPage() {
 
   async function toggle(platform: PlatformKey, change: SettingsChange, on: boolean) {
     setError(null);
+    if (platform === 'slack' && on && slack.data?.connected !== true) {
+      setError(SLACK_NOT_CONNECTED);
+      return; // the toggle stays off
+    }
     if (platform === 'browser' && on) {
       try {
         await enableBrowserPush();
@@ -287,6 +362,7 @@ export function NotificationsPage() {
         </Button>
         {testMessage && <Alert tone="success">{testMessage}</Alert>}
       </section>
+      <SignInLinksSection />
       <SlackSection />
     </div>
   );

@@ -36,7 +36,9 @@ export function GuideButton({ pageName }: { readonly pageName: string | null }) 
           <circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" strokeWidth="2" />
           <path d="M10 8.5v7l5.5-3.5z" fill="currentColor" />
         </svg>
-        <span aria-hidden="true">Guide</span>
+        <span className="guide-button__text" aria-hidden="true">
+          Guide
+        </span>
         {allWatched && (
           <span className="guide-button__tick" aria-hidden="true">
             ✓

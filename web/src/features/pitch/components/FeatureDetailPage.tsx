@@ -14,6 +14,7 @@ import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';
+import { useIsFeatureOnly } from '@/lib/login-check';
 import { showToast } from '@/lib/toast';
 import { dayOf, endFeature, featureCheckout, pitchTo, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
 import { featurePath, PITCH_PATH } from '../paths';
@@ -99,6 +100,8 @@ function PitchDialog({
 /** The owner's view of where their feature stands, with End early and Pay. */
 function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly brand: string }) {
   const client = useQueryClient();
+  // The menu names received pitches 'Pitches Received' for feature-only members, 'Requests' for others.
+  const featureOnly = useIsFeatureOnly();
   const [busy, setBusy] = useState(false);
   const open = feature.status === 'pending' || feature.status === 'live';
   // A live feature can be ended early (no refund); one awaiting approval only while nothing was
@@ -119,7 +122,7 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
           : {
               title: 'End your feature early?',
               message:
-                'It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in Pitches Received.',
+                `It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in ${featureOnly ? 'Pitches Received' : 'Requests'}.`,
               confirmLabel: 'End feature',
               danger: true,
             },
@@ -207,8 +210,9 @@ export function FeatureDetailPage() {
         <Link to={PITCH_PATH} className="back-link">
           ← Pitch Area
         </Link>
+        <h1 className="page-title">{gone ? "This feature isn't in the Pitch Area" : 'Pitch'}</h1>
         {gone ? (
-          <Alert tone="info" title="This feature isn't in the Pitch Area">
+          <Alert tone="info">
             <p>It may have ended or expired. Have a look at the features that are live now.</p>
           </Alert>
         ) : (

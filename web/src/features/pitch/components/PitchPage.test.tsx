@@ -49,6 +49,32 @@ describe('Pitch Area list', () => {
   });
 });
 
+/** The levels of the page's headings, in order (what a screen reader's heading list shows). */
+function headingLevels(): number[] {
+  return Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6')).map((h) => Number(h.tagName[1]));
+}
+
+describe('Pitch Area headings', () => {
+  it('never skips a level on /pitch with the member\'s own live feature', async () => {
+    open('/pitch', {
+      'GET pitch/mine': { features: [feature({ id: 'f2', ...OWN, status: 'live' })], featureDone: NO_FEATURE_DONE, options: OPTIONS },
+      'GET pitch': { features: [feature({ id: 'f2', title: 'Our own box', ...OWN }), feature()], cursor: null, options: OPTIONS },
+    });
+    await screen.findByRole('list', { name: 'Live features' });
+    await screen.findByText(/Your feature: /);
+    const levels = headingLevels();
+    expect(levels[0]).toBe(1);
+    levels.slice(1).forEach((level, index) => {
+      expect(level - (levels[index] ?? 1)).toBeLessThanOrEqual(1);
+    });
+  });
+
+  it.each(['/pitch/gone1', '/pitch/jump/gone1'])('%s of a feature that is not there has a level-1 heading', async (path) => {
+    open(path, { 'GET pitch/gone1': jsonResponse({ error: 'Not found' }, 404) });
+    expect(await screen.findByRole('heading', { level: 1, name: "This feature isn't in the Pitch Area" })).toBeInTheDocument();
+  });
+});
+
 describe('Feature your brand', () => {
   async function fillForm(user: ReturnType<typeof open>['user']) {
     await user.type(await screen.findByLabelText('Headline'), 'Winter gift box partners');
@@ -186,6 +212,9 @@ describe('A feature', () => {
     expect(screen.queryByRole('button', { name: 'Pitch' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'End feature early' }));
     const confirmDialog = within(await screen.findByRole('dialog', { name: 'End your feature early?' }));
+    // A regular member's menu says Requests: the confirm names the same place.
+    expect(confirmDialog.getByText(/Pitches you received stay in Requests\./)).toBeInTheDocument();
+    expect(confirmDialog.queryByText(/Pitches Received/)).not.toBeInTheDocument();
     await user.click(confirmDialog.getByRole('button', { name: 'Cancel' }));
     expect(api.calls('DELETE pitch/f2')).toHaveLength(0);
 

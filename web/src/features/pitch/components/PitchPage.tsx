@@ -125,7 +125,12 @@ export function PitchPage() {
         </div>
       )}
       {features.length > 0 && (
-        <ul className="match-grid pitch__grid" aria-label="Live features">
+        <h2 id="live-features" className="visually-hidden">
+          Live features
+        </h2>
+      )}
+      {features.length > 0 && (
+        <ul className="match-grid pitch__grid" aria-labelledby="live-features">
           {features.map((feature) => (
             <li key={feature.id}>
               <FeatureCard feature={feature} />

@@ -228,6 +228,8 @@ describe('RequestsPage', () => {
     renderRoute('/requests/received');
     expect(await screen.findByRole('heading', { level: 1, name: 'Pitches Received' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'No pitches yet' })).toBeInTheDocument();
+    // The tab's title says what the heading and their menu say.
+    expect(document.title).toBe('Tandem Hub: Pitches Received');
     // Received only: no Sent tab, and no way to Matches (not part of their account).
     expect(screen.queryByRole('navigation', { name: 'Request lists' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Sent' })).not.toBeInTheDocument();

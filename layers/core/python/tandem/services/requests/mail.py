@@ -52,6 +52,7 @@ def mail_received(req: ConnectionRequest) -> None:
             "decline_url": links["decline"],
             "view_url": mailer.link(view_path),
             "link_days": rules.QUICK_ACTION_DAYS,
+            "sign_in": {"key": "view_url", "path": view_path, "status": "request-received"},
         },
         {
             "title": f"{sender} would like to collaborate with {recipient}",
@@ -101,6 +102,7 @@ def mail_after(req: ConnectionRequest, action: str) -> None:
                 "own_brand": sender,
                 "contact": raw_contact(req.to_contact) or {},
                 "connection_url": mailer.link(path),
+                "sign_in": {"key": "connection_url", "path": path, "status": "request-accepted"},
             },
             {
                 "title": f"{recipient} accepted your request",
@@ -119,6 +121,7 @@ def mail_after(req: ConnectionRequest, action: str) -> None:
                 "own_brand": recipient,
                 "contact": raw_contact(req.from_contact) or {},
                 "connection_url": mailer.link(path),
+                "sign_in": {"key": "connection_url", "path": path, "status": "request-accepted"},
             },
             {"title": f"You're connected with {sender}", "body": "See their contact details.", "url": path},
             req.request_id,

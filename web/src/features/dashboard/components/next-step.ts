@@ -10,13 +10,16 @@ export interface NextStep {
 export interface NextStepContext {
   readonly counts: MenuCounts;
   readonly featureOnly: boolean;
+  /** A feature of this brand has been live (credits.featureDone.hasHadLive). */
   readonly hasHadLive: boolean;
+  /** The account includes the requests area (credits.areas.requests): a feature-only one once its feature was live. */
+  readonly requestsArea: boolean;
 }
 
 /** The one thing the dashboard suggests doing next. */
-export function nextStep({ counts, featureOnly, hasHadLive }: NextStepContext): NextStep {
+export function nextStep({ counts, featureOnly, hasHadLive, requestsArea }: NextStepContext): NextStep {
   if (featureOnly) {
-    if (hasHadLive && counts.requests > 0) {
+    if (requestsArea && counts.requests > 0) {
       return {
         title: 'Brands have pitched to you',
         text: 'Read the pitches brands have sent in reply to your feature and answer the ones you like.',

@@ -82,7 +82,7 @@ describe('main menu in the shell', () => {
   it('opens Video Guides in a popup', async () => {
     signIn();
     const { user } = await openApp();
-    await user.click(menu().getByRole('button', { name: 'Video Guides' }));
+    await user.click(await menu().findByRole('button', { name: 'Video Guides' }));
     expect(screen.getByRole('dialog', { name: 'Video Guides' })).toHaveClass('modal--1000');
   });
 });

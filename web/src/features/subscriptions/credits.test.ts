@@ -3,7 +3,7 @@ import { formatOrdinalDate } from '@/lib/format';
 import { creditsText, expiringLine, nextCreditsLine, OVERLAY_TITLES, overlayTitle, planDescription, planLines } from './credits';
 import { creditsOf, inDays } from './test-fixtures';
 
-const day = (iso: string) => formatOrdinalDate(new Date(iso));
+const day = (iso: string | undefined) => formatOrdinalDate(new Date(iso ?? ''));
 
 describe('creditsText', () => {
   it("reads 'available/total' and is hidden when the total is 0", () => {

@@ -94,7 +94,7 @@ export function linkedOption(
 ): LinkedOption | null {
   const catalogue: ProductLike[] = [
     ...(answer?.products ?? []),
-    ...Object.entries(credits?.products ?? {}).map(([id, product]) => ({ id, ...product }) as ProductLike),
+    ...Object.entries(credits?.products ?? {}).map(([id, product]): ProductLike => ({ id, ...product })),
   ];
   const find = (period: PricePeriod, wanted: (product: ProductLike, option: PriceOption) => boolean): LinkedOption | null => {
     for (const product of catalogue) {

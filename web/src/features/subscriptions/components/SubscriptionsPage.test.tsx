@@ -228,7 +228,9 @@ describe('the free trial card', () => {
       'POST checkout': { url: 'https://checkout.stripe.test/c/cs_trial' },
     });
     const list = await cards();
-    const first = within(list.getAllByRole('listitem')[0] as HTMLElement);
+    const [firstCard] = list.getAllByRole('listitem');
+    if (!firstCard) throw new Error('no cards');
+    const first = within(firstCard);
     expect(first.getByText('14-day free trial')).toBeInTheDocument();
     expect(first.getByText('Free for 14 days, then £49 a month')).toBeInTheDocument();
     expect(first.getByText('3 credits during the trial')).toBeInTheDocument();

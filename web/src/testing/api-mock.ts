@@ -45,8 +45,39 @@ export function mockApi(routes: Readonly<Record<string, MockAnswer>> = {}) {
   };
 }
 
-/** A dashboard answer with sensible defaults. */
+/** credits.areas as the server gives them to a member (every area). */
+export const MEMBER_AREAS = {
+  matches: true,
+  connections: true,
+  declines: true,
+  'send-requests': true,
+  'collab-ideas': true,
+  'video-guides': true,
+  requests: true,
+  billing: true,
+} as const;
+
+/** credits.areas of a feature-only account whose feature has not been live yet. */
+export const FEATURE_ONLY_AREAS = {
+  matches: false,
+  connections: false,
+  declines: false,
+  'send-requests': false,
+  'collab-ideas': false,
+  'video-guides': false,
+  requests: false,
+  billing: false,
+} as const;
+
+/** credits.areas of a feature-only account once a feature of theirs has been live. */
+export const FEATURE_ONLY_LIVE_AREAS = { ...FEATURE_ONLY_AREAS, requests: true, billing: true } as const;
+
+/**
+ * A dashboard answer with sensible defaults. Its credits carry a member's `areas` unless the
+ * test's credits give their own (`credits: null` for none at all).
+ */
 export function dashboardBody(overrides: Record<string, unknown> = {}) {
+  const credits = overrides.credits;
   return {
     menuCounts: { dashboard: 0, matches: 0, requests: 0, connections: 0, declines: 0 },
     dashboard: { brandId: 1, brandName: 'Oat & Co' },
@@ -55,6 +86,7 @@ export function dashboardBody(overrides: Record<string, unknown> = {}) {
     matchRunOutstanding: false,
     matchRunId: null,
     ...overrides,
+    credits: credits === null ? null : { areas: MEMBER_AREAS, ...(credits as Record<string, unknown> | undefined) },
   };
 }
 

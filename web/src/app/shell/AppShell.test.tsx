@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { resendConfirmationEmail } from '@/features/auth/api/account';
 import { getSession, setGlobalMessage } from '@/lib/session';
-import { loginCheckBody, mockApi, shellRoutes } from '@/testing/api-mock';
+import { FEATURE_ONLY_AREAS, FEATURE_ONLY_LIVE_AREAS, loginCheckBody, mockApi, shellRoutes } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 
@@ -38,16 +38,20 @@ describe('main menu in the shell', () => {
 
   it('gives feature-only users (by session access) the reduced menu and no Billing', async () => {
     signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
-    const { user } = await openApp();
+    const { user } = await openApp('/', { credits: { areas: FEATURE_ONLY_AREAS } });
     expect(menuLabels()).toEqual(['Dashboard', 'Pitch Area', 'Profile']);
     expect(menu().getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/account/profile/');
     await user.click(screen.getByRole('button', { name: 'Account menu for Ana Brand' }));
     expect(screen.queryByRole('menuitem', { name: 'Billing' })).not.toBeInTheDocument();
   });
 
-  it("shows 'Pitches Received' and Billing once a feature has been live (login check featureOnly)", async () => {
+  it("shows 'Pitches Received' and Billing when the server's areas include them (login check featureOnly)", async () => {
     signIn();
-    const { user } = await openApp('/', { credits: { featureDone: { hasHadLive: true } } }, { featureOnly: true });
+    const { user } = await openApp(
+      '/',
+      { credits: { featureDone: { hasHadLive: true }, areas: FEATURE_ONLY_LIVE_AREAS } },
+      { featureOnly: true },
+    );
     await waitFor(() => {
       expect(menuLabels()).toEqual(['Dashboard', 'Pitch Area', 'Pitches Received', 'Profile']);
     });
@@ -78,7 +82,7 @@ describe('main menu in the shell', () => {
   it('opens Video Guides in a popup', async () => {
     signIn();
     const { user } = await openApp();
-    await user.click(menu().getByRole('button', { name: 'Video Guides' }));
+    await user.click(await menu().findByRole('button', { name: 'Video Guides' }));
     expect(screen.getByRole('dialog', { name: 'Video Guides' })).toHaveClass('modal--1000');
   });
 });

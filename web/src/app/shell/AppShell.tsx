@@ -9,7 +9,7 @@ import { config } from '@/config/env';
 import { AdminMenu } from '@/features/admin';
 import { ImpersonateField } from '@/features/admin/components/ImpersonateField';
 import { logout } from '@/features/auth';
-import { hasHadLiveFeature, menuCountsOf, useDashboard } from '@/features/dashboard';
+import { menuAreasOf, menuCountsOf, useDashboard } from '@/features/dashboard';
 import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
 import { MainMenu } from '@/features/navigation/components/MainMenu';
 import { UserMenu } from '@/features/navigation/components/UserMenu';
@@ -46,7 +46,7 @@ export function AppShell() {
   const context: MenuContext = {
     counts: menuCountsOf(dashboard.data),
     featureOnly,
-    hasHadLive: hasHadLiveFeature(dashboard.data),
+    areas: menuAreasOf(dashboard.data),
   };
   const isAdmin = session.sessionInfo.access === 'admin';
   const mini = menuSize === 'mini';

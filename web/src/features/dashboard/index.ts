@@ -5,6 +5,7 @@
 export {
   applyCredits,
   hasHadLiveFeature,
+  menuAreasOf,
   menuCountsOf,
   NO_COUNTS,
   refreshDashboard,
@@ -14,7 +15,9 @@ export {
   type CreditAddOn,
   type CreditsInfo,
   type DashboardResponse,
+  type MenuAreas,
   type MenuCounts,
+  type PlanInfo,
   type UserBrand,
   type WhatsNewItem,
 } from './api/dashboard';

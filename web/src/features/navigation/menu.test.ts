@@ -4,20 +4,42 @@ import {
   buildUserMenuLinks,
   formatCount,
   isCurrentSection,
+  type MenuAreasInput,
   type MenuContext,
   type MenuLink,
 } from './menu';
 
 const ZERO = { dashboard: 0, matches: 0, requests: 0, connections: 0, declines: 0 };
 
+/** credits.areas as the server gives them to a member, and to a feature-only account before and after its feature was live. */
+const MEMBER_AREAS: MenuAreasInput = {
+  matches: true,
+  connections: true,
+  declines: true,
+  'collab-ideas': true,
+  'video-guides': true,
+  requests: true,
+  billing: true,
+};
+const FEATURE_ONLY_AREAS: MenuAreasInput = {
+  matches: false,
+  connections: false,
+  declines: false,
+  'collab-ideas': false,
+  'video-guides': false,
+  requests: false,
+  billing: false,
+};
+const FEATURE_ONLY_LIVE_AREAS: MenuAreasInput = { ...FEATURE_ONLY_AREAS, requests: true, billing: true };
+
 interface ContextOverrides {
   readonly featureOnly?: boolean;
-  readonly hasHadLive?: boolean;
+  readonly areas?: MenuAreasInput | null;
   readonly counts?: Partial<typeof ZERO>;
 }
 
-function context({ counts, ...flags }: ContextOverrides = {}): MenuContext {
-  return { featureOnly: false, hasHadLive: false, ...flags, counts: { ...ZERO, ...counts } };
+function context({ counts, featureOnly = false, areas = featureOnly ? FEATURE_ONLY_AREAS : MEMBER_AREAS }: ContextOverrides = {}): MenuContext {
+  return { featureOnly, areas, counts: { ...ZERO, ...counts } };
 }
 
 const labels = (ctx: MenuContext) => buildMainMenu(ctx).map((entry) => entry.label);
@@ -85,10 +107,27 @@ describe('main menu', () => {
     expect(linkTo(ctx, 'profile')).toBe('/account/profile/');
   });
 
-  it("shows feature-only users 'Pitches Received' once a feature has been live", () => {
-    const ctx = context({ featureOnly: true, hasHadLive: true, counts: { requests: 11 } });
+  it("shows feature-only users 'Pitches Received' when the server's areas include requests", () => {
+    const ctx = context({ featureOnly: true, areas: FEATURE_ONLY_LIVE_AREAS, counts: { requests: 11 } });
     expect(labels(ctx)).toEqual(['Dashboard', 'Pitch Area', 'Pitches Received', 'Profile']);
     expect(linkTo(ctx, 'requests')).toBe('/requests/received');
+  });
+
+  it('shows each area exactly as credits.areas says, whatever the kind of user', () => {
+    expect(labels(context({ areas: { ...MEMBER_AREAS, declines: false, 'video-guides': false } }))).toEqual([
+      'Dashboard',
+      'Pitch Area',
+      'Matches',
+      'Requests',
+      'Connections',
+      'Collab Ideas',
+      'Profile',
+    ]);
+  });
+
+  it('shows only the items every account has until the dashboard has said which areas it includes', () => {
+    expect(labels(context({ areas: null }))).toEqual(['Dashboard', 'Pitch Area', 'Profile']);
+    expect(buildUserMenuLinks(context({ areas: null })).map((link) => link.label)).toEqual(['Profile', 'Notifications']);
   });
 });
 
@@ -101,12 +140,12 @@ describe('user menu links', () => {
     ]);
   });
 
-  it('hides Billing from feature-only users until a feature has been live', () => {
+  it("offers Billing only when the server's areas include it", () => {
     expect(buildUserMenuLinks(context({ featureOnly: true })).map((link) => link.label)).toEqual([
       'Profile',
       'Notifications',
     ]);
-    expect(buildUserMenuLinks(context({ featureOnly: true, hasHadLive: true }))).toHaveLength(3);
+    expect(buildUserMenuLinks(context({ featureOnly: true, areas: FEATURE_ONLY_LIVE_AREAS }))).toHaveLength(3);
   });
 });
 

@@ -1,6 +1,8 @@
 /**
  * What the main menu and the user menu show (SPEC section 2 "Main menu").
- * Pure functions of the counts and the kind of user, so the rules are testable.
+ * Pure functions of the counts, the kind of user (for the items' names) and the areas the
+ * server says the account includes (credits.areas): which areas a feature-only account gets
+ * is decided on the server (tandem.domain.entitlements), never here.
  */
 import type { IconName } from './components/Icon';
 
@@ -12,11 +14,23 @@ export interface MenuCountsInput {
   readonly declines: number;
 }
 
+/** Credits info's `areas` (the dashboard's credits): true for each area the account includes. */
+export interface MenuAreasInput {
+  readonly matches?: boolean;
+  readonly connections?: boolean;
+  readonly declines?: boolean;
+  readonly 'collab-ideas'?: boolean;
+  readonly 'video-guides'?: boolean;
+  readonly requests?: boolean;
+  readonly billing?: boolean;
+}
+
 export interface MenuContext {
   readonly counts: MenuCountsInput;
+  /** A feature-only user: their Requests item is named 'Pitches Received', their Profile is /account/profile/. */
   readonly featureOnly: boolean;
-  /** A feature of this user has been live (credits.featureDone.hasHadLive). */
-  readonly hasHadLive: boolean;
+  /** The areas the account includes; null until the dashboard has answered (then only the items every account has). */
+  readonly areas: MenuAreasInput | null;
 }
 
 export interface MenuLink {
@@ -65,32 +79,21 @@ function link(id: string, label: string, icon: IconName, to: string, section: st
   return { kind: 'link', id, label, icon, to, section, count };
 }
 
-export function buildMainMenu({ counts, featureOnly, hasHadLive }: MenuContext): MenuEntry[] {
-  const dashboard = link('dashboard', 'Dashboard', 'home', '/', '/', counts.dashboard);
-  const pitch = link('pitch', 'Pitch Area', 'megaphone', '/pitch', '/pitch');
-
-  if (featureOnly) {
-    return [
-      dashboard,
-      pitch,
-      ...(hasHadLive
-        ? [link('requests', 'Pitches Received', 'inbox', requestsPath(counts), '/requests', counts.requests)]
-        : []),
-      link('profile', 'Profile', 'user', PROFILE_PATH, '/account'),
-    ];
-  }
-
-  return [
-    dashboard,
-    pitch,
-    link('matches', 'Matches', 'sparkles', '/matches', '/matches', counts.matches),
-    link('requests', 'Requests', 'inbox', requestsPath(counts), '/requests', counts.requests),
-    link('connections', 'Connections', 'link', connectionsPath(counts), '/connections'),
-    link('declines', 'Declines', 'x-circle', '/declines', '/declines'),
-    link('inspiration', 'Collab Ideas', 'bulb', '/inspiration', '/inspiration'),
-    { kind: 'action', id: 'videoGuides', label: 'Video Guides', icon: 'play' },
-    link('profile', 'Profile', 'user', BRAND_PROFILE_PATH, '/account'),
+export function buildMainMenu({ counts, featureOnly, areas }: MenuContext): MenuEntry[] {
+  const has = (area: keyof MenuAreasInput) => areas?.[area] === true;
+  const entries: (MenuEntry | false)[] = [
+    link('dashboard', 'Dashboard', 'home', '/', '/', counts.dashboard),
+    link('pitch', 'Pitch Area', 'megaphone', '/pitch', '/pitch'),
+    has('matches') && link('matches', 'Matches', 'sparkles', '/matches', '/matches', counts.matches),
+    has('requests') &&
+      link('requests', featureOnly ? 'Pitches Received' : 'Requests', 'inbox', requestsPath(counts), '/requests', counts.requests),
+    has('connections') && link('connections', 'Connections', 'link', connectionsPath(counts), '/connections'),
+    has('declines') && link('declines', 'Declines', 'x-circle', '/declines', '/declines'),
+    has('collab-ideas') && link('inspiration', 'Collab Ideas', 'bulb', '/inspiration', '/inspiration'),
+    has('video-guides') && { kind: 'action', id: 'videoGuides', label: 'Video Guides', icon: 'play' },
+    link('profile', 'Profile', 'user', featureOnly ? PROFILE_PATH : BRAND_PROFILE_PATH, '/account'),
   ];
+  return entries.filter((entry): entry is MenuEntry => entry !== false);
 }
 
 /** Whether a menu link is the current section. */
@@ -105,10 +108,10 @@ export interface UserMenuLink {
 }
 
 /** The user menu's page links; Help and Log out follow them. */
-export function buildUserMenuLinks({ featureOnly, hasHadLive }: MenuContext): UserMenuLink[] {
+export function buildUserMenuLinks({ areas }: MenuContext): UserMenuLink[] {
   return [
     { label: 'Profile', to: PROFILE_PATH },
     { label: 'Notifications', to: NOTIFICATIONS_PATH },
-    ...(featureOnly && !hasHadLive ? [] : [{ label: 'Billing', to: BILLING_PATH }]),
+    ...(areas?.billing === true ? [{ label: 'Billing', to: BILLING_PATH }] : []),
   ];
 }

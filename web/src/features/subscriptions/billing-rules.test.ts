@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  canUpgradeToYearly,
-  featurePurchasable,
+  linkedOption,
   mainPrices,
   PAYMENT_COMPLETE,
   paymentCompleteMessage,
   paymentLinkKinds,
+  paymentLinkLabel,
   pricePerPeriod,
   showAddons,
   showProducts,
@@ -14,97 +14,118 @@ import {
   yearlyUpgradeMessage,
 } from './billing-rules';
 import { checkoutRedirect, parentPath } from './payment-paths';
-import { productsBody } from './test-fixtures';
+import { creditsOf, productsBody, productsWithTrial } from './test-fixtures';
 
 const ids = (options: ReturnType<typeof visibleOptions>) => options.map(({ option }) => option.id);
-const subscribed = { active: true, hasSubscription: true, available: 2, total: 6 };
+const subscribed = creditsOf('monthly');
 
-describe('SPEC section 6 visibility rules', () => {
-  it('shows products when productsAllowed, or without an active non-gifted subscription', () => {
-    expect(showProducts(null)).toBe(true);
-    expect(showProducts({ giftedOnly: true, active: true })).toBe(true);
-    expect(showProducts(subscribed)).toBe(false);
-    expect(showProducts({ ...subscribed, productsAllowed: true })).toBe(true);
+describe("SPEC section 6 visibility rules: reads of the server's flags", () => {
+  it('shows products exactly when productsAllowed, whatever else the credits say', () => {
+    expect(showProducts(null)).toBe(false);
+    expect(showProducts({ productsAllowed: true })).toBe(true);
+    // The flags the web once re-derived it from no longer count: the server's answer does.
+    expect(showProducts({ giftedOnly: true, active: true, productsAllowed: false })).toBe(false);
+    expect(showProducts({ active: true, hasSubscription: true, productsAllowed: true })).toBe(true);
+    expect(showProducts(creditsOf('pending approval'))).toBe(false);
+    expect(showProducts(creditsOf('gifted-only'))).toBe(true);
   });
 
-  it('shows add-ons only when addonsAllowed and the member has a subscription', () => {
-    expect(showAddons({ addonsAllowed: true })).toBe(false);
-    expect(showAddons({ ...subscribed, addonsAllowed: false })).toBe(false);
-    expect(showAddons({ ...subscribed, addonsAllowed: true })).toBe(true);
-  });
-
-  it('offers a feature only when it exists, is unpaid and not expired', () => {
-    const now = new Date('2026-11-23T05:00:00Z');
-    expect(featurePurchasable({}, now)).toBe(false);
-    expect(featurePurchasable({ featureDone: { _id: 'f1', paid: false } }, now)).toBe(true);
-    expect(featurePurchasable({ featureDone: { _id: 'f1', paid: true } }, now)).toBe(false);
-    expect(featurePurchasable({ featureDone: { _id: 'f1', paid: false, expires: '2026-11-22T00:00:00Z' } }, now)).toBe(false);
+  it('shows add-ons exactly when addonsAllowed', () => {
+    expect(showAddons({ addonsAllowed: true })).toBe(true);
+    expect(showAddons({ active: true, hasSubscription: true, addonsAllowed: false })).toBe(false);
+    expect(showAddons(null)).toBe(false);
   });
 
   it('lists the cards a member may buy, hiding options below the credits the payment needs', () => {
     const answer = productsBody();
-    expect(ids(visibleOptions(answer, null, { featureOnly: false, requiredCredits: 0 }))).toEqual([
+    expect(ids(visibleOptions(answer, creditsOf('none'), { featureOnly: false, requiredCredits: 0 }))).toEqual([
       'tandem_main_monthly',
       'tandem_main_yearly',
       'tandem_access_3month',
     ]);
-    const addOns = { ...subscribed, addonsAllowed: true };
-    expect(ids(visibleOptions(answer, addOns, { featureOnly: false, requiredCredits: 0 }))).toEqual([
+    expect(ids(visibleOptions(answer, subscribed, { featureOnly: false, requiredCredits: 0 }))).toEqual([
       'tandem_extra_3',
       'tandem_extra_1',
     ]);
     // A payment that must give 3 credits hides the 1-credit pack (and the 0-credit access).
-    expect(ids(visibleOptions(answer, addOns, { featureOnly: false, requiredCredits: 3 }))).toEqual(['tandem_extra_3']);
-    // Feature-only: only an unpaid, unexpired feature is for sale.
-    expect(ids(visibleOptions(answer, null, { featureOnly: true, requiredCredits: 0 }))).toEqual([]);
-    expect(
-      ids(visibleOptions(answer, { featureDone: { _id: 'f1', paid: false } }, { featureOnly: true, requiredCredits: 0 })),
-    ).toEqual(['tandem_feature_3month']);
+    expect(ids(visibleOptions(answer, subscribed, { featureOnly: false, requiredCredits: 3 }))).toEqual(['tandem_extra_3']);
+    // No credits info yet: nothing is offered until the server says what may be bought.
+    expect(ids(visibleOptions(answer, null, { featureOnly: false, requiredCredits: 0 }))).toEqual([]);
+  });
+
+  it('puts the free trial first, only while the server offers it', () => {
+    const answer = productsWithTrial();
+    expect(ids(visibleOptions(answer, creditsOf('none'), { featureOnly: false, requiredCredits: 0 }))).toEqual([
+      'tandem_main_monthly:trial',
+      'tandem_main_monthly',
+      'tandem_main_yearly',
+      'tandem_access_3month',
+    ]);
+    const used = { ...creditsOf('none'), trialOffered: false };
+    expect(ids(visibleOptions(answer, used, { featureOnly: false, requiredCredits: 0 }))).not.toContain('tandem_main_monthly:trial');
+    // The yearly saving still reads the paid monthly price, never the trial option.
+    expect(mainPrices(answer)?.monthly.id).toBe('tandem_main_monthly');
   });
 });
 
-describe('feature-only purchase options (SPEC section 6)', () => {
-  const now = new Date('2026-11-23T05:00:00Z');
+describe("feature-only purchase options (SPEC section 6, the server's featureProductsAllowed)", () => {
   const answer = productsBody();
-  const cases: readonly [string, Record<string, unknown> | null, boolean][] = [
-    ['no credits info', null, false],
-    ['no feature yet', { available: 0, total: 0 }, false],
-    ['an unpaid feature without an end', { featureDone: { _id: 'f1', paid: false } }, true],
-    ['an unpaid feature ending later', { featureDone: { _id: 'f1', paid: false, expires: '2026-12-23T00:00:00Z' } }, true],
-    ['a paid feature', { featureDone: { _id: 'f1', paid: true, current: true } }, false],
-    ['an expired unpaid feature', { featureDone: { _id: 'f1', paid: false, expires: '2026-11-22T00:00:00Z' } }, false],
-    ['a feature ending this very moment', { featureDone: { _id: 'f1', paid: false, expires: now.toISOString() } }, false],
-  ];
 
-  it.each(cases)('%s: purchasable %s', (_, credits, purchasable) => {
-    expect(featurePurchasable(credits, now)).toBe(purchasable);
+  it.each([
+    ['no credits info', null, false],
+    ['the server allows paying for the feature', { featureOnly: true, featureProductsAllowed: true }, true],
+    ['the server does not', { featureOnly: true, featureProductsAllowed: false, featureDone: { _id: 'f1', paid: false } }, false],
+  ] as const)('%s: the cards and the payment links follow it', (_, credits, purchasable) => {
+    expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 0 }))).toEqual(
+      purchasable ? ['tandem_feature_3month'] : [],
+    );
+    expect(paymentLinkKinds(credits)).toEqual(purchasable ? ['3month', '6month'] : []);
   });
 
-  it.each(cases.filter(([, credits]) => credits === null || !('expires' in ((credits.featureDone as object | undefined) ?? {}))))(
-    '%s: the cards and the payment links follow it',
-    (_, credits, purchasable) => {
-      expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 0 }))).toEqual(
-        purchasable ? ['tandem_feature_3month'] : [],
-      );
-      expect(paymentLinkKinds(credits, true)).toEqual(purchasable ? ['3month', '6month'] : []);
-    },
-  );
-
-  it('never offers a feature-only member plans, access or credit packs, even without a plan', () => {
-    const credits = { available: 0, total: 0, productsAllowed: true, addonsAllowed: true, featureDone: { _id: 'f1', paid: false } };
+  it('never offers a feature-only member plans, access or credit packs, even if a flag said so', () => {
+    const credits = { productsAllowed: true, addonsAllowed: true, featureProductsAllowed: true };
     const kinds = new Set(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 0 }).map(({ product }) => product.type));
     expect([...kinds]).toEqual(['feature']);
   });
 
   it('keeps the feature in an overlay whose payment must give credits (a feature is paid in money)', () => {
-    const credits = { featureDone: { _id: 'f1', paid: false } };
+    const credits = { featureProductsAllowed: true };
     expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 1 }))).toEqual(['tandem_feature_3month']);
     expect(ids(visibleOptions(answer, credits, { featureOnly: true, requiredCredits: 3 }))).toEqual(['tandem_feature_3month']);
   });
+});
 
-  it('gives members every payment link while plans show, and none once subscribed', () => {
-    expect(paymentLinkKinds(null, false)).toEqual(['monthly', 'yearly', 'one_off', '3month', '6month']);
-    expect(paymentLinkKinds(subscribed, false)).toEqual([]);
+describe('payment links: only what the member may buy, named by what they sell', () => {
+  it('gives the plan links while plans are allowed, and none once the server says no', () => {
+    expect(paymentLinkKinds(creditsOf('none'))).toEqual(['monthly', 'yearly', 'one_off']);
+    expect(paymentLinkKinds(subscribed)).toEqual([]);
+    expect(paymentLinkKinds(creditsOf('pending approval'))).toEqual([]);
+    expect(paymentLinkKinds(null)).toEqual([]);
+  });
+
+  it('names each link by the product and price it sells, read from the products answer', () => {
+    const answer = productsBody();
+    const label = (kind: Parameters<typeof paymentLinkLabel>[0]) => paymentLinkLabel(kind, linkedOption(kind, answer, null));
+    expect(label('monthly')).toBe('Copy monthly membership link (£49 a month)');
+    expect(label('yearly')).toBe('Copy yearly membership link (£490 a year)');
+    expect(label('one_off')).toBe('Copy 3-month access link (£120)');
+    expect(label('3month')).toBe('Copy 3-month feature link (£99)');
+    // Not in the products answer nor in Credits info: the link still says what it sells.
+    expect(label('6month')).toBe('Copy 6-month feature link');
+  });
+
+  it("reads a product not on sale to the member from Credits info's products, and never the trial option", () => {
+    const held = {
+      products: {
+        feature: {
+          name: 'Pitch feature',
+          type: 'feature',
+          prices: { one_time: [{ id: 'tandem_feature_6_months', unit_amount: 24900, currency: 'gbp', months: 6, type: 'feature' }] },
+        },
+      },
+    };
+    expect(paymentLinkLabel('6month', linkedOption('6month', productsBody(), held))).toBe('Copy 6-month feature link (£249)');
+    expect(linkedOption('monthly', productsWithTrial(), null)?.option.id).toBe('tandem_main_monthly');
   });
 });
 
@@ -155,13 +176,6 @@ describe('prices and the yearly saving (SPEC sections 4 and 9)', () => {
     );
   });
 
-  it('offers the upgrade to monthly subscribers only', () => {
-    expect(canUpgradeToYearly(subscribed)).toBe(true);
-    expect(canUpgradeToYearly({ ...subscribed, isYearly: true })).toBe(false);
-    expect(canUpgradeToYearly({ ...subscribed, pendingApproval: true })).toBe(false);
-    expect(canUpgradeToYearly({ ...subscribed, cancels: { cancel_at: '2026-12-01T00:00:00Z' } })).toBe(false);
-    expect(canUpgradeToYearly({ giftedOnly: true, active: true })).toBe(false);
-  });
 });
 
 describe('payment flow helpers', () => {

@@ -34,37 +34,119 @@ export const UPDATE_POLL_MS = 2000;
 export const UPDATE_MAX_TRIES = 15;
 export const UPDATE_FRESH_MS = 3000;
 
-/** The member has a subscription of their own (not gifted credits only). */
-export function hasPaidSubscription(credits: CreditsInfo | null | undefined): boolean {
-  return (credits?.active === true || credits?.hasSubscription === true) && credits.giftedOnly !== true;
-}
+/**
+ * Who may buy what is the server's to say (tandem.domain.entitlements): these read its
+ * flags and decide nothing. A missing flag reads as "no".
+ */
 
-/** SPEC section 6: products show when productsAllowed, or without an active non-gifted subscription. */
+/** SPEC section 6: the plan products (the main plan, 3-month access) show when productsAllowed. */
 export function showProducts(credits: CreditsInfo | null | undefined): boolean {
-  return credits?.productsAllowed === true || !hasPaidSubscription(credits);
+  return credits?.productsAllowed === true;
 }
 
-/** SPEC section 6: add-ons show only when addonsAllowed and the member has a subscription. */
+/** SPEC section 6: one-time add-on credits show when addonsAllowed. */
 export function showAddons(credits: CreditsInfo | null | undefined): boolean {
-  return credits?.addonsAllowed === true && (credits.hasSubscription === true || credits.active === true);
+  return credits?.addonsAllowed === true;
 }
 
-/** SPEC section 6 (feature-only): purchase options show only when a feature exists, is unpaid and not expired. */
-export function featurePurchasable(credits: CreditsInfo | null | undefined, now: Date = new Date()): boolean {
-  const feature = credits?.featureDone;
-  if (!feature?._id || feature.paid === true) return false;
-  const expires = parseDate(feature.expires);
-  return expires === null || expires.getTime() > now.getTime();
+/** Monthly add-on credits show when recurringAddonsAllowed. */
+export function showRecurringAddons(credits: CreditsInfo | null | undefined): boolean {
+  return credits?.recurringAddonsAllowed === true;
 }
+
+/** SPEC section 6 (feature-only): the feature's terms show when featureProductsAllowed. */
+export function showFeatureProducts(credits: CreditsInfo | null | undefined): boolean {
+  return credits?.featureProductsAllowed === true;
+}
+
+/** The payment-link kinds that sell a plan, and those that sell a feature's term. */
+const PLAN_LINKS: readonly PaymentLinkKind[] = ['monthly', 'yearly', 'one_off'];
+const FEATURE_LINKS: readonly PaymentLinkKind[] = ['3month', '6month'];
 
 /**
- * The payment-link buttons (GET payment-link/{kind}) on the Billing page: every kind where
- * plans show; for a feature-only member only the feature terms, and only while a feature is
- * purchasable (SPEC section 6); none otherwise.
+ * The payment-link buttons (GET payment-link/{kind}) on the Billing page: only what the
+ * member may buy, by the server's flags: the plan links when products are allowed, the
+ * feature links when the feature products are.
  */
-export function paymentLinkKinds(credits: CreditsInfo | null | undefined, featureOnly: boolean): PaymentLinkKind[] {
-  if (featureOnly) return featurePurchasable(credits) ? ['3month', '6month'] : [];
-  return showProducts(credits) ? ['monthly', 'yearly', 'one_off', '3month', '6month'] : [];
+export function paymentLinkKinds(credits: CreditsInfo | null | undefined): PaymentLinkKind[] {
+  return [...(showProducts(credits) ? PLAN_LINKS : []), ...(showFeatureProducts(credits) ? FEATURE_LINKS : [])];
+}
+
+/** A product and one of its price options, as a payment link sells it. */
+export interface LinkedOption {
+  readonly product: { readonly id?: string; readonly name?: string; readonly type?: string };
+  readonly option: PriceOption;
+  readonly currency?: string;
+}
+
+type ProductLike = LinkedOption['product'] & { readonly prices?: Partial<Record<PricePeriod, readonly PriceOption[]>> };
+
+/**
+ * What a payment link sells, found in the products answer (or, for what is not on sale to this
+ * member, Credits info's products) by the SPEC fields of its price option: `monthly` and
+ * `yearly` the main plan's monthly and yearly price; `one_off` the one-time plan (type main,
+ * paid once: 3-month access); `3month` and `6month` the feature's 3- and 6-month terms.
+ */
+export function linkedOption(
+  kind: PaymentLinkKind,
+  answer: ProductsResponse | undefined,
+  credits: CreditsInfo | null | undefined,
+): LinkedOption | null {
+  const catalogue: ProductLike[] = [
+    ...(answer?.products ?? []),
+    ...Object.entries(credits?.products ?? {}).map(([id, product]): ProductLike => ({ id, ...product })),
+  ];
+  const find = (period: PricePeriod, wanted: (product: ProductLike, option: PriceOption) => boolean): LinkedOption | null => {
+    for (const product of catalogue) {
+      for (const option of product.prices?.[period] ?? []) {
+        if (isTrialOption(option)) continue;
+        const type = option.type ?? product.type;
+        if (wanted({ ...product, type }, option)) return { product, option, currency: answer?.currency };
+      }
+    }
+    return null;
+  };
+  switch (kind) {
+    case 'monthly':
+      return find('monthly', (product) => product.type === 'main');
+    case 'yearly':
+      return find('yearly', (product) => product.type === 'main');
+    case 'one_off':
+      return find('one_time', (product) => product.type === 'main');
+    case '3month':
+    case '6month':
+      return find('one_time', (product, option) => product.type === 'feature' && option.months === (kind === '3month' ? 3 : 6));
+  }
+}
+
+const LINK_FALLBACK: Readonly<Record<PaymentLinkKind, string>> = {
+  monthly: 'monthly membership',
+  yearly: 'yearly membership',
+  one_off: '3-month access',
+  '3month': '3-month feature',
+  '6month': '6-month feature',
+};
+
+/**
+ * A payment-link button's words: what the link sells and its price, 'Copy 3-month access link
+ * (£139)', 'Copy monthly membership link (£49 a month)', 'Copy 3-month feature link (£149)'.
+ */
+export function paymentLinkLabel(kind: PaymentLinkKind, sold: LinkedOption | null): string {
+  if (!sold) return `Copy ${LINK_FALLBACK[kind]} link`;
+  const money = formatMoney(sold.option.unit_amount, sold.option.currency ?? sold.currency);
+  const months = sold.option.months ?? 0;
+  let what: string;
+  if (sold.product.type === 'feature') what = `${months}-month feature`;
+  else if (kind === 'monthly') what = 'monthly membership';
+  else if (kind === 'yearly') what = 'yearly membership';
+  else what = months > 0 ? `${months}-month access` : (sold.product.name ?? LINK_FALLBACK[kind]);
+  const price = kind === 'monthly' ? `${money} a month` : kind === 'yearly' ? `${money} a year` : money;
+  return `Copy ${what} link (${price})`;
+}
+
+/** The main plan's free-trial option (its id ends ':trial'; it carries trialDays). */
+export function isTrialOption(option: PriceOption): boolean {
+  return typeof option.trialDays === 'number' || option.id.endsWith(':trial');
 }
 
 /** The credits an overlay's payment must give (SPEC: options below it are hidden); 0 on the Billing page. */
@@ -88,23 +170,25 @@ export function visibleOptions(
   credits: CreditsInfo | null | undefined,
   { featureOnly, requiredCredits }: { readonly featureOnly: boolean; readonly requiredCredits: number },
 ): VisibleOption[] {
-  const allowed = (product: Product): boolean => {
-    if (product.type === 'feature') return featurePurchasable(credits);
+  const allowed = (product: Product, period: PricePeriod, option: PriceOption): boolean => {
+    if (product.type === 'feature') return showFeatureProducts(credits);
     if (featureOnly) return false;
-    if (product.type === 'extra') return showAddons(credits);
+    if (isTrialOption(option)) return credits?.trialOffered === true && showProducts(credits);
+    if (product.type === 'extra') return period === 'one_time' ? showAddons(credits) : showRecurringAddons(credits);
     return showProducts(credits);
   };
   const options: VisibleOption[] = [];
   for (const product of answer?.products ?? []) {
-    if (!allowed(product)) continue;
     for (const period of PRICE_PERIODS) {
       for (const option of product.prices?.[period] ?? []) {
+        if (!allowed(product, period, option)) continue;
         if (product.type !== 'feature' && typeof option.count === 'number' && option.count < requiredCredits) continue;
         options.push({ product, period, option });
       }
     }
   }
-  return options;
+  // The free trial comes first: the member reads its terms before any plan.
+  return [...options.filter(({ option }) => isTrialOption(option)), ...options.filter(({ option }) => !isTrialOption(option))];
 }
 
 /** 'Monthly' price per period: '£49 / month', '£490 / year', '£120 for 3 months', '£20 one-off'. */
@@ -119,10 +203,10 @@ export function pricePerPeriod(option: PriceOption, period: PricePeriod, currenc
 /** The first monthly and yearly price of the main subscription, for the yearly saving. */
 export function mainPrices(answer: ProductsResponse | undefined, productId?: string | null, credits?: CreditsInfo | null) {
   const pick = (products: readonly Product[]) => {
-    const mains = products.filter((product) => product.type === 'main' && product.prices?.monthly?.length && product.prices.yearly?.length);
+    const mains = products.filter((product) => product.type === 'main' && product.prices?.monthly?.some((option) => !isTrialOption(option)) && product.prices.yearly?.length);
     const main = mains.find((product) => product.id === productId) ?? mains[0];
-    const monthly = main?.prices?.monthly?.[0];
-    const yearly = main?.prices?.yearly?.[0];
+    const monthly = main?.prices?.monthly?.find((option) => !isTrialOption(option));
+    const yearly = main?.prices?.yearly?.find((option) => !isTrialOption(option));
     return monthly && yearly ? { monthly, yearly } : null;
   };
   // A subscriber is not offered the plan again (products has no main): their plan's prices
@@ -147,29 +231,6 @@ export function yearlyUpgradeMessage(monthly: PriceOption, yearly: PriceOption, 
   return `${lead} The unused time on your monthly plan is credited against the yearly price.`;
 }
 
-/** A monthly subscriber who may upgrade to yearly. */
-export function canUpgradeToYearly(credits: CreditsInfo | null | undefined): boolean {
-  return (
-    hasPaidSubscription(credits) &&
-    credits?.isYearly !== true &&
-    credits?.pendingApproval !== true &&
-    credits?.trialling !== true &&
-    credits?.fixedTerm !== true &&
-    !credits?.cancels?.cancel_at &&
-    !credits?.cancels?.cancelled_at
-  );
-}
-
-/** Has (or had) a plan with the payment provider: the portal can manage it. */
-export function hasBillingAccount(credits: CreditsInfo | null | undefined): boolean {
-  return (
-    credits?.hasSubscription === true ||
-    credits?.active === true ||
-    credits?.trialling === true ||
-    credits?.pendingApproval === true ||
-    Boolean(credits?.cancels?.cancel_at ?? credits?.cancels?.cancelled_at)
-  );
-}
 
 /** The payment-complete message for a route type and member (SPEC section 8). */
 export function paymentCompleteMessage(type: SubscriptionType | null, featureOnly: boolean): string {

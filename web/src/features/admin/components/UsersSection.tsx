@@ -10,9 +10,6 @@ import { adminActions, useMembers, type Member } from '../api/console';
 import { adminKeys } from '../api/keys';
 import { STATUS_LABELS } from '../menu';
 
-/** Plans that were paid for: the refund screen can check their latest payment. */
-const PAID = new Set(['active', 'trialling', 'cancelled', 'fixed_term', 'pending_approval']);
-
 function PlanCell({ member }: { readonly member: Member }) {
   const { status, approval } = member.plan;
   return (
@@ -38,7 +35,6 @@ function MemberActions({ member }: { readonly member: Member }) {
   });
   // Only a member's (not a feature-only user's) next plan can wait for approval.
   const canRequire = member.plan.status === 'none' && member.plan.approval === null && member.access === 'member';
-  const canRefund = PAID.has(member.plan.status);
   const ask = async () => {
     try {
       await confirm({
@@ -59,14 +55,13 @@ function MemberActions({ member }: { readonly member: Member }) {
           Require approval
         </Button>
       )}
-      {canRefund && (
-        <Link
-          className="link-button"
-          to={`/admin/refunds?account=${encodeURIComponent(member.accountId)}&email=${encodeURIComponent(member.email)}`}
-        >
-          Refund
-        </Link>
-      )}
+      {/* Whether there is a payment to refund is the refund screen's to say: it asks the server for the latest payment. */}
+      <Link
+        className="link-button"
+        to={`/admin/refunds?account=${encodeURIComponent(member.accountId)}&email=${encodeURIComponent(member.email)}`}
+      >
+        Refund
+      </Link>
       <Link className="link-button" to={`/admin/credits?email=${encodeURIComponent(member.email)}`}>
         Gift credits
       </Link>

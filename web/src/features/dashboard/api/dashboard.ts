@@ -68,6 +68,74 @@ export interface CreditsInfo {
   readonly addOns?: readonly CreditAddOn[];
   /** Every product a member may hold, by id, with its prices (whatever is on sale to them now). */
   readonly products?: Readonly<Record<string, CreditsProduct>> | null;
+
+  // The rights the server's one owner (tandem.domain.entitlements) gives the account. The web
+  // reads them and re-derives none: a missing flag reads as "no".
+  readonly canSend?: boolean;
+  readonly canPitch?: boolean;
+  readonly canFeature?: boolean;
+  /** Other brands' names are shown to this account. */
+  readonly namesShown?: boolean;
+  /** The main plan's free trial is on offer (once per account). */
+  readonly trialOffered?: boolean;
+  readonly trial?: CreditsTrial | null;
+  /** A Stripe customer: the payment portal can open. */
+  readonly hasBillingAccount?: boolean;
+  readonly canUpgradeToYearly?: boolean;
+  readonly paymentFailed?: boolean;
+  readonly featureOnly?: boolean;
+  readonly recurringAddonsAllowed?: boolean;
+  /** A feature-only account may pay for its feature now. */
+  readonly featureProductsAllowed?: boolean;
+  /** The menu areas this account includes (for the selected brand). */
+  readonly areas?: MenuAreas | null;
+  readonly plan?: PlanInfo | null;
+}
+
+/** The free trial's one decision: its length, credits and what happens at its end. */
+export interface CreditsTrial {
+  readonly days?: number;
+  readonly credits?: number;
+  readonly terms?: readonly string[];
+}
+
+/** Credits info's `areas`: the menu areas the account includes. */
+export interface MenuAreas {
+  readonly matches?: boolean;
+  readonly connections?: boolean;
+  readonly declines?: boolean;
+  readonly 'send-requests'?: boolean;
+  readonly 'collab-ideas'?: boolean;
+  readonly 'video-guides'?: boolean;
+  readonly requests?: boolean;
+  readonly billing?: boolean;
+}
+
+export type PlanState =
+  | 'none'
+  | 'pending_approval'
+  | 'active'
+  | 'trialling'
+  | 'cancelled'
+  | 'fixed_term'
+  | 'gifted'
+  | 'feature_only';
+
+export type PlanKind = 'monthly' | 'yearly' | 'fixed_term' | 'trial' | 'granted' | 'gifted';
+
+/** Credits info's `plan`: the plan in force as the Billing page tells it. */
+export interface PlanInfo {
+  readonly state?: PlanState | (string & {});
+  readonly kind?: PlanKind | (string & {}) | null;
+  readonly source?: 'stripe' | 'tandem' | (string & {}) | null;
+  /** One true sentence about the plan (the Billing page's lead line). */
+  readonly description?: string;
+  readonly renews?: boolean;
+  readonly renewsOn?: string | null;
+  readonly endsOn?: string | null;
+  readonly trialEndsOn?: string | null;
+  /** The plan's next month of credits (a yearly plan's come monthly). */
+  readonly nextCredits?: { readonly on?: string | null; readonly credits?: number } | null;
 }
 
 /** A product in Credits info's `products` (SPEC section 3). */
@@ -75,7 +143,17 @@ export interface CreditsProduct {
   readonly name?: string;
   readonly type?: string;
   readonly prices?: Partial<
-    Record<'monthly' | 'yearly' | 'one_time', readonly { readonly id: string; readonly unit_amount: number; readonly currency?: string; readonly label?: string | null }[]>
+    Record<
+      'monthly' | 'yearly' | 'one_time',
+      readonly {
+        readonly id: string;
+        readonly unit_amount: number;
+        readonly currency?: string;
+        readonly label?: string | null;
+        readonly months?: number | null;
+        readonly type?: string;
+      }[]
+    >
   >;
 }
 
@@ -103,9 +181,14 @@ export function menuCountsOf(data: DashboardResponse | null | undefined): MenuCo
   return { ...NO_COUNTS, ...data?.menuCounts };
 }
 
-/** Whether a feature of this user has been live (feature-only users then see Requests and Billing). */
+/** Whether a feature of this user has been live (what the feature-only dashboard suggests next). */
 export function hasHadLiveFeature(data: DashboardResponse | null | undefined): boolean {
   return data?.credits?.featureDone?.hasHadLive === true;
+}
+
+/** The menu areas the account includes (credits.areas), or null until the dashboard says. */
+export function menuAreasOf(data: DashboardResponse | null | undefined): MenuAreas | null {
+  return data?.credits?.areas ?? null;
 }
 
 export function dashboardPath(brand: string): string {
@@ -139,15 +222,29 @@ export function useRefreshDashboard(): () => Promise<void> {
 }
 
 /**
- * Puts the credits an action answered with (send, accept, decline, cancel) into every
- * loaded dashboard at once (credits belong to the account), so the badge is right
- * before the next reload.
+ * Credits info's fields that belong to the brand a dashboard is for, not to the account: the
+ * brand's Pitch Area feature and what follows from it (the feature-only areas, paying for the
+ * feature).
+ */
+const BRAND_FIELDS = ['featureDone', 'areas', 'featureProductsAllowed'] as const;
+
+/**
+ * Puts the credits an action answered with (send, pitch, accept, decline, cancel, create a
+ * feature) into every loaded dashboard at once, so the badge is right before the next reload.
+ * The answer replaces the account's credits info whole (the server builds every field of it,
+ * rights included); each dashboard keeps only its own brand's fields (featureDone, areas,
+ * featureProductsAllowed), which the dashboard reload that follows every such action brings.
  */
 export function applyCredits(client: QueryClient, credits: CreditsInfo | null | undefined): void {
   if (!credits) return;
-  client.setQueriesData<DashboardResponse>({ queryKey: dashboardKeys.all }, (data) =>
-    data ? { ...data, credits: { ...data.credits, ...credits } } : data,
-  );
+  client.setQueriesData<DashboardResponse>({ queryKey: dashboardKeys.all }, (data) => {
+    if (!data) return data;
+    const kept: Record<string, unknown> = {};
+    for (const field of BRAND_FIELDS) {
+      if (data.credits?.[field] !== undefined) kept[field] = data.credits[field];
+    }
+    return { ...data, credits: { ...credits, ...kept } };
+  });
 }
 
 /** The id of the brand the member acts for, once known ('default' resolved by the dashboard). */

@@ -6,6 +6,7 @@ import { describeError } from '@/lib/api';
 import { useSession } from '@/lib/session';
 import {
   hasHadLiveFeature,
+  menuAreasOf,
   menuCountsOf,
   useDashboard,
   type MenuCounts,
@@ -19,9 +20,9 @@ interface Stat {
   readonly to: string;
 }
 
-function statsFor(counts: MenuCounts, featureOnly: boolean, hasHadLive: boolean): Stat[] {
+function statsFor(counts: MenuCounts, featureOnly: boolean, requestsArea: boolean): Stat[] {
   if (featureOnly) {
-    return hasHadLive ? [{ key: 'requests', label: 'Pitches received', to: '/requests/received' }] : [];
+    return requestsArea ? [{ key: 'requests', label: 'Pitches received', to: '/requests/received' }] : [];
   }
   return [
     { key: 'matches', label: 'New matches', to: '/matches' },
@@ -44,8 +45,9 @@ export function DashboardPage() {
   const counts = menuCountsOf(data);
   const brandName = data?.dashboard?.brandName;
   const noBrand = data?.userBrands?.length === 0;
-  const step = nextStep({ counts, featureOnly, hasHadLive, noBrand, isAdmin: session?.sessionInfo.access === 'admin' });
-  const stats = noBrand ? [] : statsFor(counts, featureOnly, hasHadLive);
+  const requestsArea = menuAreasOf(data)?.requests === true;
+  const step = nextStep({ counts, featureOnly, hasHadLive, requestsArea, noBrand, isAdmin: session?.sessionInfo.access === 'admin' });
+  const stats = noBrand ? [] : statsFor(counts, featureOnly, requestsArea);
   const loaded = data !== undefined;
   // What's new tells members about Matches and requests: not part of a feature-only account.
   const news = featureOnly ? [] : (data?.whatsNew ?? []).filter((item) => typeof item.title === 'string');

@@ -10,14 +10,24 @@ export interface NextStep {
 export interface NextStepContext {
   readonly counts: MenuCounts;
   readonly featureOnly: boolean;
+  /** A feature of this brand has been live (credits.featureDone.hasHadLive). */
   readonly hasHadLive: boolean;
+  /** The account includes the requests area (credits.areas.requests): a feature-only one once its feature was live. */
+  readonly requestsArea: boolean;
   /** The account has no brand (yet): nothing of Matches, Requests or the Pitch Area applies. */
   readonly noBrand?: boolean;
   readonly isAdmin?: boolean;
 }
 
 /** The one thing the dashboard suggests doing next. */
-export function nextStep({ counts, featureOnly, hasHadLive, noBrand = false, isAdmin = false }: NextStepContext): NextStep {
+export function nextStep({
+  counts,
+  featureOnly,
+  hasHadLive,
+  requestsArea,
+  noBrand = false,
+  isAdmin = false,
+}: NextStepContext): NextStep {
   if (noBrand && isAdmin) {
     return {
       title: 'Look after Tandem',
@@ -35,7 +45,7 @@ export function nextStep({ counts, featureOnly, hasHadLive, noBrand = false, isA
     };
   }
   if (featureOnly) {
-    if (hasHadLive && counts.requests > 0) {
+    if (requestsArea && counts.requests > 0) {
       return {
         title: 'Brands have pitched to you',
         text: 'Read the pitches brands have sent in reply to your feature and answer the ones you like.',

@@ -6,6 +6,15 @@ import { buildMainMenu } from '../menu';
 import { MainMenu } from './MainMenu';
 
 const counts = { dashboard: 2, matches: 14, requests: 9, connections: 3, declines: 0 };
+const MEMBER_AREAS = {
+  matches: true,
+  connections: true,
+  declines: true,
+  'collab-ideas': true,
+  'video-guides': true,
+  requests: true,
+  billing: true,
+};
 
 function renderMenu(path = '/matches/saved', mini = false) {
   const onToggleMini = vi.fn();
@@ -13,7 +22,7 @@ function renderMenu(path = '/matches/saved', mini = false) {
   render(
     <MemoryRouter initialEntries={[path]}>
       <MainMenu
-        entries={buildMainMenu({ counts, featureOnly: false, hasHadLive: false })}
+        entries={buildMainMenu({ counts, featureOnly: false, areas: MEMBER_AREAS })}
         mini={mini}
         onToggleMini={onToggleMini}
         onAction={onAction}

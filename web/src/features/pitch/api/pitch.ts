@@ -29,6 +29,9 @@ export interface Feature {
   readonly paid?: boolean;
   readonly paymentView?: 'not created' | 'pending approval' | 'paid' | 'live' | 'expired';
   readonly refusedReason?: string | null;
+  /** Only on the owner's own feature, when the server says: it may be ended early / withdrawn now. */
+  readonly canEnd?: boolean;
+  readonly canWithdraw?: boolean;
   /** Only on GET pitch/{id}: this brand's pitch to it, and whether it may pitch. */
   readonly pitch?: { readonly id: string; readonly status: string; readonly createdAt: string | null } | null;
   readonly canPitch?: boolean;

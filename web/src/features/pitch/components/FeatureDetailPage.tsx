@@ -104,9 +104,11 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
   const featureOnly = useIsFeatureOnly();
   const [busy, setBusy] = useState(false);
   const open = feature.status === 'pending' || feature.status === 'live';
-  // A live feature can be ended early (no refund); one awaiting approval only while nothing was
-  // paid for it: a paid one waits for the admin's decision (a refusal returns the payment).
-  const withdrawable = feature.status === 'pending' && feature.paid === false;
+  // A live feature can be ended early (no refund); one awaiting approval withdrawn only while
+  // nothing was paid for it. The server's canEnd / canWithdraw decide when it sends them; until
+  // it does, the feature's status and payment as it answers them.
+  const withdrawable = feature.canWithdraw ?? (feature.status === 'pending' && feature.paid === false);
+  const endable = feature.canEnd ?? feature.status === 'live';
   const expires = dayOf(feature.expiresAt);
 
   const end = async () => {
@@ -181,7 +183,7 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
             See pitches received
           </Link>
         )}
-        {(feature.status === 'live' || withdrawable) && (
+        {(endable || withdrawable) && (
           <Button variant="danger" busy={busy} onClick={() => void end()}>
             {withdrawable ? 'Withdraw feature' : 'End feature early'}
           </Button>

@@ -1,9 +1,31 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { dashboardBody, mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import {
+  dashboardBody,
+  FEATURE_ONLY_AREAS,
+  FEATURE_ONLY_LIVE_AREAS,
+  mockApi,
+  shellRoutes,
+  type MockAnswer,
+} from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 import { BEAN, CREDITS_5_OF_6, CREDITS_6_OF_6, FERN, OAT, requestItem } from '../test-fixtures';
+
+/** A feature-only account's credits info as the server builds it (no credits, no right to send). */
+const FEATURE_ONLY_CREDITS = {
+  available: 0,
+  total: 0,
+  featureOnly: true,
+  canSend: false,
+  canPitch: false,
+  canFeature: false,
+  namesShown: false,
+  productsAllowed: false,
+  addonsAllowed: false,
+  featureProductsAllowed: false,
+  plan: { state: 'feature_only', kind: null, description: 'Your account features your brand in the Pitch Area.' },
+};
 
 function openRequests(path: string, routes: Record<string, MockAnswer>, dashboard: Record<string, unknown> = {}) {
   signIn();
@@ -306,5 +328,67 @@ describe('RequestDetailPage', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Wild Fern Candles' })).toBeInTheDocument();
     expect(calls).toBe(2);
+  });
+});
+
+describe('a feature-only member accepting a pitch', () => {
+  it("keeps every menu item: the accept answer's credits replace the account's, the brand's areas and feature stay", async () => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    const feature = { _id: 'f1', approved: true, current: true, pending: false, paid: true, expires: null, hasHadLive: true };
+    const onDashboard = {
+      ...FEATURE_ONLY_CREDITS,
+      featureDone: feature,
+      areas: { ...FEATURE_ONLY_LIVE_AREAS },
+    };
+    // What an accept may answer: the account's credits built without this brand's feature (no
+    // featureDone, so none of the areas a live feature brings), and a new balance.
+    const answered = { ...FEATURE_ONLY_CREDITS, available: 0, total: 0, featureDone: { _id: null, hasHadLive: false }, areas: { ...FEATURE_ONLY_AREAS } };
+    let reload: ((body: unknown) => void) | null = null;
+    let dashboards = 0;
+    const dashboard = () => {
+      dashboards += 1;
+      if (dashboards === 1) return dashboardBody({ credits: onDashboard, menuCounts: { dashboard: 0, matches: 0, requests: 1, connections: 0, declines: 0 } });
+      // The reload after the accept stays in flight until the test lets it answer.
+      return new Promise((resolve) => {
+        reload = resolve;
+      });
+    };
+    const api = mockApi({
+      ...shellRoutes({}, { featureOnly: true }),
+      'GET dashboard': dashboard,
+      'GET dashboard/1': dashboard,
+      'GET requests?box=received': { items: [requestItem()], nextCursor: null },
+      'POST requests/r1/accept': { request: requestItem({ status: 'accepted', contact: { email: 'flora@fern.example' } }), credits: answered },
+    });
+    const { user } = renderRoute('/requests/received');
+    const menu = () => within(screen.getByRole('navigation', { name: 'Main' }));
+    const labels = () => menu().getAllByRole('listitem').map((item) => item.querySelector('.menu__label')?.textContent);
+    const billingInUserMenu = async () => {
+      await user.click(screen.getByRole('button', { name: /^Account menu/ }));
+      const shown = screen.queryByRole('menuitem', { name: 'Billing' }) !== null;
+      await user.keyboard('{Escape}');
+      return shown;
+    };
+    await waitFor(() => {
+      expect(labels()).toEqual(['Dashboard', 'Pitch Area', 'Pitches Received', 'Profile']);
+    });
+    expect(await billingInUserMenu()).toBe(true);
+
+    await user.click(await screen.findByRole('button', { name: /^Accept Wild Fern Candles/ }));
+    expect(await screen.findByText('Connected', { selector: '.status-chip' })).toBeInTheDocument();
+    expect(api.calls('POST requests/r1/accept')).toHaveLength(1);
+    // The reload is still on its way: the menu reads the accept's credits merged into the dashboard.
+    expect(reload).not.toBeNull();
+    expect(labels()).toEqual(['Dashboard', 'Pitch Area', 'Pitches Received', 'Profile']);
+    expect(await billingInUserMenu()).toBe(true);
+
+    // Then the reload answers with the brand's dashboard: still every item.
+    act(() => {
+      reload?.(jsonResponse(dashboardBody({ credits: { ...onDashboard, available: 0, total: 0 } })));
+    });
+    await waitFor(() => {
+      expect(labels()).toEqual(['Dashboard', 'Pitch Area', 'Pitches Received', 'Profile']);
+    });
+    expect(await billingInUserMenu()).toBe(true);
   });
 });

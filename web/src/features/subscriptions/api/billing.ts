@@ -23,6 +23,9 @@ export interface PriceOption {
   readonly type?: 'main' | 'feature' | 'extra' | (string & {});
   readonly discountMessage?: string | null;
   readonly label?: string | null;
+  /** The main plan's free-trial option (id 'tandem_main_monthly:trial'): its days and credits. */
+  readonly trialDays?: number | null;
+  readonly trialCredits?: number | null;
 }
 
 export interface Product {

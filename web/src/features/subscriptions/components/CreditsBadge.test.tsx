@@ -3,13 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
+import { formatOrdinalDate } from '@/lib/format';
+import { creditsOf, inDays } from '../test-fixtures';
 
 describe('credits badge', () => {
   it("shows 'available/total' in the top bar and explains how credits work", async () => {
     signIn();
+    const expires = inDays(7);
+    const arrives = inDays(8);
+    const monthly = creditsOf('monthly');
     mockApi({
       ...shellRoutes({
-        credits: { available: 4, total: 6, hasSubscription: true, active: true, next: { to: '2026-12-03T00:00:00Z', credits: 6 } },
+        credits: {
+          ...monthly,
+          next: { to: expires, credits: 4 },
+          plan: { ...(monthly.plan as object), nextCredits: { on: arrives, credits: 6 } },
+        },
       }),
       'GET requests?box=received': { items: [], nextCursor: null },
     });
@@ -19,7 +28,10 @@ describe('credits badge', () => {
     await user.click(badge);
     const popup = within(screen.getByRole('dialog', { name: 'How credits work' }));
     expect(popup.getByText('4 of 6 credits left')).toBeInTheDocument();
-    expect(popup.getByText('6 new credits on 3rd December.')).toBeInTheDocument();
+    // SPEC's next is the soonest-expiring credits held now; the plan's next month of credits has its own line.
+    expect(popup.getByText(`4 of your credits expire on ${formatOrdinalDate(new Date(expires))}.`)).toBeInTheDocument();
+    expect(popup.getByText(`Your next 6 credits arrive on ${formatOrdinalDate(new Date(arrives))}.`)).toBeInTheDocument();
+    expect(popup.queryByText(/new credits on/)).not.toBeInTheDocument();
     expect(popup.getByRole('heading', { name: 'Requests hold 1 credit' })).toBeInTheDocument();
     expect(popup.getByRole('heading', { name: 'Featuring costs 3 credits' })).toBeInTheDocument();
     expect(popup.getByRole('heading', { name: 'Accepting is free' })).toBeInTheDocument();

@@ -1,14 +1,18 @@
 import type { CreditsInfo } from '@/features/dashboard';
 import { formatOrdinalDate, parseDate } from '@/lib/format';
-import { creditsText } from '../credits';
+import { creditsText, expiringLine, nextCreditsLine } from '../credits';
 
-/** Credits left, the next top-up and any add-ons; nothing at all when the total is 0. */
+/**
+ * Credits left, when the soonest of them expire (SPEC's `next`: credits held now, never new
+ * ones), the plan's next month of credits (credits.plan.nextCredits) and any add-ons; nothing
+ * at all when the total is 0.
+ */
 export function CreditsSummary({ credits }: { readonly credits: CreditsInfo | null | undefined }) {
   const text = creditsText(credits);
   if (text === null || !credits) return null;
   const available = Math.max(0, credits.available ?? 0);
-  const nextDate = parseDate(credits.next?.to);
-  const nextCredits = credits.next?.credits;
+  const expiring = expiringLine(credits);
+  const arriving = nextCreditsLine(credits);
   const addOns = (credits.addOns ?? []).filter((addOn) => (addOn.available ?? 0) > 0);
   return (
     <div className="credits-summary">
@@ -21,11 +25,8 @@ export function CreditsSummary({ credits }: { readonly credits: CreditsInfo | nu
             {available} of {credits.total} credits left
           </strong>
         </p>
-        {nextDate && typeof nextCredits === 'number' && nextCredits > 0 && (
-          <p className="muted small">
-            {nextCredits} new credits on {formatOrdinalDate(nextDate)}.
-          </p>
-        )}
+        {expiring && <p className="muted small">{expiring}</p>}
+        {arriving && <p className="muted small">{arriving}</p>}
         {addOns.map((addOn, index) => {
           const to = parseDate(addOn.valid?.to);
           return (

@@ -2,22 +2,24 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/Button';
 import { ApiError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
-import { fetchPaymentLink, OPERATIONS, type PaymentLinkKind } from '../api/billing';
-import { LINK_COPIED } from '../billing-rules';
-
-const LABELS: Readonly<Record<PaymentLinkKind, string>> = {
-  monthly: 'Monthly',
-  yearly: 'Yearly',
-  one_off: 'One-off credits',
-  '3month': '3 months',
-  '6month': '6 months',
-};
+import type { CreditsInfo } from '@/features/dashboard';
+import { fetchPaymentLink, OPERATIONS, type PaymentLinkKind, type ProductsResponse } from '../api/billing';
+import { LINK_COPIED, linkedOption, paymentLinkLabel } from '../billing-rules';
 
 /**
  * Payment links (SPEC section 7: GET payment-link/{kind}): a link for someone else to pay
  * for this brand, copied to the clipboard with 'Payment link copied to clipboard'.
  */
-export function PaymentLinks({ kinds }: { readonly kinds: readonly PaymentLinkKind[] }) {
+export function PaymentLinks({
+  kinds,
+  products,
+  credits,
+}: {
+  readonly kinds: readonly PaymentLinkKind[];
+  /** The products answer and Credits info's products: where each link's product and price are read. */
+  readonly products: ProductsResponse | undefined;
+  readonly credits: CreditsInfo | null | undefined;
+}) {
   const [busy, setBusy] = useState<PaymentLinkKind | null>(null);
   if (kinds.length === 0) return null;
 
@@ -46,7 +48,7 @@ export function PaymentLinks({ kinds }: { readonly kinds: readonly PaymentLinkKi
       <div className="billing__buttons">
         {kinds.map((kind) => (
           <Button key={kind} variant="secondary" busy={busy === kind} onClick={() => void copy(kind)}>
-            Copy {LABELS[kind].toLowerCase()} link
+            {paymentLinkLabel(kind, linkedOption(kind, products, credits))}
           </Button>
         ))}
       </div>

@@ -8,7 +8,7 @@ import { showToast } from '@/lib/toast';
 import { leaveApp } from '@/lib/leave-app';
 import { createCheckout, OPERATIONS, type PriceOption, type PricePeriod, type Product } from '../api/billing';
 import { useProducts } from '../api/products';
-import { pricePerPeriod, visibleOptions } from '../billing-rules';
+import { isTrialOption, pricePerPeriod, visibleOptions } from '../billing-rules';
 
 export interface ProductListProps {
   readonly credits: CreditsInfo | null | undefined;
@@ -22,20 +22,34 @@ export interface ProductListProps {
 }
 
 function creditsLine(product: Product, period: PricePeriod, option: PriceOption): string | null {
+  if (isTrialOption(option)) {
+    const credits = option.trialCredits;
+    return typeof credits === 'number' && credits > 0 ? `${credits} credits during the trial` : null;
+  }
   const count = option.count;
   if (typeof count !== 'number' || count <= 0) return null;
   const recurring = period !== 'one_time' && product.type === 'main';
   return `${count} credits${recurring ? ' a month' : ''}`;
 }
 
-function BuyNow({ product, option, redirect }: { readonly product: Product; readonly option: PriceOption; readonly redirect: string | null }) {
+function BuyNow({
+  product,
+  option,
+  redirect,
+  label: text,
+}: {
+  readonly product: Product;
+  readonly option: PriceOption;
+  readonly redirect: string | null;
+  readonly label: string;
+}) {
   const [busy, setBusy] = useState(false);
-  const label = `Buy now: ${product.name}${option.label ? `, ${option.label}` : ''}`;
+  const label = `${text}: ${product.name}${option.label ? `, ${option.label}` : ''}`;
   if (option.link) {
     // A full-page navigation to Stripe's hosted checkout.
     return (
       <a className="button button--primary button--block" href={option.link} aria-label={label}>
-        Buy now
+        {text}
       </a>
     );
   }
@@ -57,7 +71,7 @@ function BuyNow({ product, option, redirect }: { readonly product: Product; read
         );
       }}
     >
-      Buy now
+      {text}
     </Button>
   );
 }
@@ -102,15 +116,25 @@ export function ProductList({ credits, featureOnly, requiredCredits, redirect, e
       <ul className="product-cards" aria-label="Plans and credits">
         {options.map(({ product, period, option }) => {
           const credit = creditsLine(product, period, option);
+          const trial = isTrialOption(option);
+          const terms = trial ? (credits?.trial?.terms ?? []) : [];
           return (
-            <li key={`${product.id}:${option.id}`} className="product-card">
+            <li key={`${product.id}:${option.id}`} className={trial ? 'product-card product-card--trial' : 'product-card'}>
               <h3 className="product-card__name">{product.name}</h3>
               {option.label && <p className="product-card__label muted">{option.label}</p>}
-              <p className="product-card__price">{pricePerPeriod(option, period, answer.currency)}</p>
+              <p className="product-card__price">{trial ? 'Free' : pricePerPeriod(option, period, answer.currency)}</p>
               {credit && <p className="product-card__credits">{credit}</p>}
               {option.discountMessage && <p className="product-card__discount">{option.discountMessage}</p>}
-              {product.description && <p className="product-card__description muted small">{product.description}</p>}
-              <BuyNow product={product} option={option} redirect={redirect} />
+              {terms.length > 0 ? (
+                <ul className="product-card__terms small" aria-label="Free trial terms">
+                  {terms.map((term) => (
+                    <li key={term}>{term}</li>
+                  ))}
+                </ul>
+              ) : (
+                product.description && <p className="product-card__description muted small">{product.description}</p>
+              )}
+              <BuyNow product={product} option={option} redirect={redirect} label="Buy now" />
             </li>
           );
         })}

@@ -5,13 +5,13 @@ import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 import { openSubscriptionOverlay } from '../overlay-store';
-import { productsBody } from '../test-fixtures';
+import { creditsOf, productsBody } from '../test-fixtures';
 
 describe('subscription overlay', () => {
   it('offers a subscriber the add-ons, with checkout coming back to the page', async () => {
     signIn();
     const api = mockApi({
-      ...shellRoutes({ credits: { available: 0, total: 6, active: true, hasSubscription: true, addonsAllowed: true } }),
+      ...shellRoutes({ credits: { ...creditsOf('monthly'), available: 0, total: 6 } }),
       'GET requests?box=received': { items: [], nextCursor: null },
       'POST products': productsBody(),
     });
@@ -31,7 +31,7 @@ describe('subscription overlay', () => {
   it('opens from "See subscriptions" in Matches with the plans, hiding options below the credit a request needs', async () => {
     signIn();
     const api = mockApi({
-      ...shellRoutes({ credits: { available: 0, total: 0 }, showingBrandNames: false }),
+      ...shellRoutes({ credits: creditsOf('none'), showingBrandNames: false }),
       'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {
         showingBrandNames: false,
       }),
@@ -52,10 +52,10 @@ describe('subscription overlay', () => {
     ['an unpaid feature', { _id: 'f1', paid: false }, true],
     ['a paid feature', { _id: 'f1', paid: true, current: true }, false],
     ['an expired feature', { _id: 'f1', paid: false, expires: '2020-01-01T00:00:00Z' }, false],
-  ])('offers a feature-only member with %s that feature only while it can be bought', async (_, featureDone, offered) => {
+  ])("offers a feature-only member with %s that feature only while the server's featureProductsAllowed says so", async (_, featureDone, offered) => {
     signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
     mockApi({
-      ...shellRoutes({ credits: { available: 0, total: 0, featureDone } }, { featureOnly: true }),
+      ...shellRoutes({ credits: { ...creditsOf('feature-only'), featureDone, featureProductsAllowed: offered } }, { featureOnly: true }),
       'POST products': productsBody(),
     });
     renderRoute('/');

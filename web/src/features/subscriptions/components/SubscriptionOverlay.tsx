@@ -3,7 +3,7 @@ import { Modal } from '@/components/ui/Modal';
 import { useDashboard } from '@/features/dashboard';
 import { BILLING_PATH } from '@/features/navigation';
 import { useIsFeatureOnly } from '@/lib/login-check';
-import { requiredCreditsFor } from '../billing-rules';
+import { requiredCreditsFor, showProducts } from '../billing-rules';
 import { overlayTitle, PLAN_BENEFITS, planDescription } from '../credits';
 import { closeSubscriptionOverlay, type OverlayRequest } from '../overlay-store';
 import { CreditsSummary } from './CreditsSummary';
@@ -32,7 +32,8 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
   const title = overlayTitle(request.reason, request.type, credits);
   // The server's note on what the account may do (e.g. pending approval), unless the title already says it.
   const notice = sameText(credits?.notAllowedMessage, title) ? null : credits?.notAllowedMessage;
-  const subscribed = credits?.hasSubscription === true || credits?.active === true || credits?.trialling === true;
+  const plansOnOffer = showProducts(credits);
+  const description = planDescription(credits);
   return (
     <Modal
       open
@@ -45,7 +46,7 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
             Not now
           </button>
           <Link to={BILLING_PATH} className="button button--primary" onClick={closeSubscriptionOverlay}>
-            {subscribed ? 'Get more credits in Billing' : 'See plans in Billing'}
+            {plansOnOffer ? 'See plans in Billing' : 'Get more credits in Billing'}
           </Link>
         </>
       }
@@ -62,7 +63,7 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
         <CreditsSummary credits={credits} />
         <section aria-labelledby="overlay-products-title" className="subscription-overlay__products">
           <h3 id="overlay-products-title" className="card__subtitle">
-            {subscribed ? 'Buy more' : 'Choose a plan'}
+            {plansOnOffer ? 'Choose a plan' : 'Buy more'}
           </h3>
           <ProductList
             credits={credits}
@@ -77,7 +78,7 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
             <h3 id="plan-title" className="card__subtitle">
               Your plan
             </h3>
-            <p>{planDescription(credits)}</p>
+            {description && <p>{description}</p>}
             {notice && <p className="notice">{notice}</p>}
             <h3 className="card__subtitle subscription-overlay__benefits-title">What a subscription includes</h3>
             <ul className="benefits">

@@ -4,20 +4,14 @@ import { leaveApp } from '@/lib/leave-app';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
-import { productsBody } from '../test-fixtures';
+import { formatOrdinalDate } from '@/lib/format';
+import { creditsOf, productsBody, productsWithTrial, type AccountType } from '../test-fixtures';
 
 vi.mock('@/lib/leave-app', () => ({ leaveApp: vi.fn() }));
 
-const monthly = {
-  available: 4,
-  total: 6,
-  active: true,
-  hasSubscription: true,
-  isYearly: false,
-  productsAllowed: false,
-  addonsAllowed: true,
-  expires: { period: '2026-12-03T00:00:00Z' },
-};
+const monthly = creditsOf('monthly');
+const day = (iso: unknown) => formatOrdinalDate(new Date(String(iso)));
+const planOf = (credits: Record<string, unknown>) => credits.plan as Record<string, unknown> & { nextCredits: { on: string } | null };
 
 function openBilling(credits: Record<string, unknown> | null, routes: Record<string, MockAnswer> = {}, check: Record<string, unknown> = {}) {
   signIn();
@@ -34,7 +28,7 @@ beforeEach(() => {
 
 describe('Subscriptions screen', () => {
   it('shows a member without a plan the plans, with prices, credits and Buy now to checkout', async () => {
-    openBilling({ available: 0, total: 0 });
+    openBilling({ ...creditsOf('none'), trialOffered: false });
     expect(await screen.findByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument();
     expect(screen.getByText("You don't have a subscription yet.")).toBeInTheDocument();
     const list = await cards();
@@ -66,7 +60,7 @@ describe('Subscriptions screen', () => {
       })),
     };
     const { user, api } = openBilling(
-      { available: 0, total: 0 },
+      creditsOf('none'),
       { 'GET products': unlinked, 'POST checkout': { url: 'https://checkout.stripe.test/c/cs_lazy' } },
     );
     const list = await cards();
@@ -87,7 +81,7 @@ describe('Subscriptions screen', () => {
     });
     expect(await screen.findByRole('status', { name: '4/6 credits' })).toHaveTextContent('4/6');
     expect(screen.getByText('You have a monthly subscription.')).toBeInTheDocument();
-    expect(screen.getByText('It renews on 3rd December.')).toBeInTheDocument();
+    expect(screen.getByText(`It renews on ${day(planOf(monthly).renewsOn)}.`)).toBeInTheDocument();
     const bought = within(screen.getByRole('region', { name: 'Your add-ons' }));
     expect(bought.getByText('2/3 credits left, valid until 10th December.')).toBeInTheDocument();
     expect(bought.getByText('(Gifted credits)')).toBeInTheDocument();
@@ -97,33 +91,43 @@ describe('Subscriptions screen', () => {
     expect(screen.queryByRole('button', { name: /Copy .* link/ })).not.toBeInTheDocument();
   });
 
-  it('shows the pending-approval notice and the feature-only status with only the feature for sale', async () => {
-    openBilling({ ...monthly, pendingApproval: true });
+  it('tells a member awaiting approval that their plan awaits it, and never asks them to subscribe', async () => {
+    openBilling(creditsOf('pending approval'));
     expect(await screen.findByText('Waiting for approval')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Upgrade to yearly' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/You need to buy a subscription/)).not.toBeInTheDocument();
+    expect(screen.queryByText("You don't have a subscription yet.")).not.toBeInTheDocument();
+    expect(screen.queryByText('Tandem membership')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Payment links' })).not.toBeInTheDocument();
   });
 
   it('shows a feature-only member their feature and its payment only', async () => {
-    openBilling({ available: 0, total: 0, featureDone: { _id: 'f1', paid: false } }, {}, { featureOnly: true });
+    openBilling(creditsOf('feature-only'), {}, { featureOnly: true });
     expect(await screen.findByText('Your feature is ready: pay for it below to go live.')).toBeInTheDocument();
     const list = await cards();
     expect(list.getAllByRole('listitem')).toHaveLength(1);
     expect(list.getByRole('link', { name: 'Buy now: Pitch feature, 3 months' })).toBeInTheDocument();
   });
 
-  it('gives a feature-only member with an unpaid feature the feature payment links only', async () => {
-    openBilling({ available: 0, total: 0, featureDone: { _id: 'f1', paid: false } }, {}, { featureOnly: true });
+  it('gives a feature-only member with an unpaid feature the feature payment links only, named by what they sell', async () => {
+    openBilling(creditsOf('feature-only'), {}, { featureOnly: true });
     const links = within(await screen.findByRole('region', { name: 'Payment links' }));
-    expect(links.getAllByRole('button').map((button) => button.textContent)).toEqual(['Copy 3 months link', 'Copy 6 months link']);
+    expect(links.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Copy 3-month feature link (£99)',
+      'Copy 6-month feature link',
+    ]);
   });
 
   it.each([
     ['paid', { _id: 'f1', paid: true }],
     ['expired', { _id: 'f1', paid: false, expires: '2020-01-01T00:00:00Z' }],
     ['not created yet', undefined],
-  ])('offers a feature-only member nothing to buy when their feature is %s', async (_, featureDone) => {
-    openBilling({ available: 0, total: 0, featureDone }, {}, { featureOnly: true });
-    expect(await screen.findByText("There's nothing to buy for your account right now.")).toBeInTheDocument();
+  ])('tells a feature-only member one true thing, and offers nothing, when their feature is %s', async (_, featureDone) => {
+    openBilling({ ...creditsOf('feature-only'), featureProductsAllowed: false, featureDone }, {}, { featureOnly: true });
+    expect(await screen.findByText('Your account features your brand in the Pitch Area.')).toBeInTheDocument();
+    expect(screen.queryByText("You don't have a subscription yet.")).not.toBeInTheDocument();
+    expect(screen.queryByText(/You need to buy a subscription/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/nothing to buy/)).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Payment links' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Buy now/ })).not.toBeInTheDocument();
   });
@@ -185,26 +189,119 @@ describe('Subscriptions screen', () => {
   });
 
   it('copies a payment link to the clipboard', async () => {
-    const { user } = openBilling(null, {
+    const { user } = openBilling(creditsOf('none'), {
       'GET payment-link/yearly': { link: 'https://buy.stripe.test/l/yearly?client_reference_id=1' },
       'GET payment-link/monthly': jsonResponse({ error: 'Unknown payment link' }, 400),
     });
-    await user.click(await screen.findByRole('button', { name: 'Copy yearly link' }));
+    await user.click(await screen.findByRole('button', { name: 'Copy yearly membership link (£490 a year)' }));
     expect(await screen.findByText('Payment link copied to clipboard')).toBeInTheDocument();
     // user-event gives the page a clipboard of its own: it holds the link.
     await expect(navigator.clipboard.readText()).resolves.toBe('https://buy.stripe.test/l/yearly?client_reference_id=1');
-    await user.click(screen.getByRole('button', { name: 'Copy monthly link' }));
+    await user.click(screen.getByRole('button', { name: 'Copy monthly membership link (£49 a month)' }));
     expect(await screen.findByText('generatePaymentLink')).toBeInTheDocument();
     expect(screen.getByText('Unknown payment link')).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe('https://buy.stripe.test/l/yearly?client_reference_id=1');
   });
 
   it('says when the plans cannot load, in a toast titled loadProducts and with Try again', async () => {
-    const { user } = openBilling(null, { 'GET products': jsonResponse({ error: 'Stripe is unavailable' }, 503) });
+    const { user } = openBilling(creditsOf('none'), { 'GET products': jsonResponse({ error: 'Stripe is unavailable' }, 503) });
     expect(await screen.findByText("We couldn't load the plans")).toBeInTheDocument();
     expect(await screen.findByText('loadProducts')).toBeInTheDocument();
-    mockApi({ ...shellRoutes({ credits: null }), 'GET products': productsBody() });
+    mockApi({ ...shellRoutes({ credits: creditsOf('none') }), 'GET products': productsBody() });
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('link', { name: 'Buy now: Tandem membership, Monthly' })).toBeInTheDocument();
+  });
+});
+
+describe('the free trial card', () => {
+  it('comes first with its terms while the trial is offered, and Buy now starts it through the same checkout', async () => {
+    const unlinked = productsWithTrial();
+    const lazy = {
+      ...unlinked,
+      products: unlinked.products?.map((product) => ({
+        ...product,
+        prices: Object.fromEntries(Object.entries(product.prices ?? {}).map(([period, options]) => [period, options.map((o) => ({ ...o, link: null }))])),
+      })),
+    };
+    const { user, api } = openBilling(creditsOf('none'), {
+      'GET products': lazy,
+      'POST checkout': { url: 'https://checkout.stripe.test/c/cs_trial' },
+    });
+    const list = await cards();
+    const [firstCard] = list.getAllByRole('listitem');
+    if (!firstCard) throw new Error('no cards');
+    const first = within(firstCard);
+    expect(first.getByText('14-day free trial')).toBeInTheDocument();
+    expect(first.getByText('Free for 14 days, then £49 a month')).toBeInTheDocument();
+    expect(first.getByText('3 credits during the trial')).toBeInTheDocument();
+    const terms = within(first.getByRole('list', { name: 'Free trial terms' }));
+    expect(terms.getAllByRole('listitem').map((item) => item.textContent)).toEqual((creditsOf('none').trial as { terms: string[] }).terms);
+    await user.click(first.getByRole('button', { name: 'Buy now: Tandem membership, 14-day free trial' }));
+    await waitFor(() => {
+      expect(leaveApp).toHaveBeenCalledWith('https://checkout.stripe.test/c/cs_trial');
+    });
+    expect(api.calls('POST checkout').map((call) => call.body)).toEqual([{ priceId: 'tandem_main_monthly:trial' }]);
+  });
+
+  it('is not shown once the trial is no longer offered', async () => {
+    openBilling({ ...creditsOf('none'), trialOffered: false }, { 'GET products': productsWithTrial() });
+    const list = await cards();
+    expect(list.queryByText('14-day free trial')).not.toBeInTheDocument();
+    expect(list.getAllByRole('listitem')).toHaveLength(3);
+  });
+});
+
+describe("the Billing page's lead text and renewal line, per account type", () => {
+  const cases: readonly [AccountType, (credits: Record<string, unknown>) => readonly string[], readonly RegExp[]][] = [
+    ['monthly', (c) => ['You have a monthly subscription.', `It renews on ${day(planOf(c).renewsOn)}.`], [/ends on/]],
+    [
+      'yearly',
+      (c) => [
+        'You have a yearly subscription.',
+        `It renews on ${day(planOf(c).renewsOn)}.`,
+        `Your next 6 credits arrive on ${day(planOf(c).nextCredits?.on)}.`,
+      ],
+      [],
+    ],
+    [
+      'trial',
+      (c) => [
+        "You're on a free trial.",
+        `Your free trial ends on ${day(planOf(c).trialEndsOn)}. Then your monthly subscription starts and renews each month, charged to the card you gave, unless you cancel it before then in Manage subscription.`,
+      ],
+      [/renews on/],
+    ],
+    [
+      'trial cancelled',
+      (c) => ["You're on a free trial.", `Your free trial is cancelled: it ends on ${day(planOf(c).endsOn)} and you won't be charged.`],
+      [/renews/, /arrive on/],
+    ],
+    ['gifted-only', () => ['You have gifted credits, without a subscription. Gifted credits do not renew.'], [/renews on/, /arrive on/, /new credits/]],
+    ['fixed term', (c) => ['You have fixed-term access. It does not renew.', `Your access ends on ${day(planOf(c).endsOn)}.`], [/renews on/]],
+    [
+      'pending approval',
+      () => ['Your subscription is waiting for approval, normally within 24 hours. Requests you send meanwhile go out once it is approved.'],
+      [/You need to buy a subscription/, /You don't have a subscription yet/],
+    ],
+    ['feature-only', () => ['Your account features your brand in the Pitch Area.'], [/You need to buy a subscription/, /You don't have a subscription yet/]],
+    [
+      'granted plan',
+      (c) => ['You have a membership granted by the Tandem team.', `It ends on ${day(planOf(c).endsOn)} and does not renew.`],
+      [/renews on/],
+    ],
+  ];
+
+  it.each(cases)('%s', async (type, shown, absent) => {
+    const credits = creditsOf(type);
+    openBilling(credits, {}, { featureOnly: type === 'feature-only' });
+    const plan = within(await screen.findByRole('region', { name: 'Your plan' }));
+    for (const text of shown(credits)) expect(plan.getByText(text)).toBeInTheDocument();
+    for (const pattern of absent) expect(plan.queryByText(pattern)).not.toBeInTheDocument();
+  });
+
+  it('offers Manage subscription only with a billing account, so a fixed term or a gift has none', async () => {
+    openBilling(creditsOf('fixed term'));
+    expect(await screen.findByText('You have fixed-term access. It does not renew.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Manage subscription' })).not.toBeInTheDocument();
   });
 });

@@ -7,7 +7,6 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/features/dashboard';
 import { ApiError } from '@/lib/api';
-import { formatOrdinalDate, parseDate } from '@/lib/format';
 import { leaveApp } from '@/lib/leave-app';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { storage } from '@/lib/storage';
@@ -15,17 +14,17 @@ import { showToast } from '@/lib/toast';
 import { fetchPortalUrl, OPERATIONS, upgradeToYearly } from '../api/billing';
 import { useProducts } from '../api/products';
 import {
-  canUpgradeToYearly,
-  featurePurchasable,
-  hasBillingAccount,
   mainPrices,
   paymentLinkKinds,
+  showAddons,
+  showFeatureProducts,
   showProducts,
+  showRecurringAddons,
   YEARLY_UPGRADE_FAILED,
   YEARLY_UPGRADE_SUCCESS,
   yearlyUpgradeMessage,
 } from '../billing-rules';
-import { creditsText, planDescription } from '../credits';
+import { creditsText, planDescription, planLines } from '../credits';
 import { AddOnsList } from './AddOnsList';
 import { PaymentLinks } from './PaymentLinks';
 import { ProductList } from './ProductList';
@@ -35,47 +34,47 @@ import { UpdateWatch, type WatchStart } from './UpdateWatch';
 const PORTAL_KEY = 'billing.portal-opened';
 const PORTAL_RETURN_MS = 60 * 60 * 1000;
 
-function dateText(value: string | number | null | undefined): string | null {
-  const date = parseDate(value);
-  return date ? formatOrdinalDate(date) : null;
+/** The feature-only account's feature, in one line (credits.featureDone; paying is the server's featureProductsAllowed). */
+function featureLine(credits: CreditsInfo | null | undefined): string {
+  const feature = credits?.featureDone;
+  if (!feature?._id) return 'Create a feature in the Pitch Area to see its payment options.';
+  if (feature.paid && feature.current) return 'Your feature is live in the Pitch Area.';
+  if (feature.paid && feature.approved === false) return 'Your feature is paid and waiting for approval, normally within 24 hours.';
+  if (feature.paid) return 'Your feature is paid.';
+  if (credits?.featureProductsAllowed === true) return 'Your feature is ready: pay for it below to go live.';
+  return 'Your feature has ended. You can create a new one in the Pitch Area.';
 }
 
-/** The plan in words: its kind, its renewal or end, and what the account is waiting for. */
-function PlanDetails({ credits, featureOnly }: { readonly credits: CreditsInfo | null | undefined; readonly featureOnly: boolean }) {
-  const endsOn = dateText(credits?.cancels?.cancel_at ?? null) ?? (credits?.cancels?.cancelled_at ? dateText(credits.expires?.subscription) : null);
-  const renews = !endsOn && (credits?.active || credits?.hasSubscription) ? dateText(credits.expires?.period) : null;
-  const feature = credits?.featureDone;
+/** The plan in words: the server's one sentence, then its renewal or end, and what the account is waiting for. */
+function PlanDetails({ credits }: { readonly credits: CreditsInfo | null | undefined }) {
+  const description = planDescription(credits);
+  const state = credits?.plan?.state;
   return (
     <>
-      <p>{planDescription(credits)}</p>
-      {endsOn && (
-        <p>
-          Your subscription is cancelled and stays valid until {endsOn}. You can renew it from Manage subscription.
+      {description && <p className="billing__lead">{description}</p>}
+      {planLines(credits).map((line) => (
+        <p key={line} className="muted">
+          {line}
         </p>
+      ))}
+      {credits?.paymentFailed === true && (
+        <Alert title="Your last payment failed">
+          Update your card in Manage subscription and we'll try the payment again.
+        </Alert>
       )}
-      {renews && <p className="muted">It renews on {renews}.</p>}
-      {credits?.pendingApproval && (
+      {state === 'pending_approval' && (
         <Alert tone="info" title="Waiting for approval">
           Thanks for subscribing. A team member approves new subscriptions within 24 hours and we'll email you. Requests you
           send meanwhile stay pending and go out once it is approved.
         </Alert>
       )}
-      {featureOnly && (
+      {credits?.featureOnly === true && (
         <Alert tone="info" title="Feature-only account">
-          {!feature?._id
-            ? 'Your account features your brand in the Pitch Area. Create a feature to see its payment options.'
-            : feature.paid && feature.current
-              ? 'Your feature is live in the Pitch Area.'
-              : feature.paid && feature.approved === false
-                ? 'Your feature is paid and waiting for approval, normally within 24 hours.'
-                : feature.paid
-                  ? 'Your feature is paid.'
-                  : featurePurchasable(credits)
-                    ? 'Your feature is ready: pay for it below to go live.'
-                    : 'Your feature has ended. You can create a new one in the Pitch Area.'}
+          {featureLine(credits)}
         </Alert>
       )}
-      {credits?.notAllowedMessage && !credits.pendingApproval && <p className="notice">{credits.notAllowedMessage}</p>}
+      {/* Out of credits on a plan: the server's words. Without a right to send, the lead sentence and the plans below say it. */}
+      {credits?.canSend === true && credits.notAllowedMessage && <p className="notice">{credits.notAllowedMessage}</p>}
     </>
   );
 }
@@ -161,7 +160,10 @@ export function SubscriptionsPage() {
 
   const badge = creditsText(credits);
   const productsShown = showProducts(credits) && !featureOnly;
-  const linkKinds = paymentLinkKinds(credits, featureOnly);
+  // Only what the server says this member may buy: no section at all when that is nothing.
+  const anythingToBuy =
+    productsShown || (!featureOnly && (showAddons(credits) || showRecurringAddons(credits))) || showFeatureProducts(credits);
+  const linkKinds = paymentLinkKinds(credits);
 
   return (
     <div className="page billing">
@@ -178,14 +180,14 @@ export function SubscriptionsPage() {
         <h2 id="billing-plan-title" className="card__subtitle">
           Your plan
         </h2>
-        <PlanDetails credits={credits} featureOnly={featureOnly} />
+        <PlanDetails credits={credits} />
         <div className="billing__buttons">
-          {hasBillingAccount(credits) && (
+          {credits?.hasBillingAccount === true && (
             <Button variant="secondary" busy={portalBusy} onClick={() => void openPortal()}>
               Manage subscription
             </Button>
           )}
-          {canUpgradeToYearly(credits) && prices && (
+          {credits?.canUpgradeToYearly === true && prices && (
             <Button busy={upgradeBusy} onClick={() => void startUpgrade()}>
               Upgrade to yearly
             </Button>
@@ -195,20 +197,16 @@ export function SubscriptionsPage() {
 
       <AddOnsList addOns={credits?.addOns} />
 
-      <section className="card billing__section" aria-labelledby="billing-products-title">
-        <h2 id="billing-products-title" className="card__subtitle">
-          {productsShown ? 'Plans and credits' : 'Buy more'}
-        </h2>
-        <ProductList
-          credits={credits}
-          featureOnly={featureOnly}
-          requiredCredits={0}
-          redirect={null}
-          emptyText="There's nothing to buy for your account right now."
-        />
-      </section>
+      {anythingToBuy && (
+        <section className="card billing__section" aria-labelledby="billing-products-title">
+          <h2 id="billing-products-title" className="card__subtitle">
+            {featureOnly ? 'Pay for your feature' : productsShown ? 'Plans and credits' : 'Buy more'}
+          </h2>
+          <ProductList credits={credits} featureOnly={featureOnly} requiredCredits={0} redirect={null} />
+        </section>
+      )}
 
-      <PaymentLinks kinds={linkKinds} />
+      <PaymentLinks kinds={linkKinds} products={products.data} credits={credits} />
 
       {watch && <UpdateWatch watch={watch} onEnd={endWatch} />}
 

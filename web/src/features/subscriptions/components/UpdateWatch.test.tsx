@@ -4,13 +4,14 @@ import { dashboardBody, mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { UPDATE_MAX_TRIES, UPDATE_POLL_MS } from '../billing-rules';
-import { productsBody } from '../test-fixtures';
+import { creditsOf, productsBody } from '../test-fixtures';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-const monthly = { available: 4, total: 6, active: true, hasSubscription: true, isYearly: false, productsAllowed: false };
+const monthly = creditsOf('monthly');
+const yearly = creditsOf('yearly');
 const OLD = { 'invoice.paid': '2026-11-01T00:00:00Z' };
 
 const tick = (ms: number) =>
@@ -26,7 +27,7 @@ async function upgrade(usersAnswers: (call: number) => unknown) {
   let dashboards = 0;
   const dashboard = () => {
     dashboards += 1;
-    return dashboardBody({ credits: dashboards <= 2 ? monthly : { ...monthly, isYearly: true } });
+    return dashboardBody({ credits: dashboards <= 2 ? monthly : yearly });
   };
   const api = mockApi({
     ...shellRoutes({ credits: monthly }, { lastWebhookUpdate: OLD }),

@@ -240,4 +240,9 @@ def send(
         return classify(exc.response)
     except (requests.Timeout, requests.ConnectionError) as exc:
         return PushResult(RETRY, reason=f"The push service did not answer: {type(exc).__name__}")
-    return classify(response)
+    result = classify(response)
+    if result.delivered:
+        from tandem.observability import count_event
+
+        count_event("NotificationSentPush")
+    return result

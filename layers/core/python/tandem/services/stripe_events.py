@@ -102,6 +102,7 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
         if exc.cause_response_code != "ConditionalCheckFailedException":
             raise  # the webhook answers 500 and Stripe redelivers: the event is still 'received'
         # processing finished before this mark: nothing to do
+    count_event("StripeEventReceived")
     return True
 
 
@@ -144,6 +145,8 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
         if account_id is None and event_type.startswith("checkout.session.") and object_id.startswith("cs_"):
             account_id = billing.adopt_checkout_customer(stripe_client.get_checkout_session(object_id))
         state = billing.sync_account(account_id) if account_id else None
+        if state is not None:
+            count_event("StripeSync")
     except (stripe.APIConnectionError, stripe.RateLimitError) as exc:
         raise StripeTemporaryError(str(exc)[:200]) from None
     now = datetime.now(UTC)
@@ -154,6 +157,9 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
                 User, User.key(user.user_id), actions=[User.last_webhook_update[event_type].set(stamp)]
             )
     update_only(StripeEvent, StripeEvent.key(event_id), actions=StripeEvent.done_actions(customer, now))
+    count_event("StripeEventProcessed")
+    if event_type == "charge.refunded":
+        count_event("StripeRefund")
     return {
         "eventId": event_id,
         "status": "done",

@@ -23,6 +23,7 @@ from aws_lambda_powertools.utilities.batch import (
     EventType,
     process_partial_response,
 )
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from tandem.config import settings
@@ -92,9 +93,13 @@ def deliver(record: SQSRecord) -> None:
 
 @lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    result = process_partial_response(
-        event=event, record_handler=deliver, processor=processor, context=context
-    )
+    try:
+        result = process_partial_response(
+            event=event, record_handler=deliver, processor=processor, context=context
+        )
+    except BatchProcessingError:  # every message failed: the whole batch is retried
+        count_event("NotificationFailed", len(event.get("Records", [])))
+        raise
     if result.get("batchItemFailures"):  # retried, then the DLQ after the queue's maxReceiveCount
         count_event("NotificationFailed", len(result["batchItemFailures"]))
     return result

@@ -1,6 +1,6 @@
 """One Powertools logger, one Metrics object (EMF) and one Tracer for every function.
 
-`METRICS` is the one list of the custom metrics the code emits: `count_event` / `record` refuse a
+`METRICS` is the one list of the custom metrics the code emits: `count_event` / `record_metric` refuse a
 name that is not on it, and the stage's CloudWatch dashboard and alarms in template.yaml are
 generated from it (infra/observability.py; tests/unit/test_observability_template.py fails when
 they differ). Every metric carries the `service` and `stage` dimensions; a few carry one more
@@ -90,10 +90,10 @@ def _dimensions() -> None:
 
 def count_event(name: str, value: float = 1) -> None:
     """Count one business event (flushed with the invocation's metrics)."""
-    record(name, value)
+    record_metric(name, value)
 
 
-def record(name: str, value: float) -> None:
+def record_metric(name: str, value: float) -> None:
     """Add one value of a metric of METRICS (flushed with the invocation's metrics)."""
     if name not in EVENTS:
         raise ValueError(f"unknown business event {name!r}")

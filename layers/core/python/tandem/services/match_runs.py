@@ -26,7 +26,7 @@ from tandem.domain import matching
 from tandem.domain import relations as rel
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
-from tandem.observability import count_event, logger, record
+from tandem.observability import count_event, logger, record_metric
 from tandem.services import match_index, match_news
 from tandem.store import news
 from tandem.store.connection import transaction
@@ -97,7 +97,7 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
         raise NotFound("Match run not found") from None
     count_event("MatchRunDone" if status == DONE else "MatchRunFailed")
     if run.started_at is not None:
-        record("MatchRunDuration", max(0.0, (_now() - run.started_at).total_seconds() * 1000))
+        record_metric("MatchRunDuration", max(0.0, (_now() - run.started_at).total_seconds() * 1000))
 
 
 def _run_key(brand_id: int, run_id: str) -> MatchRun:

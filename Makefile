@@ -10,7 +10,7 @@ ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync
+.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
@@ -100,3 +100,10 @@ stripe-sync: deps
 
 clean:
 	rm -rf .local .aws-sam web/dist
+
+## ---- bring back what failed, once fixed (docs/runbook.md); idempotent
+redrive: deps                  ## make redrive ENV=prod WHAT=billing|match-runs|notifications|jobs
+	$(PY) -m infra.redrive --stack tandem-$(ENV) --what $(WHAT)
+
+replay-stripe-event: deps      ## make replay-stripe-event ENV=prod EVENT=evt_...
+	$(PY) -m infra.redrive --stack tandem-$(ENV) --stripe-event $(EVENT)

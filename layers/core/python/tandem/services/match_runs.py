@@ -374,6 +374,28 @@ def mark_failed(run_id: str, brand_id: int) -> dict[str, Any]:
     return {"runId": run_id, "brandId": brand_id, "status": FAILED}
 
 
+def redrive_failed() -> list[str]:
+    """make redrive WHAT=match-runs: a new run for each brand whose latest run failed. A brand
+    that has run again since its failure is left alone, so running it twice starts nothing more."""
+    latest: dict[int, MatchRun] = {}
+    for run in MatchRun.with_status(FAILED, _now().isoformat()):
+        brand_id = int(run.brand_id)
+        if brand_id not in latest or run.started_at > latest[brand_id].started_at:
+            latest[brand_id] = run
+    done = []
+    for brand_id, failed in sorted(latest.items()):
+        if any(r.started_at > failed.started_at for r in MatchRun.of_brand(brand_id)):
+            done.append(f"brand {brand_id}: ran again since run {failed.run_id} failed, left alone")
+            continue
+        try:
+            run = start_run(brand_id, trigger="redrive")
+        except NotFound:
+            done.append(f"brand {brand_id}: no longer exists, left alone")
+            continue
+        done.append(f"brand {brand_id}: run {failed.run_id} failed, started run {run.run_id}")
+    return done
+
+
 def fail_stuck_runs(now: datetime | None = None) -> int:
     """Fail runs open for longer than STUCK_AFTER (a lost execution must not poll forever)."""
     cutoff = ((now or _now()) - STUCK_AFTER).isoformat()

@@ -106,6 +106,27 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
     return True
 
 
+def replay(event_id: str) -> str:
+    """Process one event again (make replay-stripe-event, make redrive WHAT=billing): one whose
+    processing failed or whose start was lost starts a new attempt, one never recorded (the
+    endpoint was down past Stripe's retries) is fetched from Stripe and received. Idempotent: an
+    event started or done already is left alone. Returns what happened."""
+    held = StripeEvent.find(event_id, consistent=True)
+    if held is not None and held.status in DONE:
+        return f"{event_id}: {held.status} already, left alone"
+    if held is None:
+        from tandem.integrations import stripe_client
+
+        event = stripe_client.get_event(event_id)
+        if not is_billing_event(event["type"]):
+            return f"{event_id}: {event['type']} does not change billing, nothing to replay"
+        obj = event["data"]["object"]
+        receive(event_id, event["type"], str(obj.get("id", "")), customer_of(event["type"], obj))
+        return f"{event_id}: fetched from Stripe and started"
+    receive(event_id, held.event_type, held.object_id, held.customer_id)  # starts attempt `attempts`
+    return f"{event_id}: {held.status} -> started again (attempt {int(held.attempts or 0) + 1})"
+
+
 def execution_name(event_id: str, attempt: int) -> str:
     return event_id if attempt == 0 else f"{event_id}-{attempt}"
 

@@ -10,6 +10,7 @@ ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
+.PHONY: sam-build deploy-rehearsal checkov
 .PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event
 
 ## ---- the README's two commands
@@ -19,7 +20,7 @@ dev: deps build-web            ## install, build the SPA, run the local stack on
 job:                           ## run a scheduled job now on the running local stack: make job JOB=expire-features
 	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
-test: deps test-deps lint pytest web-test e2e   ## everything CI runs
+test: deps test-deps lint pytest sam-build deploy-rehearsal web-test e2e   ## everything CI runs
 	@echo "All checks passed."
 
 ## ---- installs (stamped, so repeat runs are quick)
@@ -86,6 +87,15 @@ bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/stripe_webhook.py
 	$(PY) tests/bench/notify_fanout.py
 	cd web && npm run --silent size
+
+## ---- the deploy, rehearsed on every CI run (no AWS account): docs/decisions.md
+sam-build: deps test-deps     ## sam build with the real code and layer; BENCH package sizes per function
+	@start=$$(date +%s); $(SAM) build --build-dir .aws-sam/build; \
+	  echo "sam build: $$(( $$(date +%s) - start )) s"
+	$(PY) tests/bench/lambda_packages.py .aws-sam/build
+
+deploy-rehearsal: sam-build     ## sam package to moto S3, create the stack in moto per samconfig.toml env
+	$(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build
 
 ## ---- deploy one environment (AWS credentials required): make deploy ENV=staging
 deploy: deps build-web

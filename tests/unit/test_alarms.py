@@ -164,3 +164,12 @@ def test_the_generated_block_is_up_to_date():
     from infra.observability import render
 
     assert render(TEMPLATE.read_text()) == TEMPLATE.read_text(), "run python -m infra.observability"
+
+
+def test_every_alarm_has_its_section_in_the_runbook():
+    from infra.local.template import ROOT
+
+    runbook = (ROOT / "docs/runbook.md").read_text()
+    for props in ALARMS.values():
+        name = props["AlarmName"]["Fn::Sub"].removeprefix("tandem-${Stage}-")
+        assert f'<a id="{name}"></a>' in runbook, f"docs/runbook.md has no section for {name}"

@@ -35,11 +35,16 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	touch $@
 
-test-deps: .venv-sam/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium
+test-deps: .venv-sam/.installed .venv-checkov/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium
 
 .venv-sam/.installed:          # SAM CLI in its own venv: its pins must not move the app's
 	test -x .venv-sam/bin/python || $(PYTHON) -m venv .venv-sam
 	.venv-sam/bin/pip install -q --disable-pip-version-check aws-sam-cli==1.170.0
+	touch $@
+
+.venv-checkov/.installed:      # checkov in its own venv too: its pins (boto3, pydantic, ...) are its own
+	test -x .venv-checkov/bin/python || $(PYTHON) -m venv .venv-checkov
+	.venv-checkov/bin/pip install -q --disable-pip-version-check checkov==3.3.30
 	touch $@
 
 tests/e2e/node_modules/.installed: tests/e2e/package.json tests/e2e/package-lock.json
@@ -63,6 +68,8 @@ lint: deps test-deps
 	$(VENV)/bin/ruff format --check functions layers infra tests
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM) validate --lint -t template.yaml
+	$(PY) -m infra.observability --check
+	$(MAKE) --no-print-directory checkov
 	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl
 	cd infra && npx --no-install asl-validator $$(for f in statemachines/*.asl.json ../.local/asl/*.json; do printf -- '--json-path %s ' $$f; done)
 	cd web && npm run typecheck && npm run lint
@@ -87,6 +94,9 @@ bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/stripe_webhook.py
 	$(PY) tests/bench/notify_fanout.py
 	cd web && npm run --silent size
+
+checkov: .venv-checkov/.installed   ## every skipped rule is justified next to its resource in template.yaml
+	.venv-checkov/bin/checkov -f template.yaml --framework cloudformation --quiet --compact --skip-download
 
 ## ---- the deploy, rehearsed on every CI run (no AWS account): docs/decisions.md
 sam-build: deps test-deps     ## sam build with the real code and layer; BENCH package sizes per function

@@ -10,7 +10,7 @@ ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: sam-build deploy-rehearsal checkov
+.PHONY: sam-build deploy-rehearsal checkov cost
 .PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event
 
 ## ---- the README's two commands
@@ -93,6 +93,7 @@ bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py
 	$(PY) tests/bench/notify_fanout.py
+	$(PY) tests/bench/cost_figures.py
 	cd web && npm run --silent size
 
 checkov: .venv-checkov/.installed   ## every skipped rule is justified next to its resource in template.yaml
@@ -120,6 +121,9 @@ stripe-sync: deps
 
 clean:
 	rm -rf .local .aws-sam web/dist
+
+cost: deps                     ## docs/cost.md from the benches' figures (runs screens, connection_requests, cost_figures)
+	$(PY) -m infra.cost
 
 ## ---- bring back what failed, once fixed (docs/runbook.md); idempotent
 redrive: deps                  ## make redrive ENV=prod WHAT=billing|match-runs|notifications|jobs

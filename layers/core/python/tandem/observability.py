@@ -107,6 +107,8 @@ def emit_now(name: str, dimension_value: str, value: float = 1) -> None:
     metric = BY_NAME[name]
     if metric.dimension is None:
         raise ValueError(f"{name} has no extra dimension: use count_event")
+    if os.environ.get("POWERTOOLS_METRICS_DISABLED", "").lower() == "true":  # as Metrics honours it
+        return
     with single_metric(
         name=name,
         unit=MetricUnit(metric.unit),

@@ -106,7 +106,8 @@ def monthly(members: int, f: dict[str, float], t: dict[str, float], a: Activity)
     runs = members * a.on_demand_match_runs + members * 30  # on demand, and every brand nightly
     match_gb_s = (f["match_run_lambda_ms"] / 1000) * 1.0  # the scoring steps have 1 GB
     stripe = members * a.stripe_events
-    # emails_per_request is measured for a request sent and accepted: counted for every request (an upper bound)
+    # emails_per_request is measured for a request sent and accepted: counted for every request
+    # (an upper bound)
     emails = requests * f["emails_per_request"] + members * a.digests_and_tips
     notifications = emails  # one queue message each
     log_gb = api_calls * a.log_kb_per_api_call / 1e6
@@ -153,8 +154,10 @@ def render(figures: dict[str, float]) -> str:
         f"{figures['api_calls_per_screen']:.0f} API calls",
         f"- {a.requests_sent} requests sent, {a.accepted_share:.0%} of them accepted",
         f"- {a.on_demand_match_runs} match runs on demand, and the nightly run over every brand",
-        f"- {a.stripe_events} Stripe billing events (a paying member), {a.digests_and_tips} digests and tips mailed",
-        f"- {a.log_kb_per_api_call} KB of logs per API call, {a.web_mb_per_session} MB of web assets per session, "
+        f"- {a.stripe_events} Stripe billing events (a paying member), "
+        f"{a.digests_and_tips} digests and tips mailed",
+        f"- {a.log_kb_per_api_call} KB of logs per API call, "
+        f"{a.web_mb_per_session} MB of web assets per session, "
         f"{a.stored_kb} KB stored",
         "",
         "## Figures used (BENCH lines of tests/bench)",

@@ -192,3 +192,24 @@ def test_a_cold_start_is_counted_once_per_function(aws, capsys):
     assert _emitted(capsys.readouterr().out, "ColdStart") == [
         {**APP, "function": "probe-function", "ColdStart": 1.0}
     ]
+
+
+def test_an_api_handler_raising_is_a_5xx_that_the_api_alarms_count(api, monkeypatch):
+    """API Gateway counts a 500 from the function in 5XXError of the API's stage: the rate alarm's
+    metrics are that stage's 5XXError and Count."""
+    from infra.local.template import Resolver
+    from tandem.services import dashboard
+    from tests.factories import auth_headers, member
+
+    monkeypatch.setattr(dashboard, "build", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+    _, (brand,), token = member()
+    status, body = api.call("GET", "/api/dashboard", auth_headers(token, int(brand.brand_id)))
+    assert status == 500 and body == {"error": "Something went wrong on our side. Please try again."}
+
+    resolver = Resolver(load_template(), "local", {})
+    (rate,) = [p for p in ALARMS.values() if p["AlarmName"]["Fn::Sub"].endswith("-api-5xx-rate")]
+    stats = {m["Id"]: m["MetricStat"]["Metric"] for m in rate["Metrics"] if "MetricStat" in m}
+    assert (stats["errors"]["MetricName"], stats["requests"]["MetricName"]) == ("5XXError", "Count")
+    for metric in stats.values():
+        dims = {d["Name"]: resolver.resolve(d["Value"]) for d in metric["Dimensions"]}
+        assert dims == {"ApiName": "tandem-local", "Stage": "local"}  # RestApi's Name and StageName

@@ -79,12 +79,15 @@ def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
     return traced_request(event, get_response)
 
 
-@tracer.capture_method(capture_response=False)
 def traced_request(event, get_response):  # noqa: ANN001, ANN201
     """The request as one X-Ray subsegment (the other functions: `lambda_handler`); its
     DynamoDB, SQS, Step Functions and Stripe calls are subsegments of it."""
-    tracer.put_annotation(key="route", value=(getattr(event, "context", None) or {}).get("resourcePath", ""))
-    return get_response(event)
+    if tracer is None:  # outside Lambda
+        return get_response(event)
+    route = (getattr(event, "context", None) or {}).get("resourcePath", "")
+    with tracer.provider.in_subsegment(f"## {route or 'request'}") as subsegment:
+        subsegment.put_annotation(key="route", value=route)
+        return get_response(event)
 
 
 @app.middleware("http")

@@ -28,9 +28,20 @@ SERVICE = "tandem"
 NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "Tandem"
 logger = Logger(service=SERVICE)
 metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
-# X-Ray (Tracing: Active in template.yaml). botocore (DynamoDB, SQS, Step Functions), requests
-# (Stripe, web push) and urllib (Slack) calls are patched into subsegments. Off outside Lambda.
-tracer = Tracer(service=SERVICE)
+
+
+def tracing_on() -> bool:
+    """In Lambda, unless POWERTOOLS_TRACE_DISABLED: Powertools' own rule. Off, no Tracer is made:
+    constructing one imports the X-Ray SDK (0.5-1 s here) even when it then stays disabled."""
+    disabled = os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() in ("1", "true")
+    return bool(os.environ.get("LAMBDA_TASK_ROOT")) and not disabled
+
+
+# X-Ray (Tracing: Active in template.yaml). botocore's calls (DynamoDB, SQS, Step Functions) and
+# every other HTTP call through http.client (Stripe's and web push's requests, Slack's urllib) are
+# subsegments; `requests` itself is not patched as well, or each call would be traced twice.
+TRACED_MODULES = ("botocore", "httplib")
+tracer: Tracer | None = Tracer(service=SERVICE, patch_modules=TRACED_MODULES) if tracing_on() else None
 _lock = threading.Lock()
 
 
@@ -155,5 +166,5 @@ def lambda_handler(handler: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             flush_metrics()
 
-    traced = tracer.capture_lambda_handler(flushed, capture_response=False)
+    traced = tracer.capture_lambda_handler(flushed, capture_response=False) if tracer else flushed
     return logger.inject_lambda_context(clear_state=True)(traced)

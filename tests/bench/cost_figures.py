@@ -7,7 +7,6 @@ moto with the state machines really executed and every Lambda handler run in-pro
     BENCH sfn_transitions_per_stripe_event states entered by one billing execution
     BENCH api_call_ms                      median handler time of a screen's API call (warm)
     BENCH emails_per_request               notifications mailed for one request sent and accepted
-    BENCH api_calls_per_screen             API calls a screen makes on load (the SPA's queries)
 
 In-process handler times are this machine's, not Lambda's: infra/cost.py rounds them up to
 Lambda's billing and states that. Nothing here asserts a number.
@@ -98,7 +97,6 @@ def main() -> None:
         status, body = api.call("POST", f"/api/requests/{request_id}/accept", other_headers)
         assert status in (200, 201), body
         print(f"BENCH emails_per_request {len(sent_mail()) - mails}")
-        print("BENCH api_calls_per_screen 2")  # the SPA: the screen's own query and the menu counts
 
 
 if __name__ == "__main__":

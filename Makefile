@@ -10,7 +10,8 @@ ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync
+.PHONY: sam-build deploy-rehearsal checkov cost
+.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
@@ -19,7 +20,7 @@ dev: deps build-web            ## install, build the SPA, run the local stack on
 job:                           ## run a scheduled job now on the running local stack: make job JOB=expire-features
 	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
-test: deps test-deps lint pytest web-test e2e   ## everything CI runs
+test: deps test-deps lint pytest sam-build deploy-rehearsal web-test e2e   ## everything CI runs
 	@echo "All checks passed."
 
 ## ---- installs (stamped, so repeat runs are quick)
@@ -34,11 +35,16 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	touch $@
 
-test-deps: .venv-sam/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium
+test-deps: .venv-sam/.installed .venv-checkov/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium
 
 .venv-sam/.installed:          # SAM CLI in its own venv: its pins must not move the app's
 	test -x .venv-sam/bin/python || $(PYTHON) -m venv .venv-sam
 	.venv-sam/bin/pip install -q --disable-pip-version-check aws-sam-cli==1.170.0
+	touch $@
+
+.venv-checkov/.installed:      # checkov in its own venv too: its pins (boto3, pydantic, ...) are its own
+	test -x .venv-checkov/bin/python || $(PYTHON) -m venv .venv-checkov
+	.venv-checkov/bin/pip install -q --disable-pip-version-check checkov==3.3.30
 	touch $@
 
 tests/e2e/node_modules/.installed: tests/e2e/package.json tests/e2e/package-lock.json
@@ -62,6 +68,8 @@ lint: deps test-deps
 	$(VENV)/bin/ruff format --check functions layers infra tests
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM) validate --lint -t template.yaml
+	$(PY) -m infra.observability --check
+	$(MAKE) --no-print-directory checkov
 	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl
 	cd infra && npx --no-install asl-validator $$(for f in statemachines/*.asl.json ../.local/asl/*.json; do printf -- '--json-path %s ' $$f; done)
 	cd web && npm run typecheck && npm run lint
@@ -85,7 +93,20 @@ bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py
 	$(PY) tests/bench/notify_fanout.py
+	$(PY) tests/bench/cost_figures.py
 	cd web && npm run --silent size
+
+checkov: .venv-checkov/.installed   ## every skipped rule is justified next to its resource in template.yaml
+	.venv-checkov/bin/checkov -f template.yaml --framework cloudformation --quiet --compact --skip-download
+
+## ---- the deploy, rehearsed on every CI run (no AWS account): docs/decisions.md
+sam-build: deps test-deps     ## sam build with the real code and layer; BENCH package sizes per function
+	@start=$$(date +%s); $(SAM) build --build-dir .aws-sam/build; \
+	  echo "sam build: $$(( $$(date +%s) - start )) s"
+	$(PY) tests/bench/lambda_packages.py .aws-sam/build
+
+deploy-rehearsal: sam-build     ## sam package to moto S3, create the stack in moto per samconfig.toml env
+	$(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build
 
 ## ---- deploy one environment (AWS credentials required): make deploy ENV=staging
 deploy: deps build-web
@@ -100,3 +121,13 @@ stripe-sync: deps
 
 clean:
 	rm -rf .local .aws-sam web/dist
+
+cost: deps                     ## docs/cost.md from the benches' figures (runs screens, connection_requests, cost_figures)
+	$(PY) -m infra.cost
+
+## ---- bring back what failed, once fixed (docs/runbook.md); idempotent
+redrive: deps                  ## make redrive ENV=prod WHAT=billing|match-runs|notifications|jobs
+	$(PY) -m infra.redrive --stack tandem-$(ENV) --what $(WHAT)
+
+replay-stripe-event: deps      ## make replay-stripe-event ENV=prod EVENT=evt_...
+	$(PY) -m infra.redrive --stack tandem-$(ENV) --stripe-event $(EVENT)

@@ -31,7 +31,7 @@ from chalicelib.routes import (
     users,
 )
 from tandem.config import settings
-from tandem.observability import flush_metrics, logger
+from tandem.observability import cold_start, flush_metrics, function_name, logger, tracer
 
 settings().require("match_run_state_machine_arn")  # a missing variable fails here, at import
 
@@ -75,7 +75,19 @@ def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
     appended, as `inject_lambda_context(clear_state=True)` gives the other functions."""
     if event.lambda_context is not None:
         logger.structure_logs(**build_lambda_context_model(event.lambda_context).__dict__)
-    return get_response(event)
+    cold_start(function_name(event.lambda_context, "tandem-api"))
+    return traced_request(event, get_response)
+
+
+def traced_request(event, get_response):  # noqa: ANN001, ANN201
+    """The request as one X-Ray subsegment (the other functions: `lambda_handler`); its
+    DynamoDB, SQS, Step Functions and Stripe calls are subsegments of it."""
+    if tracer is None:  # outside Lambda
+        return get_response(event)
+    route = (getattr(event, "context", None) or {}).get("resourcePath", "")
+    with tracer.provider.in_subsegment(f"## {route or 'request'}") as subsegment:
+        subsegment.put_annotation(key="route", value=route)
+        return get_response(event)
 
 
 @app.middleware("http")

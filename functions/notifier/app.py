@@ -26,11 +26,12 @@ from aws_lambda_powertools.utilities.batch import (
     EventType,
     process_partial_response,
 )
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from tandem.config import settings
 from tandem.integrations.aws import client
-from tandem.observability import lambda_handler, logger
+from tandem.observability import count_event, lambda_handler, logger
 from tandem.services import email_events
 from tandem.store.models import User
 
@@ -67,6 +68,7 @@ def _send_email(message: dict[str, Any]) -> None:
         Message={"Subject": {"Data": message["subject"], "Charset": "UTF-8"}, "Body": body},
         **extra,
     )
+    count_event("NotificationSentEmail")
 
 
 def deliver(record: SQSRecord) -> None:
@@ -94,4 +96,13 @@ def deliver(record: SQSRecord) -> None:
 
 @lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return process_partial_response(event=event, record_handler=deliver, processor=processor, context=context)
+    try:
+        result = process_partial_response(
+            event=event, record_handler=deliver, processor=processor, context=context
+        )
+    except BatchProcessingError:  # every message failed: the whole batch is retried
+        count_event("NotificationFailed", len(event.get("Records", [])))
+        raise
+    if result.get("batchItemFailures"):  # retried, then the DLQ after the queue's maxReceiveCount
+        count_event("NotificationFailed", len(result["batchItemFailures"]))
+    return result

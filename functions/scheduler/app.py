@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tandem.config import settings
-from tandem.observability import lambda_handler, logger
+from tandem.observability import emit_now, lambda_handler, logger
 from tandem.services import accounts, billing, credits, match_news, match_runs, pitch, tips
 
 settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
@@ -32,4 +32,5 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         raise ValueError(f"Unknown job {job!r}; known: {sorted(JOBS)}")
     result = JOBS[job]()
     logger.info("Job finished", extra={"job": job, "result": result})
+    emit_now("JobHeartbeat", job)  # its alarm (template.yaml) breaches when a run is missing
     return {"job": job, "result": result}

@@ -9,6 +9,7 @@ from chalice import Blueprint
 
 from chalicelib.auth import Member, member_for_brand
 from chalicelib.http import json_body, lazy, route
+from tandem.observability import count_event
 from tandem.store.models import Account, Key, TandemModel
 
 billing = lazy("tandem.services.billing")
@@ -46,9 +47,11 @@ def post_products() -> dict:
 def post_checkout() -> dict:
     member = _member()
     body = json_body(bp.current_request)
-    return billing.checkout(
+    session = billing.checkout(
         _account(member), member.user, member.brand, body.get("priceId"), body.get("redirect")
     )
+    count_event("CheckoutSessionCreated")  # the member is sent to Stripe Checkout
+    return session
 
 
 @route(bp, "/stripe/payment-status/{checkoutSessionId}", methods=["GET"])

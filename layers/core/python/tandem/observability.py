@@ -1,10 +1,15 @@
-"""One Powertools logger and one Metrics object (EMF) for every function.
+"""One Powertools logger, one Metrics object (EMF) and one Tracer for every function.
 
-Business events (sign-ups, requests sent / accepted / declined / cancelled, match runs and
-their failures) are counted with `count_event`; the metrics are flushed, as one EMF line on
-stdout, at the end of every invocation: by the API's middleware (functions/api/app.py) and by
-`lambda_handler` around every other handler. The local stack serves requests from many threads
-at once, so adding and flushing share a lock (Powertools keeps one metric set per process).
+`METRICS` is the one list of the custom metrics the code emits: `count_event` / `record_metric` refuse a
+name that is not on it, and the stage's CloudWatch dashboard and alarms in template.yaml are
+generated from it (infra/observability.py; tests/unit/test_observability_template.py fails when
+they differ). Every metric carries the `service` and `stage` dimensions; a few carry one more
+(`job` for the scheduler's heartbeats, `function` for cold starts), emitted as their own EMF line.
+
+Business metrics are flushed, as one EMF line on stdout, at the end of every invocation: by the
+API's middleware (functions/api/app.py) and by `lambda_handler` around every other handler. The
+local stack serves requests from many threads at once, so adding and flushing share a lock
+(Powertools keeps one metric set per process).
 """
 
 from __future__ import annotations
@@ -13,59 +18,153 @@ import functools
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
-from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
 
 SERVICE = "tandem"
+NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "Tandem"
 logger = Logger(service=SERVICE)
-metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "Tandem", service=SERVICE)
+metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
+
+
+def tracing_on() -> bool:
+    """In Lambda, unless POWERTOOLS_TRACE_DISABLED: Powertools' own rule. Off, no Tracer is made:
+    constructing one imports the X-Ray SDK (0.5-1 s here) even when it then stays disabled."""
+    disabled = os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() in ("1", "true")
+    return bool(os.environ.get("LAMBDA_TASK_ROOT")) and not disabled
+
+
+# X-Ray (Tracing: Active in template.yaml). botocore's calls (DynamoDB, SQS, Step Functions) and
+# every other HTTP call through http.client (Stripe's and web push's requests, Slack's urllib) are
+# subsegments; `requests` itself is not patched as well, or each call would be traced twice.
+TRACED_MODULES = ("botocore", "httplib")
+tracer: Tracer | None = Tracer(service=SERVICE, patch_modules=TRACED_MODULES) if tracing_on() else None
 _lock = threading.Lock()
 
-# The business events, by metric name (docs/decisions.md "Business events are EMF metrics").
-EVENTS = (
-    "SignUp",
-    "RequestSent",
-    "RequestAccepted",
-    "RequestDeclined",
-    "RequestCancelled",
-    "MatchRunStarted",
-    "MatchRunDone",
-    "MatchRunFailed",
-    "StripeEventFailed",
-    "PitchSent",
-    "FeatureCreated",
-    "FeatureApproved",
-    "FeatureRefused",
-    "FeatureEnded",
+
+@dataclass(frozen=True)
+class MetricDef:
+    name: str
+    widget: str  # the dashboard widget that shows it
+    unit: str = "Count"
+    dimension: str | None = None  # one more dimension than service and stage
+    doc: str = ""
+
+
+# Every custom metric, in dashboard order (docs/decisions.md "Business events are EMF metrics").
+METRICS: tuple[MetricDef, ...] = (
+    MetricDef("SignUp", "Members", doc="an account was created"),
+    MetricDef("RequestSent", "Requests", doc="a connection request was sent"),
+    MetricDef("RequestAccepted", "Requests"),
+    MetricDef("RequestDeclined", "Requests"),
+    MetricDef("RequestCancelled", "Requests"),
+    MetricDef("PitchSent", "Requests", doc="a pitch (a request from the Pitch Area) was sent"),
+    MetricDef("MatchRunStarted", "Match runs"),
+    MetricDef("MatchRunDone", "Match runs"),
+    MetricDef("MatchRunFailed", "Match runs"),
+    MetricDef("MatchRunDuration", "Match run duration", unit="Milliseconds", doc="start to done or failed"),
+    MetricDef("StripeEventReceived", "Stripe events", doc="a billing event was recorded by the webhook"),
+    MetricDef("StripeEventProcessed", "Stripe events", doc="the billing workflow applied an event"),
+    MetricDef("StripeEventFailed", "Stripe events", doc="the billing workflow gave up on an event"),
+    MetricDef("StripeSync", "Billing", doc="an account's billing state was re-read from Stripe"),
+    MetricDef("StripeRefund", "Billing", doc="a charge.refunded event was applied"),
+    MetricDef("CheckoutSessionCreated", "Billing", doc="a member was sent to Stripe Checkout"),
+    MetricDef("CreditsGranted", "Billing", doc="credits added to an account (sum of credits)"),
+    MetricDef("FeatureCreated", "Pitch Area"),
+    MetricDef("FeatureApproved", "Pitch Area"),
+    MetricDef("FeatureRefused", "Pitch Area"),
+    MetricDef("FeatureEnded", "Pitch Area"),
+    MetricDef("NotificationSentEmail", "Notifications", doc="an email was handed to SES"),
+    MetricDef("NotificationSentPush", "Notifications", doc="a browser push was accepted by the push service"),
+    MetricDef("NotificationSentSlack", "Notifications", doc="a Slack message was posted"),
+    MetricDef(
+        "NotificationFailed", "Notifications", doc="a queue message failed (it is retried, then the DLQ)"
+    ),
+    MetricDef("ColdStart", "Cold starts", dimension="function", doc="first invocation of a Lambda instance"),
+    MetricDef("JobHeartbeat", "Scheduled jobs", dimension="job", doc="a scheduled job finished"),
 )
+BY_NAME = {m.name: m for m in METRICS}
+EVENTS = tuple(m.name for m in METRICS if m.dimension is None)
 
 
-def count_event(name: str, value: int = 1) -> None:
+def stage() -> str:
+    return os.environ.get("STAGE") or "local"
+
+
+def _dimensions() -> None:
+    if metrics.default_dimensions.get("stage") != stage():
+        metrics.set_default_dimensions(stage=stage())
+
+
+def count_event(name: str, value: float = 1) -> None:
     """Count one business event (flushed with the invocation's metrics)."""
+    record_metric(name, value)
+
+
+def record_metric(name: str, value: float) -> None:
+    """Add one value of a metric of METRICS (flushed with the invocation's metrics)."""
     if name not in EVENTS:
         raise ValueError(f"unknown business event {name!r}")
     with _lock:
-        metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+        _dimensions()
+        metrics.add_metric(name=name, unit=MetricUnit(BY_NAME[name].unit), value=value)
+
+
+def emit_now(name: str, dimension_value: str, value: float = 1) -> None:
+    """Write one metric with its own extra dimension (METRICS) as its own EMF line now."""
+    metric = BY_NAME[name]
+    if metric.dimension is None:
+        raise ValueError(f"{name} has no extra dimension: use count_event")
+    if os.environ.get("POWERTOOLS_METRICS_DISABLED", "").lower() == "true":  # as Metrics honours it
+        return
+    with single_metric(
+        name=name,
+        unit=MetricUnit(metric.unit),
+        value=value,
+        namespace=NAMESPACE,
+        default_dimensions={"service": SERVICE, "stage": stage()},
+    ) as one:
+        one.add_dimension(name=metric.dimension, value=dimension_value)
 
 
 def flush_metrics() -> None:
     """Write the metrics counted so far as one EMF line (nothing when none were counted)."""
     with _lock:
         if metrics.metric_set:
+            _dimensions()
             metrics.flush_metrics()
 
 
+_warm: set[str] = set()
+
+
+def cold_start(function: str) -> None:
+    """The ColdStart metric, once per function per process (a Lambda instance)."""
+    if function not in _warm:
+        _warm.add(function)
+        emit_now("ColdStart", function)
+
+
+def function_name(context: Any, fallback: str) -> str:
+    return str(
+        getattr(context, "function_name", "") or os.environ.get("AWS_LAMBDA_FUNCTION_NAME") or fallback
+    )
+
+
 def lambda_handler(handler: Callable[..., Any]) -> Callable[..., Any]:
-    """A Lambda handler with the logger's Lambda context (state cleared per invocation) and its
-    metrics flushed when it returns or raises."""
+    """A Lambda handler traced (X-Ray), with the logger's Lambda context (state cleared per
+    invocation), a cold-start metric, and its metrics flushed when it returns or raises."""
 
     @functools.wraps(handler)
     def flushed(event: Any, context: Any) -> Any:
         try:
+            cold_start(function_name(context, f"{handler.__module__}.{handler.__name__}"))
             return handler(event, context)
         finally:
             flush_metrics()
 
-    return logger.inject_lambda_context(clear_state=True)(flushed)
+    traced = tracer.capture_lambda_handler(flushed, capture_response=False) if tracer else flushed
+    return logger.inject_lambda_context(clear_state=True)(traced)

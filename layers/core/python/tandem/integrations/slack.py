@@ -340,6 +340,12 @@ def _invite(channel_name: str, error: str) -> SlackResult:
     )
 
 
+def _count_sent() -> None:
+    from tandem.observability import count_event
+
+    count_event("NotificationSentSlack")
+
+
 def post_message(
     app: SlackApp,
     token: str,
@@ -359,6 +365,7 @@ def post_message(
         message["blocks"] = blocks
     try:
         answer = client.chat_postMessage(**message)
+        _count_sent()
         return SlackResult(SENT, ts=str(answer.get("ts", "")))
     except SlackApiError as exc:
         if _api_error(exc)[0] != "not_in_channel":
@@ -376,6 +383,7 @@ def post_message(
         return _failure(exc, channel_name)
     try:
         answer = client.chat_postMessage(**message)
+        _count_sent()
         return SlackResult(SENT, ts=str(answer.get("ts", "")), joined=True)
     except SlackApiError as exc:
         if _api_error(exc)[0] == "not_in_channel":

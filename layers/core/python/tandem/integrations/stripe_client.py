@@ -385,6 +385,13 @@ def create_checkout_session(
     raise Conflict("This checkout was just completed. Reload the page to see your plan.")
 
 
+def get_event(event_id: str) -> dict[str, Any]:
+    """One event as Stripe holds it (30 days): replaying an event the webhook never recorded."""
+    if not isinstance(event_id, str) or not re.match(r"^evt_[A-Za-z0-9_]{1,200}$", event_id):
+        raise NotFound("Not found")
+    return _plain(client().v1.events.retrieve(event_id))
+
+
 def get_checkout_session(session_id: str) -> dict[str, Any]:
     """A checkout session (for the payment-processing page: the route checks that its
     metadata names the member's account before saying anything about it)."""

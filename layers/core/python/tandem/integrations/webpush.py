@@ -319,4 +319,9 @@ def _post(
         return PushResult(RETRY, reason=f"The push service did not answer: {type(exc).__name__}")
     except requests.RequestException as exc:  # an address requests cannot use, too many redirects
         return PushResult(FAILED, reason=f"The push endpoint could not be used: {type(exc).__name__}")
-    return classify(response)
+    result = classify(response)
+    if result.delivered:
+        from tandem.observability import count_event
+
+        count_event("NotificationSentPush")
+    return result

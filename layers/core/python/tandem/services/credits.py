@@ -18,7 +18,7 @@ from pynamodb.transactions import TransactWrite
 
 from tandem.domain import credits as rules
 from tandem.errors import Conflict, NotFound, PaymentRequired
-from tandem.observability import logger
+from tandem.observability import count_event, logger
 from tandem.store.connection import transaction
 from tandem.store.models import CreditBucket, CreditHold, LedgerEntry
 
@@ -91,6 +91,7 @@ def grant(
                 _entry(account_id, op_id, "grant", bucket_id, amount, op_id, now),
                 condition=_new_entry_condition(),
             )
+        count_event("CreditsGranted", amount)
     except TransactWriteError:
         pass  # already granted: the same op id never applies twice
     return bucket_id

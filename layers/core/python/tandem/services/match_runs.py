@@ -26,7 +26,7 @@ from tandem.domain import matching
 from tandem.domain import relations as rel
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
-from tandem.observability import count_event, logger
+from tandem.observability import count_event, logger, record_metric
 from tandem.services import match_index, match_news
 from tandem.store import news
 from tandem.store.connection import transaction
@@ -96,6 +96,8 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
     except TransactWriteError:
         raise NotFound("Match run not found") from None
     count_event("MatchRunDone" if status == DONE else "MatchRunFailed")
+    if run.started_at is not None:
+        record_metric("MatchRunDuration", max(0.0, (_now() - run.started_at).total_seconds() * 1000))
 
 
 def _run_key(brand_id: int, run_id: str) -> MatchRun:
@@ -370,6 +372,28 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
 def mark_failed(run_id: str, brand_id: int) -> dict[str, Any]:
     _set_status(_run_key(brand_id, run_id), FAILED, FAILED_MESSAGE)
     return {"runId": run_id, "brandId": brand_id, "status": FAILED}
+
+
+def redrive_failed() -> list[str]:
+    """make redrive WHAT=match-runs: a new run for each brand whose latest run failed. A brand
+    that has run again since its failure is left alone, so running it twice starts nothing more."""
+    latest: dict[int, MatchRun] = {}
+    for run in MatchRun.with_status(FAILED, _now().isoformat()):
+        brand_id = int(run.brand_id)
+        if brand_id not in latest or run.started_at > latest[brand_id].started_at:
+            latest[brand_id] = run
+    done = []
+    for brand_id, failed in sorted(latest.items()):
+        if any(r.started_at > failed.started_at for r in MatchRun.of_brand(brand_id)):
+            done.append(f"brand {brand_id}: ran again since run {failed.run_id} failed, left alone")
+            continue
+        try:
+            run = start_run(brand_id, trigger="redrive")
+        except NotFound:
+            done.append(f"brand {brand_id}: no longer exists, left alone")
+            continue
+        done.append(f"brand {brand_id}: run {failed.run_id} failed, started run {run.run_id}")
+    return done
 
 
 def fail_stuck_runs(now: datetime | None = None) -> int:

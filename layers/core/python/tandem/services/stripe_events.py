@@ -213,7 +213,29 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
         if exc.cause_response_code != "ConditionalCheckFailedException":
             raise  # the webhook answers 500 and Stripe redelivers: the event is still 'received'
         # processing finished before this mark: nothing to do
+    count_event("StripeEventReceived")
     return True
+
+
+def replay(event_id: str) -> str:
+    """Process one event again (make replay-stripe-event, make redrive WHAT=billing): one whose
+    processing failed or whose start was lost starts a new attempt, one never recorded (the
+    endpoint was down past Stripe's retries) is fetched from Stripe and received. Idempotent: an
+    event started or done already is left alone. Returns what happened."""
+    held = StripeEvent.find(event_id, consistent=True)
+    if held is not None and held.status in DONE:
+        return f"{event_id}: {held.status} already, left alone"
+    if held is None:
+        from tandem.integrations import stripe_client
+
+        event = stripe_client.get_event(event_id)
+        if not is_billing_event(event["type"]):
+            return f"{event_id}: {event['type']} does not change billing, nothing to replay"
+        obj = event["data"]["object"]
+        receive(event_id, event["type"], str(obj.get("id", "")), customer_of(event["type"], obj))
+        return f"{event_id}: fetched from Stripe and started"
+    receive(event_id, held.event_type, held.object_id, held.customer_id)  # starts attempt `attempts`
+    return f"{event_id}: {held.status} -> started again (attempt {int(held.attempts or 0) + 1})"
 
 
 def execution_name(event_id: str, attempt: int) -> str:
@@ -255,6 +277,8 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
         if account_id is None and event_type.startswith("checkout.session.") and object_id.startswith("cs_"):
             account_id = billing.adopt_checkout_customer(stripe_client.get_checkout_session(object_id))
         state = billing.sync_account(account_id) if account_id else None
+        if state is not None:
+            count_event("StripeSync")
     except (stripe.APIConnectionError, stripe.RateLimitError) as exc:
         raise StripeTemporaryError(str(exc)[:200]) from None
     now = datetime.now(UTC)
@@ -265,6 +289,9 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
                 User, User.key(user.user_id), actions=[User.last_webhook_update[event_type].set(stamp)]
             )
     update_only(StripeEvent, StripeEvent.key(event_id), actions=StripeEvent.done_actions(customer, now))
+    count_event("StripeEventProcessed")
+    if event_type == "charge.refunded":
+        count_event("StripeRefund")
     return {
         "eventId": event_id,
         "status": "done",

@@ -1,0 +1,221 @@
+"""docs/cost.md: the monthly AWS cost of one stage at 1,000, 10,000 and 100,000 members, computed
+from our own benchmark figures (BENCH lines) and the template, with the activity assumptions and
+prices stated in the document.
+
+    python -m infra.cost                       # runs the benches it needs, writes docs/cost.md
+    python -m infra.cost --figures bench.txt   # from BENCH lines saved earlier
+
+Figures: tests/bench/screens.py (DynamoDB calls per screen), tests/bench/connection_requests.py
+(per request sent / accepted), tests/bench/cost_figures.py (state transitions and Lambda calls per
+match run and per Stripe event, handler ms, emails per request). Memory sizes and the alarm and
+metric counts come from template.yaml and tandem.observability.METRICS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHES = ("tests/bench/screens.py", "tests/bench/connection_requests.py", "tests/bench/cost_figures.py")
+SIZES = (1_000, 10_000, 100_000)
+
+# eu-west-2 (London) list prices, USD, as of 2026-11 (aws.amazon.com pricing pages); free tiers ignored.
+PRICE = {
+    "lambda_gb_s": 0.0000166667,
+    "lambda_request": 0.20 / 1e6,
+    "apigw_request": 3.70 / 1e6,  # REST API, first 333 M
+    "ddb_read": 0.1485 / 1e6,  # on-demand read request unit
+    "ddb_write": 0.7425 / 1e6,  # on-demand write request unit
+    "ddb_storage_gb": 0.2975,
+    "sfn_transition": 0.025 / 1000,  # Standard workflows
+    "ses_email": 0.10 / 1000,
+    "sqs_request": 0.40 / 1e6,
+    "cw_alarm_metric": 0.10,  # per metric an alarm watches (metric math: each metric)
+    "cw_custom_metric": 0.30,  # per metric and dimension set, first 10,000
+    "cw_dashboard": 3.00,
+    "logs_ingest_gb": 0.5985,
+    "xray_trace": 5.00 / 1e6,
+    "cloudfront_gb": 0.085,
+    "cloudfront_request": 0.0120 / 10_000,
+    "secret": 0.40,
+    "firehose_gb": 0.031,
+}
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What one member does in a month (stated in docs/cost.md)."""
+
+    sessions: int = 8
+    screens_per_session: int = 6
+    api_calls_per_screen: int = 2  # the screen's own query and the menu counts (an estimate)
+    requests_sent: int = 3
+    accepted_share: float = 0.4
+    on_demand_match_runs: int = 2
+    stripe_events: float = 1.5  # a paying member: invoice.paid and a subscription update, about
+    digests_and_tips: int = 6  # new-matches digests and weekly tips mailed
+    log_kb_per_api_call: float = 1.5
+    web_mb_per_session: float = 0.4  # the SPA's assets, mostly cached after the first visit
+    stored_kb: int = 60  # profile, matches, requests, ledger
+
+
+def read_figures(text: str) -> dict[str, float]:
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^BENCH (\S+) ([0-9.]+)$", text, re.M)}
+
+
+def run_benches() -> str:
+    out = []
+    for script in BENCHES:
+        done = subprocess.run(  # noqa: S603 (our own scripts)
+            [sys.executable, str(ROOT / script)], capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        out.append(done.stdout)
+    return "\n".join(out)
+
+
+def _template_counts() -> dict[str, float]:
+    from infra.local.template import load_template
+    from tandem.observability import METRICS
+
+    resources = load_template()["Resources"]
+    alarms = [r["Properties"] for r in resources.values() if r["Type"] == "AWS::CloudWatch::Alarm"]
+    watched = sum(len([m for m in a.get("Metrics", []) if "MetricStat" in m]) or 1 for a in alarms)
+    api = resources["ApiFunction"]["Properties"].get("MemorySize") or 512
+    return {
+        "alarm_metrics": watched,
+        "alarms": len(alarms),
+        "custom_metrics": len([m for m in METRICS if not m.dimension]),
+        "api_memory_mb": api,
+        "secrets": sum(1 for r in resources.values() if r["Type"] == "AWS::SecretsManager::Secret"),
+    }
+
+
+def monthly(members: int, f: dict[str, float], t: dict[str, float], a: Activity) -> dict[str, float]:
+    api_calls = members * a.sessions * a.screens_per_session * a.api_calls_per_screen
+    requests = members * a.requests_sent
+    accepts = requests * a.accepted_share
+    ddb_reads = api_calls * f["screen_ddb_calls_max"]
+    ddb_writes = requests * f["request_send_ddb_calls"] + accepts * f["request_accept_ddb_calls"]
+    gb_s = t["api_memory_mb"] / 1024
+    api_ms = max(f["api_call_ms"], 1.0)
+    runs = members * a.on_demand_match_runs + members * 30  # on demand, and every brand nightly
+    match_gb_s = (f["match_run_lambda_ms"] / 1000) * 1.0  # the scoring steps have 1 GB
+    stripe = members * a.stripe_events
+    # emails_per_request is measured for a request sent and accepted: counted for every request
+    # (an upper bound)
+    emails = requests * f["emails_per_request"] + members * a.digests_and_tips
+    notifications = emails  # one queue message each
+    log_gb = api_calls * a.log_kb_per_api_call / 1e6
+    nightly_runs = runs - members * a.on_demand_match_runs
+    return {
+        "API Gateway": api_calls * PRICE["apigw_request"],
+        "Lambda (API)": api_calls * (PRICE["lambda_request"] + gb_s * api_ms / 1000 * PRICE["lambda_gb_s"]),
+        "Lambda (match runs)": runs * (f["lambda_invocations_per_match_run"] * PRICE["lambda_request"])
+        + members * a.on_demand_match_runs * match_gb_s * PRICE["lambda_gb_s"]
+        + nightly_runs * match_gb_s / 20 * PRICE["lambda_gb_s"],  # nightly: scored 20 brands per batch
+        "Step Functions": (members * a.on_demand_match_runs * f["sfn_transitions_per_match_run"])
+        * PRICE["sfn_transition"]
+        + 30 * math.ceil(members / 500) * 3 * PRICE["sfn_transition"]  # nightly: ~3 per 500-brand batch
+        + stripe * f["sfn_transitions_per_stripe_event"] * PRICE["sfn_transition"],
+        "DynamoDB": ddb_reads * PRICE["ddb_read"]
+        + ddb_writes * PRICE["ddb_write"]
+        + members * a.stored_kb / 1e6 * PRICE["ddb_storage_gb"] * 2,  # PITR doubles the storage bill
+        "SES": emails * PRICE["ses_email"],
+        "SQS": notifications * 3 * PRICE["sqs_request"],  # send, receive, delete
+        "CloudWatch (alarms, metrics, dashboard)": t["alarm_metrics"] * PRICE["cw_alarm_metric"]
+        + (t["custom_metrics"] + 8 + 14)
+        * PRICE["cw_custom_metric"]  # + heartbeats per job, cold starts per fn
+        + PRICE["cw_dashboard"],
+        "CloudWatch Logs": log_gb * PRICE["logs_ingest_gb"],
+        "X-Ray": api_calls * 0.05 * PRICE["xray_trace"],  # the default sampling: 1/s then 5%
+        "CloudFront": members * a.sessions * (a.web_mb_per_session / 1024 * PRICE["cloudfront_gb"])
+        + api_calls * PRICE["cloudfront_request"],
+        "Secrets Manager": t["secrets"] * PRICE["secret"],
+    }
+
+
+def render(figures: dict[str, float]) -> str:
+    t = _template_counts()
+    a = Activity()
+    lines = [
+        "# What a stage costs on AWS each month",
+        "",
+        "Written by `python -m infra.cost` from our own benchmark figures; do not edit by hand. Prices:",
+        "eu-west-2 list prices (USD, 2026-11), free tiers left out, so small sizes are overstated.",
+        "",
+        "## Activity assumed per member per month",
+        "",
+        f"- {a.sessions} sessions of {a.screens_per_session} screens; each screen makes "
+        f"{a.api_calls_per_screen} API calls (an estimate, not measured)",
+        f"- {a.requests_sent} requests sent, {a.accepted_share:.0%} of them accepted",
+        f"- {a.on_demand_match_runs} match runs on demand, and the nightly run over every brand",
+        f"- {a.stripe_events} Stripe billing events (a paying member), "
+        f"{a.digests_and_tips} digests and tips mailed",
+        f"- {a.log_kb_per_api_call} KB of logs per API call, "
+        f"{a.web_mb_per_session} MB of web assets per session, "
+        f"{a.stored_kb} KB stored",
+        "",
+        "## Figures used (BENCH lines of tests/bench)",
+        "",
+        "| figure | value |",
+        "| --- | --- |",
+    ]
+    used = (
+        "screen_ddb_calls_max",
+        "request_send_ddb_calls",
+        "request_accept_ddb_calls",
+        "api_call_ms",
+        "sfn_transitions_per_match_run",
+        "lambda_invocations_per_match_run",
+        "match_run_lambda_ms",
+        "sfn_transitions_per_stripe_event",
+        "emails_per_request",
+    )
+    lines += [f"| `{name}` | {figures[name]:g} |" for name in used]
+    lines += [
+        f"| alarms (metrics they watch) | {t['alarms']:.0f} ({t['alarm_metrics']:.0f}) |",
+        f"| API function memory | {t['api_memory_mb']:.0f} MB |",
+        "",
+        "Handler times are measured in-process on moto (this machine), then billed at the API",
+        "function's memory; real Lambda times include network latency to DynamoDB and are higher:",
+        "treat the Lambda lines as a lower bound.",
+        "",
+        "## Monthly cost",
+        "",
+        "| members | total | biggest three |",
+        "| --- | --- | --- |",
+    ]
+    tables = []
+    for members in SIZES:
+        costs = monthly(members, figures, t, a)
+        total = sum(costs.values())
+        top = sorted(costs.items(), key=lambda kv: kv[1], reverse=True)[:3]
+        biggest = "; ".join(f"{name} ${value:,.2f}" for name, value in top)
+        lines.append(f"| {members:,} | ${total:,.2f} | {biggest} |")
+        tables.append((members, costs))
+    for members, costs in tables:
+        lines += ["", f"### {members:,} members", "", "| service | USD / month |", "| --- | --- |"]
+        lines += [
+            f"| {name} | {value:,.2f} |" for name, value in sorted(costs.items(), key=lambda kv: -kv[1])
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--figures", help="a file of BENCH lines (else the benches are run)")
+    args = parser.parse_args(argv)
+    text = Path(args.figures).read_text() if args.figures else run_benches()
+    (ROOT / "docs/cost.md").write_text(render(read_figures(text)))
+    print("docs/cost.md written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -58,6 +58,12 @@ export interface Credits {
   readonly active: boolean;
   readonly hasSubscription: boolean;
   readonly isYearly: boolean;
+  readonly pendingApproval: boolean;
+  readonly trialling: boolean;
+  readonly giftedOnly: boolean;
+  readonly canSend: boolean;
+  readonly namesShown: boolean;
+  readonly plan: { readonly kind: string | null; readonly source: string | null; readonly renews: boolean };
 }
 
 /**

@@ -134,7 +134,7 @@ export function ProductList({ credits, featureOnly, requiredCredits, redirect, e
               ) : (
                 product.description && <p className="product-card__description muted small">{product.description}</p>
               )}
-              <BuyNow product={product} option={option} redirect={redirect} label="Buy now" />
+              <BuyNow product={product} option={option} redirect={redirect} label={trial ? 'Start free trial' : 'Buy now'} />
             </li>
           );
         })}

@@ -236,7 +236,7 @@ describe('the free trial card', () => {
     expect(first.getByText('3 credits during the trial')).toBeInTheDocument();
     const terms = within(first.getByRole('list', { name: 'Free trial terms' }));
     expect(terms.getAllByRole('listitem').map((item) => item.textContent)).toEqual((creditsOf('none').trial as { terms: string[] }).terms);
-    await user.click(first.getByRole('button', { name: 'Buy now: Tandem membership, 14-day free trial' }));
+    await user.click(first.getByRole('button', { name: 'Start free trial: Tandem membership, 14-day free trial' }));
     await waitFor(() => {
       expect(leaveApp).toHaveBeenCalledWith('https://checkout.stripe.test/c/cs_trial');
     });

@@ -226,3 +226,105 @@ test('an admin grants a free trial without a card, and a plan awaiting approval 
   const items = ((await held.json()) as { items: { status: string; toBrand: { name: string } }[] }).items;
   expect(items.map((r) => [r.status, r.toBrand.name])).toEqual([['awaiting_approval', fern.name]]);
 });
+
+/** Buys `priceId` for the member through POST checkout and the fake's hosted form (a good card). */
+async function buy(request: APIRequestContext, member: MemberWithBrands, priceId: string): Promise<void> {
+  const made = await request.post('/api/checkout', { headers: authed(member.token, member.brandId), data: { priceId } });
+  expect(made.ok(), await made.text()).toBeTruthy();
+  const { url } = (await made.json()) as { url: string };
+  const paid = await request.post(url, {
+    form: { email: member.email, name: member.name, card_number: GOOD_CARD, pay: '1' },
+    maxRedirects: 0,
+  });
+  expect(paid.status(), await paid.text()).toBe(303);
+}
+
+test('a yearly plan renews on its yearly date, and a 3-month access ends and says so', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const yara = await newMember(request, { name: 'Yara Yearly', email: 'yara.yearly@example.com', password: PASSWORD, brand: 'Yara Yarns' });
+  await buy(request, yara, 'tandem_main_yearly');
+  await expect.poll(async () => (await credits(request, yara)).isYearly, { timeout: 30_000 }).toBe(true);
+  const yearly = await credits(request, yara);
+  await signIn(page, yara);
+  await closeFirstVisitPopups(page);
+  await billing(page);
+  await expect(page.getByText('You have a yearly subscription.')).toBeVisible();
+  const renews = page.getByText(/^It renews on /);
+  await expect(renews).toBeVisible();
+  const next = page.getByText(/^Your next 6 credits arrive on /);
+  await expect(next).toBeVisible();
+  expect(await renews.textContent()).not.toContain((await next.textContent())!.replace('Your next 6 credits arrive on ', '').replace('.', ''));
+  expect(yearly.plan).toMatchObject({ kind: 'yearly', renews: true });
+  await expect(page.getByRole('button', { name: 'Manage subscription' })).toBeVisible();
+
+  const fay = await newMember(request, { name: 'Fay Fixed', email: 'fay.fixed@example.com', password: PASSWORD, brand: 'Fay Fudge' });
+  await buy(request, fay, 'tandem_access_3_months');
+  await expect.poll(async () => (await credits(request, fay)).active, { timeout: 30_000 }).toBe(true);
+  await page.context().clearCookies();
+  await page.goto('/login');
+  await page.evaluate(() => window.localStorage.clear());
+  await signIn(page, fay);
+  await closeFirstVisitPopups(page);
+  await billing(page);
+  await expect(page.getByText('You have fixed-term access. It does not renew.')).toBeVisible();
+  await expect(page.getByText(/^Your access ends on /)).toBeVisible();
+  await expect(page.getByText(/renews on/)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Manage subscription' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Payments and invoices' })).toBeVisible();
+  await expect(badge(page)).toHaveText('6/6 credits');
+});
+
+test('a plan awaiting approval is approved (its held request goes out) or refused (nothing is left to pay for)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const admin = await adminToken(request);
+  const [oat] = await demoBrands(request);
+  const members: MemberWithBrands[] = [];
+  for (const [name, email, brand] of [
+    ['Abi Approved', 'abi.approved@example.com', 'Abi Aprons'],
+    ['Rex Refused', 'rex.refused@example.com', 'Rex Rugs'],
+  ] as const) {
+    const member = await newMember(request, { name, email, password: PASSWORD, brand });
+    const account = await accountOf(request, member);
+    expect((await request.post(`/api/admin/accounts/${account}/require-approval`, { headers: authed(admin) })).ok()).toBeTruthy();
+    await buy(request, member, 'tandem_main_monthly');
+    await expect.poll(async () => (await credits(request, member)).pendingApproval, { timeout: 30_000 }).toBe(true);
+    const sent = await request.post('/api/requests', {
+      headers: authed(member.token, member.brandId),
+      data: { toBrandId: oat.id, message: `${brand} and oat bites: a bundle?` },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    members.push(member);
+  }
+  const [abi, rex] = members;
+  const approved = await request.post(`/api/admin/approvals/${await accountOf(request, abi)}/approve`, { headers: authed(admin) });
+  expect(approved.ok(), await approved.text()).toBeTruthy();
+  const refused = await request.post(`/api/admin/approvals/${await accountOf(request, rex)}/refuse`, {
+    headers: authed(admin),
+    data: { reason: 'We only take rug makers with a studio for now.' },
+  });
+  expect(refused.ok(), await refused.text()).toBeTruthy();
+
+  await signIn(page, abi);
+  await closeFirstVisitPopups(page);
+  await billing(page);
+  await expect(page.getByText('You have a monthly subscription.')).toBeVisible();
+  await expect(badge(page)).toHaveText('5/6 credits');
+  const out = await request.get('/api/requests?box=sent', { headers: authed(abi.token, abi.brandId) });
+  expect(((await out.json()) as { items: { status: string }[] }).items.map((r) => r.status)).toEqual(['pending']);
+
+  await expect
+    .poll(async () => (await credits(request, rex)).hasSubscription, { timeout: 30_000 })
+    .toBe(false);
+  await page.context().clearCookies();
+  await page.goto('/login');
+  await page.evaluate(() => window.localStorage.clear());
+  await signIn(page, rex);
+  await closeFirstVisitPopups(page);
+  await billing(page);
+  await expect(page.getByText(/waiting for approval/)).toHaveCount(0);
+  await expect(page.getByText("You don't have a subscription yet.")).toBeVisible();
+  expect(await credits(request, rex)).toMatchObject({ available: 0, canSend: false, namesShown: false });
+});

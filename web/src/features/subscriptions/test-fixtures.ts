@@ -159,6 +159,7 @@ export function creditsOf(type: AccountType): Record<string, unknown> {
         total: 6,
         recurringAddonsAllowed: true,
         hasBillingAccount: true,
+        canManageSubscription: true,
         canUpgradeToYearly: true,
         next: { to: renews, credits: 4 },
         plan: { state: 'active', kind: 'monthly', source: 'stripe', description: 'You have a monthly subscription.', renews: true, renewsOn: renews, endsOn: null, trialEndsOn: null, nextCredits: { on: renews, credits: 6 } },
@@ -170,6 +171,7 @@ export function creditsOf(type: AccountType): Record<string, unknown> {
         total: 6,
         recurringAddonsAllowed: true,
         hasBillingAccount: true,
+        canManageSubscription: true,
         isYearly: true,
         next: { to: inDays(20), credits: 6 },
         plan: { state: 'active', kind: 'yearly', source: 'stripe', description: 'You have a yearly subscription.', renews: true, renewsOn: inDays(330), endsOn: null, trialEndsOn: null, nextCredits: { on: inDays(20), credits: 6 } },
@@ -181,6 +183,7 @@ export function creditsOf(type: AccountType): Record<string, unknown> {
         total: 3,
         recurringAddonsAllowed: true,
         hasBillingAccount: true,
+        canManageSubscription: true,
         trialling: true,
         plan: { state: 'trialling', kind: 'trial', source: 'stripe', description: "You're on a free trial.", renews: true, renewsOn: inDays(14), endsOn: null, trialEndsOn: inDays(14), nextCredits: { on: inDays(14), credits: 6 } },
       };
@@ -190,6 +193,7 @@ export function creditsOf(type: AccountType): Record<string, unknown> {
         available: 3,
         total: 3,
         hasBillingAccount: true,
+        canManageSubscription: true,
         trialling: true,
         plan: { state: 'trialling', kind: 'trial', source: 'stripe', description: "You're on a free trial.", renews: false, renewsOn: null, endsOn: inDays(12), trialEndsOn: inDays(12), nextCredits: null },
       };
@@ -214,6 +218,8 @@ export function creditsOf(type: AccountType): Record<string, unknown> {
         available: 6,
         total: 6,
         fixedTerm: true,
+        hasBillingAccount: true,
+        canManageSubscription: false,
         next: { to: inDays(20), credits: 6 },
         plan: { state: 'fixed_term', kind: 'fixed_term', source: 'stripe', description: 'You have fixed-term access. It does not renew.', renews: false, renewsOn: null, endsOn: inDays(80), trialEndsOn: null, nextCredits: { on: inDays(20), credits: 6 } },
       };
@@ -224,6 +230,7 @@ export function creditsOf(type: AccountType): Record<string, unknown> {
         total: 6,
         recurringAddonsAllowed: true,
         hasBillingAccount: true,
+        canManageSubscription: true,
         pendingApproval: true,
         plan: {
           state: 'pending_approval',

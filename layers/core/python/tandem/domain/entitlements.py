@@ -537,6 +537,12 @@ def credits_info(
         "trialOffered": r.trial_offered,
         "trial": {"days": TRIAL_DAYS, "credits": TRIAL_CREDITS, "terms": list(TRIAL_TERMS)},
         "hasBillingAccount": r.has_billing_account,
+        # The payment portal manages a subscription (renewing, or cancelled until its end);
+        # otherwise it only shows payments and invoices (a fixed term, one-off packs).
+        "canManageSubscription": r.has_billing_account
+        and plan.source == "stripe"
+        and plan.in_force
+        and plan.kind in ("monthly", "yearly", "trial"),
         "canUpgradeToYearly": r.upgrade_to_yearly,
         "paymentFailed": stripe.payment_failed,
         "areas": dict(r.areas),

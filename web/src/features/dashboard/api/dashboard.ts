@@ -81,6 +81,8 @@ export interface CreditsInfo {
   readonly trial?: CreditsTrial | null;
   /** A Stripe customer: the payment portal can open. */
   readonly hasBillingAccount?: boolean;
+  /** The payment portal manages a subscription (else it shows payments and invoices only). */
+  readonly canManageSubscription?: boolean;
   readonly canUpgradeToYearly?: boolean;
   readonly paymentFailed?: boolean;
   readonly featureOnly?: boolean;

@@ -299,9 +299,16 @@ describe("the Billing page's lead text and renewal line, per account type", () =
     for (const pattern of absent) expect(plan.queryByText(pattern)).not.toBeInTheDocument();
   });
 
-  it('offers Manage subscription only with a billing account, so a fixed term or a gift has none', async () => {
+  it('offers Manage subscription only for a subscription: a fixed term has its payments and invoices', async () => {
     openBilling(creditsOf('fixed term'));
     expect(await screen.findByText('You have fixed-term access. It does not renew.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Manage subscription' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Payments and invoices' })).toBeInTheDocument();
+  });
+
+  it('a gift has no payment portal at all', async () => {
+    openBilling(creditsOf('gifted-only'));
+    expect(await screen.findByText(/Gifted credits do not renew/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Manage subscription|Payments and invoices/ })).not.toBeInTheDocument();
   });
 });

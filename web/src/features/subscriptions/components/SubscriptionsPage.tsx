@@ -184,7 +184,7 @@ export function SubscriptionsPage() {
         <div className="billing__buttons">
           {credits?.hasBillingAccount === true && (
             <Button variant="secondary" busy={portalBusy} onClick={() => void openPortal()}>
-              Manage subscription
+              {credits.canManageSubscription === true ? 'Manage subscription' : 'Payments and invoices'}
             </Button>
           )}
           {credits?.canUpgradeToYearly === true && prices && (

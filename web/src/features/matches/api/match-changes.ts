@@ -140,7 +140,9 @@ export function useMatchChange(brand: string | null) {
         showToast({ tone: 'error', title: failureTitle(change), message: describeError(error) });
       }
     },
-    onSettled: () => refreshAfterChanges(client, brand),
+    onSettled: () => {
+      refreshAfterChanges(client, brand);
+    },
   });
 }
 
@@ -157,11 +159,13 @@ function failureTitle(change: MatchChange): string {
 
 /**
  * Asks for the brand's lists again once its last change has settled (this one still counts
- * as pending here); while others are on their way, a load could miss them and flicker.
+ * as pending here); while others are on their way, a load could miss them and flicker. Not
+ * awaited: the change is done when the server answered (the undo bar need not wait for the
+ * lists); the load has started by then, so the list is busy until it answers.
  */
-function refreshAfterChanges(client: QueryClient, brand: string | null): Promise<void> | undefined {
-  if (brand === null || client.isMutating({ mutationKey: matchKeys.changes(brand) }) > 1) return undefined;
-  return client.invalidateQueries({ queryKey: listsKey(brand) });
+function refreshAfterChanges(client: QueryClient, brand: string | null): void {
+  if (brand === null || client.isMutating({ mutationKey: matchKeys.changes(brand) }) > 1) return;
+  void client.invalidateQueries({ queryKey: listsKey(brand) });
 }
 
 /** The matches of the brand with a change on its way, and which (a card shows it busy). */

@@ -82,3 +82,84 @@ export function publicView(
     ...overrides,
   };
 }
+
+type Lists = 'potentials' | 'saved';
+
+/**
+ * The Matches API of one brand (brand 1) as the server keeps it: what is saved, dismissed and
+ * new, lists read when the request arrives (listing Potentials marks them seen), save / unsave /
+ * dismiss / undo of each card, and a run `runId` outstanding until its first check. While
+ * holding, a list read is answered only at `release()` (a slow read: it may answer after a
+ * save written next to it). Spread its `routes` into mockApi; routes after them win.
+ */
+export function matchesServer(cards: readonly MatchCard[], options: { readonly runId?: string } = {}) {
+  const saved = new Set(cards.filter((card) => card.saved).map((card) => card.id));
+  const dismissed = new Set<number>();
+  const fresh = new Set(cards.filter((card) => card.isNew).map((card) => card.id));
+  let runOutstanding = options.runId !== undefined;
+  let holding = false;
+  const held: (() => void)[] = [];
+
+  const read = (list: Lists) => {
+    const now = cards
+      .filter((card) => !dismissed.has(card.id) && (list === 'potentials' || saved.has(card.id)))
+      .map((card) => ({ ...card, saved: saved.has(card.id), isNew: fresh.has(card.id) }));
+    if (list === 'potentials') fresh.clear();
+    return matchesBody(now, { runOutstanding, runId: runOutstanding ? (options.runId ?? null) : null });
+  };
+  const answer = (list: Lists) => () => {
+    const body = read(list); // what the server had when the read happened
+    if (!holding) return body;
+    return new Promise((resolve) => {
+      held.push(() => {
+        resolve(body);
+      });
+    });
+  };
+
+  const routes: Record<string, () => unknown> = {
+    'GET matches?list=potentials': answer('potentials'),
+    'GET matches?list=saved': answer('saved'),
+  };
+  for (const { id } of cards) {
+    routes[`PUT matches/${id}/saved`] = () => {
+      saved.add(id);
+      dismissed.delete(id);
+      return { saved: true };
+    };
+    routes[`DELETE matches/${id}/saved`] = () => {
+      saved.delete(id);
+      return { saved: false };
+    };
+    routes[`PUT matches/${id}/dismissed`] = () => {
+      dismissed.add(id);
+      saved.delete(id);
+      fresh.delete(id);
+      return { dismissed: true };
+    };
+    routes[`DELETE matches/${id}/dismissed`] = () => {
+      dismissed.delete(id);
+      return { dismissed: false };
+    };
+  }
+  if (options.runId !== undefined) {
+    routes[`GET matching/run-check/${options.runId}/1`] = () => {
+      runOutstanding = false;
+      return { status: 'done', message: 'Your matches are up to date.' };
+    };
+  }
+
+  return {
+    routes,
+    saved,
+    dismissed,
+    hold() {
+      holding = true;
+    },
+    /** Answers every held read, oldest first, and stops holding. */
+    release() {
+      holding = false;
+      for (const next of held.splice(0)) next();
+    },
+  };
+}

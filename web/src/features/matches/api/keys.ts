@@ -9,6 +9,8 @@ export const matchKeys = {
   allLists: (brand: string) => ['matches', brand, 'lists'] as const,
   /** Both lists (Potentials and Saved) of one brand, for a brand filter ('' for none). */
   lists: (brand: string, filter: readonly number[]) => ['matches', brand, 'lists', filter.join(',')] as const,
+  /** The member's changes to matches of one brand (save, dismiss, undo): a mutation key. */
+  changes: (brand: string) => ['matches', brand, 'changes'] as const,
   /** All match runs followed for one brand. */
   runs: (brand: string) => ['matches', brand, 'run'] as const,
   /** One match run's state (GET matching/run-check/{runId}/{brand}). */

@@ -34,14 +34,24 @@ export function listMatches(brand: string, list: MatchList, brandIds: readonly n
   return api.get<MatchesResponse>(`matches?list=${list}${filter}`, asBrand(brand));
 }
 
-export function setSaved(brandId: number, saved: boolean): Promise<{ saved: boolean }> {
+/** Saves or unsaves another brand; `asBrand` names the member's brand (else the selected one). */
+export function setSaved(
+  brandId: number,
+  saved: boolean,
+  options?: ReturnType<typeof asBrand>,
+): Promise<{ saved: boolean }> {
   const path = `matches/${brandId}/saved`;
-  return saved ? api.put(path) : api.delete(path);
+  return saved ? api.put(path, undefined, options) : api.delete(path, options);
 }
 
-export function setDismissed(brandId: number, dismissed: boolean): Promise<{ dismissed: boolean }> {
+/** Dismisses another brand or undoes that; `asBrand` names the member's brand (else the selected one). */
+export function setDismissed(
+  brandId: number,
+  dismissed: boolean,
+  options?: ReturnType<typeof asBrand>,
+): Promise<{ dismissed: boolean }> {
   const path = `matches/${brandId}/dismissed`;
-  return dismissed ? api.put(path) : api.delete(path);
+  return dismissed ? api.put(path, undefined, options) : api.delete(path, options);
 }
 
 /** '1,2,x,3' -> [1, 2, 3]: the numeric brand ids of a /matches/brands/{brandIds} path. */

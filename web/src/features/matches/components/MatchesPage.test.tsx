@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
-import { matchCard, matchesBody } from '../test-fixtures';
+import { matchCard, matchesBody, matchesServer } from '../test-fixtures';
 
 const TWO_BRANDS = {
   userBrands: [
@@ -68,12 +68,7 @@ describe('Matches page', () => {
   });
 
   it('saves and unsaves a match, moving it in and out of Saved', async () => {
-    const { user, api } = openMatches('/matches', {
-      'GET matches?list=potentials': matchesBody([matchCard()]),
-      'GET matches?list=saved': matchesBody([]),
-      'PUT matches/21/saved': { saved: true },
-      'DELETE matches/21/saved': { saved: false },
-    });
+    const { user, api } = openMatches('/matches', matchesServer([matchCard()]).routes);
     await user.click(await screen.findByRole('button', { name: 'Save Bean Bros' }));
     expect(await within(card('Bean Bros')).findByText('Saved')).toBeInTheDocument();
     expect(api.calls('PUT matches/21/saved')).toHaveLength(1);
@@ -87,12 +82,7 @@ describe('Matches page', () => {
   });
 
   it('dismisses a match and brings it back with Undo', async () => {
-    const { user, api } = openMatches('/matches', {
-      'GET matches?list=potentials': matchesBody([matchCard(), matchCard({ id: 22, name: 'Soap Co' })]),
-      'GET matches?list=saved': matchesBody([]),
-      'PUT matches/21/dismissed': { dismissed: true },
-      'DELETE matches/21/dismissed': { dismissed: false },
-    });
+    const { user, api } = openMatches('/matches', matchesServer([matchCard(), matchCard({ id: 22, name: 'Soap Co' })]).routes);
     await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
     const bar = await screen.findByText(/You dismissed/);
     expect(bar).toHaveTextContent("You dismissed Bean Bros. It won't be suggested again.");
@@ -113,13 +103,44 @@ describe('Matches page', () => {
 
   it('keeps the card when a dismiss fails, and says why', async () => {
     const { user } = openMatches('/matches', {
-      'GET matches?list=potentials': matchesBody([matchCard()]),
-      'GET matches?list=saved': matchesBody([]),
+      ...matchesServer([matchCard(), matchCard({ id: 22, name: 'Soap Co' })]).routes,
       'PUT matches/21/dismissed': jsonResponse({ error: 'Match not found' }, 404),
     });
     await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
-    expect(await screen.findByText('Match not found')).toBeInTheDocument();
-    expect(card('Bean Bros')).toBeInTheDocument();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not dismiss');
+    expect(alert).toHaveTextContent('Match not found');
+    const names = screen.getAllByRole('article').map((article) => article.querySelector('h3')?.textContent);
+    expect(names).toEqual(['Bean Bros', 'Soap Co']);
+    expect(within(card('Bean Bros')).getByRole('button', { name: 'Dismiss Bean Bros' })).toBeEnabled();
+    expect(screen.queryByText(/You dismissed/)).not.toBeInTheDocument();
+  });
+
+  it('puts the card back as it was when a save fails, and says why', async () => {
+    const { user } = openMatches('/matches', {
+      ...matchesServer([matchCard()]).routes,
+      'PUT matches/21/saved': jsonResponse({ error: 'Service unavailable' }, 503),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Save Bean Bros' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not save');
+    expect(alert).toHaveTextContent('Service unavailable');
+    expect(within(card('Bean Bros')).getByRole('button', { name: 'Save Bean Bros' })).toBeEnabled();
+    expect(within(card('Bean Bros')).queryByText('Saved', { exact: true })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Saved 0' })).toBeInTheDocument();
+  });
+
+  it('says so when an Undo fails, and keeps the bar to try again', async () => {
+    const { user } = openMatches('/matches', {
+      ...matchesServer([matchCard(), matchCard({ id: 22, name: 'Soap Co' })]).routes,
+      'DELETE matches/21/dismissed': jsonResponse({ error: 'Service unavailable' }, 503),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not undo');
+    expect(screen.queryByRole('article', { name: 'Bean Bros' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeEnabled();
   });
 
   it('points a member with no matches at the brand profile and a new run', async () => {
@@ -203,13 +224,7 @@ describe('Matches routes', () => {
 describe('Undo of a saved match', () => {
   it('saves it again, which also undoes the dismissal on the server', async () => {
     signIn();
-    const api = mockApi({
-      ...shellRoutes(),
-      'GET matches?list=potentials': matchesBody([matchCard({ saved: true, isNew: true })]),
-      'GET matches?list=saved': matchesBody([matchCard({ saved: true })]),
-      'PUT matches/21/dismissed': { dismissed: true },
-      'PUT matches/21/saved': { saved: true },
-    });
+    const api = mockApi({ ...shellRoutes(), ...matchesServer([matchCard({ saved: true, isNew: true })]).routes });
     const { user } = renderRoute('/matches/saved');
     await user.click(await screen.findByRole('button', { name: 'Dismiss Bean Bros' }));
     expect(await screen.findByText('No saved matches yet')).toBeInTheDocument();

@@ -11,15 +11,14 @@ import { openSubscriptionOverlay } from '@/features/subscriptions';
 import { describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
 import { findNewMatches, useMatchRun } from '../api/match-run';
+import { useMatchChange, usePendingMatchChanges } from '../api/match-changes';
+import { matchKeys } from '../api/keys';
 import {
   parseBrandIds,
-  setDismissed,
-  setSaved,
   updateMatchLists,
   useMatchLists,
   type MatchCard as Match,
   type MatchList,
-  type MatchLists,
 } from '../api/matches';
 import { listOfPath, listPath, matchDetailPath } from '../utils';
 import { MatchCard } from './MatchCard';
@@ -30,13 +29,6 @@ interface Dismissed {
   readonly match: Match;
   readonly potentialsIndex: number;
   readonly savedIndex: number;
-}
-
-function insertAt(list: readonly Match[], index: number, match: Match): Match[] {
-  if (index < 0 || list.some((item) => item.id === match.id)) return [...list];
-  const next = [...list];
-  next.splice(Math.min(index, next.length), 0, match);
-  return next;
 }
 
 function without(list: readonly Match[], id: number): Match[] {
@@ -54,9 +46,9 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   const hasNoBrand = dashboard.data?.userBrands?.length === 0;
   const brandName = dashboard.data?.dashboard?.brandName;
 
-  const [busy, setBusy] = useState<ReadonlyMap<number, 'save' | 'dismiss'>>(new Map());
+  const change = useMatchChange(brandId);
+  const pending = usePendingMatchChanges(brandId);
   const [dismissed, setDismissedMatch] = useState<Dismissed | null>(null);
-  const [undoing, setUndoing] = useState(false);
   const [starting, setStarting] = useState(false);
   const undoRef = useRef<HTMLButtonElement>(null);
 
@@ -77,88 +69,55 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
     if (undoShown !== null) undoRef.current?.focus();
   }, [undoShown]);
 
-  const update = (change: (lists: MatchLists) => MatchLists) => {
-    if (brandId !== null) updateMatchLists(client, brandId, change);
-  };
-
   const shown = list === 'saved' ? saved : potentials;
   const running = run !== null;
 
-  const markBusy = (id: number, action: 'save' | 'dismiss' | null) => {
-    setBusy((current) => {
-      const next = new Map(current);
-      if (action === null) next.delete(id);
-      else next.set(id, action);
-      return next;
-    });
-  };
+  const undoing = [...pending.values()].includes('restore');
 
-  const toggleSave = async (match: Match) => {
-    markBusy(match.id, 'save');
-    try {
-      const result = await setSaved(match.id, !match.saved);
-      update((lists) => ({
-        ...lists,
-        potentials: lists.potentials.map((item) => (item.id === match.id ? { ...item, saved: result.saved } : item)),
-        saved: result.saved ? insertAt(lists.saved, 0, { ...match, saved: true }) : without(lists.saved, match.id),
-      }));
-    } catch (error) {
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: match.saved ? 'Could not unsave' : 'Could not save', message: describeError(error) });
-      }
-    } finally {
-      markBusy(match.id, null);
-    }
+  // Each change shows at once and is put back, with a toast, if the server refuses it
+  // (api/match-changes.ts); what follows a success waits for it.
+  const toggleSave = (match: Match) => {
+    change.mutate({ kind: 'save', match, saved: !match.saved });
   };
 
   const dismiss = async (match: Match) => {
-    markBusy(match.id, 'dismiss');
+    if (key === null) return;
+    const place: Dismissed = {
+      key,
+      match,
+      potentialsIndex: potentials.findIndex((item) => item.id === match.id),
+      savedIndex: saved.findIndex((item) => item.id === match.id),
+    };
     try {
-      await setDismissed(match.id, true);
-      if (key === null) return;
-      setDismissedMatch({
-        key,
-        match,
-        potentialsIndex: potentials.findIndex((item) => item.id === match.id),
-        savedIndex: saved.findIndex((item) => item.id === match.id),
-      });
-      update((lists) => ({ ...lists, potentials: without(lists.potentials, match.id), saved: without(lists.saved, match.id) }));
-    } catch (error) {
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: 'Could not dismiss', message: describeError(error) });
-      }
-    } finally {
-      markBusy(match.id, null);
+      await change.mutateAsync({ kind: 'dismiss', match });
+    } catch {
+      return; // the member was told, and the card is back
     }
+    setDismissedMatch(place);
   };
 
   const undoDismiss = async () => {
     if (!undo) return;
-    setUndoing(true);
+    const { match, potentialsIndex, savedIndex } = undo;
     try {
-      // Dismissing unsaved it on the server; saving again also undoes the dismissal.
-      const restored: Match = { ...undo.match, isNew: false };
-      if (undo.match.saved) await setSaved(undo.match.id, true);
-      else await setDismissed(undo.match.id, false);
-      update((lists) => ({
-        ...lists,
-        potentials: insertAt(lists.potentials, undo.potentialsIndex, restored),
-        saved: undo.match.saved ? insertAt(lists.saved, undo.savedIndex, restored) : lists.saved,
-      }));
-      setDismissedMatch(null);
-      showToast({ tone: 'success', title: 'Back in your matches', message: undo.match.name });
-    } catch (error) {
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: 'Could not undo', message: describeError(error) });
-      }
-    } finally {
-      setUndoing(false);
+      await change.mutateAsync({ kind: 'restore', match, potentialsIndex, savedIndex });
+    } catch {
+      return; // told in a toast; the bar stays, to try again
     }
+    setDismissedMatch(null);
+    showToast({ tone: 'success', title: 'Back in your matches', message: match.name });
   };
 
-  // A requested brand leaves Potentials (the server no longer suggests it).
+  // A requested brand leaves Potentials (the server no longer suggests it); a load on its way
+  // may have read the lists before the request, so they are asked for again.
   const requested = (match: Match) => {
-    update((lists) => ({ ...lists, potentials: without(lists.potentials, match.id), saved: without(lists.saved, match.id) }));
+    if (brandId === null) return;
+    updateMatchLists(client, brandId, (lists) => ({
+      ...lists,
+      potentials: without(lists.potentials, match.id),
+      saved: without(lists.saved, match.id),
+    }));
+    void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
   };
 
   const startRun = async () => {
@@ -310,11 +269,11 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
                 match={match}
                 showingBrandNames={showingBrandNames}
                 detailPath={matchDetailPath(match.id, userBrand)}
-                onToggleSave={(item) => void toggleSave(item)}
+                onToggleSave={toggleSave}
                 onDismiss={(item) => void dismiss(item)}
                 onRequested={requested}
-                saving={busy.get(match.id) === 'save'}
-                dismissing={busy.get(match.id) === 'dismiss'}
+                saving={pending.get(match.id) === 'save'}
+                dismissing={pending.get(match.id) === 'dismiss'}
               />
             </li>
           ))}

@@ -58,6 +58,7 @@ def refresh(api, token: str):
     return api.call("POST", "/api/users/refresh-token", body={"refreshToken": token})
 
 
+@pytest.mark.delivery
 def test_sign_up_confirm_and_sign_in(api):
     status, body = sign_up(api)
     assert status == 201
@@ -128,6 +129,7 @@ def test_non_json_body_is_a_400(api):
     assert (status, reply) == (400, {"error": "The request body must be valid JSON"})
 
 
+@pytest.mark.delivery
 def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     member("nopass@example.com")  # created without a password
     status, body = login(api, email="nopass@example.com")
@@ -150,6 +152,7 @@ def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     assert reset(api, code, PASSWORD, "create")[0] == 400
 
 
+@pytest.mark.delivery
 def test_reset_password_link_works_once(api):
     sign_up(api)
     status, body = api.call("POST", "/api/users/forgot-password", body={"email": "new@example.com"})
@@ -336,6 +339,7 @@ def test_ten_parallel_sign_ups_with_one_email_make_exactly_one_account(api):
     assert login(api, email="NINA@example.com")[0] == 200
 
 
+@pytest.mark.delivery
 def test_a_sign_up_the_store_refuses_half_way_leaves_nothing_and_a_retry_works(api):
     from tandem.services import brands
     from tandem.store import keys
@@ -404,6 +408,7 @@ def _forgot(api, email="new@example.com", client_ip="127.0.0.1"):
     return call_from(api, client_ip, "POST", "/api/users/forgot-password", {"email": email})
 
 
+@pytest.mark.delivery
 def test_a_password_reset_ends_every_earlier_session(api):
     sign_up(api)
     _, laptop = login(api)
@@ -438,6 +443,7 @@ def no_resend_gap(monkeypatch):
     monkeypatch.setattr(password_links, "RESEND_AFTER", 0)
 
 
+@pytest.mark.delivery
 def test_a_newer_reset_link_retires_the_older_ones(api, no_resend_gap):
     sign_up(api)
     _forgot(api)
@@ -458,6 +464,7 @@ def test_a_newer_reset_link_retires_the_older_ones(api, no_resend_gap):
     assert login(api, password="Fresh-Oats-2027")[0] == 200
 
 
+@pytest.mark.delivery
 def test_using_a_reset_link_retires_links_sent_before_it(api, no_resend_gap):
     sign_up(api)
     _forgot(api)
@@ -475,6 +482,7 @@ def test_checking_a_link_that_never_was_is_410(api, code):
     assert api.call("GET", f"/api/users/create-password/{code}") == (410, {"error": EXPIRED_OR_USED})
 
 
+@pytest.mark.delivery
 def test_a_reset_link_is_not_a_create_password_link(api):
     sign_up(api)
     _forgot(api)
@@ -542,6 +550,7 @@ def test_a_client_counts_failures_not_successful_sign_ins(api):
     assert login(api, client_ip=OWNER)[0] == 200  # other clients are not affected
 
 
+@pytest.mark.delivery
 def test_an_address_under_sustained_attack_stops_at_the_ceiling_until_its_owner_resets(api, clock):
     from tandem.services import auth, rate_limit
 
@@ -585,6 +594,7 @@ def test_parallel_wrong_passwords_cannot_slip_past_the_throttle(api):
 # ---------------------------------------------------------------- enumeration (issue 11)
 
 
+@pytest.mark.delivery
 def test_forgot_password_does_the_same_work_for_any_address(api, monkeypatch):
     from tandem.services import mailer
 
@@ -606,6 +616,7 @@ def test_forgot_password_does_the_same_work_for_any_address(api, monkeypatch):
     assert "no Tandem account uses it" in sent_mail()[-1].body
 
 
+@pytest.mark.delivery
 def test_one_password_email_per_address_per_minute(api):
     sign_up(api)
     for email in ("new@example.com", "ghost@example.com"):
@@ -634,6 +645,7 @@ def test_sign_ups_are_rate_limited_per_client_and_keep_the_taken_message(api):
 # ---------------------------------------------------------------- password rules (issue 11)
 
 
+@pytest.mark.delivery
 @pytest.mark.parametrize(
     ("password", "message"),
     [

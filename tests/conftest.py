@@ -48,24 +48,17 @@ class _World:
     secret_values: dict[str, str] = {}
 
 
-def _inline_notifier(enabled: bool) -> None:
-    """Turn moto's SQS -> notifier event source mapping on or off: off, messages wait on the
-    queue (the notifier is another function in AWS, tests/functional/test_notifier.py and the
-    `delivery` tests run it)."""
-    from moto.backends import get_backend
-
-    from infra.local.template import ACCOUNT, REGION
-
-    for queue in get_backend("sqs")[ACCOUNT][REGION].queues.values():
-        for mapping in queue.lambda_event_source_mappings.values():
-            mapping.enabled = enabled
-
-
 @pytest.fixture
 def aws(request) -> Iterator[object]:
     from moto import mock_aws
 
-    from infra.local.provision import default_secret_values, is_provisioned, provision, reset_world
+    from infra.local.provision import (
+        default_secret_values,
+        inline_queue_consumers,
+        is_provisioned,
+        provision,
+        reset_world,
+    )
     from infra.local.runtime import apply_environment
     from infra.local.template import build_plan
 
@@ -79,7 +72,8 @@ def aws(request) -> Iterator[object]:
         else:
             reset_world(_World.plan, _World.secret_values)
         plan = _World.plan
-        _inline_notifier(request.node.get_closest_marker("delivery") is not None)
+        # the notifier is another function in AWS: inline only where a test looks at delivery
+        inline_queue_consumers(request.node.get_closest_marker("delivery") is not None)
         apply_environment(plan)
         os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the template's DEBUG is for deployed stages
         yield plan

@@ -160,6 +160,19 @@ PROVISIONED_SERVICES = frozenset(
 )
 
 
+def inline_queue_consumers(enabled: bool) -> None:
+    """Turn moto's SQS -> Lambda event source mappings (the notifier) on or off. On, moto runs
+    the consumer inline on every message sent, inside the sender's call; off, messages wait on
+    the queue, as they do for the sender in AWS, where the notifier is another function. The
+    tests that look at delivery and the local stack keep it on; benches counting one
+    function's calls and the other tests turn it off."""
+    from moto.backends import get_backend
+
+    for queue in get_backend("sqs")[ACCOUNT][REGION].queues.values():
+        for mapping in queue.lambda_event_source_mappings.values():
+            mapping.enabled = enabled
+
+
 def _step_functions() -> Any:
     """moto's Step Functions backend that runs executions (MOTO_CONFIG's execute_state_machine)."""
     from moto.stepfunctions.parser.models import stepfunctions_parser_backends

@@ -76,8 +76,9 @@ web-test: deps
 e2e: deps test-deps build-web
 	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_s -- npx --no-install playwright test
 
-bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, web size
+bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, web size
 	$(PY) tests/bench/cold_start.py
+	$(PY) tests/bench/cold_start_artifact.py
 	$(PY) tests/bench/screens.py
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py

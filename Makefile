@@ -76,16 +76,17 @@ lint: deps test-deps
 	cd tests/e2e && npm run typecheck
 
 pytest: deps
-	rc=0; $(PY) -m pytest -n 2 -q || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
+	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
 
 web-test: deps
 	cd web && npm test
 
 e2e: deps test-deps build-web
-	cd tests/e2e && npx --no-install playwright test
+	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_s -- npx --no-install playwright test
 
-bench: deps build-web            ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, web size
+bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, web size
 	$(PY) tests/bench/cold_start.py
+	$(PY) tests/bench/cold_start_artifact.py
 	$(PY) tests/bench/screens.py
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py

@@ -24,6 +24,7 @@ os.environ.update(
         "STAGE": "local",
         "TABLE_NAME": "tandem-local",
         "POWERTOOLS_LOG_LEVEL": "WARNING",
+        "PASSWORD_HASHING": "test",  # argon2 at its lowest cost; `production_passwords` for the real one
     }
 )
 os.environ.pop("AWS_ENDPOINT_URL", None)
@@ -31,21 +32,68 @@ os.environ.pop("AWS_ENDPOINT_URL", None)
 MOTO_CONFIG = {"stepfunctions": {"execute_state_machine": True}}
 
 
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "delivery: the test looks at what the notifier delivers (mail, push, Slack), so the "
+        "notifier runs inline on every message put on its queue, as moto's event source mapping does",
+    )
+
+
+class _World:
+    """One moto account per pytest(-xdist) worker, provisioned from template.yaml once and put
+    back as provisioned before each test (infra/local/provision.py `reset_world`)."""
+
+    plan = None
+    secret_values: dict[str, str] = {}
+
+
 @pytest.fixture
-def aws() -> Iterator[object]:
+def aws(request) -> Iterator[object]:
     from moto import mock_aws
 
-    from infra.local.provision import provision
+    from infra.local.provision import (
+        default_secret_values,
+        inline_queue_consumers,
+        is_provisioned,
+        provision,
+        reset_world,
+    )
     from infra.local.runtime import apply_environment
+    from infra.local.template import build_plan
 
-    with mock_aws(config=MOTO_CONFIG):
-        plan = provision()
+    mock = mock_aws(config=MOTO_CONFIG)
+    fresh = _World.plan is None or not is_provisioned(_World.plan)
+    mock.start(reset=fresh)  # a test's own mock_aws or a moto server may have reset moto since
+    try:
+        if fresh:
+            _World.secret_values = default_secret_values(build_plan())
+            _World.plan = provision(secret_values=_World.secret_values)
+        else:
+            reset_world(_World.plan, _World.secret_values)
+        plan = _World.plan
+        # the notifier is another function in AWS: inline only where a test looks at delivery
+        inline_queue_consumers(request.node.get_closest_marker("delivery") is not None)
         apply_environment(plan)
         os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the template's DEBUG is for deployed stages
         yield plan
+    finally:
+        mock.stop(remove_data=False)
     from tandem.config import reset_settings
 
     reset_settings()  # a test may have changed the environment (monkeypatch undoes it)
+
+
+@pytest.fixture
+def production_passwords(monkeypatch) -> Iterator[None]:
+    """Hash at the real argon2 cost, as every deployed stage does."""
+    from tandem.config import reset_settings
+
+    monkeypatch.delenv("PASSWORD_HASHING")
+    reset_settings()
+    yield
+    monkeypatch.undo()
+    reset_settings()
 
 
 def wait_for_execution(execution_arn: str, timeout: float = 180.0) -> dict:

@@ -7,7 +7,15 @@ every answer the JSON headers (Content-Type, Cache-Control: no-store) and the `{
 logs the answer, and flushes the request's business metrics (EMF).
 """
 
+# ruff: noqa: E402 (the JWT key's read starts before the imports it overlaps)
 from __future__ import annotations
+
+from tandem.config import settings
+from tandem.integrations.aws import prefetch_secret
+
+# Every signed-in request needs the JWT key: read it while the imports below run (a cold
+# start's first request then finds it cached instead of waiting for Secrets Manager).
+prefetch_secret(settings().jwt_secret_name)
 
 import time
 
@@ -30,7 +38,6 @@ from chalicelib.routes import (
     support,
     users,
 )
-from tandem.config import settings
 from tandem.observability import cold_start, flush_metrics, function_name, logger, tracer
 
 settings().require("match_run_state_machine_arn")  # a missing variable fails here, at import

@@ -14,7 +14,7 @@ from typing import Any
 import boto3
 
 from infra.local import lambda_inprocess, moto_isolation, moto_sfn
-from infra.local.template import REGION, LocalPlan, build_plan
+from infra.local.template import ACCOUNT, REGION, LocalPlan, build_plan
 
 LAMBDA_ROLE = "tandem-local-lambda"
 STATES_ROLE = "tandem-local-states"
@@ -151,3 +151,119 @@ def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | N
             name=machine.name, definition=machine.definition, roleArn=states_role, type="STANDARD"
         )
     return plan
+
+
+# Services provision() fills, each reset per test by `reset_world`; any other moto service a
+# test touched (CloudWatch metrics, logs, scheduler...) is reset whole.
+PROVISIONED_SERVICES = frozenset(
+    {"dynamodb", "sqs", "s3", "secretsmanager", "ses", "sesv2", "iam", "lambda", "sns", "stepfunctions"}
+)
+
+
+def inline_queue_consumers(enabled: bool) -> None:
+    """Turn moto's SQS -> Lambda event source mappings (the notifier) on or off. On, moto runs
+    the consumer inline on every message sent, inside the sender's call; off, messages wait on
+    the queue, as they do for the sender in AWS, where the notifier is another function. The
+    tests that look at delivery and the local stack keep it on; benches counting one
+    function's calls and the other tests turn it off."""
+    from moto.backends import get_backend
+
+    for queue in get_backend("sqs")[ACCOUNT][REGION].queues.values():
+        for mapping in queue.lambda_event_source_mappings.values():
+            mapping.enabled = enabled
+
+
+def _step_functions() -> Any:
+    """moto's Step Functions backend that runs executions (MOTO_CONFIG's execute_state_machine)."""
+    from moto.stepfunctions.parser.models import stepfunctions_parser_backends
+
+    return stepfunctions_parser_backends[ACCOUNT][REGION]
+
+
+def is_provisioned(plan: LocalPlan) -> bool:
+    """Whether moto (in this process) still holds what provision() made for `plan`: another
+    mock (a test's own mock_aws, a ThreadedMotoServer) may have reset every backend since."""
+    from moto.backends import get_backend
+
+    tables = get_backend("dynamodb")[ACCOUNT][REGION].tables
+    machines = _step_functions().state_machines
+    return plan.table["TableName"] in tables and len(machines) == len(plan.state_machines)
+
+
+_RESET_CLIENTS: dict[str, Any] = {}
+
+
+def _reset_client(service: str, endpoint_url: None) -> Any:
+    if service not in _RESET_CLIENTS:
+        _RESET_CLIENTS[service] = boto3.client(service, region_name=REGION)
+    return _RESET_CLIENTS[service]
+
+
+def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
+    """Put a provisioned moto back as provision() left it, without provisioning again (the
+    tests call this before each test; provisioning everything cost 0.5 s a test): the table
+    recreated empty, queues purged (extra queues deleted), buckets emptied (extra buckets
+    deleted), secrets back to their first values, SES's sent mail and SNS's extra topics gone,
+    Step Functions executions forgotten, and every service provision() does not use reset."""
+    from moto.backends import get_backend
+    from moto.core.base_backend import BackendDict
+
+    _client = _reset_client  # made once: a client costs more than most of a reset
+    for backend_dict in list(BackendDict._instances):
+        if backend_dict.service_name not in PROVISIONED_SERVICES:
+            for account_backend in backend_dict.values():
+                account_backend.reset()
+
+    dynamodb = _client("dynamodb", None)
+    table = {k: v for k, v in plan.table.items() if k in TABLE_KEYS}
+    for name in dynamodb.list_tables()["TableNames"]:
+        dynamodb.delete_table(TableName=name)
+    dynamodb.create_table(**table)
+    ttl = plan.table.get("TimeToLiveSpecification")
+    if ttl:
+        dynamodb.update_time_to_live(TableName=table["TableName"], TimeToLiveSpecification=ttl)
+
+    sqs = get_backend("sqs")[ACCOUNT][REGION]
+    wanted_queues = {queue["name"] for queue in plan.queues.values()}
+    for name in list(sqs.queues):
+        if name in wanted_queues:
+            sqs.purge_queue(name)
+        else:
+            sqs.delete_queue(name)
+
+    s3 = _client("s3", None)
+    wanted_buckets = set(plan.buckets.values())
+    for bucket in s3.list_buckets()["Buckets"]:
+        name = bucket["Name"]
+        for page in s3.get_paginator("list_object_versions").paginate(Bucket=name):
+            for entry in page.get("Versions", []) + page.get("DeleteMarkers", []):
+                s3.delete_object(Bucket=name, Key=entry["Key"], VersionId=entry["VersionId"])
+        if name not in wanted_buckets:
+            s3.delete_bucket(Bucket=name)
+
+    sm = _client("secretsmanager", None)
+    for secret in sm.list_secrets(IncludePlannedDeletion=True)["SecretList"]:
+        name = secret["Name"]
+        if name in secret_values:
+            current = (
+                sm.get_secret_value(SecretId=name)["SecretString"] if "DeletedDate" not in secret else None
+            )
+            if "DeletedDate" in secret:
+                sm.restore_secret(SecretId=name)
+            if current != secret_values[name]:
+                sm.put_secret_value(SecretId=name, SecretString=secret_values[name])
+        else:
+            sm.delete_secret(SecretId=name, ForceDeleteWithoutRecovery=True)
+
+    ses = get_backend("ses")[ACCOUNT][REGION]
+    ses.sent_messages.clear()
+    ses.sent_message_count = 0
+
+    sns = _client("sns", None)
+    wanted_topics = set(plan.topics.values())
+    for topic in sns.list_topics()["Topics"]:
+        if topic["TopicArn"].rsplit(":", 1)[1] not in wanted_topics:
+            sns.delete_topic(TopicArn=topic["TopicArn"])
+
+    for machine in _step_functions().state_machines:
+        machine.executions.clear()

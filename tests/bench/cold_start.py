@@ -31,10 +31,11 @@ sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
 ]
 SAMPLES = int(os.environ.get("BENCH_SAMPLES", "7"))
 
-API = """
+# A member's first GET /api/dashboard in a fresh interpreter; {paths}: what goes first on sys.path.
+API_TEMPLATE = """
 import json, os, sys, time
 t0 = time.perf_counter()
-sys.path[:0] = [{api!r}, {layer!r}]
+sys.path[:0] = {paths}
 from app import app
 headers = {{"Authorization": "Bearer " + os.environ["BENCH_TOKEN"], "X-Brand-Id": os.environ["BENCH_BRAND"]}}
 event = {{"resource": "/api/dashboard", "path": "/api/dashboard", "httpMethod": "GET", "headers": headers,
@@ -51,7 +52,8 @@ response = app(event, Ctx())
 assert response["statusCode"] == 200, response
 assert json.loads(response["body"])["dashboard"]["brandId"] == int(os.environ["BENCH_BRAND"]), response
 print(time.perf_counter() - t0)
-""".format(api=str(ROOT / "functions/api"), layer=str(ROOT / "layers/core/python"))
+"""
+API = API_TEMPLATE.format(paths=repr([str(ROOT / "functions/api"), str(ROOT / "layers/core/python")]))
 
 BASELINE = """
 import os, time

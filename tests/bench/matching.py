@@ -125,7 +125,8 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
 
     from moto import mock_aws
 
-    from infra.local.provision import provision
+    from infra.local.lambda_inprocess import INVOCATIONS
+    from infra.local.provision import inline_queue_consumers, provision
     from infra.local.runtime import apply_environment
     from tandem.config import reset_settings
     from tandem.integrations.aws import reset_clients
@@ -138,6 +139,9 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
     with mock_aws(config=MOTO_CONFIG):
         plan = provision()
         apply_environment(plan)
+        # The run alone: the new-matches notifier is another Lambda reading the queue (moto would
+        # run it inline, inside the run's Finalize, and count its calls as the run's).
+        inline_queue_consumers(False)
         reset_settings()
         reset_clients()
         bind_models()
@@ -171,6 +175,7 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
 
         machine = plan.state_machines["MatchRunStateMachine"]
         me = brands // 2
+        invoked_before = len(INVOCATIONS)
         with DynamoCalls() as calls:
             run = match_runs.start_run(me)
             arn = machine.arn.replace(":stateMachine:", ":execution:") + f":match-{me}-{run.run_id}"
@@ -178,6 +183,10 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
         if result["status"] != "SUCCEEDED":
             raise RuntimeError(f"match run did not succeed: {result}")
         stored = match_runs.get_run(me, run.run_id)
+        if plan.functions["NotifierFunction"].name in INVOCATIONS[invoked_before:]:
+            raise RuntimeError("bench setup wrong: the notifier ran inside the match run and was counted")
+        if not stored.matches:
+            raise RuntimeError("bench setup wrong: the match run found no matches in its dataset")
         return calls.count, calls.by_operation, int(stored.matches)
 
 

@@ -10,7 +10,10 @@ Prints `BENCH <screen>_ddb_calls <n>` for each screen (dashboard, users, matches
 requests received and sent, connections, declines out and in), then
 `BENCH dashboard_ddb_calls` (target: at most 3), `BENCH matches_page_ddb_calls` (the first
 GET /api/matches after a match run; target: at most 3) and `BENCH screen_ddb_calls_max`, the
-worst of all (target: at most 3). Nothing here asserts a number.
+worst of all (target: at most 3). Then each GET screen's warm time in process (median of
+BENCH_WARM_REPEATS loads after one more, admin Users and Members included):
+`BENCH <screen>_warm_ms` and `BENCH screen_warm_ms_max` (target: at most 50), the slowest named.
+Nothing here asserts a number.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 _setup.moto_environment("ERROR", POWERTOOLS_METRICS_DISABLED="true")
 
 CALLS: list[str] = []
+WARM_REPEATS = int(os.environ.get("BENCH_WARM_REPEATS", "7"))
 
 
 def _count(model, **_) -> None:  # noqa: ANN001
@@ -60,6 +64,18 @@ class Client:
         print(f"# {label}: {len(CALLS)} {', '.join(CALLS)}", file=sys.stderr)
         return len(CALLS)
 
+    def warm_ms(self, path: str, token: str, brand: int | str, repeats: int = WARM_REPEATS) -> float:
+        """Median milliseconds of `repeats` loads after one more (in process, the app warm)."""
+        import statistics
+
+        samples = []
+        for _ in range(repeats + 1):
+            started = time.perf_counter()
+            status, body = self.call("GET", path, token, brand)
+            samples.append((time.perf_counter() - started) * 1000)
+            assert status == 200, (path, status, body)
+        return statistics.median(samples[1:])
+
 
 def main() -> None:
     import json
@@ -74,12 +90,13 @@ def main() -> None:
         apply_environment(plan)
         os.environ["POWERTOOLS_LOG_LEVEL"] = "ERROR"
         _install_counter()
-        from tandem.services import accounts, brands, credits, mailer, match_runs
+        from infra.local.provision import inline_queue_consumers
+        from tandem.services import accounts, brands, credits, match_runs
         from tandem.store.models import Account
         from tests.conftest import wait_for_execution
         from tests.factories import population
 
-        mailer.send_to_account = lambda *args, **kwargs: None  # the notifier's job, another Lambda
+        inline_queue_consumers(False)  # the notifier's job, another Lambda: messages wait on its queue
         api = Client(plan)
         now = int(time.time())
 
@@ -112,7 +129,7 @@ def main() -> None:
         brands.create_brand(
             account_id=accounts.find_user_by_email("me@bench.example").account_id, name="Second"
         )
-        population(60)
+        population_ids = population(60)
         from tandem.services import match_index
 
         match_index.rebuild()
@@ -182,8 +199,35 @@ def main() -> None:
             "declines_out": api.counted("declines out", "/api/declines?dir=out", token, me),
             "declines_in": api.counted("declines in", "/api/declines?dir=in", token, me),
         }
+        from tandem.services import accounts as account_service
+        from tandem.services import tokens
+
+        admin, admin_user = account_service.create_account_with_user(
+            email="boss@bench.example", name="Ada Admin", password=None, access="admin"
+        )
+        admin_token = tokens.issue_access_token(admin_user.user_id, admin.account_id, admin_user.access)
+        screens = {  # every GET a screen loads with, warm in process
+            "dashboard": ("/api/dashboard", token, me),
+            "users": ("/api/users", token, me),
+            "matches": ("/api/matches?list=potentials", token, me),
+            "matches_saved": ("/api/matches?list=saved", token, me),
+            "requests_received": ("/api/requests?box=received", token, me),
+            "requests_sent": ("/api/requests?box=sent", token, me),
+            "connections": ("/api/connections", token, me),
+            "declines_out": ("/api/declines?dir=out", token, me),
+            "declines_in": ("/api/declines?dir=in", token, me),
+            "admin_users": ("/api/admin/users", admin_token, "default"),
+            "admin_members": ("/api/admin/members", admin_token, "default"),
+        }
+        warm = {name: api.warm_ms(path, who, brand) for name, (path, who, brand) in screens.items()}
         for name, value in counts.items():
             print(f"BENCH {name}_ddb_calls {value}")
+        for name, value in warm.items():
+            print(f"BENCH {name}_warm_ms {value:.1f}")
+        slowest = max(warm, key=warm.__getitem__)
+        load = os.getloadavg()[0]
+        print(f"# slowest screen warm: {slowest} ({len(population_ids)} population brands, load {load:.2f})")
+        print(f"BENCH screen_warm_ms_max {warm[slowest]:.1f}")
         print(f"BENCH matches_page_ddb_calls {counts['matches']}")
         print(f"BENCH screen_ddb_calls_max {max(counts.values())}")
 

@@ -44,6 +44,7 @@ def pending_member(shop: Shop, boss: dict[str, Any], email: str = "mia@tandem.lo
     return mia
 
 
+@pytest.mark.delivery
 def test_approval_delivers_the_requests_held_while_it_waited(shop: Shop, boss) -> None:  # noqa: F811
     api = shop.api
     mia = pending_member(shop, boss)
@@ -82,6 +83,7 @@ def test_approval_delivers_the_requests_held_while_it_waited(shop: Shop, boss) -
     ]
 
 
+@pytest.mark.delivery
 def test_a_refusal_cancels_held_requests_returns_their_credits_and_refunds(shop: Shop, boss) -> None:  # noqa: F811
     from tandem.services import credits
     from tandem.store.models import CreditHold
@@ -129,6 +131,7 @@ def brand_customer(member: Brand) -> str:
     return billing.customers_of(Account.find(member.account))[0]
 
 
+@pytest.mark.delivery
 def test_a_refund_within_30_days_ends_the_plan_and_takes_back_the_unspent_credits(shop: Shop, boss) -> None:  # noqa: F811
     api = shop.api
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
@@ -166,6 +169,7 @@ def test_a_refund_within_30_days_ends_the_plan_and_takes_back_the_unspent_credit
     )
 
 
+@pytest.mark.delivery
 def test_a_refund_after_30_days_is_refused_with_a_clear_message(shop: Shop, boss) -> None:  # noqa: F811
     from tandem.services import admin
 

@@ -58,6 +58,7 @@ def refresh(api, token: str):
     return api.call("POST", "/api/users/refresh-token", body={"refreshToken": token})
 
 
+@pytest.mark.delivery
 def test_sign_up_confirm_and_sign_in(api):
     status, body = sign_up(api)
     assert status == 201
@@ -128,6 +129,7 @@ def test_non_json_body_is_a_400(api):
     assert (status, reply) == (400, {"error": "The request body must be valid JSON"})
 
 
+@pytest.mark.delivery
 def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     member("nopass@example.com")  # created without a password
     status, body = login(api, email="nopass@example.com")
@@ -180,6 +182,7 @@ def test_setup_password_mails_every_address_once_and_never_overwrites_a_password
     assert login(api)[0] == 200  # the password is untouched
 
 
+@pytest.mark.delivery
 def test_reset_password_link_works_once(api):
     sign_up(api)
     status, body = api.call("POST", "/api/users/forgot-password", body={"email": "new@example.com"})
@@ -366,6 +369,7 @@ def test_ten_parallel_sign_ups_with_one_email_make_exactly_one_account(api):
     assert login(api, email="NINA@example.com")[0] == 200
 
 
+@pytest.mark.delivery
 def test_a_sign_up_the_store_refuses_half_way_leaves_nothing_and_a_retry_works(api):
     from tandem.services import brands
     from tandem.store import keys
@@ -434,6 +438,7 @@ def _forgot(api, email="new@example.com", client_ip="127.0.0.1"):
     return call_from(api, client_ip, "POST", "/api/users/forgot-password", {"email": email})
 
 
+@pytest.mark.delivery
 def test_a_password_reset_ends_every_earlier_session(api):
     sign_up(api)
     _, laptop = login(api)
@@ -468,6 +473,7 @@ def no_resend_gap(monkeypatch):
     monkeypatch.setattr(password_links, "RESEND_AFTER", 0)
 
 
+@pytest.mark.delivery
 def test_a_newer_reset_link_retires_the_older_ones(api, no_resend_gap):
     sign_up(api)
     _forgot(api)
@@ -488,6 +494,7 @@ def test_a_newer_reset_link_retires_the_older_ones(api, no_resend_gap):
     assert login(api, password="Fresh-Oats-2027")[0] == 200
 
 
+@pytest.mark.delivery
 def test_using_a_reset_link_retires_links_sent_before_it(api, no_resend_gap):
     sign_up(api)
     _forgot(api)
@@ -505,6 +512,7 @@ def test_checking_a_link_that_never_was_is_410(api, code):
     assert api.call("GET", f"/api/users/create-password/{code}") == (410, {"error": EXPIRED_OR_USED})
 
 
+@pytest.mark.delivery
 def test_a_reset_link_is_not_a_create_password_link(api):
     sign_up(api)
     _forgot(api)
@@ -572,6 +580,7 @@ def test_a_client_counts_failures_not_successful_sign_ins(api):
     assert login(api, client_ip=OWNER)[0] == 200  # other clients are not affected
 
 
+@pytest.mark.delivery
 def test_an_address_under_sustained_attack_stops_at_the_ceiling_until_its_owner_resets(api, clock):
     from tandem.services import auth, rate_limit
 
@@ -615,6 +624,7 @@ def test_parallel_wrong_passwords_cannot_slip_past_the_throttle(api):
 # ---------------------------------------------------------------- enumeration (issue 11)
 
 
+@pytest.mark.delivery
 def test_forgot_password_does_the_same_work_for_any_address(api, monkeypatch):
     from tandem.services import mailer
 
@@ -636,6 +646,7 @@ def test_forgot_password_does_the_same_work_for_any_address(api, monkeypatch):
     assert "no Tandem account uses it" in sent_mail()[-1].body
 
 
+@pytest.mark.delivery
 def test_one_password_email_per_address_per_minute(api):
     sign_up(api)
     for email in ("new@example.com", "ghost@example.com"):
@@ -664,6 +675,7 @@ def test_sign_ups_are_rate_limited_per_client_and_keep_the_taken_message(api):
 # ---------------------------------------------------------------- password rules (issue 11)
 
 
+@pytest.mark.delivery
 @pytest.mark.parametrize(
     ("password", "message"),
     [

@@ -129,6 +129,7 @@ def shop(aws, fake) -> Shop:
     return Shop(aws, fake)
 
 
+@pytest.mark.delivery
 def test_buying_monthly_gives_six_credits_once_however_often_the_events_arrive(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     assert shop.credits(mia)["productsAllowed"] is True
@@ -164,6 +165,7 @@ def test_buying_monthly_gives_six_credits_once_however_often_the_events_arrive(s
     assert 1 <= len(progress["recent"]) <= 5 and progress["recent"][0]["at"].endswith("Z")
 
 
+@pytest.mark.delivery
 def test_the_browser_back_before_the_webhook_syncs_once_and_the_events_grant_nothing_more(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     session = shop.pay(shop.link(mia, redirect="/matches"))
@@ -195,6 +197,7 @@ def test_an_open_checkout_is_not_paid_and_changes_nothing(shop: Shop) -> None:
     assert shop.credits(mia)["available"] == 0
 
 
+@pytest.mark.delivery
 def test_a_subscription_checkout_paid_with_a_declined_card_answers_failed_with_stripes_message(
     shop: Shop,
 ) -> None:
@@ -219,6 +222,7 @@ def test_a_subscription_checkout_paid_with_a_declined_card_answers_failed_with_s
     assert shop.credits(mia)["available"] == 6
 
 
+@pytest.mark.delivery
 def test_a_declined_or_expired_one_off_checkout_answers_failed_and_changes_nothing(shop: Shop) -> None:
     """payment-status used to answer 'open' or 'pending' for a payment that had failed: a
     declined attempt (the session's payment intent holds the decline) is 'failed' with Stripe's
@@ -267,6 +271,7 @@ def test_a_forged_or_stale_signature_is_a_400_and_records_nothing(shop: Shop) ->
     assert StripeEvent.find("evt_forged") is None
 
 
+@pytest.mark.delivery
 def test_an_event_whose_start_failed_is_processed_when_redelivered(
     shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -291,6 +296,7 @@ def test_an_event_whose_start_failed_is_processed_when_redelivered(
     assert shop.credits(mia)["available"] == 6
 
 
+@pytest.mark.delivery
 def test_an_event_whose_processing_failed_is_processed_again_when_redelivered(
     shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -317,6 +323,7 @@ def test_an_event_whose_processing_failed_is_processed_again_when_redelivered(
     assert shop.deliver(paid) == (200, {"received": True, "duplicate": True})
 
 
+@pytest.mark.delivery
 def test_upgrading_to_yearly_in_the_same_month_adds_no_second_six(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))
@@ -333,6 +340,7 @@ def test_upgrading_to_yearly_in_the_same_month_adds_no_second_six(shop: Shop) ->
     assert (status, body) == (400, {"error": "Only a monthly subscription can be upgraded to yearly"})
 
 
+@pytest.mark.delivery
 def test_a_failed_upgrade_payment_is_a_402_with_the_specs_text(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))
@@ -362,6 +370,7 @@ def test_the_portal_and_payment_links(shop: Shop) -> None:
     assert (status, body) == (400, {"error": "Unknown payment link"})
 
 
+@pytest.mark.delivery
 def test_products_follow_the_contract_and_refuse_a_redirect_off_the_app(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     body = shop.products(mia)
@@ -403,6 +412,7 @@ def test_products_follow_the_contract_and_refuse_a_redirect_off_the_app(shop: Sh
     assert [p["id"] for p in after["products"]] == ["extra_credits", "addon"]
 
 
+@pytest.mark.delivery
 def test_a_refund_ends_the_plan_and_takes_back_the_unspent_credits(shop: Shop) -> None:
     from tests.functional.helpers import available
 
@@ -418,6 +428,7 @@ def test_a_refund_ends_the_plan_and_takes_back_the_unspent_credits(shop: Shop) -
     assert credits["active"] is False and credits["available"] == 0 and available(mia.account) == 0
 
 
+@pytest.mark.delivery
 def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(shop: Shop) -> None:
     """Smaller than the bench's 1,000 events for 50 customers (tests/bench/billing_events.py,
     which asserts those numbers): 6 customers' purchases, upgrades and a refund;
@@ -470,6 +481,7 @@ def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(sh
     assert seen(ordered)[0] == (12, 12, True, False, 6)
 
 
+@pytest.mark.delivery
 def test_a_yearly_plan_earns_six_each_month_from_the_scheduler_job(shop: Shop, aws) -> None:
     from tandem.services import billing, credits
     from tests.functional.helpers import run_job
@@ -489,6 +501,7 @@ def test_a_yearly_plan_earns_six_each_month_from_the_scheduler_job(shop: Shop, a
     assert len([b for b in credits.buckets(mia.account) if b.kind == "main"]) == 3
 
 
+@pytest.mark.delivery
 def test_a_payment_link_paid_by_a_new_customer_credits_the_brands_account(shop: Shop) -> None:
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     status, body = shop.api.call("GET", "/api/payment-link/monthly", mia.headers)
@@ -505,6 +518,7 @@ def test_a_payment_link_paid_by_a_new_customer_credits_the_brands_account(shop: 
     assert status == 200
 
 
+@pytest.mark.delivery
 def test_processing_that_fails_before_the_start_is_marked_is_still_processed_on_redelivery(
     shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -259,6 +259,7 @@ class LedgerMachine(RuleBasedStateMachine):
         assert all(b.available >= 0 for b in credits.buckets(self.account))
 
 
+@pytest.mark.delivery
 def test_ledger_invariants_hold_for_random_sequences(aws):
     LedgerMachine.TestCase.settings = settings(
         max_examples=10,

@@ -10,7 +10,7 @@ import pytest
 from tandem.store import keys
 from tandem.store.models import BrandRelation, Match
 from tests.factories import auth_headers, member, population
-from tests.functional.helpers import subscribe
+from tests.functional.helpers import Brand, subscribe
 
 
 def add_match(
@@ -358,10 +358,47 @@ def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     assert cards and all(c["reasons"] for c in cards)
     assert all(0 <= c["score"] <= 100 for c in cards)
     # In the run's diversified order (its rank), not re-sorted by score.
-    from tandem.store.models import Match
 
     ranks = {candidate: int(m.rank) for candidate, m in Match.of_brand(brand_id).items()}
     assert [c["id"] for c in cards] == sorted((c["id"] for c in cards), key=ranks.__getitem__)
     assert all(c["nameVisible"] and c["name"].startswith("Brand ") for c in cards)
     _, dash = api.call("GET", "/api/dashboard", auth_headers(token, brand_id))
     assert dash["menuCounts"]["matches"] == 0
+
+
+def test_a_last_step_cut_off_after_writing_the_matches_still_counts_them_new_when_retried(api, monkeypatch):
+    """The state machine retries a Finalize that timed out after its batch write: the matches
+    it wrote are still new to the brand (they were left uncounted, and the local stack's menu
+    count read 0 when a second run of the brand overlapped)."""
+    from tandem.domain.matching import Scored
+    from tandem.services import match_runs
+
+    me = Brand("me@example.com", "Oat & Co")
+    others = [Brand(f"o{i}@example.com", f"Brand {i}", status="none") for i in range(3)]
+    chosen = [Scored(o.id, 0.9 - i / 10, ("They want giveaways, like you",)) for i, o in enumerate(others)]
+
+    class CutOff(Exception):
+        pass
+
+    real = Match.batch_write
+
+    class WritesThenDies:
+        def __init__(self, *args, **kwargs) -> None:
+            self.batch = real(*args, **kwargs)
+
+        def __enter__(self):
+            return self.batch.__enter__()
+
+        def __exit__(self, *exc) -> None:
+            self.batch.__exit__(None, None, None)  # every match is written...
+            raise CutOff  # ...and the Lambda is stopped before the step ends
+
+    monkeypatch.setattr(Match, "batch_write", WritesThenDies)
+    with pytest.raises(CutOff):
+        match_runs.store_matches(me.id, "run-1", chosen, [])
+    monkeypatch.undo()
+    match_runs.store_matches(me.id, "run-1", chosen, [])  # the retry
+
+    status, dash = api.call("GET", "/api/dashboard", me.headers)
+    assert status == 200, dash
+    assert dash["menuCounts"]["matches"] == 3

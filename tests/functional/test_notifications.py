@@ -38,6 +38,7 @@ def _subscribe(api, brand: Brand, push: FakePushService):
     return subscription
 
 
+@pytest.mark.delivery
 def test_options_list_platforms_and_sources_with_slack_coming_soon(api):
     a = Brand("a@example.com", "Oat & Co")
     status, body = api.call("GET", "/api/notifications/options", a.headers)
@@ -55,6 +56,7 @@ def test_options_list_platforms_and_sources_with_slack_coming_soon(api):
     assert [o["key"] for o in sources["new_matches"]["subOptions"]] == ["daily_digest", "each_run"]
 
 
+@pytest.mark.delivery
 def test_settings_default_then_a_partial_put_changes_only_what_it_names(api):
     a = Brand("a@example.com", "Oat & Co")
     status, settings = api.call("GET", "/api/notifications/user", a.headers)
@@ -104,6 +106,7 @@ def test_bad_settings_are_a_400_with_a_clear_message_and_nothing_changes(api, bo
     assert api.call("GET", "/api/notifications/user", a.headers)[1] == before
 
 
+@pytest.mark.delivery
 def test_a_request_received_email_has_the_template_and_one_click_unsubscribe_for_that_source(api):
     a, b = _pair(api)
     assert send(api, a, b)[0] == 201
@@ -135,6 +138,7 @@ def test_a_request_received_email_has_the_template_and_one_click_unsubscribe_for
     assert api.call("POST", f"/api{tampered}", {}, b"")[0] == 400
 
 
+@pytest.mark.delivery
 def test_request_received_with_email_off_and_browser_on_sends_push_only(api, push):
     a, b = _pair(api)
     subscription = _subscribe(api, b, push)
@@ -151,6 +155,7 @@ def test_request_received_with_email_off_and_browser_on_sends_push_only(api, pus
     assert message.ttl == 2 * 86400 and message.topic.startswith("req-in-")
 
 
+@pytest.mark.delivery
 def test_a_gone_subscription_is_removed_and_the_message_falls_back_to_email(api, push):
     """Browser on, email off for requests received but the member takes email for the source
     through nothing else: no fallback. With email on elsewhere (here: the source's email flag on
@@ -207,6 +212,7 @@ def _poll_notifier(aws) -> int:
     return len(records)
 
 
+@pytest.mark.delivery
 def test_a_push_the_service_asks_to_retry_goes_back_on_the_queue_and_arrives(api, aws, push):
     a, b = _pair(api)
     subscription = _subscribe(api, b, push)
@@ -221,6 +227,7 @@ def test_a_push_the_service_asks_to_retry_goes_back_on_the_queue_and_arrives(api
     assert len(mail_to("b@example.com")) == 1  # email once, not again with the retry
 
 
+@pytest.mark.delivery
 def test_send_test_reports_per_browser_and_validates_its_input(api, push):
     a = Brand("a@example.com", "Oat & Co")
     status, body = api.call("POST", "/api/browser-notifications/send-test", a.headers, {"title": "Hi"})
@@ -253,6 +260,7 @@ def test_send_test_reports_per_browser_and_validates_its_input(api, push):
         )
 
 
+@pytest.mark.delivery
 def test_subscribe_refuses_an_endpoint_that_is_not_a_push_service(api):
     a = Brand("a@example.com", "Oat & Co")
     bad = {"endpoint": "https://evil.example/push/1", "keys": {"p256dh": "x", "auth": "y"}}
@@ -277,6 +285,7 @@ def test_subscribe_refuses_an_endpoint_with_a_malformed_port_and_stores_nothing(
     assert PushSubscription.of_user(a.user.user_id) == []
 
 
+@pytest.mark.delivery
 def test_accept_notifies_both_brands_through_their_settings(api):
     a, b = _pair(api)
     send(api, a, b)

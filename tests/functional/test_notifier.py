@@ -2,7 +2,10 @@
 
 import json
 
+import pytest
 
+
+@pytest.mark.delivery
 def test_email_notification_from_the_queue_is_sent_through_ses(aws):
     from moto.backends import get_backend
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.functional.helpers import Brand, mail_to, send
 from tests.functional.test_slack_connection import fake_slack  # noqa: F401  (fixture)
 
@@ -43,6 +45,7 @@ def _complaint(address: str) -> dict:
     }
 
 
+@pytest.mark.delivery
 def test_a_bounced_or_complaining_address_is_not_mailed_again(api, aws):
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")
@@ -70,6 +73,7 @@ def test_a_bounced_or_complaining_address_is_not_mailed_again(api, aws):
     assert SuppressedAddress.find("d@example.com") is None
 
 
+@pytest.mark.delivery
 def test_the_bounce_handler_ignores_what_it_does_not_know(aws):
     from tandem.services import email_events
 
@@ -124,6 +128,7 @@ def _poll_once(aws, queue_url: str) -> tuple[int, list[str]]:
     return len(messages), failed
 
 
+@pytest.mark.delivery
 def test_a_delivery_that_keeps_failing_is_retried_then_kept_whole_in_the_dlq(api, aws):
     from tandem.config import settings
     from tandem.integrations.aws import client
@@ -163,6 +168,7 @@ def test_a_delivery_that_keeps_failing_is_retried_then_kept_whole_in_the_dlq(api
     assert mail.subject == "Oat & Co would like to collaborate with Fern Candles"
 
 
+@pytest.mark.delivery
 def test_a_push_the_service_keeps_refusing_with_429_is_retried_then_falls_back_to_email(api, aws):
     """Each-run matches by browser only (email on just for the digest): the push service answers
     429 every time; the notifier puts the push back on the queue up to MAX_PUSH_RETRIES times,
@@ -193,6 +199,7 @@ def test_a_push_the_service_keeps_refusing_with_429_is_retried_then_falls_back_t
         push.stop()
 
 
+@pytest.mark.delivery
 def test_the_test_notification_reports_each_channel_and_fails_only_when_none_was_reached(
     api,
     aws,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tandem.domain.matching import Scored
 from tests.functional.helpers import Brand, mail_to, run_job, subscribe
 from tests.functional.test_billing import Shop, fake, shop  # noqa: F401  (fixtures)
@@ -37,6 +39,7 @@ def _settings(api, member: Brand, change: dict, offset: str | None = None) -> di
     return body
 
 
+@pytest.mark.delivery
 def test_each_run_message_lists_the_new_matches_when_the_member_takes_it(api):
     mia = Brand("mia@example.com", "Oat & Co")  # subscribed: sees names
     others = _others(7)
@@ -54,6 +57,7 @@ def test_each_run_message_lists_the_new_matches_when_the_member_takes_it(api):
     assert len([m for m in mail_to("mia@example.com") if "new matches" in m.subject]) == 1
 
 
+@pytest.mark.delivery
 def test_each_run_is_off_by_default_and_a_member_without_a_plan_sees_masked_names(api):
     ben = Brand("ben@example.com", "Fern Candles", status="none")
     _store(ben, _others(2))
@@ -66,6 +70,7 @@ def test_each_run_is_off_by_default_and_a_member_without_a_plan_sees_masked_name
     assert "Brand 10" not in mail.body and "A food brand" in mail.body
 
 
+@pytest.mark.delivery
 def test_the_daily_digest_comes_at_nine_local_once_with_the_matches_since_the_last(api, aws):
     from tandem.services import match_news
     from tandem.store.notify import DigestPending
@@ -95,6 +100,7 @@ def test_the_daily_digest_comes_at_nine_local_once_with_the_matches_since_the_la
     assert run_job(aws, "new-matches-digest") == {"accounts": 0, "digests": 0}  # the scheduler job
 
 
+@pytest.mark.delivery
 def test_digest_turned_off_sends_nothing_and_unsubscribe_is_per_source(api):
     from tandem.services import match_news
 
@@ -106,6 +112,7 @@ def test_digest_turned_off_sends_nothing_and_unsubscribe_is_per_source(api):
     assert mail_to("ben@example.com") == []
 
 
+@pytest.mark.delivery
 def test_a_payment_sends_one_receipt_however_often_the_sync_runs(shop: Shop):  # noqa: F811
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     # Billing email is required: the member cannot switch it off.
@@ -128,6 +135,7 @@ def test_a_payment_sends_one_receipt_however_often_the_sync_runs(shop: Shop):  #
     assert len(receipts) == 1
 
 
+@pytest.mark.delivery
 def test_members_of_an_account_without_a_plan_get_their_own_settings(api):
     """Each user of the account follows their own settings (the notifier resolves them)."""
     ann = Brand("ann@example.com", "Salt Harbour", status="none")
@@ -137,6 +145,7 @@ def test_members_of_an_account_without_a_plan_get_their_own_settings(api):
     assert [m.subject for m in mail_to("ann@example.com")] == ["1 new match for Salt Harbour"]
 
 
+@pytest.mark.delivery
 def test_the_weekly_tip_goes_once_a_week_to_members_who_take_tips(api, aws):
     Brand("mia@example.com", "Oat & Co")
     ben = Brand("ben@example.com", "Fern Candles", status="none")

@@ -172,6 +172,7 @@ def test_without_credits_featuring_is_a_402(api):
 # ---------------------------------------------------------------- approval
 
 
+@pytest.mark.delivery
 def test_approval_makes_it_live_emails_the_owner_and_lists_it_newest_first(api, admin_headers):
     oat = Brand("a@example.com", "Oat & Co", credits=6, category="food & drink", hide_name=True)
     fern = Brand("b@example.com", "Fern Candles", credits=6, category="home")
@@ -222,6 +223,7 @@ def test_only_admins_approve_and_refuse(api, admin_headers):
     )
 
 
+@pytest.mark.delivery
 def test_a_refused_feature_returns_its_three_credits_and_a_new_one_can_be_made(api, admin_headers):
     from tandem.services import credits
 
@@ -281,6 +283,7 @@ def test_approving_and_refusing_features_are_in_the_admin_audit_log(api, admin_h
 # ---------------------------------------------------------------- ending and expiry
 
 
+@pytest.mark.delivery
 def test_the_owner_ends_it_early_and_others_cannot(api, admin_headers):
     oat = Brand("a@example.com", "Oat & Co", credits=6)
     fern = Brand("b@example.com", "Fern Candles", credits=6)
@@ -327,6 +330,7 @@ def test_a_paid_feature_awaiting_approval_cannot_be_ended_and_keeps_its_credits(
     assert api.call("DELETE", f"/api/pitch/{fid}", oat.headers)[0] == 200  # live: ends early
 
 
+@pytest.mark.delivery
 def test_the_scheduler_expires_a_feature_at_its_terms_end(api, admin_headers, aws):
     from tandem.store.pitch import Feature, FeatureSlot
 
@@ -356,6 +360,7 @@ def test_the_scheduler_expires_a_feature_at_its_terms_end(api, admin_headers, aw
 # ---------------------------------------------------------------- pitching
 
 
+@pytest.mark.delivery
 def test_a_pitch_costs_one_credit_reaches_the_owner_and_accepting_connects_them(api, admin_headers):
     from tandem.services import credits
 
@@ -446,6 +451,7 @@ def test_a_pending_feature_is_only_visible_to_its_owner(api):
 # ---------------------------------------------------------------- feature-only accounts
 
 
+@pytest.mark.delivery
 def test_a_feature_only_account_pays_the_feature_product_and_is_approved_once_billing_synced(
     shop: Shop, admin_headers
 ):
@@ -548,6 +554,7 @@ def test_a_withdrawn_feature_that_never_went_live_is_only_visible_to_its_owner(s
     assert (status, body["feature"]["status"], body["feature"]["canPitch"]) == (200, "ended", False)
 
 
+@pytest.mark.delivery
 def test_a_refused_paid_feature_product_is_refunded_and_the_owner_is_told(shop: Shop, admin_headers):
     from tandem.services import accounts, brands, tokens
     from tandem.store.models import Account

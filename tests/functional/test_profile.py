@@ -160,6 +160,7 @@ def _change_email(api, session, email, current=PASSWORD):
     )
 
 
+@pytest.mark.delivery
 def test_a_new_email_must_be_confirmed_and_the_old_one_is_told(api, people):
     pat, sam = people
     status, body = _change_email(api, pat, "  Pat.New@Example.com ")
@@ -183,6 +184,7 @@ def test_a_new_email_must_be_confirmed_and_the_old_one_is_told(api, people):
     assert _profile(api, sam)["email"] == "sam@example.com"
 
 
+@pytest.mark.delivery
 def test_an_email_change_needs_the_right_password_and_a_free_address(api, people):
     pat, sam = people
     status, body = _change_email(api, pat, "pat.new@example.com", "Wrong-Guess-123")

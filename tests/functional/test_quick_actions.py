@@ -9,6 +9,7 @@ import pytest
 from tests.functional.helpers import Brand, available, links, mail_to, press, relation_state, send
 
 
+@pytest.mark.delivery
 def test_accept_link_connects_both_brands_once(api):
     from tandem.services import credits
 
@@ -41,6 +42,7 @@ def test_accept_link_connects_both_brands_once(api):
     assert relation_state(a.id, b.id) == "connected"
 
 
+@pytest.mark.delivery
 def test_decline_link_returns_the_credit_and_sends_the_polite_reply(api):
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")
@@ -60,6 +62,7 @@ def test_decline_link_returns_the_credit_and_sends_the_polite_reply(api):
     assert press(api, links("b@example.com")["decline"])[0] == 410
 
 
+@pytest.mark.delivery
 def test_a_link_for_a_cancelled_request_says_so(api):
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")
@@ -71,6 +74,7 @@ def test_a_link_for_a_cancelled_request_says_so(api):
     )
 
 
+@pytest.mark.delivery
 def test_forged_tampered_and_swapped_links_are_refused_and_change_nothing(api):
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")
@@ -135,6 +139,7 @@ def look(api, path: str):
     return api.call("GET", f"/api{path}")  # what the page shows before the person's click
 
 
+@pytest.mark.delivery
 def test_opening_a_link_only_shows_the_request_and_changes_nothing(api):
     from tandem.services import credits
 
@@ -165,6 +170,7 @@ def test_opening_a_link_only_shows_the_request_and_changes_nothing(api):
     assert look(api, found["accept"]) == (410, {"error": "This request was already declined."})
 
 
+@pytest.mark.delivery
 def test_opening_a_link_from_a_masked_brand_keeps_its_name_hidden(api):
     a = Brand("a@example.com", "Oat & Co", credits=6, category="food", hide_name=True)
     b = Brand("b@example.com", "Fern Candles")
@@ -180,6 +186,7 @@ def test_opening_a_link_from_a_masked_brand_keeps_its_name_hidden(api):
     assert "Oat" not in str(body)
 
 
+@pytest.mark.delivery
 def test_opening_forged_expired_and_used_links_gives_the_same_errors_as_pressing(api):
     from tandem.services import requests
 

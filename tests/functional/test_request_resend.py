@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.functional.helpers import Brand, available, links, mail_to, press, relation_state, send
 
 
@@ -35,6 +37,7 @@ def end_wait(brand: int, other: int, at: int) -> None:
     BrandRelation.at(brand, other).update(actions=[BrandRelation.resend_at.set(at)])
 
 
+@pytest.mark.delivery
 def test_cancel_then_resend_is_refused_with_the_date_and_holds_no_credit(api):
     from tandem.domain import requests as rules
     from tandem.services import credits
@@ -86,6 +89,7 @@ def test_a_decline_makes_the_sender_wait_but_not_the_brand_that_declined(api):
     assert relation_state(b.id, a.id) == "requested-out" and relation_state(a.id, b.id) == "requested-in"
 
 
+@pytest.mark.delivery
 def test_a_decline_by_email_link_makes_the_sender_wait_too(api):
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")

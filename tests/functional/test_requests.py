@@ -25,6 +25,7 @@ from tests.functional.helpers import (
 # ---------------------------------------------------------------- send
 
 
+@pytest.mark.delivery
 def test_send_holds_a_credit_records_both_relations_and_emails_the_recipient(api):
     from tandem.services import credits
 
@@ -61,6 +62,7 @@ def test_send_holds_a_credit_records_both_relations_and_emails_the_recipient(api
     assert "/login/" in mail.body and "/request-received" in mail.body
 
 
+@pytest.mark.delivery
 @pytest.mark.parametrize(
     ("body", "status", "error"),
     [
@@ -168,6 +170,7 @@ def test_two_simultaneous_sends_to_one_brand_hold_one_credit(api):
 # ---------------------------------------------------------------- accept / decline / cancel
 
 
+@pytest.mark.delivery
 def test_accept_spends_the_hold_shares_contacts_and_emails_both(api):
     from tandem.services import credits
 
@@ -223,6 +226,7 @@ def test_accept_uses_the_brands_own_contact_details_when_it_has_them(api):
     assert contact == {"name": "Fern Team", "email": "hello@fern.example", "phone": "+44 1"}
 
 
+@pytest.mark.delivery
 def test_decline_returns_the_credit_and_replies_for_the_recipient(api):
     from tandem.services import credits
 
@@ -435,6 +439,7 @@ def test_connections_page_across_both_directions(api):
 # ---------------------------------------------------------------- awaiting approval, month end
 
 
+@pytest.mark.delivery
 def test_requests_sent_while_awaiting_approval_wait_for_it(api):
     from tandem.services import requests
 
@@ -472,6 +477,7 @@ def test_an_awaiting_request_can_be_cancelled_for_its_credit(api):
     assert relation_state(a.id, b.id) == "cancelled" and relation_state(b.id, a.id) == ""
 
 
+@pytest.mark.delivery
 def test_a_hold_past_its_month_is_settled_and_a_late_decline_returns_nothing(api, aws):
     from tandem.services import credits
 
@@ -594,6 +600,7 @@ def test_dashboard_serves_the_credits_info(api):
     )
 
 
+@pytest.mark.delivery
 def test_demo_seed_gives_the_demo_member_credits_and_received_requests(api):
     from infra.local.seed import seed
     from tandem.services import accounts, auth

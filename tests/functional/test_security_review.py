@@ -30,6 +30,7 @@ def logos_in(payload) -> list[str]:
     return re.findall(r"/assets/logos/[^\"' ]+", json.dumps(payload))
 
 
+@pytest.mark.delivery
 def test_a_hidden_senders_logo_is_not_shown_to_the_recipient(api):
     """A brand that hides its name shows 'A <category> brand' to the recipient until the two
     are connected; its logo would give the name away, so it is not shown either."""

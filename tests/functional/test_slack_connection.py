@@ -44,6 +44,7 @@ def _location(api, path_and_query: str) -> str:
     return {k.lower(): v for k, v in response.headers}["location"]
 
 
+@pytest.mark.delivery
 def test_connect_choose_a_channel_and_status(api, fake_slack):
     a = Brand("a@example.com", "Oat & Co")
     assert api.call("GET", "/api/slack/status", a.headers) == (
@@ -96,6 +97,7 @@ def test_connect_choose_a_channel_and_status(api, fake_slack):
     )
 
 
+@pytest.mark.delivery
 def test_a_cancelled_consent_and_a_revoked_app(api, fake_slack):
     from tandem.services import slack_connection
     from tandem.store.notify import SlackConnection
@@ -126,6 +128,7 @@ def test_a_cancelled_consent_and_a_revoked_app(api, fake_slack):
     assert body["message"].startswith("Slack is disconnected")
 
 
+@pytest.mark.delivery
 def test_a_forged_state_connects_nothing(api, fake_slack):
     a = Brand("a@example.com", "Oat & Co")
     location = _location(api, "/api/slack/callback?code=abc&state=forged.state.1.x")
@@ -133,6 +136,7 @@ def test_a_forged_state_connects_nothing(api, fake_slack):
     assert api.call("GET", "/api/slack/status", a.headers)[1]["connected"] is False
 
 
+@pytest.mark.delivery
 def test_with_slack_on_a_request_is_posted_to_the_chosen_channel(api, fake_slack, monkeypatch):
     """Slack turned on for the environment; the member picks a public channel the app is not in
     yet: the notifier joins it once and posts there, and the email still goes out."""

@@ -3,9 +3,12 @@ taking effect, these fail."""
 
 import json
 
+import pytest
+
 from infra.local import lambda_inprocess
 
 
+@pytest.mark.delivery
 def test_patch_is_installed_and_invoke_runs_the_template_handler(aws):
     from tandem.integrations.aws import client
 
@@ -43,6 +46,7 @@ def handler(event, context):
 """
 
 
+@pytest.mark.delivery
 def test_a_burst_of_parallel_invocations_leaves_stderr_working(aws, tmp_path, capsys):
     """redirect_stderr per call swapped the process's sys.stderr: after overlapping calls it
     was left pointing at one call's StringIO, and tracebacks stopped reaching the log."""

@@ -96,3 +96,11 @@ def test_a_function_without_a_variable_fails_at_import_naming_it(module_dir, mod
 
 def test_a_function_with_its_environment_imports():
     assert _import("functions/api", "app", environment()).returncode == 0
+
+
+def test_cheap_password_hashing_is_for_the_local_stage_only():
+    assert load(environment(PASSWORD_HASHING="test")).password_hashing == "test"
+    assert load(environment(PASSWORD_HASHING=None)).password_hashing == ""
+    assert load(environment(PASSWORD_HASHING="test", STAGE="prod")).password_hashing == ""
+    with pytest.raises(ConfigError, match="PASSWORD_HASHING"):
+        load(environment(PASSWORD_HASHING="cheap"))

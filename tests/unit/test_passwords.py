@@ -63,7 +63,7 @@ def test_a_password_that_cannot_be_encoded_never_verifies():
     assert not verify_password(hash_password("Tandem-Oats-2026"), "Oats\ud800")
 
 
-def test_argon2id_hash_verifies_only_the_right_password():
+def test_argon2id_hash_verifies_only_the_right_password(production_passwords):
     hashed = hash_password("Tandem-Oats-2026")
     assert hashed.startswith("$argon2id$")
     assert verify_password(hashed, "Tandem-Oats-2026")
@@ -76,3 +76,36 @@ def test_the_demo_logins_follow_the_rules_they_demonstrate():
 
     for login in DEMO_LOGINS:
         assert password_problem(login.password, (login.email,)) is None, login.email
+
+
+def test_every_stage_hashes_at_argon2s_recommended_cost(production_passwords):
+    from argon2 import PasswordHasher, extract_parameters
+
+    recommended = PasswordHasher()
+    parameters = extract_parameters(hash_password("Tandem-Oats-2026"))
+    assert (parameters.time_cost, parameters.memory_cost, parameters.parallelism) == (
+        recommended.time_cost,
+        recommended.memory_cost,
+        recommended.parallelism,
+    )
+    assert parameters.memory_cost >= 19 * 1024  # OWASP's floor for argon2id
+
+
+def test_the_test_suite_hashes_cheaply_and_either_hash_verifies_under_the_other(monkeypatch):
+    from argon2 import extract_parameters
+
+    from tandem.config import reset_settings
+    from tandem.domain.passwords import TEST_PARAMETERS
+
+    cheap = hash_password("Tandem-Oats-2026")
+    assert extract_parameters(cheap).memory_cost == TEST_PARAMETERS["memory_cost"]
+    monkeypatch.delenv("PASSWORD_HASHING")
+    reset_settings()
+    try:
+        real = hash_password("Tandem-Oats-2026")
+        assert verify_password(cheap, "Tandem-Oats-2026")
+    finally:
+        monkeypatch.undo()
+        reset_settings()
+    assert verify_password(real, "Tandem-Oats-2026")
+    assert not verify_password(real, "Tandem-Oats-2027")

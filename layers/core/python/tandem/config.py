@@ -70,6 +70,9 @@ class Settings:
     # The SES configuration set the notifier sends through (its bounces and complaints are
     # reported to functions/email_events); empty: sent without one.
     ses_configuration_set: str = ""
+    # PASSWORD_HASHING=test: argon2 at its lowest cost (the test suite); ignored outside the
+    # local stage, so no deployed stage can store cheap hashes.
+    password_hashing: str = ""
 
     @property
     def is_local(self) -> bool:
@@ -114,6 +117,11 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
         missing.append("AWS_REGION")
     if missing:
         raise ConfigError(f"Missing environment variable {', '.join(missing)}")
+    hashing = value("PASSWORD_HASHING").lower()
+    if hashing not in ("", "test"):
+        raise ConfigError(f"PASSWORD_HASHING must be empty or test, not {hashing!r}")
+    if value("STAGE") != "local":
+        hashing = ""  # never cheap hashes in a deployed stage, whatever its environment says
     return Settings(
         region=region,
         endpoint_url=value("AWS_ENDPOINT_URL") or None,
@@ -124,6 +132,7 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
         assets_upload_url=value("ASSETS_UPLOAD_URL"),
         slack_active=value("SLACK_NOTIFICATIONS_ACTIVE").lower() in ("1", "true", "yes"),
         ses_configuration_set=value("SES_CONFIGURATION_SET"),
+        password_hashing=hashing,
     )
 
 

@@ -83,7 +83,7 @@ describe('main menu in the shell', () => {
     signIn();
     const { user } = await openApp();
     await user.click(await menu().findByRole('button', { name: 'Video Guides' }));
-    expect(screen.getByRole('dialog', { name: 'Video Guides' })).toHaveClass('modal--1000');
+    expect(await screen.findByRole('dialog', { name: 'Video Guides' })).toHaveClass('modal--1000');
   });
 });
 

@@ -1,12 +1,13 @@
+import { Suspense } from 'react';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import {
   BrandVisibilityPopup,
   HelpPopup,
-  TipsTour,
+  LazyTipsTour,
+  LazyVideoGuidesPopup,
   useBrandVisibilitySeen,
   useInstructionsDone,
   useWelcomeDone,
-  VideoGuidesPopup,
   WelcomePopup,
 } from '@/features/onboarding';
 import type { LoginCheck } from '@/lib/login-check';
@@ -62,7 +63,11 @@ export function ShellPopups({ firstName, check, isAdmin = false, open, onClose }
 
   return (
     <>
-      {showTour && <TipsTour onDone={endTour} />}
+      {showTour && (
+        <Suspense fallback={null}>
+          <LazyTipsTour onDone={endTour} />
+        </Suspense>
+      )}
       {showWelcome && (
         <WelcomePopup
           firstName={firstName}
@@ -73,7 +78,11 @@ export function ShellPopups({ firstName, check, isAdmin = false, open, onClose }
       )}
       {showVisibility && <BrandVisibilityPopup settingsPath={BRAND_PROFILE_PATH} onDone={onVisibilityDone} />}
       {open === 'help' && <HelpPopup onClose={onClose} />}
-      {open === 'videoGuides' && <VideoGuidesPopup onClose={onClose} />}
+      {open === 'videoGuides' && (
+        <Suspense fallback={null}>
+          <LazyVideoGuidesPopup onClose={onClose} />
+        </Suspense>
+      )}
     </>
   );
 }

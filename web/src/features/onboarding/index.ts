@@ -2,8 +2,8 @@
 export { useBrandVisibilitySeen, useInstructionsDone, useWelcomeDone } from './api/actions';
 export { BrandVisibilityPopup } from './components/BrandVisibilityPopup';
 export { HelpPopup } from './components/HelpPopup';
-export { VideoGuidesPopup } from './components/VideoGuidesPopup';
 export { WelcomePopup } from './components/WelcomePopup';
-export { TipsTour } from './components/TipsTour';
 export { GuideButton } from './components/GuideButton';
 export { guidePageOf } from './guide-pages';
+// The tips tour and the video guides popup load on demand (./lazy).
+export { LazyTipsTour, LazyVideoGuidesPopup } from './lazy';

@@ -4,4 +4,5 @@ export { closePaymentComplete, usePaymentComplete } from './payment-complete-sto
 export { useRouteSubscriptionType } from './use-subscription-type';
 export { CreditsBadge } from './components/CreditsBadge';
 export { SubscriptionOverlayHost } from './components/SubscriptionOverlayHost';
-export { PaymentProcessingHost } from './components/PaymentProcessingHost';
+// The payment flow loads on demand behind its gate (the shell mounts it as PaymentProcessingHost).
+export { PaymentProcessingGate as PaymentProcessingHost } from './components/PaymentProcessingGate';

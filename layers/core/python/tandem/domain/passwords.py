@@ -31,10 +31,25 @@ MIN_BASE_SCORE = 2  # ... and for the part before trailing digits and symbols
 TRAILING_DIGITS_AND_SYMBOLS = re.compile(r"[\W\d_]+$")
 
 
-@lru_cache(maxsize=1)
+# PASSWORD_HASHING=test (tandem.config, refused outside the local stage): the tests hash at
+# argon2's lowest cost, 0.24 s a hash at the real cost being most of many tests' time. Hashes
+# carry their parameters, so either hasher verifies the other's; tests/unit/test_passwords.py
+# keeps and checks the real parameters.
+TEST_PARAMETERS = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
+
+
 def _hasher():  # noqa: ANN202
+    from tandem.config import settings
+
+    return _hasher_for(settings().password_hashing == "test")
+
+
+@lru_cache(maxsize=2)
+def _hasher_for(cheap: bool):  # noqa: ANN202
     from argon2 import PasswordHasher
 
+    if cheap:
+        return PasswordHasher(**TEST_PARAMETERS)
     return PasswordHasher()  # argon2id with the library's current recommended parameters
 
 
@@ -63,9 +78,13 @@ def dummy_verify(password: str) -> None:
     verify_password(_dummy_hash(), password)
 
 
-@lru_cache(maxsize=1)
 def _dummy_hash() -> str:
-    return hash_password("not-a-real-password-0")
+    return _dummy_hash_for(_hasher())
+
+
+@lru_cache(maxsize=2)
+def _dummy_hash_for(hasher) -> str:  # noqa: ANN001
+    return hasher.hash("not-a-real-password-0")
 
 
 def has_refused_characters(text: str) -> bool:

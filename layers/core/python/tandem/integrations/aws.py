@@ -98,9 +98,44 @@ SECRET_MAX_AGE = 300.0  # seconds a secret value is reused before Secrets Manage
 _secrets: dict[str, tuple[float, str]] = {}
 
 
+_prefetches: dict[str, threading.Event] = {}
+PREFETCH_WAIT = 10.0  # seconds a caller waits for a prefetch before asking Secrets Manager itself
+
+
+def prefetch_secret(name: str) -> None:
+    """Start reading a secret on a background thread, so the read (a Secrets Manager client and
+    a round trip: its own TLS connection in AWS) overlaps what the caller does meanwhile; the
+    API function starts the JWT key's at import, and its imports then hide it. `get_secret`
+    waits for it instead of asking again. A failed prefetch leaves nothing behind: the next
+    `get_secret` asks Secrets Manager itself (and raises what it raises)."""
+    with _lock:
+        if name in _secrets or name in _prefetches:
+            return
+        done = _prefetches[name] = threading.Event()
+
+    def fetch() -> None:
+        try:
+            value = client("secretsmanager").get_secret_value(SecretId=name)["SecretString"]
+            with _lock:
+                if _prefetches.get(name) is done:  # not forgotten meanwhile (reset_clients)
+                    _secrets[name] = (time.monotonic(), value)
+        except Exception:  # noqa: S110 (get_secret asks again and reports the error)
+            pass
+        finally:
+            with _lock:
+                if _prefetches.get(name) is done:
+                    del _prefetches[name]
+            done.set()
+
+    threading.Thread(target=fetch, name=f"prefetch-secret-{name}", daemon=True).start()
+
+
 def get_secret(name: str) -> str:
     """A secret's string value, cached for SECRET_MAX_AGE seconds per process (the JWT key is
     read on every signed-in request; Secrets Manager is asked at most once per 5 minutes)."""
+    pending = _prefetches.get(name)
+    if pending is not None:
+        pending.wait(PREFETCH_WAIT)
     now = time.monotonic()
     cached = _secrets.get(name)
     if cached is not None and now - cached[0] < SECRET_MAX_AGE:
@@ -117,3 +152,4 @@ def reset_clients() -> None:
     with _lock:
         _clients.clear()
         _secrets.clear()
+        _prefetches.clear()

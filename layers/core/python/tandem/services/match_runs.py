@@ -265,11 +265,17 @@ def store_matches(
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
     of the list, or excluded since). New matches become new to the brand (BrandSeen), dropped
-    ones stop being new. Returns how many are new."""
+    ones stop being new. Returns how many are new.
+
+    New matches are marked new before they are written: a match that exists is never left
+    unmarked when this step is cut off between the two (a Lambda timeout and the state
+    machine's retry, or a second run of the same brand finishing meanwhile: its `existing`
+    then held them and they were never counted, the local stack's flaky menu count of 0)."""
     existing = Match.of_brand(brand_id)
     now = _now()
     kept = [*chosen, *extra]
     stale = set(existing) - {s.candidate_id for s in kept}
+    news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
     with Match.batch_write() as batch:
         for place, s in enumerate(kept, start=1):
             old = existing.get(s.candidate_id)
@@ -288,7 +294,6 @@ def store_matches(
             )
         for candidate in stale:
             batch.delete(existing[candidate])
-    news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useSelectedBrand } from '@/lib/session';
 import { shownGuides, videosQuery } from '../api/videos';
-import { VideoGuidesPopup } from './VideoGuidesPopup';
+import { LazyVideoGuidesPopup } from '../lazy';
 
 /**
  * The "Guide" button of a page: the Video Guides whose pageNames name this page. One guide
@@ -46,13 +46,15 @@ export function GuideButton({ pageName }: { readonly pageName: string | null }) 
         )}
       </button>
       {open && (
-        <VideoGuidesPopup
-          initial={single?.slug}
-          only={guides.map((g) => g.slug)}
-          onClose={() => {
-            setOpen(false);
-          }}
-        />
+        <Suspense fallback={null}>
+          <LazyVideoGuidesPopup
+            initial={single?.slug}
+            only={guides.map((g) => g.slug)}
+            onClose={() => {
+              setOpen(false);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

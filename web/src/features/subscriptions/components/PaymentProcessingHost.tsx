@@ -1,34 +1,15 @@
 import { useEffect, useRef } from 'react';
-import { Link, useLocation, useMatches, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
 import { messageOf } from '@/lib/api';
 import { useIsFeatureOnly } from '@/lib/login-check';
 import { usePaymentProcessing, type ProcessingPhase } from '../api/payment-processing';
 import { paymentCompleteMessage } from '../billing-rules';
-import type { SubscriptionType } from '../credits';
 import { closeSubscriptionOverlay } from '../overlay-store';
 import { closePaymentComplete, showPaymentComplete, usePaymentComplete } from '../payment-complete-store';
 import { parentPath } from '../payment-paths';
-
-interface ProcessingRoute {
-  readonly sessionId: string | null;
-  readonly type: SubscriptionType | null;
-}
-
-/** The deepest matched route marked paymentProcessing (SPEC section 2 route meta), if any. */
-function useProcessingRoute(): ProcessingRoute | null {
-  const matches = useMatches();
-  for (let index = matches.length - 1; index >= 0; index--) {
-    const match = matches[index];
-    const handle = match?.handle as { paymentProcessing?: unknown; subscriptionType?: unknown } | undefined;
-    if (match && handle?.paymentProcessing === true) {
-      const type = typeof handle.subscriptionType === 'string' ? (handle.subscriptionType as SubscriptionType) : null;
-      return { sessionId: match.params.checkoutSessionId ?? null, type };
-    }
-  }
-  return null;
-}
+import { useProcessingRoute, type ProcessingRoute } from '../processing-route';
 
 const UNPAID: Readonly<Record<string, { title: string; text: string }>> = {
   open: { title: "Your payment wasn't completed", text: "Checkout was left before paying, so nothing was charged. You can try again whenever you like." },

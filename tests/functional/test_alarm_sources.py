@@ -86,6 +86,7 @@ def test_every_functions_name_is_what_its_alarms_watch(aws, function):
         assert _alarm_on("AWS/Lambda", metric, FunctionName=name)
 
 
+@pytest.mark.delivery
 def test_a_notification_that_keeps_failing_lands_in_the_dead_letter_queue(aws, capsys):
     """The queue's trigger delivers the message at once and the notifier fails it; each further
     delivery (through the Lambda API, as the trigger does) fails too, until SQS moves it to the DLQ

@@ -152,6 +152,7 @@ def test_user_without_password_gets_400_and_can_create_one_by_email(api):
     assert reset(api, code, PASSWORD, "create")[0] == 400
 
 
+@pytest.mark.delivery
 def test_setup_password_mails_every_address_once_and_never_overwrites_a_password(api):
     """setup-password does the same work for every address (one lookup, one write, one email):
     unknown gets the no-account email, a member with a password is told they have one (their

@@ -11,6 +11,8 @@ import pytest
 from tests.functional.helpers import Brand, mail_to, send
 from tests.functional.test_slack_connection import fake_slack  # noqa: F401  (fixture)
 
+pytestmark = pytest.mark.delivery  # every test here looks at what the notifier delivers
+
 
 def _publish_ses_event(aws, event: dict) -> None:
     """What SES does for the configuration set's event destination: publish the event to the

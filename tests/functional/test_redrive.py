@@ -36,6 +36,7 @@ def run(capsys, *args: str) -> list[str]:
     return [line for line in capsys.readouterr().out.splitlines() if not line.startswith('{"_aws"')]
 
 
+@pytest.mark.delivery
 def test_notifications_in_the_dead_letter_queue_go_back_to_the_queue_and_are_delivered_once(stack, capsys):
     import os
 

@@ -9,8 +9,12 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from tests.factories import auth_headers
 from tests.functional.helpers import Brand, mail_to, send
+
+pytestmark = pytest.mark.delivery  # every test here looks at what the notifier delivers
 
 LINK = re.compile(r"https?://[^/\s\"]+/login/([A-Za-z0-9_-]+)/([0-9a-f]+)/([a-z-]+)")
 REFUSED = "This sign-in link has expired or was already used. Sign in with your password instead."

@@ -77,8 +77,6 @@ def sign_in(code: str, user_id: str, status: str | None) -> tuple[User, str]:
     """Use a sign-in link: its user and the page it opens. Refused (LinkRefused) when the code
     is wrong, used or expired, names another user, came in another email, went to an address
     the member no longer has, predates a password reset, or the member turned links off."""
-    from tandem.services import accounts
-
     if status is not None and not STATUS.match(status):
         raise LinkRefused(LINK_REFUSED, None)
     try:
@@ -87,7 +85,9 @@ def sign_in(code: str, user_id: str, status: str | None) -> tuple[User, str]:
         raise LinkRefused(LINK_REFUSED, _sent_to(code, user_id)) from None
     if item.user_id != user_id:
         raise LinkRefused(LINK_REFUSED, None)
-    user = accounts.get_user(user_id)
+    user = User.find(user_id)
+    if user is None:
+        raise LinkRefused(LINK_REFUSED, None)
     destination, _, for_status = (item.destination or "/").partition("#")
     if (
         (item.email is not None and item.email != user.email)

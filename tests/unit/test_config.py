@@ -104,3 +104,15 @@ def test_cheap_password_hashing_is_for_the_local_stage_only():
     assert load(environment(PASSWORD_HASHING="test", STAGE="prod")).password_hashing == ""
     with pytest.raises(ConfigError, match="PASSWORD_HASHING"):
         load(environment(PASSWORD_HASHING="cheap"))
+
+
+def test_a_looser_sign_up_limit_is_honoured_on_the_local_stage_only():
+    from tandem.config import ConfigError, load
+
+    base = {name: "x" for name in __import__("tandem.config", fromlist=["REQUIRED"]).REQUIRED.values()}
+    base |= {"AWS_REGION": "eu-west-2", "SITE_URL": "http://127.0.0.1:1"}
+    assert load({**base, "STAGE": "local", "SIGN_UPS_PER_HOUR": "500"}).sign_ups_per_hour == 500
+    assert load({**base, "STAGE": "prod", "SIGN_UPS_PER_HOUR": "500"}).sign_ups_per_hour is None
+    assert load({**base, "STAGE": "local"}).sign_ups_per_hour is None
+    with pytest.raises(ConfigError, match="SIGN_UPS_PER_HOUR must be a positive whole number"):
+        load({**base, "STAGE": "local", "SIGN_UPS_PER_HOUR": "lots"})

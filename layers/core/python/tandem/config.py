@@ -73,6 +73,10 @@ class Settings:
     # PASSWORD_HASHING=test: argon2 at its lowest cost (the test suite); ignored outside the
     # local stage, so no deployed stage can store cheap hashes.
     password_hashing: str = ""
+    # SIGN_UPS_PER_HOUR: sign-ups one network may make in an hour (default 20, tandem.services.auth);
+    # honoured only on the local stage, where the browser journeys sign many members up from one
+    # address (127.0.0.1). A deployed stage always keeps the default.
+    sign_ups_per_hour: int | None = None
 
     @property
     def is_local(self) -> bool:
@@ -120,8 +124,12 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
     hashing = value("PASSWORD_HASHING").lower()
     if hashing not in ("", "test"):
         raise ConfigError(f"PASSWORD_HASHING must be empty or test, not {hashing!r}")
+    sign_ups = value("SIGN_UPS_PER_HOUR")
+    if sign_ups and (not sign_ups.isdigit() or int(sign_ups) < 1):
+        raise ConfigError(f"SIGN_UPS_PER_HOUR must be a positive whole number, not {sign_ups!r}")
     if value("STAGE") != "local":
         hashing = ""  # never cheap hashes in a deployed stage, whatever its environment says
+        sign_ups = ""  # nor a looser sign-up limit
     return Settings(
         region=region,
         endpoint_url=value("AWS_ENDPOINT_URL") or None,
@@ -133,6 +141,7 @@ def load(environ: Mapping[str, str] | None = None) -> Settings:
         slack_active=value("SLACK_NOTIFICATIONS_ACTIVE").lower() in ("1", "true", "yes"),
         ses_configuration_set=value("SES_CONFIGURATION_SET"),
         password_hashing=hashing,
+        sign_ups_per_hour=int(sign_ups) if sign_ups else None,
     )
 
 

@@ -121,6 +121,7 @@ def install() -> None:
         current = DynamoDBBackend.transact_write_items
         if not getattr(current, _MARK, False) and not getattr(current, _ITEM_ROLLBACK_MARK, False):
             DynamoDBBackend.transact_write_items = _with_item_rollback(current)
+    _s3_urls_without_reload()
     for cls in (DynamoDBBackend, DynamoHandler):
         for name in OPERATIONS:
             original = getattr(cls, name)
@@ -134,6 +135,22 @@ def install() -> None:
 
             setattr(serialized, _MARK, True)
             setattr(cls, name, serialized)
+
+
+def _s3_urls_without_reload() -> None:
+    """moto's S3 backend reloads `moto.s3.urls` on every request it routes (its URL patterns
+    follow environment variables). `importlib.reload` is not thread-safe: two threads routing
+    S3 calls at once (the test's and the moto server's) once left the module without a spec, and
+    every later S3 call in that pytest worker failed with "spec not found for the module
+    'moto.s3.urls'" (a clean-clone CI run, 97 errors in one worker). Nothing here changes those
+    variables while a process runs, so the module as first imported is the right one."""
+    import moto.s3.urls as urls
+    from moto.s3.models import S3Backend
+
+    if not getattr(S3Backend._url_module, _MARK, False):
+        routed = property(lambda self: urls)
+        setattr(routed.fget, _MARK, True)
+        S3Backend._url_module = routed  # type: ignore[assignment,method-assign]
 
 
 def is_installed() -> bool:

@@ -129,3 +129,42 @@ def test_an_api_log_line_after_a_workflow_carries_the_api_function_and_no_stale_
     assert api_line["message"] == "Unhandled error in login"
     assert api_line["function_name"] == "tandem-local-ApiFunction"
     assert "run_id" not in api_line and "brand_id" not in api_line
+
+
+def test_moto_s3_routes_without_reloading_its_urls_module_from_many_threads_at_once() -> None:
+    """moto reloads `moto.s3.urls` on every S3 call it routes, and importlib.reload is not
+    thread-safe: a CI run once lost the module's spec mid-run ("spec not found for the module
+    'moto.s3.urls'"). With the stack's moto patches installed, S3 calls from many threads at
+    once all succeed and the module is never reloaded."""
+    import threading
+
+    import boto3
+    import moto.s3.urls as urls
+    from moto import mock_aws
+
+    from infra.local import moto_isolation
+
+    moto_isolation.install()
+    spec = urls.__spec__
+    errors: list[BaseException] = []
+    with mock_aws():
+        s3 = boto3.client("s3", region_name="eu-west-2")
+        s3.create_bucket(
+            Bucket="threads-bucket", CreateBucketConfiguration={"LocationConstraint": "eu-west-2"}
+        )
+
+        def calls(n: int) -> None:
+            try:
+                for i in range(20):
+                    s3.put_object(Bucket="threads-bucket", Key=f"{n}/{i}", Body=b"x")
+            except BaseException as exc:  # noqa: BLE001 (collected and asserted below)
+                errors.append(exc)
+
+        threads = [threading.Thread(target=calls, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        listed = s3.list_objects_v2(Bucket="threads-bucket")["KeyCount"]
+    assert errors == [] and listed == 160
+    assert urls.__spec__ is spec  # the same module object, never reloaded

@@ -527,7 +527,7 @@ def credits_info(
         },
         "next": {"to": _iso(upcoming["to"]), "credits": upcoming["credits"]} if upcoming else None,
         "notAllowedMessage": r.not_allowed_message,
-        "featureDone": dict(feature) if feature else _no_feature(),
+        "featureDone": dict(feature) if feature else _no_feature(now),
         "addOns": [{**a, "valid": {"to": _iso(a["valid"]["to"])}} for a in ledger["addOns"]],
         # The flags the web reads (issue 21): one owner, no rule spelled twice.
         "canSend": r.can_send,
@@ -564,13 +564,8 @@ def credits_info(
     }
 
 
-def _no_feature() -> dict[str, Any]:
-    return {
-        "_id": None,
-        "approved": False,
-        "current": False,
-        "pending": False,
-        "paid": False,
-        "expires": None,
-        "hasHadLive": False,
-    }
+def _no_feature(now: int) -> dict[str, Any]:
+    """featureDone for a brand with no Pitch Area feature (the domain's one shape of it)."""
+    from tandem.domain.pitch import feature_done
+
+    return feature_done(None, paid_by_product=False, has_had_live=False, now=now)

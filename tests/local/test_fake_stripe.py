@@ -264,15 +264,10 @@ def test_idempotency_keys_replay_and_refuse_other_parameters(fake: FakeStripe) -
         stripe.Customer.create(email="other@tandem.local", idempotency_key="brand-12-customer")
 
 
-def test_customers_list_by_email_search_by_metadata_and_page(fake: FakeStripe) -> None:
+def test_customers_list_by_email_and_page(fake: FakeStripe) -> None:
     for n in range(23):
         stripe.Customer.create(email=f"m{n}@tandem.local", metadata={"brand": str(n)})
     assert [c.email for c in stripe.Customer.list(email="m7@tandem.local").data] == ["m7@tandem.local"]
-    assert stripe.Customer.search(query="metadata['brand']:'7'").data[0].email == "m7@tandem.local"
-    assert (
-        stripe.Customer.search(query="email~'m1' AND metadata['brand']:'15'").data[0].email
-        == "m15@tandem.local"
-    )
     page = stripe.Customer.list(limit=10)
     assert len(page.data) == 10 and page.has_more is True
     assert len(list(page.auto_paging_iter())) == 23
@@ -997,24 +992,15 @@ def test_the_other_endpoints_the_app_may_call(fake: FakeStripe, catalogue: dict[
     sub = session.subscription
     invoice = stripe.Invoice.retrieve(sub.latest_invoice, expand=["payments"])
     intent_id = invoice.payments.data[0].payment.payment_intent
-    assert stripe.InvoicePayment.list(payment={"type": "payment_intent", "payment_intent": intent_id}).data[
-        0
-    ].invoice == (invoice.id)
     assert stripe.Charge.list(payment_intent=intent_id).data[0].amount == 1999
     assert stripe.PaymentIntent.list(customer=customer.id).data[0].id == intent_id
-    assert stripe.Invoice.search(query=f"customer:'{customer.id}' AND status:'paid'").data[0].id == invoice.id
-    assert [line.id for line in stripe.Invoice.list_lines(invoice.id).data] == [invoice.lines.data[0].id]
-    assert stripe.SubscriptionItem.list(subscription=sub.id).data[0].price.id == catalogue["monthly"].id
-    assert stripe.Customer.list_payment_methods(customer.id).data[0].card.last4 == "4242"
     assert [s.id for s in stripe.checkout.Session.list(customer=customer.id, status="complete").data] == [
         session.id
     ]
-    assert stripe.checkout.Session.list_line_items(session.id).data[0].amount_total == 1999
     assert {e.type for e in stripe.Event.list(types=["invoice.paid", "invoice.finalized"]).data} == {
         "invoice.paid",
         "invoice.finalized",
     }
-    assert stripe.Price.search(query="lookup_key:'main_yearly'").data[0].id == catalogue["yearly"].id
     renamed = stripe.Product.modify(
         catalogue["product"].id, name="Tandem", default_price=catalogue["monthly"].id
     )

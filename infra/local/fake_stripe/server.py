@@ -1,19 +1,15 @@
-"""FakeStripe: the WSGI app, its in-process server thread, and the Python test controls."""
+"""FakeStripe: the WSGI app, its in-process server thread (infra/local/wsgi_thread.py), and the
+Python test controls."""
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
-import socket
-import threading
-import time
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
 from werkzeug.exceptions import HTTPException
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
 
 from infra.local.fake_stripe.api import Api
@@ -23,6 +19,9 @@ from infra.local.fake_stripe.pages import Pages
 from infra.local.fake_stripe.store import Store, public
 from infra.local.fake_stripe.util import StripeError
 from infra.local.fake_stripe.webhooks import DEFAULT_RETRY_DELAYS, Dispatcher
+from infra.local.wsgi_thread import QuietHandler, WsgiThread, listening_socket
+
+__all__ = ["FakeStripe", "listening_socket"]
 
 MAX_BODY = 1024 * 1024
 logger = logging.getLogger(__name__)
@@ -34,36 +33,7 @@ def _error_response(status: int, message: str) -> Response:
     return Response(body, status=status, mimetype="application/json")
 
 
-def listening_socket(host: str, port: int, patience: float = 2.0) -> socket.socket:
-    """A bound, listening socket. Right after a server on the same port closed, Linux may
-    refuse the bind for a moment (seen here for ~0.1 ms while the old connections move to
-    TIME_WAIT) even with SO_REUSEADDR; such a refusal is retried for up to `patience` seconds
-    (werkzeug's own bind would exit the process instead)."""
-    deadline = time.monotonic() + patience
-    while True:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-            sock.listen(128)
-            return sock
-        except OSError as error:
-            sock.close()
-            if error.errno != errno.EADDRINUSE or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.01)
-
-
-class _QuietHandler(WSGIRequestHandler):
-    # One request per connection: a kept-alive connection would hold the port after stop(), so
-    # a restart on the same port (local stack, tests) could fail with 'address in use'.
-    protocol_version = "HTTP/1.0"
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        return  # one line per request would drown the local stack's own log
-
-
-class FakeStripe:
+class FakeStripe(WsgiThread):
     """A local stand-in for the Stripe API, hosted pages and webhooks.
 
     fake = FakeStripe(webhook_url="http://127.0.0.1:8000/api/stripe/webhook", webhook_secret="whsec_...")
@@ -71,6 +41,9 @@ class FakeStripe:
     ...
     fake.stop()
     """
+
+    request_handler = QuietHandler
+    finish_requests_on_stop = True  # stop() waits for requests in progress: the port is free after it
 
     def __init__(
         self,
@@ -85,10 +58,9 @@ class FakeStripe:
         retry_delays: Iterable[float] = DEFAULT_RETRY_DELAYS,
         delivery_timeout: float = 10.0,
     ) -> None:
+        super().__init__()
         self.store = Store(state_file)
         self._public_url = public_url.rstrip("/") if public_url else None
-        self._server: BaseWSGIServer | None = None
-        self._thread: threading.Thread | None = None
         self._port: int | None = None
         self.engine = Engine(self.store, lambda: self.base_url, account_name)
         self.webhooks = Dispatcher(self.store, retry_delays, delivery_timeout)
@@ -132,45 +104,20 @@ class FakeStripe:
     def start(self, port: int = 0, host: str = "127.0.0.1") -> str:
         """Serve on host:port (0 picks a free port) on a daemon thread and start webhook
         delivery. Returns the base URL to give stripe-python (`stripe.api_base`)."""
-        if self._server is not None:
-            raise RuntimeError("already started")
-        sock = listening_socket(host, port)
-        try:
-            self._server = make_server(
-                host, port, self, threaded=True, request_handler=_QuietHandler, fd=sock.fileno()
-            )
-        finally:
-            sock.close()  # the server works on its own duplicate of the descriptor
-        # stop() then waits for requests in progress, so the port is free once it returns.
-        self._server.daemon_threads = False
-        self._port = self._server.port
-        self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.1},
-            name="fake-stripe-http",
-            daemon=True,
-        )
-        self._thread.start()
+        self.host = host
+        super().start(port)
+        self._port = self.port
         self.webhooks.start()
         return self.base_url
 
     def stop(self) -> None:
         self.webhooks.stop()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(10)
-            self._thread = None
+        super().stop()
         with self.store.lock:
             self.store.save()
 
     def __enter__(self) -> FakeStripe:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        return self  # started by start(port), which names the port
 
     def _notify(self) -> None:
         with self.webhooks.changed:

@@ -1,18 +1,21 @@
-"""Stripe-shaped snapshots for the billing rules' unit tests: a small customer history builder
-that writes objects as the API (2026-10-28.endive) returns them, with only the fields the rules
-read plus a few they must ignore. The functional tests check the same shapes against the fake."""
+"""Stripe snapshots for the billing rules' unit tests, made by the local fake's engine
+(infra/local/fake_stripe) driven in-process: one customer's history built by the test, each
+step at the time it names, and read back as `fetch_customer_snapshot` reads it (the same lists,
+the same expansions). No HTTP, no threads: a step is a few engine calls on a fixed clock."""
 
 from __future__ import annotations
 
-import copy
-import itertools
 from datetime import UTC, datetime
 from typing import Any
 
+from infra.local.fake_stripe.cards import parse_card
+from infra.local.fake_stripe.engine import Engine
+from infra.local.fake_stripe.store import Store
 from tandem.domain import catalogue
-from tandem.domain.billing import add_months
 
 DAY = 86400
+CARD = parse_card("4242 4242 4242 4242")
+EMAIL, NAME = "member@tandem.test", "Mia Member"
 
 
 def ts(year: int, month: int, day: int, hour: int = 10) -> int:
@@ -20,184 +23,71 @@ def ts(year: int, month: int, day: int, hour: int = 10) -> int:
 
 
 class World:
-    """One Stripe customer's history, built in time order by the test."""
+    """One Stripe customer's history, built by the test step by step. A step happens at the
+    time it is given (the clock may go back: steps need not come in time order); nothing falls
+    due on its own (a renewal is `renew`, a retry is `pay`)."""
 
     def __init__(self) -> None:
-        self._ids = itertools.count(1)
-        self.subscriptions: list[dict[str, Any]] = []
-        self.invoices: list[dict[str, Any]] = []
-        self.sessions: list[dict[str, Any]] = []
-        self.charges: list[dict[str, Any]] = []
-        self.refunds: list[dict[str, Any]] = []
-        self.prices: dict[str, dict[str, Any]] = {}
+        self._now = 0
+        self.store = Store(clock=lambda: self._now)
+        self.engine = Engine(self.store, lambda: "https://stripe.test")
+        self.customer = self.engine.create_customer({"email": EMAIL, "name": NAME})
+        self._prices: dict[str, dict[str, Any]] = {}
 
-    def _id(self, prefix: str) -> str:
-        return f"{prefix}_{next(self._ids):04d}"
+    def _at(self, at: int) -> None:
+        self._now = at
+
+    def _stored(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        return self.engine.get(kind, obj["id"])
+
+    def _mine(self, kind: str) -> list[dict[str, Any]]:
+        """This customer's objects of `kind`, oldest first."""
+        return [o for o in self.store.all(kind)[::-1] if o.get("customer") == self.customer["id"]]
 
     # --- catalogue ---------------------------------------------------------------------------
 
     def price(self, lookup_key: str, *, amount: int | None = None, current: bool = True) -> dict[str, Any]:
-        """The Stripe price for a catalogue lookup key (a changed amount is a new price)."""
-        spec = catalogue.price(lookup_key)
+        """The Stripe price for a catalogue lookup key (a changed amount is a new price; a price
+        no longer current has lost its lookup key and is inactive)."""
         key = f"{lookup_key}:{amount}"
-        if key not in self.prices:
-            self.prices[key] = {
-                "id": self._id("price"),
-                "object": "price",
+        if key not in self._prices:
+            spec = catalogue.price(lookup_key)
+            if self.store.get("product", spec.product) is None:
+                product = catalogue.product(spec.product)
+                self.engine.create_product({"id": product.id, "name": product.name})
+            recurring = {
+                "interval": spec.interval,
+                "interval_count": 1,
+                "meter": None,
+                "trial_period_days": None,
+                "usage_type": "licensed",
+            }
+            fields = {
                 "active": current,
-                "currency": "gbp",
+                "currency": spec.currency,
                 "lookup_key": lookup_key if current else None,
                 "metadata": catalogue.price_metadata(spec),
-                "nickname": None,
                 "product": spec.product,
-                "recurring": (
-                    {"interval": spec.interval, "interval_count": 1, "usage_type": "licensed"}
-                    if spec.interval
-                    else None
-                ),
-                "type": "recurring" if spec.interval else "one_time",
+                "recurring": recurring if spec.interval else None,
                 "unit_amount": amount if amount is not None else spec.unit_amount,
             }
-        return self.prices[key]
+            self._prices[key] = self.engine.create_price(fields, transfer_lookup_key=True)
+        return self.engine.render("price", self._prices[key])
 
-    # --- payments ----------------------------------------------------------------------------
+    # --- checkout ----------------------------------------------------------------------------
 
-    def _charge(self, amount: int, at: int) -> str:
-        intent = self._id("pi")
-        self.charges.append(
-            {
-                "id": self._id("ch"),
-                "object": "charge",
-                "amount": amount,
-                "amount_refunded": 0,
-                "created": at,
-                "currency": "gbp",
-                "paid": True,
-                "payment_intent": intent,
-                "refunded": False,
-                "status": "succeeded",
-            }
-        )
-        return intent
-
-    def _line(
-        self,
-        price: dict[str, Any],
-        start: int,
-        end: int,
-        amount: int,
-        *,
-        sub: str | None = None,
-        item: str | None = None,
-        proration: bool = False,
-        quantity: int = 1,
+    def _checkout(
+        self, mode: str, price: dict[str, Any], at: int, brand: str, fields: dict[str, Any], quantity: int = 1
     ) -> dict[str, Any]:
-        if item and not proration:
-            parent = {
-                "invoice_item_details": None,
-                "subscription_item_details": {
-                    "invoice_item": None,
-                    "proration": False,
-                    "subscription": sub,
-                    "subscription_item": item,
-                },
-                "type": "subscription_item_details",
-            }
-        else:
-            parent = {
-                "invoice_item_details": {
-                    "invoice_item": self._id("ii"),
-                    "proration": proration,
-                    "subscription": sub,
-                },
-                "subscription_item_details": None,
-                "type": "invoice_item_details",
-            }
-        return {
-            "id": self._id("il"),
-            "object": "line_item",
-            "amount": amount,
-            "currency": "gbp",
-            "parent": parent,
-            "period": {"start": start, "end": end},
-            "pricing": {
-                "price_details": {"price": price["id"], "product": price["product"]},
-                "type": "price_details",
-            },
-            "quantity": quantity,
-        }
+        """A member opens a checkout a little before `at` (the time it is paid, if it is)."""
+        self._at(at - (60 if mode == "subscription" else 120))
+        fields = {"mode": mode, "customer": self.customer["id"], "client_reference_id": brand, **fields}
+        return self.engine.create_session(fields, [{"price": price["id"], "quantity": quantity}])
 
-    def _invoice(
-        self,
-        sub: dict[str, Any] | None,
-        reason: str,
-        lines: list[dict[str, Any]],
-        at: int,
-        *,
-        paid: bool = True,
-    ) -> dict[str, Any]:
-        total = sum(line["amount"] for line in lines)
-        invoice_id = self._id("in")
-        intent = self._charge(total, at) if paid and total > 0 else None
-        invoice = {
-            "id": invoice_id,
-            "object": "invoice",
-            "amount_due": max(0, total),
-            "amount_paid": max(0, total) if paid else 0,
-            "billing_reason": reason,
-            "created": at,
-            "currency": "gbp",
-            "customer": "cus_1",
-            "hosted_invoice_url": f"https://invoice.stripe.test/{invoice_id}",
-            "lines": {"object": "list", "data": lines, "has_more": False},
-            "parent": (
-                {
-                    "subscription_details": {"metadata": {}, "subscription": sub["id"]},
-                    "type": "subscription_details",
-                }
-                if sub
-                else None
-            ),
-            "payments": {
-                "object": "list",
-                "data": (
-                    [
-                        {
-                            "id": self._id("inpay"),
-                            "object": "invoice_payment",
-                            "payment": {"payment_intent": intent, "type": "payment_intent"},
-                            "status": "paid",
-                        }
-                    ]
-                    if intent
-                    else []
-                ),
-            },
-            "status": "paid" if paid else "open",
-            "status_transitions": {"paid_at": at if paid else None, "finalized_at": at},
-        }
-        self.invoices.append(invoice)
-        return invoice
-
-    def pay(self, invoice: dict[str, Any], at: int) -> None:
-        """An open invoice paid later (a retry, or the member on the hosted invoice page)."""
-        total = invoice["amount_due"]
-        intent = self._charge(total, at) if total > 0 else None
-        invoice["status"] = "paid"
-        invoice["amount_paid"] = total
-        invoice["status_transitions"]["paid_at"] = at
-        if intent:
-            invoice["payments"]["data"].append(
-                {
-                    "id": self._id("inpay"),
-                    "object": "invoice_payment",
-                    "payment": {"payment_intent": intent, "type": "payment_intent"},
-                    "status": "paid",
-                }
-            )
-        for sub in self.subscriptions:
-            if sub["id"] == invoice["parent"]["subscription_details"]["subscription"]:
-                sub["status"] = "active"
+    def _pay(self, session: dict[str, Any], at: int) -> None:
+        self._at(at)
+        answer = self.engine.checkout_pay(session, CARD, EMAIL, NAME)
+        assert answer["result"] == "succeeded", answer
 
     # --- subscriptions -----------------------------------------------------------------------
 
@@ -210,115 +100,60 @@ class World:
         brand: str = "12",
         amount: int | None = None,
     ) -> dict[str, Any]:
-        price = self.price(lookup_key, amount=amount)
-        sub_id = self._id("sub")
-        item_id = self._id("si")
-        end = at + trial_days * DAY if trial_days else self._next(at, price)
-        sub = {
-            "id": sub_id,
-            "object": "subscription",
-            "cancel_at": None,
-            "cancel_at_period_end": False,
-            "canceled_at": None,
-            "created": at,
-            "customer": "cus_1",
-            "ended_at": None,
-            "items": {
-                "object": "list",
-                "data": [
-                    {
-                        "id": item_id,
-                        "object": "subscription_item",
-                        "current_period_end": end,
-                        "current_period_start": at,
-                        "price": copy.deepcopy(price),
-                        "quantity": 1,
-                    }
-                ],
-            },
-            "metadata": {"brand": brand},
-            "status": "trialing" if trial_days else "active",
-            "trial_end": end if trial_days else None,
+        """A paid (or trial) subscription checkout at `at`; returns the subscription as stored
+        (it follows later steps)."""
+        sub_data: dict[str, Any] = {"metadata": {"brand": brand}, "billing_mode": "classic"}
+        if trial_days:
+            sub_data["trial_period_days"] = trial_days
+        fields = {
+            "metadata": {"brand": brand, "kind": "main", "lookup_key": lookup_key},
+            "_subscription_data": sub_data,
         }
-        self.subscriptions.append(sub)
-        amount_now = 0 if trial_days else price["unit_amount"]
-        invoice = self._invoice(
-            sub, "subscription_create", [self._line(price, at, end, amount_now, sub=sub_id, item=item_id)], at
-        )
-        self.sessions.append(
-            {
-                "id": self._id("cs_test"),
-                "object": "checkout.session",
-                "amount_total": amount_now,
-                "client_reference_id": brand,
-                "created": at - 60,
-                "currency": "gbp",
-                "customer": "cus_1",
-                "invoice": invoice["id"],
-                "metadata": {"brand": brand, "kind": "main", "lookup_key": lookup_key},
-                "mode": "subscription",
-                "payment_intent": None,
-                "payment_status": "paid" if amount_now else "no_payment_required",
-                "status": "complete",
-                "subscription": sub_id,
-            }
-        )
-        return sub
-
-    @staticmethod
-    def _next(start: int, price: dict[str, Any]) -> int:
-        return add_months(start, 12 if price["recurring"]["interval"] == "year" else 1)
+        session = self._checkout("subscription", self.price(lookup_key, amount=amount), at, brand, fields)
+        self._pay(session, at)
+        return self.engine.get("subscription", session["subscription"])
 
     @staticmethod
     def item(sub: dict[str, Any]) -> dict[str, Any]:
         return sub["items"]["data"][0]
 
+    def _latest_invoice(self, sub: dict[str, Any]) -> dict[str, Any]:
+        return self.engine.render("invoice", self.engine.get("invoice", sub["latest_invoice"]))
+
     def renew(self, sub: dict[str, Any], *, paid: bool = True) -> dict[str, Any]:
-        """The period ends and the next one is invoiced (a trial's end bills the first period)."""
-        item = self.item(sub)
-        start = item["current_period_end"]
-        end = self._next(start, item["price"])
-        item["current_period_start"], item["current_period_end"] = start, end
-        if sub["status"] == "trialing":
-            sub["trial_end"] = start
-        sub["status"] = "active" if paid else "past_due"
-        line = self._line(
-            item["price"], start, end, item["price"]["unit_amount"], sub=sub["id"], item=item["id"]
-        )
-        return self._invoice(sub, "subscription_cycle", [line], start, paid=paid)
+        """The period ends and the next one is invoiced (a trial's end bills the first period);
+        `paid=False`: the card is declined. Returns the invoice."""
+        sub = self._stored("subscription", sub)
+        if not paid:
+            self.engine.fail_next_charge("card_declined")
+        self._at(self.engine.sub_period(sub)[1])
+        self.engine.end_period(sub)
+        return self._latest_invoice(sub)
 
     def change_price(
         self, sub: dict[str, Any], lookup_key: str, at: int, *, paid: bool = True
     ) -> dict[str, Any]:
-        """An interval change (monthly <-> yearly): the unused time is credited and the new
-        period starts now, invoiced at once (billing_reason subscription_update)."""
-        item = self.item(sub)
-        old_price = item["price"]
-        start, end = item["current_period_start"], item["current_period_end"]
-        unused = -round(old_price["unit_amount"] * (end - at) / (end - start))
-        new_price = self.price(lookup_key)
-        new_end = self._next(at, new_price)
-        lines = [
-            self._line(old_price, at, end, unused, sub=sub["id"], item=item["id"], proration=True),
-            self._line(new_price, at, new_end, new_price["unit_amount"], sub=sub["id"], item=item["id"]),
-        ]
-        item["price"] = copy.deepcopy(new_price)
-        item["current_period_start"], item["current_period_end"] = at, new_end
+        """A switch to another price (monthly <-> yearly: the unused time is credited and the
+        new period starts now, invoiced at once). Returns the invoice."""
+        sub = self._stored("subscription", sub)
+        price = self.price(lookup_key)
         if not paid:
-            sub["status"] = "past_due"
-        return self._invoice(sub, "subscription_update", lines, at, paid=paid)
+            self.engine.fail_next_charge("card_declined")
+        self._at(at)
+        self.engine.update_subscription(sub, {"items": [{"id": self.item(sub)["id"], "price": price["id"]}]})
+        return self._latest_invoice(sub)
 
     def cancel_at_period_end(self, sub: dict[str, Any], at: int) -> None:
-        sub["cancel_at_period_end"] = True
-        sub["cancel_at"] = self.item(sub)["current_period_end"]
-        sub["canceled_at"] = at
+        self._at(at)
+        self.engine.update_subscription(self._stored("subscription", sub), {"cancel_at_period_end": True})
 
     def end(self, sub: dict[str, Any], at: int) -> None:
-        sub["status"] = "canceled"
-        sub["ended_at"] = at
-        sub["canceled_at"] = sub["canceled_at"] or at
+        self._at(at)
+        self.engine.cancel_subscription(
+            self._stored("subscription", sub), reason="cancellation_requested", at=at
+        )
 
-    # --- one-off purchases -------------------------------------------------------------------
+    # --- one-off purchases, invoices paid later, refunds -----------------------------------------
 
     def buy(
         self,
@@ -329,76 +164,74 @@ class World:
         brand: str = "12",
         metadata: dict[str, str] | None = None,
     ) -> dict[str, Any]:
-        price = self.price(lookup_key)
-        total = price["unit_amount"] * quantity
-        intent = self._charge(total, at)
-        session = {
-            "id": self._id("cs_test"),
-            "object": "checkout.session",
-            "amount_total": total,
-            "client_reference_id": brand,
-            "created": at - 120,
-            "currency": "gbp",
-            "customer": "cus_1",
-            "invoice": None,
-            "line_items": {
-                "object": "list",
-                "data": [
-                    {
-                        "id": self._id("li"),
-                        "object": "item",
-                        "amount_total": total,
-                        "price": copy.deepcopy(price),
-                        "quantity": quantity,
-                    }
-                ],
-            },
-            "metadata": {"brand": brand, "lookup_key": lookup_key, **(metadata or {})},
-            "mode": "payment",
-            "payment_intent": intent,
-            "payment_status": "paid",
-            "status": "complete",
-            "subscription": None,
-        }
-        self.sessions.append(session)
-        return session
+        """A one-off checkout paid at `at`; returns the session."""
+        session = self.open_session(lookup_key, at, quantity=quantity, brand=brand, metadata=metadata)
+        self._pay(self._stored("checkout.session", session), at)
+        return self.engine.render("checkout.session", self._stored("checkout.session", session))
 
-    def open_session(self, lookup_key: str, at: int) -> dict[str, Any]:
+    def open_session(
+        self,
+        lookup_key: str,
+        at: int,
+        *,
+        quantity: int = 1,
+        brand: str = "12",
+        metadata: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
         """A checkout started and not paid (the card was declined, or the tab closed)."""
-        session = self.buy(lookup_key, at)
-        self.charges.pop()
-        session.update({"status": "open", "payment_status": "unpaid", "payment_intent": None})
-        return session
+        fields = {"metadata": {"brand": brand, "lookup_key": lookup_key, **(metadata or {})}}
+        session = self._checkout("payment", self.price(lookup_key), at, brand, fields, quantity)
+        return self.engine.render("checkout.session", session)
+
+    def pay(self, invoice: dict[str, Any], at: int) -> None:
+        """An open invoice paid later by the member on the hosted invoice page."""
+        self._at(at)
+        answer = self.engine.invoice_pay_with_card(self._stored("invoice", invoice), CARD, EMAIL, NAME)
+        assert answer["result"] == "succeeded", answer
 
     def refund(self, intent: str, at: int, amount: int | None = None) -> dict[str, Any]:
-        charge = next(c for c in self.charges if c["payment_intent"] == intent)
-        amount = charge["amount"] - charge["amount_refunded"] if amount is None else amount
-        refund = {
-            "id": self._id("re"),
-            "object": "refund",
-            "amount": amount,
-            "charge": charge["id"],
-            "created": at,
-            "payment_intent": intent,
-            "status": "succeeded",
-        }
-        charge["amount_refunded"] += amount
-        charge["refunded"] = charge["amount_refunded"] >= charge["amount"]
-        self.refunds.append(refund)
-        return refund
+        self._at(at)
+        charge = self.engine.intent_charge(self.engine.get("payment_intent", intent))
+        return self.engine.render("refund", self.engine.create_refund(charge, amount))
 
-    @staticmethod
-    def intent_of(invoice: dict[str, Any]) -> str:
-        return invoice["payments"]["data"][-1]["payment"]["payment_intent"]
+    def intent_of(self, invoice: dict[str, Any]) -> str:
+        """The PaymentIntent that paid `invoice`."""
+        payments = [p for p in self.store.all("invoice_payment") if p["invoice"] == invoice["id"]]
+        return payments[0]["payment"]["payment_intent"]
+
+    # --- reading it back ---------------------------------------------------------------------
+
+    @property
+    def invoices(self) -> list[dict[str, Any]]:
+        """The customer's invoices, oldest first."""
+        return [self.engine.render("invoice", i) for i in self._mine("invoice")]
+
+    @property
+    def charges(self) -> list[dict[str, Any]]:
+        """The charges that took money, oldest first."""
+        return [self.engine.render("charge", c) for c in self._mine("charge") if c["status"] == "succeeded"]
 
     def snapshot(self) -> dict[str, Any]:
-        return copy.deepcopy(
-            {
-                "subscriptions": self.subscriptions,
-                "invoices": self.invoices,
-                "checkout_sessions": self.sessions,
-                "charges": self.charges,
-                "refunds": self.refunds,
-                "prices": list(self.prices.values()),
-            }
-        )
+        """What `fetch_customer_snapshot` reads: subscriptions (status=all), invoices with their
+        payments, checkout sessions with their line items, charges with their refunds, and the
+        prices invoice lines name that no item or session carries."""
+        render = self.engine.render
+        snapshot: dict[str, Any] = {
+            "subscriptions": [render("subscription", s) for s in self._mine("subscription")],
+            "invoices": [render("invoice", i, ["payments"]) for i in self._mine("invoice")],
+            "checkout_sessions": [
+                render("checkout.session", s, ["line_items"]) for s in self._mine("checkout.session")
+            ],
+            "charges": [render("charge", c, ["refunds"]) for c in self._mine("charge")],
+            "refunds": [],
+        }
+        known = {item["price"]["id"] for s in snapshot["subscriptions"] for item in s["items"]["data"]} | {
+            line["price"]["id"] for s in snapshot["checkout_sessions"] for line in s["line_items"]["data"]
+        }
+        named = {
+            line["pricing"]["price_details"]["price"]
+            for invoice in snapshot["invoices"]
+            for line in invoice["lines"]["data"]
+        }
+        snapshot["prices"] = [render("price", self.engine.price(p)) for p in sorted(named - known)]
+        return snapshot

@@ -442,7 +442,12 @@ def test_prices_that_are_not_ours_are_ignored() -> None:
     world = World()
     world.subscribe("tandem_main_monthly", T0)
     snapshot = world.snapshot()
-    for collection in (snapshot["prices"], [snapshot["subscriptions"][0]["items"]["data"][0]["price"]]):
+    everywhere = (  # each place a snapshot carries a price
+        snapshot["prices"],
+        [item["price"] for sub in snapshot["subscriptions"] for item in sub["items"]["data"]],
+        [line["price"] for s in snapshot["checkout_sessions"] for line in s["line_items"]["data"]],
+    )
+    for collection in everywhere:
         for price in collection:
             price["metadata"] = {}
             price["lookup_key"] = "someone_else"

@@ -10,6 +10,7 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,11 @@ STATE_VERSION = 1
 
 
 class Store:
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, clock: Callable[[], float] = time.time) -> None:
+        """`clock`: the wall clock the test clock's offset is added to (a fixed one makes a
+        world built in-process reproducible: tests/unit/stripe_world.py)."""
         self.lock = threading.RLock()
+        self.clock = clock
         self.path = Path(path) if path else None
         self._reset()
         if self.path and self.path.exists():
@@ -44,7 +48,7 @@ class Store:
     # --- objects ---------------------------------------------------------------------------
 
     def now(self) -> int:
-        return int(time.time()) + self.clock_offset
+        return int(self.clock()) + self.clock_offset
 
     def next_seq(self) -> int:
         self.seq += 1

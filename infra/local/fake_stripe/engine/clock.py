@@ -56,7 +56,7 @@ class ClockEngine(EngineBase):
                     )
                 )
             elif end <= target:
-                candidates.append((end, sub["_seq"], lambda s=sub: self._period_end(s)))
+                candidates.append((end, sub["_seq"], lambda s=sub: self.end_period(s)))
             if (
                 sub["status"] == "trialing"
                 and sub["trial_end"]
@@ -78,7 +78,9 @@ class ClockEngine(EngineBase):
         sub["_trial_will_end_sent"] = True
         self.emit("customer.subscription.trial_will_end", "subscription", sub)
 
-    def _period_end(self, sub: dict[str, Any]) -> None:
+    def end_period(self, sub: dict[str, Any]) -> None:
+        """The subscription's current period ends now: it renews (invoiced and collected off
+        session) or, if cancelled at the period end, ends."""
         start, end = self.sub_period(sub)
         if sub["cancel_at_period_end"] or (sub["cancel_at"] and sub["cancel_at"] <= end):
             self.cancel_subscription(sub, reason="cancellation_requested", at=end)

@@ -37,12 +37,14 @@ def default_portal_features() -> dict[str, Any]:
             "mode": "at_period_end",
             "proration_behavior": "none",
         },
+        "subscription_pause": {"duration": {"interval_options": [], "type": "indefinite"}, "enabled": False},
         "subscription_update": {
             "default_allowed_updates": ["price"],
             "enabled": True,
             "products": [],
             "proration_behavior": "create_prorations",
             "schedule_at_period_end": {"conditions": []},
+            "trial_update_behavior": "end_trial",
         },
     }
 

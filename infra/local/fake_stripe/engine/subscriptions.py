@@ -90,6 +90,7 @@ class SubscriptionsEngine(EngineBase):
             # Recorded as asked (Stripe's default since 2025-09-30 is flexible); the fake prorates
             # every subscription the classic way (docs/decisions.md, 2026-11-26).
             "billing_mode": {"flexible": None, "type": billing_mode},
+            "billing_schedules": [],
             "billing_thresholds": None,
             "cancel_at": None,
             "cancel_at_period_end": False,

@@ -51,6 +51,20 @@ def equals(key: str | None = None, choices: tuple[str, ...] | None = None) -> Fi
     return make
 
 
+def one_of(key: str, most: int | None = None) -> Filter:
+    """Keeps the objects whose `key` is one of the values listed (at most `most` of them)."""
+
+    def make(params: Params, name: str) -> Check | None:
+        if not params.has(name):
+            return None
+        values = set(params.list(name))
+        if most is not None and len(values) > most:
+            raise invalid(f"You may pass at most {most} {name}.", name)
+        return lambda o: o[key] in values
+
+    return make
+
+
 def flag(params: Params, name: str) -> Check | None:
     value = params.bool(name)
     return None if value is None else (lambda o: o[name] == value)

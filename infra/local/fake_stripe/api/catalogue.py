@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from infra.local.fake_stripe.api.base import ApiBase, Listing, Params, RawParams, created, equals, flag
+from infra.local.fake_stripe.api.base import (
+    ApiBase,
+    Listing,
+    Params,
+    RawParams,
+    created,
+    equals,
+    flag,
+    one_of,
+)
 from infra.local.fake_stripe.params import currency
 from infra.local.fake_stripe.util import StripeError, invalid
 
@@ -25,23 +34,9 @@ PRODUCT_FIELDS = (
 )
 
 
-def _ids(params: Params, name: str) -> Any:
-    ids = set(params.list(name)) if params.has(name) else None
-    return None if ids is None else (lambda o: o["id"] in ids)
-
-
 def _currency(params: Params, name: str) -> Any:
     code = params.str(name)
     return None if code is None else (lambda o: o["currency"] == code.lower())
-
-
-def _lookup_keys(params: Params, name: str) -> Any:
-    if not params.has(name):
-        return None
-    keys = set(params.list(name))
-    if len(keys) > 10:
-        raise invalid("You may pass at most 10 lookup_keys.", name)
-    return lambda o: o["lookup_key"] in keys
 
 
 def _interval(params: Params, name: str) -> Any:
@@ -61,7 +56,7 @@ LISTINGS = {
     "products": Listing(
         "product",
         "/v1/products",
-        {"active": flag, "ids": _ids, "created": created},
+        {"active": flag, "ids": one_of("id"), "created": created},
         accepted=("shippable", "url"),
     ),
     "prices": Listing(
@@ -72,7 +67,7 @@ LISTINGS = {
             "currency": _currency,
             "product": equals(),
             "type": equals(choices=("one_time", "recurring")),
-            "lookup_keys": _lookup_keys,
+            "lookup_keys": one_of("lookup_key", most=10),
             "recurring": _interval,
             "created": created,
         },

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from infra.local.fake_stripe.api.base import (
@@ -13,7 +14,53 @@ from infra.local.fake_stripe.api.base import (
     created,
     equals,
 )
+from infra.local.fake_stripe.engine.links import link_invoice_creation
 from infra.local.fake_stripe.util import StripeError, invalid, metadata_update
+
+
+def only_in(params: Params, key: str, mode: str, wanted: str) -> bool:
+    """Whether `key` is given; refused unless the session or link is in `wanted` mode."""
+    if params.has(key) and mode != wanted:
+        raise invalid(f"You can only specify `{key}` in `{wanted}` mode.", key)
+    return params.has(key)
+
+
+def page_options(params: Params) -> dict[str, Any]:
+    """The options of the hosted page a Checkout Session and a payment link share."""
+    fields: dict[str, Any] = {}
+    if params.has("allow_promotion_codes"):
+        fields["allow_promotion_codes"] = params.bool("allow_promotion_codes")
+    if params.has("billing_address_collection"):
+        fields["billing_address_collection"] = params.str(
+            "billing_address_collection", choices=("auto", "required")
+        )
+    if params.has("submit_type"):
+        fields["submit_type"] = params.str(
+            "submit_type", choices=("auto", "book", "donate", "pay", "subscribe")
+        )
+    if params.has("payment_method_types") and set(params.list("payment_method_types")) - {"card"}:
+        raise invalid("The local fake supports only the `card` payment method type.", "payment_method_types")
+    return fields
+
+
+def new_metadata(params: Params) -> dict[str, str]:
+    return metadata_update({}, params.raw("metadata") or {}, params.name("metadata"))
+
+
+def invoice_creation(params: Params, current: dict[str, Any]) -> dict[str, Any]:
+    """`invoice_creation` (payment mode only) applied to `current`."""
+    creation = params.sub("invoice_creation", ("enabled", "invoice_data"), ("enabled",))
+    data = creation.sub("invoice_data", ("metadata", "description", "footer"))
+    result = copy.deepcopy(current)
+    result["enabled"] = creation.bool("enabled")
+    result["invoice_data"].update(
+        {
+            "description": data.str("description"),
+            "footer": data.str("footer"),
+            "metadata": new_metadata(data),
+        }
+    )
+    return result
 
 
 def _customer_email(params: Params, name: str) -> Any:
@@ -184,22 +231,9 @@ class CheckoutApi(ApiBase):
                 if url and not url.startswith(("http://", "https://")):
                     raise invalid(f"Not a valid URL: {key}", key, "url_invalid")
                 fields[key] = url
-        if params.has("allow_promotion_codes"):
-            fields["allow_promotion_codes"] = params.bool("allow_promotion_codes")
+        fields |= page_options(params)
         if params.has("locale"):
             fields["locale"] = params.str("locale")
-        if params.has("billing_address_collection"):
-            fields["billing_address_collection"] = params.str(
-                "billing_address_collection", choices=("auto", "required")
-            )
-        if params.has("submit_type"):
-            fields["submit_type"] = params.str(
-                "submit_type", choices=("auto", "book", "donate", "pay", "subscribe")
-            )
-        if params.has("payment_method_types") and set(params.list("payment_method_types")) - {"card"}:
-            raise invalid(
-                "The local fake supports only the `card` payment method type.", "payment_method_types"
-            )
         if params.has("expires_at"):
             now = self.engine.now()
             expires_at = params.int("expires_at")
@@ -209,11 +243,7 @@ class CheckoutApi(ApiBase):
                     "expires_at",
                 )
             fields["expires_at"] = expires_at
-        if params.has("subscription_data"):
-            if mode != "subscription":
-                raise invalid(
-                    "You can only specify `subscription_data` in `subscription` mode.", "subscription_data"
-                )
+        if only_in(params, "subscription_data", mode, "subscription"):
             data = params.sub(
                 "subscription_data",
                 (
@@ -231,9 +261,7 @@ class CheckoutApi(ApiBase):
                 mode_params = data.sub("billing_mode", ("type", "flexible"), ("type",))
                 subscription_data["billing_mode"] = mode_params.str("type", choices=("classic", "flexible"))
             if data.has("metadata"):
-                subscription_data["metadata"] = metadata_update(
-                    {}, data.raw("metadata"), "subscription_data[metadata]"
-                )
+                subscription_data["metadata"] = new_metadata(data)
             if data.has("description"):
                 subscription_data["description"] = data.str("description", max_length=500)
             if data.has("trial_period_days"):
@@ -247,11 +275,7 @@ class CheckoutApi(ApiBase):
                     )
                 subscription_data["trial_end"] = trial_end
             fields["_subscription_data"] = subscription_data
-        if params.has("payment_intent_data"):
-            if mode != "payment":
-                raise invalid(
-                    "You can only specify `payment_intent_data` in `payment` mode.", "payment_intent_data"
-                )
+        if only_in(params, "payment_intent_data", mode, "payment"):
             data = params.sub(
                 "payment_intent_data",
                 (
@@ -265,46 +289,14 @@ class CheckoutApi(ApiBase):
             )
             intent_data: dict[str, Any] = {}
             if data.has("metadata"):
-                intent_data["metadata"] = metadata_update(
-                    {}, data.raw("metadata"), "payment_intent_data[metadata]"
-                )
+                intent_data["metadata"] = new_metadata(data)
             if data.has("description"):
                 intent_data["description"] = data.str("description", max_length=1000)
             fields["_payment_intent_data"] = intent_data
-        if params.has("invoice_creation"):
-            if mode != "payment":
-                raise invalid(
-                    "You can only specify `invoice_creation` in `payment` mode.", "invoice_creation"
-                )
-            creation = params.sub("invoice_creation", ("enabled", "invoice_data"), ("enabled",))
-            invoice_data = creation.sub("invoice_data", ("metadata", "description", "footer"))
-            fields["invoice_creation"] = {
-                "enabled": creation.bool("enabled"),
-                "invoice_data": {
-                    "account_tax_ids": None,
-                    "custom_fields": None,
-                    "description": invoice_data.str("description"),
-                    "footer": invoice_data.str("footer"),
-                    "issuer": None,
-                    "metadata": metadata_update(
-                        {}, invoice_data.raw("metadata") or {}, "invoice_creation[invoice_data][metadata]"
-                    ),
-                    "rendering_options": None,
-                },
-            }
+        if only_in(params, "invoice_creation", mode, "payment"):
+            fields["invoice_creation"] = invoice_creation(params, link_invoice_creation())
         elif mode == "payment":
-            fields["invoice_creation"] = {
-                "enabled": False,
-                "invoice_data": {
-                    "account_tax_ids": None,
-                    "custom_fields": None,
-                    "description": None,
-                    "footer": None,
-                    "issuer": None,
-                    "metadata": {},
-                    "rendering_options": None,
-                },
-            }
+            fields["invoice_creation"] = link_invoice_creation()
         session = self.engine.create_session(fields, lines)
         return self._render("checkout.session", session, params)
 

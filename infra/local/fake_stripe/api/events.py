@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from infra.local.fake_stripe.api.base import ApiBase, Listing, Params, RawParams, created
+from infra.local.fake_stripe.api.base import ApiBase, Listing, Params, RawParams, created, one_of
 from infra.local.fake_stripe.store import public
 from infra.local.fake_stripe.util import invalid
 
@@ -21,11 +21,6 @@ def _type(params: Params, name: str) -> Any:
     return lambda e: e["type"] == wanted
 
 
-def _types(params: Params, name: str) -> Any:
-    types = set(params.list(name)) if params.has(name) else None
-    return None if types is None else (lambda e: e["type"] in types)
-
-
 ROUTES = [
     ("/v1/webhook_endpoints", "POST", "create_webhook_endpoint"),
     ("/v1/webhook_endpoints/<id>", "POST", "update_webhook_endpoint"),
@@ -36,7 +31,7 @@ LISTINGS = {
     "events": Listing(
         "event",
         "/v1/events",
-        {"type": _type, "types": _types, "created": created},
+        {"type": _type, "types": one_of("type"), "created": created},
         accepted=("delivery_success",),
     ),
     "webhook_endpoints": Listing("webhook_endpoint", "/v1/webhook_endpoints"),

@@ -6,10 +6,25 @@ import copy
 from typing import Any
 
 from infra.local.fake_stripe.api.base import ApiBase, Listing, Params, RawParams, flag
+from infra.local.fake_stripe.api.checkout import invoice_creation, new_metadata, only_in, page_options
 from infra.local.fake_stripe.engine.links import default_portal_features, link_invoice_creation
 from infra.local.fake_stripe.params import LIST_PARAMS
-from infra.local.fake_stripe.util import invalid, metadata_update, missing
+from infra.local.fake_stripe.util import invalid, missing
 
+LINK_PARAMS = (
+    "after_completion",
+    "allow_promotion_codes",
+    "metadata",
+    "payment_intent_data",
+    "subscription_data",
+    "customer_creation",
+    "invoice_creation",
+    "billing_address_collection",
+    "payment_method_types",
+    "submit_type",
+    "restrictions",
+    "inactive_message",
+)
 ROUTES = [
     ("/v1/payment_links", "POST", "create_payment_link"),
     ("/v1/payment_links/<id>", "POST", "update_payment_link"),
@@ -48,24 +63,7 @@ class LinksApi(ApiBase):
         return result
 
     def create_payment_link(self, raw: RawParams) -> dict[str, Any]:
-        params = raw.allow(
-            (
-                "line_items",
-                "after_completion",
-                "allow_promotion_codes",
-                "metadata",
-                "payment_intent_data",
-                "subscription_data",
-                "customer_creation",
-                "invoice_creation",
-                "billing_address_collection",
-                "payment_method_types",
-                "submit_type",
-                "restrictions",
-                "inactive_message",
-            ),
-            ("line_items",),
-        )
+        params = raw.allow((*LINK_PARAMS, "line_items"), ("line_items",))
         recurring = any(
             self.engine.price(line.get("price"), f"line_items[{i}][price]")["recurring"]
             for i, line in enumerate(params.list("line_items"))
@@ -81,97 +79,44 @@ class LinksApi(ApiBase):
         fields: dict[str, Any] = {}
         if params.has("after_completion"):
             fields["after_completion"] = self._after_completion(params)
-        if params.has("allow_promotion_codes"):
-            fields["allow_promotion_codes"] = params.bool("allow_promotion_codes")
+        fields |= page_options(params)
         if params.has("metadata"):
-            fields["metadata"] = self._metadata(params, fields["metadata"] if link else {})
+            fields["metadata"] = self._metadata(params, link["metadata"] if link else {})
         if params.has("inactive_message"):
             fields["inactive_message"] = params.str("inactive_message", max_length=500)
-        if params.has("billing_address_collection"):
-            fields["billing_address_collection"] = params.str(
-                "billing_address_collection", choices=("auto", "required")
-            )
-        if params.has("submit_type"):
-            fields["submit_type"] = params.str(
-                "submit_type", choices=("auto", "book", "donate", "pay", "subscribe")
-            )
-        if params.has("payment_method_types") and set(params.list("payment_method_types")) - {"card"}:
-            raise invalid(
-                "The local fake supports only the `card` payment method type.", "payment_method_types"
-            )
         if params.has("restrictions"):
             raise invalid("restrictions are not supported by the local fake.", "restrictions")
         if params.has("customer_creation"):
             if mode != "payment":
                 raise invalid("`customer_creation` can only be used in `payment` mode.", "customer_creation")
             fields["customer_creation"] = params.str("customer_creation", choices=("always", "if_required"))
-        if params.has("payment_intent_data"):
-            if mode != "payment":
-                raise invalid(
-                    "You can only specify `payment_intent_data` in `payment` mode.", "payment_intent_data"
-                )
+        if only_in(params, "payment_intent_data", mode, "payment"):
             data = params.sub("payment_intent_data", ("metadata", "description"))
             fields["payment_intent_data"] = {
                 "capture_method": None,
                 "description": data.str("description"),
-                "metadata": metadata_update({}, data.raw("metadata") or {}, "payment_intent_data[metadata]"),
+                "metadata": new_metadata(data),
                 "setup_future_usage": None,
                 "statement_descriptor": None,
                 "statement_descriptor_suffix": None,
                 "transfer_group": None,
             }
-        if params.has("subscription_data"):
-            if mode != "subscription":
-                raise invalid(
-                    "You can only specify `subscription_data` in `subscription` mode.", "subscription_data"
-                )
+        if only_in(params, "subscription_data", mode, "subscription"):
             data = params.sub("subscription_data", ("metadata", "description", "trial_period_days"))
             fields["subscription_data"] = {
                 "description": data.str("description"),
                 "invoice_settings": {"issuer": {"type": "self"}},
-                "metadata": metadata_update({}, data.raw("metadata") or {}, "subscription_data[metadata]"),
+                "metadata": new_metadata(data),
                 "trial_period_days": data.int("trial_period_days", minimum=1, maximum=730),
                 "trial_settings": None,
             }
-        if params.has("invoice_creation"):
-            if mode != "payment":
-                raise invalid(
-                    "You can only specify `invoice_creation` in `payment` mode.", "invoice_creation"
-                )
-            creation = params.sub("invoice_creation", ("enabled", "invoice_data"), ("enabled",))
-            invoice_data = creation.sub("invoice_data", ("metadata", "description", "footer"))
-            invoice_creation = copy.deepcopy(fields["invoice_creation"] if link else link_invoice_creation())
-            invoice_creation["enabled"] = creation.bool("enabled")
-            invoice_creation["invoice_data"].update(
-                {
-                    "description": invoice_data.str("description"),
-                    "metadata": metadata_update(
-                        {}, invoice_data.raw("metadata") or {}, "invoice_creation[invoice_data][metadata]"
-                    ),
-                }
-            )
-            fields["invoice_creation"] = invoice_creation
+        if only_in(params, "invoice_creation", mode, "payment"):
+            current = link["invoice_creation"] if link else link_invoice_creation()
+            fields["invoice_creation"] = invoice_creation(params, current)
         return fields
 
     def update_payment_link(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
-        params = raw.allow(
-            (
-                "active",
-                "after_completion",
-                "allow_promotion_codes",
-                "metadata",
-                "line_items",
-                "payment_intent_data",
-                "subscription_data",
-                "customer_creation",
-                "invoice_creation",
-                "billing_address_collection",
-                "payment_method_types",
-                "submit_type",
-                "restrictions",
-                "inactive_message",
-            )
-        )
+        params = raw.allow((*LINK_PARAMS, "active", "line_items"))
         link = self.engine.get("payment_link", id)
         fields = {"active": params.bool("active")} if params.has("active") else {}
         quantities: dict[str, int] = {}

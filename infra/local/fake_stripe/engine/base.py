@@ -50,6 +50,11 @@ LIVE_SUBSCRIPTION = ("active", "trialing", "past_due")
 DEFAULT_BILLING_MODE = "flexible"  # what Stripe gives a new subscription that does not say
 
 
+def no_custom_text() -> dict[str, Any]:
+    """A hosted page's custom_text when none is set (Checkout Sessions, payment links)."""
+    return dict.fromkeys(("after_submit", "shipping_address", "submit", "terms_of_service_acceptance"))
+
+
 def url_token() -> str:
     alphabet = string.ascii_letters + string.digits
     return "test_" + "".join(secrets.choice(alphabet) for _ in range(24))

@@ -11,6 +11,7 @@ from infra.local.fake_stripe.engine.base import (
     CHECKOUT_LIFETIME,
     DEFAULT_BILLING_MODE,
     EngineBase,
+    no_custom_text,
 )
 from infra.local.fake_stripe.store import public
 from infra.local.fake_stripe.util import (
@@ -77,12 +78,7 @@ class CheckoutEngine(EngineBase):
             "currency": currency,
             "currency_conversion": None,
             "custom_fields": [],
-            "custom_text": {
-                "after_submit": None,
-                "shipping_address": None,
-                "submit": None,
-                "terms_of_service_acceptance": None,
-            },
+            "custom_text": no_custom_text(),
             "customer": None,
             "customer_creation": None,
             "customer_details": None,

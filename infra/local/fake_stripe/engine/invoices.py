@@ -228,6 +228,35 @@ class InvoicesEngine(EngineBase):
         invoice["effective_at"] = invoice["status_transitions"]["finalized_at"] = self.now()
         self.emit("invoice.finalized", "invoice", invoice)
 
+    def _add_one_time_lines(
+        self, invoice: dict[str, Any], lines: list[dict[str, Any]], at: int, sub: dict[str, Any] | None = None
+    ) -> None:
+        for line in lines:
+            price, quantity = line["price"], line["quantity"]
+            invoice["lines"]["data"].append(
+                self._line(
+                    invoice,
+                    price=price,
+                    quantity=quantity,
+                    amount=price["unit_amount"] * quantity,
+                    period=(at, at),
+                    description=self._describe(price, quantity),
+                    sub=sub,
+                )
+            )
+
+    def _paid_at_checkout(self, invoice: dict[str, Any], intent: dict[str, Any]) -> None:
+        """The invoice's first attempt was the payment `intent` a checkout took."""
+        invoice["_payment_intent"] = intent["id"]
+        self._payment_paid(self._invoice_payment(invoice, intent), invoice)
+        invoice["attempted"] = True
+        invoice["attempt_count"] = 1
+
+    def _payment_paid(self, payment: dict[str, Any], invoice: dict[str, Any]) -> None:
+        payment["status"] = "paid"
+        payment["amount_paid"] = invoice["amount_due"]
+        payment["status_transitions"]["paid_at"] = self.now()
+
     def _mark_paid(self, invoice: dict[str, Any]) -> None:
         now = self.now()
         invoice["status"] = "paid"
@@ -298,9 +327,7 @@ class InvoicesEngine(EngineBase):
         invoice["attempted"] = True
         invoice["attempt_count"] += 1
         if outcome == "succeeded":
-            payment["status"] = "paid"
-            payment["amount_paid"] = invoice["amount_due"]
-            payment["status_transitions"]["paid_at"] = self.now()
+            self._payment_paid(payment, invoice)
             self._mark_paid(invoice)
             return outcome
         if not on_session and outcome == "declined":
@@ -327,18 +354,7 @@ class InvoicesEngine(EngineBase):
         invoice = self._new_invoice(customer, None, "manual", (now, now), intent["currency"])
         invoice["metadata"] = dict(invoice_data.get("metadata") or {})
         invoice["description"] = invoice_data.get("description")
-        for line in lines:
-            price, quantity = line["price"], line["quantity"]
-            invoice["lines"]["data"].append(
-                self._line(
-                    invoice,
-                    price=price,
-                    quantity=quantity,
-                    amount=price["unit_amount"] * quantity,
-                    period=(now, now),
-                    description=self._describe(price, quantity),
-                )
-            )
+        self._add_one_time_lines(invoice, lines, now)
         if customer is not None:  # the payment was already taken at checkout, not from the balance
             saved = customer["balance"]
             customer["balance"] = 0
@@ -346,13 +362,7 @@ class InvoicesEngine(EngineBase):
         if customer is not None:
             customer["balance"] = saved
             invoice["starting_balance"] = invoice["ending_balance"] = saved
-        invoice["_payment_intent"] = intent["id"]
-        payment = self._invoice_payment(invoice, intent)
-        payment["status"] = "paid"
-        payment["amount_paid"] = invoice["amount_due"]
-        payment["status_transitions"]["paid_at"] = now
-        invoice["attempted"] = True
-        invoice["attempt_count"] = 1
+        self._paid_at_checkout(invoice, intent)
         self._mark_paid(invoice)
         return invoice
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from infra.local.fake_stripe.engine.base import EngineBase, url_token
+from infra.local.fake_stripe.engine.base import EngineBase, no_custom_text, url_token
 from infra.local.fake_stripe.util import new_id
 
 
@@ -73,12 +73,7 @@ class LinksEngine(EngineBase):
             "consent_collection": None,
             "currency": self.price(lines[0]["price"])["currency"],
             "custom_fields": [],
-            "custom_text": {
-                "after_submit": None,
-                "shipping_address": None,
-                "submit": None,
-                "terms_of_service_acceptance": None,
-            },
+            "custom_text": no_custom_text(),
             "customer_creation": "if_required",
             "inactive_message": None,
             "invoice_creation": link_invoice_creation(),

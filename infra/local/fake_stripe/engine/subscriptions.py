@@ -157,19 +157,7 @@ class SubscriptionsEngine(EngineBase):
                     sub_item=item["id"],
                 )
             )
-        for line in one_time:
-            price, quantity = line["price"], line["quantity"]
-            invoice["lines"]["data"].append(
-                self._line(
-                    invoice,
-                    price=price,
-                    quantity=quantity,
-                    amount=price["unit_amount"] * quantity,
-                    period=(now, now),
-                    description=self._describe(price, quantity),
-                    sub=sub,
-                )
-            )
+        self._add_one_time_lines(invoice, one_time, now, sub)
         self._finalize(invoice, customer)
         sub["latest_invoice"] = invoice["id"]
         # The card was verified on the checkout page: this first payment goes through.
@@ -184,13 +172,7 @@ class SubscriptionsEngine(EngineBase):
                 description="Subscription creation",
                 outcome=card_outcome,
             )
-            invoice["_payment_intent"] = intent["id"]
-            payment = self._invoice_payment(invoice, intent)
-            payment["status"] = "paid"
-            payment["amount_paid"] = invoice["amount_due"]
-            payment["status_transitions"]["paid_at"] = self.now()
-            invoice["attempted"] = True
-            invoice["attempt_count"] = 1
+            self._paid_at_checkout(invoice, intent)
         self._mark_paid(invoice)
         before = self.snapshot("subscription", sub)
         if sub["status"] == "incomplete":

@@ -8,31 +8,10 @@ retrieve and list endpoints. Only what Tandem's code calls is routed (docs/decis
 
 from __future__ import annotations
 
-from typing import Any
-
-from werkzeug.routing import Rule
-
 from infra.local.fake_stripe.api import catalogue, checkout, customers, events, links, payments, subscriptions
 from infra.local.fake_stripe.api.base import CLIENT_REFERENCE, EMAIL, ApiBase, RawParams
 
 __all__ = ["CLIENT_REFERENCE", "EMAIL", "Api", "RawParams"]
-
-RESOURCES = (catalogue, customers, checkout, subscriptions, payments, links, events)
-
-
-def _rules() -> list[Rule]:
-    rules = []
-    for module in RESOURCES:
-        rules += [Rule(path, methods=[method], endpoint=name) for path, method, name in module.ROUTES]
-        rules += [
-            Rule(path, methods=["GET"], endpoint="retrieve", defaults={"kind": kind})
-            for path, kind in module.RETRIEVE.items()
-        ]
-        rules += [
-            Rule(listing.url, methods=["GET"], endpoint="list_objects", defaults={"listing": name})
-            for name, listing in module.LISTINGS.items()
-        ]
-    return rules
 
 
 class Api(
@@ -45,8 +24,5 @@ class Api(
     events.EventsApi,
     ApiBase,
 ):
+    resources = (catalogue, customers, checkout, subscriptions, payments, links, events)
     retrievable = payments.RETRIEVE_PARAMS
-    listings = {name: listing for module in RESOURCES for name, listing in module.LISTINGS.items()}
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs, rules=_rules())

@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from werkzeug.exceptions import MethodNotAllowed, NotFound
@@ -86,8 +87,11 @@ class RawParams:
 
 
 class ApiBase:
-    retrievable: dict[str, tuple[str, ...]] = {}  # kind -> the parameters its retrieve accepts
-    listings: dict[str, Listing] = {}  # name -> Listing
+    """What every resource's endpoints share. `resources`: the modules of the composed Api, each
+    with its ROUTES (path, method, endpoint), RETRIEVE (path -> kind) and LISTINGS."""
+
+    resources: tuple[ModuleType, ...] = ()
+    retrievable: Mapping[str, tuple[str, ...]] = {}  # kind -> the parameters its retrieve accepts
 
     def __init__(
         self,
@@ -96,13 +100,25 @@ class ApiBase:
         webhooks: Any,
         api_key: str | None,
         after_change: Callable[[], None],
-        rules: list[Rule],
     ) -> None:
         self.engine = engine
         self.webhooks = webhooks
         self.store = store
         self.api_key = api_key
         self.after_change = after_change
+        self.listings: dict[str, Listing] = {}
+        rules = []
+        for module in self.resources:
+            rules += [Rule(path, methods=[method], endpoint=name) for path, method, name in module.ROUTES]
+            rules += [
+                Rule(path, methods=["GET"], endpoint="retrieve", defaults={"kind": kind})
+                for path, kind in module.RETRIEVE.items()
+            ]
+            rules += [
+                Rule(listing.url, methods=["GET"], endpoint="list_objects", defaults={"listing": name})
+                for name, listing in module.LISTINGS.items()
+            ]
+            self.listings |= module.LISTINGS
         self.routes = Map(rules, strict_slashes=False)
 
     # --- plumbing ----------------------------------------------------------------------------
@@ -291,6 +307,9 @@ class ApiBase:
         params = raw.allow((*LIST_PARAMS, *spec.filters, *spec.accepted))
         checks = [check for name, make in spec.filters.items() if (check := make(params, name))]
         return self._list(spec.kind, params, spec.url, lambda o: all(check(o) for check in checks))
+
+    def _customer(self, customer_id: str, param: str = "id") -> dict[str, Any]:
+        return self.engine.get("customer", customer_id, param)
 
     def _metadata(self, params: Params, current: dict[str, str] | None = None) -> dict[str, str]:
         return metadata_update(current or {}, params.raw("metadata"))

@@ -48,9 +48,6 @@ class CustomersApi(ApiBase):
         customer = self.engine.create_customer(self._customer_fields(params, None))
         return self._render("customer", customer, params)
 
-    def _customer(self, customer_id: str, param: str = "id") -> dict[str, Any]:
-        return self.engine.get("customer", customer_id, param)
-
     def retrieve_customer(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
         params = raw.allow(())
         deleted = self.store.get("deleted_customer", id)

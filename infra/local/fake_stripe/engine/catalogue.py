@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from infra.local.fake_stripe.engine.base import (
-    EngineBase,
-)
-from infra.local.fake_stripe.util import (
-    StripeError,
-    invalid,
-    new_id,
-)
+from infra.local.fake_stripe.engine.base import EngineBase
+from infra.local.fake_stripe.util import StripeError, invalid, new_id
 
 
 class CatalogueEngine(EngineBase):

@@ -14,11 +14,7 @@ from infra.local.fake_stripe.engine.base import (
     no_custom_text,
 )
 from infra.local.fake_stripe.store import public
-from infra.local.fake_stripe.util import (
-    format_date,
-    invalid,
-    new_id,
-)
+from infra.local.fake_stripe.util import format_date, invalid, new_id
 
 
 class CheckoutEngine(EngineBase):

@@ -5,15 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from infra.local.fake_stripe.engine.base import (
-    LIVE_SUBSCRIPTION,
-    TRIAL_WILL_END_NOTICE,
-    EngineBase,
-)
-from infra.local.fake_stripe.util import (
-    invalid,
-    period_end,
-)
+from infra.local.fake_stripe.engine.base import LIVE_SUBSCRIPTION, TRIAL_WILL_END_NOTICE, EngineBase
+from infra.local.fake_stripe.util import invalid, period_end
 
 
 class ClockEngine(EngineBase):

@@ -6,12 +6,8 @@ import secrets
 import string
 from typing import Any
 
-from infra.local.fake_stripe.engine.base import (
-    EngineBase,
-)
-from infra.local.fake_stripe.util import (
-    new_id,
-)
+from infra.local.fake_stripe.engine.base import EngineBase
+from infra.local.fake_stripe.util import new_id
 
 
 class CustomersEngine(EngineBase):

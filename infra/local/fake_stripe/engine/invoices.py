@@ -7,18 +7,9 @@ import secrets
 from typing import Any
 
 from infra.local.fake_stripe.cards import AUTHENTICATION_FAILED, FORCED_OUTCOMES, Card, parse_card
-from infra.local.fake_stripe.engine.base import (
-    DAY,
-    RETRY_SCHEDULE_DAYS,
-    EngineBase,
-)
+from infra.local.fake_stripe.engine.base import DAY, RETRY_SCHEDULE_DAYS, EngineBase
 from infra.local.fake_stripe.store import public
-from infra.local.fake_stripe.util import (
-    StripeError,
-    format_money,
-    invalid,
-    new_id,
-)
+from infra.local.fake_stripe.util import StripeError, format_money, invalid, new_id
 
 
 class InvoicesEngine(EngineBase):

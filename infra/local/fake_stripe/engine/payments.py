@@ -8,15 +8,9 @@ import secrets
 from typing import Any
 
 from infra.local.fake_stripe.cards import FORCED_OUTCOMES, Card, parse_card
-from infra.local.fake_stripe.engine.base import (
-    EngineBase,
-)
+from infra.local.fake_stripe.engine.base import EngineBase
 from infra.local.fake_stripe.store import public
-from infra.local.fake_stripe.util import (
-    format_money,
-    invalid,
-    new_id,
-)
+from infra.local.fake_stripe.util import format_money, invalid, new_id
 
 
 class PaymentsEngine(EngineBase):

@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from infra.local.fake_stripe.cards import Card
-from infra.local.fake_stripe.engine.base import (
-    DAY,
-    EngineBase,
-)
+from infra.local.fake_stripe.engine.base import DAY, EngineBase
 from infra.local.fake_stripe.util import (
     StripeError,
     add_interval,

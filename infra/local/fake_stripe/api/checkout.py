@@ -17,6 +17,24 @@ from infra.local.fake_stripe.api.base import (
 from infra.local.fake_stripe.engine.links import link_invoice_creation
 from infra.local.fake_stripe.util import StripeError, invalid, metadata_update
 
+SUBSCRIPTION_DATA = (
+    "metadata",
+    "description",
+    "trial_period_days",
+    "trial_end",
+    "proration_behavior",
+    "default_tax_rates",
+    "billing_mode",
+)
+PAYMENT_INTENT_DATA = (
+    "metadata",
+    "description",
+    "receipt_email",
+    "setup_future_usage",
+    "statement_descriptor",
+    "statement_descriptor_suffix",
+)
+
 
 def only_in(params: Params, key: str, mode: str, wanted: str) -> bool:
     """Whether `key` is given; refused unless the session or link is in `wanted` mode."""
@@ -61,6 +79,16 @@ def invoice_creation(params: Params, current: dict[str, Any]) -> dict[str, Any]:
         }
     )
     return result
+
+
+def _described(data: Params, max_length: int) -> dict[str, Any]:
+    """The metadata and description of a session's subscription_data or payment_intent_data."""
+    described: dict[str, Any] = {}
+    if data.has("metadata"):
+        described["metadata"] = new_metadata(data)
+    if data.has("description"):
+        described["description"] = data.str("description", max_length=max_length)
+    return described
 
 
 def _customer_email(params: Params, name: str) -> Any:
@@ -244,61 +272,34 @@ class CheckoutApi(ApiBase):
                 )
             fields["expires_at"] = expires_at
         if only_in(params, "subscription_data", mode, "subscription"):
-            data = params.sub(
-                "subscription_data",
-                (
-                    "metadata",
-                    "description",
-                    "trial_period_days",
-                    "trial_end",
-                    "proration_behavior",
-                    "default_tax_rates",
-                    "billing_mode",
-                ),
-            )
-            subscription_data: dict[str, Any] = {}
-            if data.has("billing_mode"):
-                mode_params = data.sub("billing_mode", ("type", "flexible"), ("type",))
-                subscription_data["billing_mode"] = mode_params.str("type", choices=("classic", "flexible"))
-            if data.has("metadata"):
-                subscription_data["metadata"] = new_metadata(data)
-            if data.has("description"):
-                subscription_data["description"] = data.str("description", max_length=500)
-            if data.has("trial_period_days"):
-                subscription_data["trial_period_days"] = data.int("trial_period_days", minimum=1, maximum=730)
-            if data.has("trial_end"):
-                trial_end = data.int("trial_end")
-                if trial_end < self.engine.now() + 2 * 86400:
-                    raise invalid(
-                        "The `trial_end` date has to be at least 2 days in the future.",
-                        "subscription_data[trial_end]",
-                    )
-                subscription_data["trial_end"] = trial_end
-            fields["_subscription_data"] = subscription_data
+            fields["_subscription_data"] = self._subscription_data(params)
         if only_in(params, "payment_intent_data", mode, "payment"):
-            data = params.sub(
-                "payment_intent_data",
-                (
-                    "metadata",
-                    "description",
-                    "receipt_email",
-                    "setup_future_usage",
-                    "statement_descriptor",
-                    "statement_descriptor_suffix",
-                ),
-            )
-            intent_data: dict[str, Any] = {}
-            if data.has("metadata"):
-                intent_data["metadata"] = new_metadata(data)
-            if data.has("description"):
-                intent_data["description"] = data.str("description", max_length=1000)
-            fields["_payment_intent_data"] = intent_data
+            data = params.sub("payment_intent_data", PAYMENT_INTENT_DATA)
+            fields["_payment_intent_data"] = _described(data, 1000)
         if only_in(params, "invoice_creation", mode, "payment"):
             fields["invoice_creation"] = invoice_creation(params, link_invoice_creation())
         elif mode == "payment":
             fields["invoice_creation"] = link_invoice_creation()
         session = self.engine.create_session(fields, lines)
         return self._render("checkout.session", session, params)
+
+    def _subscription_data(self, params: Params) -> dict[str, Any]:
+        data = params.sub("subscription_data", SUBSCRIPTION_DATA)
+        subscription_data = _described(data, 500)
+        if data.has("billing_mode"):
+            mode_params = data.sub("billing_mode", ("type", "flexible"), ("type",))
+            subscription_data["billing_mode"] = mode_params.str("type", choices=("classic", "flexible"))
+        if data.has("trial_period_days"):
+            subscription_data["trial_period_days"] = data.int("trial_period_days", minimum=1, maximum=730)
+        if data.has("trial_end"):
+            trial_end = data.int("trial_end")
+            if trial_end < self.engine.now() + 2 * 86400:
+                raise invalid(
+                    "The `trial_end` date has to be at least 2 days in the future.",
+                    "subscription_data[trial_end]",
+                )
+            subscription_data["trial_end"] = trial_end
+        return subscription_data
 
     def expire_session(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
         params = raw.allow(())

@@ -165,23 +165,17 @@ class World:
         metadata: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """A one-off checkout paid at `at`; returns the session."""
-        session = self.open_session(lookup_key, at, quantity=quantity, brand=brand, metadata=metadata)
-        self._pay(self._stored("checkout.session", session), at)
-        return self.engine.render("checkout.session", self._stored("checkout.session", session))
-
-    def open_session(
-        self,
-        lookup_key: str,
-        at: int,
-        *,
-        quantity: int = 1,
-        brand: str = "12",
-        metadata: dict[str, str] | None = None,
-    ) -> dict[str, Any]:
-        """A checkout started and not paid (the card was declined, or the tab closed)."""
         fields = {"metadata": {"brand": brand, "lookup_key": lookup_key, **(metadata or {})}}
         session = self._checkout("payment", self.price(lookup_key), at, brand, fields, quantity)
+        self._pay(session, at)
         return self.engine.render("checkout.session", session)
+
+    def open_session(self, lookup_key: str, at: int) -> dict[str, Any]:
+        """A checkout started and not paid (the card was declined, or the tab closed)."""
+        fields = {"metadata": {"brand": "12", "lookup_key": lookup_key}}
+        return self.engine.render(
+            "checkout.session", self._checkout("payment", self.price(lookup_key), at, "12", fields)
+        )
 
     def pay(self, invoice: dict[str, Any], at: int) -> None:
         """An open invoice paid later by the member on the hosted invoice page."""

@@ -19,6 +19,7 @@ from infra.local.fake_stripe.params import currency
 from infra.local.fake_stripe.util import StripeError, invalid
 
 INTERVALS = ("day", "week", "month", "year")
+TAX_BEHAVIORS = ("inclusive", "exclusive", "unspecified")
 PRODUCT_FIELDS = (
     "name",
     "active",
@@ -44,6 +45,20 @@ def _interval(params: Params, name: str) -> Any:
     return None if interval is None else (lambda o: (o["recurring"] or {}).get("interval") == interval)
 
 
+PRICE_PARAMS = (
+    "currency",
+    "unit_amount",
+    "product",
+    "product_data",
+    "recurring",
+    "lookup_key",
+    "transfer_lookup_key",
+    "metadata",
+    "nickname",
+    "active",
+    "tax_behavior",
+    "billing_scheme",
+)
 ROUTES = [
     ("/v1/products", "POST", "create_product"),
     ("/v1/products/<id>", "POST", "update_product"),
@@ -176,29 +191,11 @@ class CatalogueApi(ApiBase):
         if params.has("metadata"):
             fields["metadata"] = self._metadata(params)
         if params.has("tax_behavior"):
-            fields["tax_behavior"] = params.str(
-                "tax_behavior", choices=("inclusive", "exclusive", "unspecified")
-            )
+            fields["tax_behavior"] = params.str("tax_behavior", choices=TAX_BEHAVIORS)
         return fields
 
     def create_price(self, raw: RawParams) -> dict[str, Any]:
-        params = raw.allow(
-            (
-                "currency",
-                "unit_amount",
-                "product",
-                "product_data",
-                "recurring",
-                "lookup_key",
-                "transfer_lookup_key",
-                "metadata",
-                "nickname",
-                "active",
-                "tax_behavior",
-                "billing_scheme",
-            ),
-            ("currency",),
-        )
+        params = raw.allow(PRICE_PARAMS, ("currency",))
         fields = self._price_body(params)
         if params.has("billing_scheme") and params.str("billing_scheme") != "per_unit":
             raise invalid("Only `billing_scheme=per_unit` is supported by the local fake.", "billing_scheme")
@@ -243,8 +240,6 @@ class CatalogueApi(ApiBase):
         if params.has("metadata"):
             fields["metadata"] = self._metadata(params, price["metadata"])
         if params.has("tax_behavior"):
-            fields["tax_behavior"] = params.str(
-                "tax_behavior", choices=("inclusive", "exclusive", "unspecified")
-            )
+            fields["tax_behavior"] = params.str("tax_behavior", choices=TAX_BEHAVIORS)
         price = self.engine.update_price(price, fields, bool(params.bool("transfer_lookup_key", False)))
         return self._render("price", price, params)

@@ -17,6 +17,35 @@ from infra.local.fake_stripe.api.base import (
 from infra.local.fake_stripe.engine.links import link_invoice_creation
 from infra.local.fake_stripe.util import StripeError, invalid, metadata_update
 
+SESSION_PARAMS = (
+    "mode",
+    "line_items",
+    "customer",
+    "customer_email",
+    "customer_creation",
+    "client_reference_id",
+    "metadata",
+    "success_url",
+    "cancel_url",
+    "subscription_data",
+    "payment_intent_data",
+    "allow_promotion_codes",
+    "invoice_creation",
+    "expires_at",
+    "locale",
+    "billing_address_collection",
+    "payment_method_types",
+    "ui_mode",
+    "submit_type",
+    "customer_update",
+    "consent_collection",
+    "phone_number_collection",
+    "tax_id_collection",
+    "automatic_tax",
+    "custom_text",
+    "payment_method_collection",
+    "saved_payment_method_options",
+)
 SUBSCRIPTION_DATA = (
     "metadata",
     "description",
@@ -178,38 +207,7 @@ class CheckoutApi(ApiBase):
         return lines
 
     def create_session(self, raw: RawParams) -> dict[str, Any]:
-        params = raw.allow(
-            (
-                "mode",
-                "line_items",
-                "customer",
-                "customer_email",
-                "customer_creation",
-                "client_reference_id",
-                "metadata",
-                "success_url",
-                "cancel_url",
-                "subscription_data",
-                "payment_intent_data",
-                "allow_promotion_codes",
-                "invoice_creation",
-                "expires_at",
-                "locale",
-                "billing_address_collection",
-                "payment_method_types",
-                "ui_mode",
-                "submit_type",
-                "customer_update",
-                "consent_collection",
-                "phone_number_collection",
-                "tax_id_collection",
-                "automatic_tax",
-                "custom_text",
-                "payment_method_collection",
-                "saved_payment_method_options",
-            ),
-            ("mode",),
-        )
+        params = raw.allow(SESSION_PARAMS, ("mode",))
         mode = params.str("mode", choices=("payment", "subscription", "setup"))
         if mode == "setup":
             raise invalid("`mode=setup` is not supported by the local fake.", "mode")

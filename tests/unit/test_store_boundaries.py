@@ -38,6 +38,41 @@ def test_no_key_prefix_is_spelled_outside_the_store():
     assert found == []
 
 
+def test_inside_the_store_only_keys_py_spells_a_key():
+    """keys.py is the table's one vocabulary: no other store module spells a key prefix or
+    defines a key constant (a module-level *_PK, *_SK, *_PREFIX or ALL_* string) of its own."""
+    store_modules = [p for p in (PACKAGE / "store").glob("*.py") if p.name != "keys.py"]
+    key_name = re.compile(r"^([A-Z_]+_(PK|SK|PREFIX)|ALL_[A-Z_]+|SK|PK)$")
+    found = []
+    for path in store_modules:
+        tree = ast.parse(path.read_text())
+        found += [
+            f"{path.relative_to(ROOT)}:{line}: {text!r}"
+            for line, text in _strings(tree)
+            if KEY_PREFIX.match(text) and "\n" not in text
+        ]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and key_name.match(target.id):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {target.id}")
+    assert found == []
+
+
+def test_no_module_outside_the_store_imports_pynamodb():
+    """The store owns its failures (store/errors.py ConditionFailed) and its transactions: a
+    service never catches pynamodb's exceptions or builds pynamodb objects."""
+    users = sorted(
+        str(path.relative_to(ROOT))
+        for path in OUTSIDE_STORE
+        if any(name == "pynamodb" or name.startswith("pynamodb.") for name in _imports(path))
+    )
+    assert users == []
+    # inside the store, pynamodb's exceptions are read in one place: errors.py
+    readers = sorted(p.name for p in (PACKAGE / "store").glob("*.py") if "pynamodb.exceptions" in _imports(p))
+    assert readers == ["errors.py"]
+
+
 def test_no_dynamodb_client_call_outside_the_store():
     calls = [
         f"{path.relative_to(ROOT)}:{number}"

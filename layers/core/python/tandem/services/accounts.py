@@ -13,11 +13,10 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from pynamodb.exceptions import PutError, TransactWriteError
-
 from tandem.domain.passwords import hash_password
 from tandem.errors import Conflict, Unauthorized
 from tandem.store import keys
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, Brand, EmailOwner, User, transaction
 
 ACCESS_LEVELS = ("member", "admin", "feature")
@@ -90,14 +89,13 @@ def create_account_with_user(
     brand = new_brand(account_id=account_id, name=brand_name) if brand_name is not None else None
     try:
         with transaction() as tx:
-            tx.save(owner, condition=EmailOwner.pk.does_not_exist())  # item 0: the address
+            tx.save(owner, condition=EmailOwner.pk.does_not_exist())  # the address, once
             tx.save(account, condition=Account.pk.does_not_exist())
             tx.save(user, condition=User.pk.does_not_exist())
             if brand is not None:
                 tx.save(brand, condition=Brand.pk.does_not_exist())
-    except TransactWriteError as exc:
-        reasons = exc.cancellation_reasons or []
-        if reasons and reasons[0] is not None and reasons[0].code == "ConditionalCheckFailed":
+    except ConditionFailed as exc:
+        if EmailOwner.key(email) in exc.failed_keys:  # the address was taken
             raise Conflict(EMAIL_TAKEN) from None
         raise
     return account, user
@@ -117,17 +115,12 @@ def claim_legacy_emails() -> dict[str, int]:
             duplicates += owner.user_id != user.user_id
             continue
         oldest = _oldest_user_by_email(user.email) or user
-        try:
-            EmailOwner(
-                *EmailOwner.key(oldest.email),
-                user_id=oldest.user_id,
-                account_id=oldest.account_id,
-                created_at=oldest.created_at,
-            ).save(condition=EmailOwner.pk.does_not_exist())
-            claimed += 1
-        except PutError as exc:  # claimed meanwhile by a sign-up or another run
-            if exc.cause_response_code != "ConditionalCheckFailedException":
-                raise
+        claimed += EmailOwner(  # not when claimed meanwhile by a sign-up or another run
+            *EmailOwner.key(oldest.email),
+            user_id=oldest.user_id,
+            account_id=oldest.account_id,
+            created_at=oldest.created_at,
+        ).put_new()
         duplicates += oldest.user_id != user.user_id
     if duplicates:
         logger.warning("Users whose email address another user owns", extra={"count": duplicates})

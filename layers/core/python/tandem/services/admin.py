@@ -16,8 +16,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.domain import billing as billing_rules
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
@@ -25,6 +23,7 @@ from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services import accounts, audit, billing, credits, entitlements, mailer, notify, requests
 from tandem.store import admin as store
+from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Account, User, update_only
 
@@ -165,10 +164,8 @@ def _set_approval(account: Account, value: str) -> None:
             actions=[Account.billing_approval.set(value)],
             condition=Account.billing_approval.is_in("required", value),
         )
-    except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            raise Conflict(NOT_WAITING) from None
-        raise
+    except ConditionFailed:
+        raise Conflict(NOT_WAITING) from None
 
 
 def _plan_name(account: Account) -> str:

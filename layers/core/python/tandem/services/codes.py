@@ -11,10 +11,9 @@ import hashlib
 import secrets
 import time
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.errors import ValidationError
 from tandem.store import keys
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import OneTimeCode
 
 LIFETIMES = {
@@ -68,7 +67,7 @@ def use(purpose: str, code: str) -> OneTimeCode:
             & (OneTimeCode.used == False)  # noqa: E712 (a DynamoDB condition, not a Python test)
             & (OneTimeCode.expires_at > int(time.time())),
         )
-    except UpdateError:
+    except ConditionFailed:
         raise ValidationError(EXPIRED_OR_USED) from None
     return item
 

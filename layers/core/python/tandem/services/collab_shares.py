@@ -13,8 +13,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.content import collab_ideas
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
@@ -22,6 +20,7 @@ from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import access as caller
 from tandem.services.access import Access
 from tandem.services.requests.present import iso_ms, live_brand_json
+from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest
 from tandem.store.shares import ALL_SHARED, CollabShare, shared_gsi_sk
@@ -148,10 +147,8 @@ def agree(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[str,
             ],
             condition=CollabShare.proposed_at == seen,
         )
-    except UpdateError as exc:
-        if getattr(exc, "cause_response_code", "") == "ConditionalCheckFailedException":
-            raise Conflict(CHANGED) from None
-        raise
+    except ConditionFailed:
+        raise Conflict(CHANGED) from None
     return {"share": share_json(share, brand_id)}
 
 

@@ -13,13 +13,11 @@ import hashlib
 import time
 from collections import defaultdict
 
-from pynamodb.exceptions import TransactWriteError
-from pynamodb.transactions import TransactWrite
-
 from tandem.domain import credits as rules
 from tandem.errors import Conflict, NotFound, PaymentRequired
 from tandem.observability import count_event, logger
-from tandem.store.connection import transaction
+from tandem.store.connection import Transaction, transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import CreditBucket, CreditHold, LedgerEntry
 
 ATTEMPTS = 4  # a lost race on a bucket re-reads the buckets and tries again
@@ -92,7 +90,7 @@ def grant(
                 condition=_new_entry_condition(),
             )
         count_event("CreditsGranted", amount)
-    except TransactWriteError:
+    except ConditionFailed:
         pass  # already granted: the same op id never applies twice
     return bucket_id
 
@@ -123,7 +121,7 @@ def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:
                     condition=_new_entry_condition(),
                 )
             return left
-        except TransactWriteError:
+        except ConditionFailed:
             continue  # a hold took a credit meanwhile, or another revoke won: look again
     raise Conflict("The credits could not be taken back; try again.")
 
@@ -137,7 +135,7 @@ def pick_for_hold(account_id: str, now: int) -> rules.Bucket:
     return bucket
 
 
-def add_hold(tx: TransactWrite, account_id: str, ref: str, bucket: rules.Bucket, now: int) -> None:
+def add_hold(tx: Transaction, account_id: str, ref: str, bucket: rules.Bucket, now: int) -> None:
     """The writes of holding one credit for `ref`, added to a caller's transaction: the bucket
     loses it (only while valid and not below zero), the hold is created once, the entry once."""
     amount = rules.REQUEST_HOLD
@@ -158,7 +156,7 @@ def add_hold(tx: TransactWrite, account_id: str, ref: str, bucket: rules.Bucket,
     )
 
 
-def _finish_hold(tx: TransactWrite, account_id: str, ref: str, status: str) -> None:
+def _finish_hold(tx: Transaction, account_id: str, ref: str, status: str) -> None:
     tx.update(
         CreditHold.at(account_id, ref),
         actions=[CreditHold.status.set(status), CreditHold.gsi2pk.remove(), CreditHold.gsi2sk.remove()],
@@ -166,7 +164,7 @@ def _finish_hold(tx: TransactWrite, account_id: str, ref: str, status: str) -> N
     )
 
 
-def add_settle(tx: TransactWrite, account_id: str, ref: str, bucket_id: str, now: int) -> None:
+def add_settle(tx: Transaction, account_id: str, ref: str, bucket_id: str, now: int) -> None:
     """The writes of a held credit becoming spent, added to a caller's transaction."""
     _finish_hold(tx, account_id, ref, "spent")
     tx.save(
@@ -175,7 +173,7 @@ def add_settle(tx: TransactWrite, account_id: str, ref: str, bucket_id: str, now
     )
 
 
-def add_release(tx: TransactWrite, account_id: str, ref: str, bucket_id: str, now: int) -> None:
+def add_release(tx: Transaction, account_id: str, ref: str, bucket_id: str, now: int) -> None:
     """The writes of a held credit going back to its bucket, added to a caller's transaction."""
     _finish_hold(tx, account_id, ref, "released")
     tx.update(
@@ -203,7 +201,7 @@ def hold(account_id: str, ref: str, now: int | None = None) -> str:
             with transaction() as tx:
                 add_hold(tx, account_id, ref, bucket, now)
             return ref
-        except TransactWriteError:
+        except ConditionFailed:
             if _get_hold(account_id, ref) is not None:
                 raise Conflict("A credit is already held for this request.") from None
             continue  # another request took that credit first: look again
@@ -229,7 +227,7 @@ def release(account_id: str, ref: str, now: int | None = None) -> str:
     try:
         with transaction() as tx:
             add_release(tx, account_id, ref, held.bucket_id, now)
-    except TransactWriteError:
+    except ConditionFailed:
         raise Conflict(SETTLED) from None
     return "released"
 
@@ -243,7 +241,7 @@ def settle(account_id: str, ref: str, now: int | None = None) -> None:
     try:
         with transaction() as tx:
             add_settle(tx, account_id, ref, held.bucket_id, now)
-    except TransactWriteError:
+    except ConditionFailed:
         raise Conflict(SETTLED) from None
 
 
@@ -256,7 +254,7 @@ def spend_plan(account_id: str, amount: int, now: int) -> list[tuple[rules.Bucke
 
 
 def add_spend(
-    tx: TransactWrite, account_id: str, plan: list[tuple[rules.Bucket, int]], ref: str, now: int
+    tx: Transaction, account_id: str, plan: list[tuple[rules.Bucket, int]], ref: str, now: int
 ) -> None:
     """The writes of spending credits outright for `ref` (a pitch, a feature) by `plan`, added to
     a caller's transaction: each bucket loses its part (only while valid, never below zero) and
@@ -274,7 +272,7 @@ def add_spend(
         )
 
 
-def add_refund(tx: TransactWrite, account_id: str, spent: list[tuple[str, int]], ref: str, now: int) -> None:
+def add_refund(tx: Transaction, account_id: str, spent: list[tuple[str, int]], ref: str, now: int) -> None:
     """The writes of giving back what `spend:<ref>` took ([(bucket id, credits)]), once
     (`refund:<ref>`), to a caller's transaction: e.g. a refused feature's 3 credits."""
     op_id = f"refund:{ref}"
@@ -304,7 +302,7 @@ def spend(account_id: str, amount: int, ref: str, now: int | None = None) -> Non
             with transaction() as tx:
                 add_spend(tx, account_id, plan, ref, now)
             return
-        except TransactWriteError:
+        except ConditionFailed:
             if _applied(account_id, op_id):
                 raise Conflict("These credits were already spent.") from None
             continue
@@ -356,6 +354,6 @@ def settle_expired_holds(now: int | None = None) -> dict:
             with transaction() as tx:
                 add_settle(tx, held.account_id, held.hold_id, held.bucket_id, now)
             settled += 1
-        except TransactWriteError:
+        except ConditionFailed:
             continue  # settled or released meanwhile: nothing left to do
     return {"settled": settled}

@@ -18,9 +18,8 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from pynamodb.exceptions import PutError
-
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, Counter, MatchIndexShard
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,10 +96,8 @@ def _put(shard: int, blob: bytes, read: MatchIndexShard | None) -> bool:
         condition = MatchIndexShard.pk.does_not_exist()
     try:
         item.save(condition=condition)
-    except PutError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            return False
-        raise
+    except ConditionFailed:
+        return False
     return True
 
 

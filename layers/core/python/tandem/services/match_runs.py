@@ -19,8 +19,6 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pynamodb.exceptions import TransactWriteError, UpdateError
-
 from tandem.config import settings
 from tandem.domain import matching
 from tandem.domain import relations as rel
@@ -30,6 +28,7 @@ from tandem.observability import count_event, logger, record_metric
 from tandem.services import match_index, match_news
 from tandem.store import news
 from tandem.store.connection import transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchRun
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
@@ -78,10 +77,8 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
     if status not in (DONE, FAILED):
         try:
             run.update(actions=actions, condition=MatchRun.pk.exists())
-        except UpdateError as exc:
-            if exc.cause_response_code == "ConditionalCheckFailedException":
-                raise NotFound("Match run not found") from None
-            raise
+        except ConditionFailed:
+            raise NotFound("Match run not found") from None
         return
     actions.append(MatchRun.finished_at.set(_now()))
     if run.started_at is None:  # only the key: the steps do not read the run until it ends
@@ -93,7 +90,7 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
         with transaction() as tx:
             tx.update(run, actions=actions, condition=MatchRun.pk.exists())
             news.remove_in(tx, int(run.brand_id), news.OPEN_RUNS, [_open_entry(run)])
-    except TransactWriteError:
+    except ConditionFailed:
         raise NotFound("Match run not found") from None
     count_event("MatchRunDone" if status == DONE else "MatchRunFailed")
     if run.started_at is not None:

@@ -17,10 +17,9 @@ import secrets
 import time
 from typing import Any
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.errors import ValidationError
 from tandem.store import keys
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import User, update_only, update_returning_old
 
 LIFETIMES = {"reset-password": 3600, "create-password": 7 * 24 * 3600}
@@ -75,10 +74,8 @@ def _issue(purpose: str, user_id: str, *, read_back: bool) -> tuple[str, bool] |
         else:
             update_only(User, key, actions, condition)
             had_password = False
-    except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            return None
-        raise
+    except ConditionFailed:
+        return None
     return f"{user_id}-{secret}", had_password
 
 
@@ -123,7 +120,5 @@ def use(purpose: str, code: str, user: User, actions: list[Any]) -> None:
             # a create-password link made for a member who has a password was never mailed
             & (User.password_hash.does_not_exist() if purpose == "create-password" else User.pk.exists()),
         )
-    except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            raise ValidationError(EXPIRED_OR_USED) from None
-        raise
+    except ConditionFailed:
+        raise ValidationError(EXPIRED_OR_USED) from None

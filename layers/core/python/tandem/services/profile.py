@@ -20,13 +20,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pynamodb.exceptions import TransactWriteError
-
 from tandem.domain import passwords
 from tandem.domain.throttle import Policy, Window
 from tandem.errors import Conflict, ValidationError
 from tandem.services import accounts, auth, billing, mailer, rate_limit, sessions
 from tandem.services.auth import FieldErrors
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import EmailOwner, User, transaction
 
 NAME_LIMIT = 100
@@ -111,9 +110,8 @@ def change_email(user: User, body: dict[str, Any]) -> dict[str, Any]:
                 actions=User.email_actions(email),
                 condition=User.email == old,  # a parallel change of the same user: one wins
             )
-    except TransactWriteError as exc:
-        reasons = [r for r in exc.cancellation_reasons or [] if r is not None]
-        if not any(r.code == "ConditionalCheckFailed" for r in reasons):
+    except ConditionFailed as exc:
+        if not exc.failed_keys:  # refused by a transaction in flight, not by a condition
             raise
         holder = EmailOwner.lookup(email)  # which condition failed (pynamodb orders the items)
         if holder is not None and holder.user_id != user.user_id:

@@ -10,10 +10,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.domain.throttle import Policy, Usage, Window, wait_text
 from tandem.errors import TooManyRequests
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import RateCounter, update_only
 
 BATCH_GET_LIMIT = 100
@@ -132,8 +131,6 @@ def once_per(scope: str, subject: str, seconds: int) -> bool:
     condition = RateCounter.last.does_not_exist() | (RateCounter.last <= at - seconds)
     try:
         update_only(RateCounter, RateCounter.key(scope, subject, 0), actions, condition)
-    except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            return False
-        raise
+    except ConditionFailed:
+        return False
     return True

@@ -16,11 +16,10 @@ import secrets
 import time
 import uuid
 
-from pynamodb.exceptions import TransactWriteError
-
 from tandem.errors import Unauthorized
 from tandem.store import keys
 from tandem.store.connection import transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import RefreshToken, User
 
 REFRESH_TTL_SECONDS = 30 * 24 * 3600
@@ -120,7 +119,7 @@ def rotate(token: str, expected_user_id: str | None = None) -> tuple[User, str]:
                 condition=(RefreshToken.used == False) & (RefreshToken.revoked == False),  # noqa: E712
             )
             tx.save(nxt)
-    except TransactWriteError:
+    except ConditionFailed:
         # Lost a race with another use of the same token: that is reuse too.
         revoke_family(item.user_id, item.family_id)
         raise Unauthorized(INVALID) from None

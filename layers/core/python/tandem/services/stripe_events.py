@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pynamodb.exceptions import PutError, UpdateError
-
 from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import StripeEvent, User, update_only
 
 DONE = ("started", "done", "processed")  # a redelivery of these is a duplicate
@@ -159,11 +158,7 @@ def record_unusable(event: ParsedEvent) -> None:
     item.customer_id = event.customer
     item.status = "unusable"
     item.message = event.unusable[:500]
-    try:
-        item.save(condition=StripeEvent.pk.does_not_exist())
-    except PutError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    item.put_new()  # kept once: a redelivery finds it there
 
 
 class StripeTemporaryError(Exception):
@@ -188,12 +183,8 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
     done already). Two DynamoDB calls for a new event: the put, the mark."""
     now = datetime.now(UTC)
     item = StripeEvent.new(event_id, event_type, object_id, customer_id, now)
-    try:
-        item.save(condition=StripeEvent.pk.does_not_exist())
-        attempt = 0
-    except PutError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    attempt = 0
+    if not item.put_new():
         held = StripeEvent.find(event_id, consistent=True)
         if held is None or held.status in DONE:
             return False
@@ -209,10 +200,9 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
             condition=StripeEvent.status.is_in("received", "failed")
             & (StripeEvent.failed_attempt.does_not_exist() | (StripeEvent.failed_attempt < attempt)),
         )
-    except UpdateError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
-            raise  # the webhook answers 500 and Stripe redelivers: the event is still 'received'
-        # processing finished before this mark: nothing to do
+    except ConditionFailed:
+        pass  # processing finished before this mark: nothing to do
+    # (any other failure: the webhook answers 500 and Stripe redelivers; the event is still 'received')
     count_event("StripeEventReceived")
     return True
 

@@ -15,12 +15,11 @@ import secrets
 import time
 from typing import Any
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.domain import entitlements as rules
 from tandem.domain.billing import add_months
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import credits
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, update_only
 
 MAX_MONTHS = 12
@@ -93,10 +92,8 @@ def grant(account_id: str, body: dict[str, Any], by: str, now: int | None = None
         update_only(
             Account, Account.key(account_id), actions=[Account.tandem_grants.set(stored)], condition=condition
         )
-    except UpdateError as exc:
-        if exc.cause_response_code == "ConditionalCheckFailedException":
-            raise Conflict(HAS_PLAN) from None
-        raise
+    except ConditionFailed:
+        raise Conflict(HAS_PLAN) from None
     for op_id, start, stop, amount in _months(new):
         credits.grant(
             account_id,

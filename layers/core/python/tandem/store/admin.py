@@ -22,13 +22,8 @@ from typing import Any
 from pynamodb.attributes import BooleanAttribute, JSONAttribute, UnicodeAttribute, UTCDateTimeAttribute
 
 from tandem.store import keys
+from tandem.store.keys import ALL_AUDIT, APPROVAL_PENDING, AUDIT_PREFIX, SETTINGS_SK, SITE_PK
 from tandem.store.models import Account, IssueReport, Key, TandemModel, User, _Gsi1, _register
-
-AUDIT_PREFIX = "AUDIT#"
-ALL_AUDIT = "AUDIT"
-SITE_PK = "SITE"
-SETTINGS_SK = "SETTINGS"
-APPROVAL_PENDING = "APPROVAL#pending"
 
 
 class BadCursor(ValueError):

@@ -20,6 +20,7 @@ from pynamodb.transactions import TransactWrite
 
 from tandem.config import settings
 from tandem.integrations import aws
+from tandem.store.errors import conditions
 
 _lock = threading.Lock()
 _table: TableConnection | None = None
@@ -75,9 +76,21 @@ def table() -> TableConnection:
         return _table
 
 
-def transaction() -> TransactWrite:
-    """A pynamodb write transaction on the shared connection (`with transaction() as tx:`)."""
-    return TransactWrite(connection=table().connection)
+class Transaction(TransactWrite):
+    """pynamodb's write transaction whose refusal is the store's ConditionFailed (errors.py)."""
+
+    def _commit(self) -> Any:
+        # DynamoDB gets them in this order (pynamodb's TransactWrite._commit), and answers a
+        # cancellation with one reason per item in the same order
+        sent = [*self._condition_check_items, *self._delete_items, *self._put_items, *self._update_items]
+        with conditions(sent):
+            return super()._commit()
+
+
+def transaction() -> Transaction:
+    """A write transaction on the shared connection (`with transaction() as tx:`); raises
+    ConditionFailed when a condition of one of its items is not met."""
+    return Transaction(connection=table().connection)
 
 
 def reset_connection() -> None:

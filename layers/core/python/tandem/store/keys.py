@@ -221,3 +221,53 @@ def issue_pk(report_id: str) -> str:
 
 
 ALL_ISSUES = "ISSUES"  # gsi1pk of every issue report (gsi1sk: when it was reported)
+
+# The Pitch Area (store/pitch.py): a feature, a brand's one slot, the live list by status.
+FEATURE_PREFIX = "FEATURE#"
+SLOT_SK = "FEATURE"
+FEATURES_PREFIX = "FEATURES#"
+
+
+def status_gsi(status: str) -> str:
+    return f"{FEATURES_PREFIX}{status}"
+
+
+def brand_features_gsi(brand_id: int) -> str:
+    return f"BRAND-FEATURES#{brand_id}"
+
+
+# Member collabs (store/shares.py): a share on its request, all shared collabs.
+SHARE_SK = "SHARE"
+ALL_SHARED = "COLLABS"
+
+# The admin console (store/admin.py): audit entries, site settings, the approval queue.
+AUDIT_PREFIX = "AUDIT#"
+ALL_AUDIT = "AUDIT"
+SITE_PK = "SITE"
+SETTINGS_SK = "SETTINGS"
+APPROVAL_PENDING = "APPROVAL#pending"
+
+# Notifications (store/notify.py): preferences, push subscriptions, Slack, digests, suppressions,
+# payment notices, tip weeks, deliveries.
+NOTIFY_SK = "NOTIFY"
+PUSH_PREFIX = "PUSH#"
+SLACK_SK = "SLACK"
+SLACK_STATE_PREFIX = "SLACKSTATE#"
+DIGEST_PREFIX = "DIGEST#"
+DIGEST_PENDING = "DIGEST_PENDING"
+SUPPRESSED_PREFIX = "SUPPRESSED#"
+PAYMENT_NOTICE_PREFIX = "PAYNOTICE#"
+TIP_WEEK_PREFIX = "TIPWEEK#"
+DELIVERY_PREFIX = "NOTIFIED#"
+
+
+EMAIL_OWNER_SK = "OWNER"
+
+
+def email_owner_pk(email: str) -> str:
+    """Who owns an address (EmailOwner): claimed once, so one address is one user."""
+    return f"EMAIL#{email}"
+
+
+def rate_pk(scope: str, subject: str) -> str:
+    return f"RATE#{scope}#{subject.lower()}"

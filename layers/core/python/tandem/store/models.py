@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pynamodb.attributes import (
     BinaryAttribute,
@@ -27,12 +27,15 @@ from pynamodb.attributes import (
 )
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
-from pynamodb.transactions import TransactWrite
 
 from tandem.config import settings
 from tandem.domain import relations as relation_states
 from tandem.domain import requests as request_rules
 from tandem.store import keys
+from tandem.store.errors import ConditionFailed, conditions
+
+if TYPE_CHECKING:
+    from tandem.store.connection import Transaction
 
 Key = tuple[str, str]
 _M = TypeVar("_M", bound="TandemModel")
@@ -88,6 +91,28 @@ class TandemModel(Model):
         """The item with only its key (to update or delete it without reading it)."""
         return cls(*cls.key(*args))
 
+    # Writes raise the store's ConditionFailed when their condition is not met (store/errors.py).
+    def save(self, *args: Any, **kwargs: Any) -> Any:
+        with conditions():
+            return super().save(*args, **kwargs)
+
+    def update(self, *args: Any, **kwargs: Any) -> Any:
+        with conditions():
+            return super().update(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        with conditions():
+            return super().delete(*args, **kwargs)
+
+    def put_new(self) -> bool:
+        """Write this item only if its key is free: True if written, False if the key was
+        already taken (a claim made once, whoever gets there first)."""
+        try:
+            self.save(condition=type(self).pk.does_not_exist())
+        except ConditionFailed:
+            return False
+        return True
+
     @classmethod
     def find(cls: type[_M], *args: Any, consistent: bool = False) -> _M | None:
         """The item at `key(*args)`, or None."""
@@ -118,7 +143,7 @@ def bind_models() -> None:
         cls._connection = None
 
 
-def transaction() -> TransactWrite:
+def transaction() -> Transaction:
     """A write transaction (TransactWriteItems) on the process's shared connection
     (store/connection.py). It made a pynamodb Connection of its own, so a botocore session
     and client, loading DynamoDB's JSON model, on every call: 0.3-0.4 s of CPU per sign-up."""
@@ -130,21 +155,23 @@ def transaction() -> TransactWrite:
 def update_only(model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None) -> None:
     """UpdateItem that asks for nothing back (ReturnValues NONE): `Model.update` always reads
     the whole item back (ALL_NEW), which a write that needs no answer should not pay for.
-    Raises pynamodb's UpdateError like `Model.update`."""
-    model._get_connection().update_item(
-        key[0], key[1], actions=actions, condition=condition, return_values="NONE"
-    )
+    Raises ConditionFailed like `Model.update`."""
+    with conditions():
+        model._get_connection().update_item(
+            key[0], key[1], actions=actions, condition=condition, return_values="NONE"
+        )
 
 
 def update_returning_old(
     model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None
 ) -> set[str]:
     """UpdateItem that answers with the names of the attributes the item had before (ReturnValues
-    ALL_OLD): what a write needs to know about the item, in the same one call. Raises pynamodb's
-    UpdateError like `Model.update`."""
-    answer = model._get_connection().update_item(
-        key[0], key[1], actions=actions, condition=condition, return_values="ALL_OLD"
-    )
+    ALL_OLD): what a write needs to know about the item, in the same one call. Raises
+    ConditionFailed like `Model.update`."""
+    with conditions():
+        answer = model._get_connection().update_item(
+            key[0], key[1], actions=actions, condition=condition, return_values="ALL_OLD"
+        )
     return set((answer or {}).get("Attributes", {}))
 
 
@@ -311,7 +338,7 @@ class EmailOwner(TandemModel):
     account_id = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
 
-    SK = "OWNER"
+    SK = keys.EMAIL_OWNER_SK
 
     @staticmethod
     def normalise(email: str) -> str:
@@ -319,7 +346,7 @@ class EmailOwner(TandemModel):
 
     @classmethod
     def key(cls, email: str) -> tuple[str, str]:
-        return f"EMAIL#{cls.normalise(email)}", cls.SK
+        return keys.email_owner_pk(cls.normalise(email)), cls.SK
 
     @classmethod
     def lookup(cls, email: str) -> EmailOwner | None:
@@ -395,7 +422,7 @@ class RateCounter(TandemModel):
 
     @staticmethod
     def key(scope: str, subject: str, bucket_start: int) -> Key:
-        return f"RATE#{scope}#{subject.lower()}", str(bucket_start).zfill(12)
+        return keys.rate_pk(scope, subject), str(bucket_start).zfill(12)
 
 
 class Audience(MapAttribute):

@@ -21,10 +21,20 @@ from typing import Any
 from pynamodb.attributes import MapAttribute, NumberAttribute, UnicodeAttribute
 
 from tandem.store import keys
+from tandem.store.errors import ConditionFailed
+from tandem.store.keys import (
+    DELIVERY_PREFIX,
+    DIGEST_PENDING,
+    DIGEST_PREFIX,
+    NOTIFY_SK,
+    PAYMENT_NOTICE_PREFIX,
+    PUSH_PREFIX,
+    SLACK_SK,
+    SLACK_STATE_PREFIX,
+    SUPPRESSED_PREFIX,
+    TIP_WEEK_PREFIX,
+)
 from tandem.store.models import Key, TandemModel, _Gsi1, _register, update_only
-
-NOTIFY_SK = "NOTIFY"
-PUSH_PREFIX = "PUSH#"
 
 
 @_register
@@ -102,10 +112,6 @@ class PushSubscription(TandemModel):
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
-SLACK_SK = "SLACK"
-SLACK_STATE_PREFIX = "SLACKSTATE#"
-
-
 @_register
 class SlackConnection(TandemModel):
     """A member's Slack workspace (the installation encrypted, tandem.integrations.slack) and the
@@ -137,17 +143,11 @@ class SlackOAuthState(TandemModel):
     @classmethod
     def consume(cls, state_id: str, user_id: str) -> bool:
         """Delete the state if it exists for that user; False when it was used or never made."""
-        from pynamodb.exceptions import DeleteError
-
         try:
             cls.at(state_id).delete(condition=cls.user_id == user_id)
-        except DeleteError:
+        except ConditionFailed:
             return False
         return True
-
-
-DIGEST_PREFIX = "DIGEST#"
-DIGEST_PENDING = "DIGEST_PENDING"
 
 
 @_register
@@ -187,16 +187,11 @@ class DigestPending(TandemModel):
 
     def forget_if_older(self, cutoff: int) -> bool:
         """Delete unless a run marked the account again after `cutoff`."""
-        from pynamodb.exceptions import DeleteError
-
         try:
             self.delete(condition=DigestPending.last_at <= cutoff)
-        except DeleteError:
+        except ConditionFailed:
             return False
         return True
-
-
-SUPPRESSED_PREFIX = "SUPPRESSED#"
 
 
 @_register
@@ -221,9 +216,6 @@ class SuppressedAddress(TandemModel):
         return cls.find(email) is not None
 
 
-PAYMENT_NOTICE_PREFIX = "PAYNOTICE#"
-
-
 @_register
 class PaymentNotice(TandemModel):
     """A payment whose receipt email was queued: billing syncs run many times for one payment
@@ -240,20 +232,7 @@ class PaymentNotice(TandemModel):
     @classmethod
     def claim(cls, payment_id: str, account_id: str, at: int, keep_for: int) -> bool:
         """True for the first caller only."""
-        from pynamodb.exceptions import PutError
-
-        try:
-            cls(*cls.key(payment_id), account_id=account_id, at=at, ttl=at + keep_for).save(
-                condition=cls.pk.does_not_exist()
-            )
-        except PutError as exc:
-            if exc.cause_response_code == "ConditionalCheckFailedException":
-                return False
-            raise
-        return True
-
-
-TIP_WEEK_PREFIX = "TIPWEEK#"
+        return cls(*cls.key(payment_id), account_id=account_id, at=at, ttl=at + keep_for).put_new()
 
 
 @_register
@@ -270,18 +249,9 @@ class TipWeek(TandemModel):
 
     @classmethod
     def claim(cls, week: str, at: int) -> bool:
-        from pynamodb.exceptions import PutError
-
-        try:
-            cls(*cls.key(week), at=at, ttl=at + 90 * 24 * 3600).save(condition=cls.pk.does_not_exist())
-        except PutError as exc:
-            if exc.cause_response_code == "ConditionalCheckFailedException":
-                return False
-            raise
-        return True
+        return cls(*cls.key(week), at=at, ttl=at + 90 * 24 * 3600).put_new()
 
 
-DELIVERY_PREFIX = "NOTIFIED#"
 DELIVERY_KEPT = 15 * 24 * 3600  # longer than a queue message lives (SQS keeps one 14 days at most)
 
 

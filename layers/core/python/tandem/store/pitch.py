@@ -26,18 +26,8 @@ from pynamodb.attributes import (
 
 from tandem.domain import pitch as rules
 from tandem.store import keys
+from tandem.store.keys import FEATURE_PREFIX, FEATURES_PREFIX, SLOT_SK, brand_features_gsi, status_gsi
 from tandem.store.models import BrandSummaryMap, Key, TandemModel, _Gsi1, _Gsi2, _register
-
-FEATURE_PREFIX = "FEATURE#"
-SLOT_SK = "FEATURE"
-
-
-def status_gsi(status: str) -> str:
-    return f"FEATURES#{status}"
-
-
-def brand_features_gsi(brand_id: int) -> str:
-    return f"BRAND-FEATURES#{brand_id}"
 
 
 def order_sk(ms: int, feature_id: str) -> str:
@@ -141,7 +131,7 @@ def _encode(last: dict[str, Any] | None) -> str | None:
 
 def _decode(cursor: str) -> dict[str, Any]:
     parts = cursor.split("|")
-    if len(parts) != 4 or not parts[0].startswith(FEATURE_PREFIX) or not parts[2].startswith("FEATURES#"):
+    if len(parts) != 4 or not parts[0].startswith(FEATURE_PREFIX) or not parts[2].startswith(FEATURES_PREFIX):
         raise ValueError("bad cursor")
     return {k: {"S": v} for k, v in zip(("pk", "sk", "gsi1pk", "gsi1sk"), parts, strict=True)}
 

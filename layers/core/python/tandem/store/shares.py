@@ -15,10 +15,8 @@ from collections.abc import Iterator
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
 
 from tandem.store import keys
+from tandem.store.keys import ALL_SHARED, SHARE_SK
 from tandem.store.models import Key, TandemModel, _Gsi1, _register
-
-SHARE_SK = "SHARE"
-ALL_SHARED = "COLLABS"
 
 
 def shared_gsi_sk(shared_ms: int, request_id: str) -> str:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pynamodb.exceptions import PutError, UpdateError
-
 from tandem.errors import ValidationError
 from tandem.integrations import stripe_client
 from tandem.observability import logger
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, Brand, StripeCustomer, User, update_only
 
 
@@ -46,13 +45,8 @@ def attach_customer(account_id: str, customer_id: str) -> None:
         account_id=account_id,
         created_at=int(time.time()),
     )
-    try:
-        link.save(condition=StripeCustomer.pk.does_not_exist())
-    except PutError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
-            raise
-        if account_of_customer(customer_id) != account_id:
-            raise ValidationError("This payment belongs to another account") from None
+    if not link.put_new() and account_of_customer(customer_id) != account_id:
+        raise ValidationError("This payment belongs to another account")
     try:
         update_only(
             Account,
@@ -60,9 +54,7 @@ def attach_customer(account_id: str, customer_id: str) -> None:
             actions=[Account.stripe_customers.set(Account.stripe_customers.append([customer_id]))],
             condition=Account.stripe_customers.exists() & ~Account.stripe_customers.contains(customer_id),
         )
-    except UpdateError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    except ConditionFailed:
         try:  # the first customer: the list does not exist yet
             update_only(
                 Account,
@@ -70,9 +62,8 @@ def attach_customer(account_id: str, customer_id: str) -> None:
                 actions=[Account.stripe_customers.set([customer_id])],
                 condition=Account.stripe_customers.does_not_exist(),
             )
-        except UpdateError as again:
-            if again.cause_response_code != "ConditionalCheckFailedException":
-                raise  # else: already listed
+        except ConditionFailed:
+            pass  # else: already listed
 
 
 def ensure_customer(account: Account, user: User, brand: Brand) -> str:

@@ -14,8 +14,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pynamodb.exceptions import UpdateError
-
 from tandem.domain import billing
 from tandem.domain import entitlements as entitlement_rules
 from tandem.integrations import stripe_client
@@ -23,6 +21,7 @@ from tandem.observability import logger
 from tandem.services import billing_notices, credits
 from tandem.services.billing.customers import account_of_customer, customers_of
 from tandem.store.admin import approval_queue_actions
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, update_only
 
 SESSIONS_KEPT = 50  # paid checkout sessions remembered on the record (payment-status `processed`)
@@ -95,9 +94,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
             ],
             condition=Account.billing_synced_at.does_not_exist() | (Account.billing_synced_at < read_at),
         )
-    except UpdateError as exc:
-        if exc.cause_response_code != "ConditionalCheckFailedException":
-            raise
+    except ConditionFailed:
         logger.info("A later billing sync was written first", extra={"account": account_id})
     made = billing.grants_to_make(state, existing, now)
     for grant in made:

@@ -8,8 +8,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from pynamodb.exceptions import TransactWriteError
-
 from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.errors import Conflict, Forbidden, NotFound
@@ -19,6 +17,7 @@ from tandem.services.pitch.mail import mail_ended
 from tandem.services.pitch.present import feature_json
 from tandem.services.pitch.records import ATTEMPTS, get_feature, invalid, slot_actions, slot_free, summary
 from tandem.store.connection import transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, Brand, User
 from tandem.store.pitch import Feature, FeatureSlot
 
@@ -80,7 +79,7 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
                 )
                 if plan:
                     credits.add_spend(tx, account_id, plan, f"feature:{feature_id}", now)
-        except TransactWriteError:
+        except ConditionFailed:
             slot = FeatureSlot.find(brand_id, consistent=True)
             if slot is not None and not slot_free(slot, now):
                 raise Conflict(rules.ALREADY_OPEN) from None
@@ -162,7 +161,7 @@ def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]
         raise Conflict(rules.PAID_NOT_LIVE)
     try:
         close(feature, rules.ENDED, now)
-    except TransactWriteError:
+    except ConditionFailed:
         fresh = get_feature(feature_id)
         raise Conflict(rules.ALREADY_CLOSED.get(fresh.status, rules.ALREADY_CLOSED[rules.ENDED])) from None
     count_event("FeatureEnded")
@@ -182,7 +181,7 @@ def expire_due(now: int | None = None) -> dict[str, Any]:
     for feature in list(Feature.every_with_status(rules.LIVE, Feature.expires_at <= now)):
         try:
             close(feature, rules.EXPIRED, now)
-        except TransactWriteError:
+        except ConditionFailed:
             continue  # ended meanwhile
         expired += 1
         mail_ended(feature, early=False)

@@ -6,8 +6,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pynamodb.exceptions import TransactWriteError
-
 from tandem.domain import pitch as rules
 from tandem.errors import Conflict, ValidationError
 from tandem.observability import count_event, logger
@@ -17,6 +15,7 @@ from tandem.services.pitch.mail import deliver
 from tandem.services.pitch.present import feature_json
 from tandem.services.pitch.records import get_feature, invalid, slot_actions
 from tandem.store.connection import transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Account, User
 from tandem.store.pitch import Feature, FeatureSlot
@@ -76,7 +75,7 @@ def approve(feature_id: str, admin: User, now: int | None = None) -> dict[str, A
                 actions=slot_actions(feature, has_had_live=True),
                 condition=FeatureSlot.holds(feature_id),
             )
-    except TransactWriteError:
+    except ConditionFailed:
         raise Conflict(rules.NOT_PENDING) from None
     count_event("FeatureApproved")
     audit.record(admin.user_id, "feature.approve", feature_id, _audit_details(feature))
@@ -108,7 +107,7 @@ def refuse(feature_id: str, admin: User, body: dict[str, Any], now: int | None =
         raise Conflict(rules.NOT_PENDING)
     try:
         close(feature, rules.REFUSED, now, extra=[Feature.refused_reason.set(reason)], refund=True)
-    except TransactWriteError:
+    except ConditionFailed:
         raise Conflict(rules.NOT_PENDING) from None
     count_event("FeatureRefused")
     returned = rules.FEATURE_COST if feature.spent else 0

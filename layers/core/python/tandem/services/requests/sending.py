@@ -12,8 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pynamodb.exceptions import TransactWriteError
-
 from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import relations as rel
@@ -27,6 +25,7 @@ from tandem.services.requests.present import request_json, summary
 from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
 from tandem.store import news
 from tandem.store.connection import transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest
 
@@ -185,7 +184,7 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
                     relation_update(tx, to_brand_id, sender_id, recipient_state, request_id, _relation_free())
                 if status == rules.PENDING:
                     news.add_in(tx, to_brand_id, news.REQUESTS, [request_id])
-        except TransactWriteError:
+        except ConditionFailed:
             # Either another request took that credit first (look again), or a request
             # between these two brands was made or closed meanwhile (refuse).
             why = pitch.refusal(now) if pitch else None

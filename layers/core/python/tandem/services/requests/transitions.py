@@ -8,8 +8,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pynamodb.exceptions import TransactWriteError
-
 from tandem.domain import requests as rules
 from tandem.errors import Conflict, Forbidden
 from tandem.observability import count_event
@@ -26,6 +24,7 @@ from tandem.services.requests.records import (
 )
 from tandem.store import news
 from tandem.store.connection import transaction
+from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
 
 EVENTS = {"accept": "RequestAccepted", "decline": "RequestDeclined", "cancel": "RequestCancelled"}
@@ -93,7 +92,7 @@ def transition(req: ConnectionRequest, action: str, reply: str | None = None) ->
                     )
                     add = credits.add_settle if finish == "settle" else credits.add_release
                     add(tx, req.from_account_id, req.request_id, req.hold_bucket_id, now)
-        except TransactWriteError:
+        except ConditionFailed:
             fresh = get_request(req.request_id)
             if fresh.status not in starts:
                 raise Conflict(rules.refusal(action, fresh.status)) from None
@@ -169,7 +168,7 @@ def release_awaiting(account_id: str) -> dict[str, int]:
                         req.request_id,
                     )
                     news.add_in(tx, int(req.to_brand_id), news.REQUESTS, [req.request_id])
-            except TransactWriteError:
+            except ConditionFailed:
                 continue  # cancelled meanwhile
             released += 1
             mail_received(get_request(req.request_id))

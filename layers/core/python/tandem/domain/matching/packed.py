@@ -1,0 +1,267 @@
+"""The packed form: fixed-width records over the vocabulary and `score_packed`, which scores one
+brand against every candidate with numpy. numpy is imported inside the functions that need it:
+the API imports the matching package and must not pay numpy's import on a cold start."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+from tandem.domain.matching.scoring import (
+    COMPETING_FACTOR,
+    SIZE_FIT,
+    UNKNOWN_COMPLEMENT,
+    UNKNOWN_OVERLAP,
+    UNKNOWN_SIZE_FIT,
+    WEIGHTS,
+    Profile,
+    _audience,
+    complement,
+)
+from tandem.domain.matching.vocabulary import (
+    _AGE_BIT,
+    _COUNTRY_BIT,
+    _GENDER_BIT,
+    _KIND_BIT,
+    _SIZE_CODE,
+    _VALUE_BIT,
+    AGE_BANDS,
+    CATEGORIES,
+    COLLAB_KINDS,
+    COMPANY_SIZES,
+    COUNTRIES,
+    COUNTRY_WORDS,
+    GENDERS,
+    VALUES,
+    _bits,
+    _terms,
+    category_code,
+)
+
+# ---------------------------------------------------------------- packed form
+
+# One fixed-width little-endian record per brand (66 bytes). Slot 0 of `id` means "empty".
+RECORD_FORMAT = "<IQBBHBBQQ4Q"
+RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
+FLAG_PRESENT = 1
+
+
+def account_hash(account_id: str) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.blake2b(account_id.encode(), digest_size=8).digest(), "little") or 1
+
+
+def pack(profile: Profile) -> bytes:
+    """The profile as one record (pure Python: the API packs on a profile save)."""
+    countries = _bits(profile.countries, _COUNTRY_BIT, COUNTRY_WORDS * 64)
+    words = [(countries >> (64 * w)) & 0xFFFFFFFFFFFFFFFF for w in range(COUNTRY_WORDS)]
+    return struct.pack(
+        RECORD_FORMAT,
+        profile.brand_id,
+        account_hash(profile.account_id),
+        category_code(profile.category),
+        _SIZE_CODE.get((profile.company_size or "").strip().lower(), 0),
+        _bits(profile.age_bands, _AGE_BIT, 16),
+        _bits(profile.genders, _GENDER_BIT, 8),
+        FLAG_PRESENT,
+        _bits(profile.collab_kinds, _KIND_BIT),
+        _bits(profile.values, _VALUE_BIT),
+        *words,
+    )
+
+
+def unpack(record: bytes, account_id: str = "") -> Profile:
+    """A record back to a profile (listed terms only; unlisted ones are hashed, not kept)."""
+    brand_id, _, cat, size, ages, genders, _, kinds, values, *words = struct.unpack(RECORD_FORMAT, record)
+    countries = sum(w << (64 * i) for i, w in enumerate(words))
+    return Profile(
+        brand_id=brand_id,
+        account_id=account_id,
+        category=CATEGORIES[cat - 1] if 1 <= cat <= len(CATEGORIES) else "",
+        company_size=COMPANY_SIZES[size - 1] if 1 <= size <= len(COMPANY_SIZES) else "",
+        values=frozenset(_terms(values, VALUES)),
+        collab_kinds=frozenset(_terms(kinds, COLLAB_KINDS)),
+        countries=frozenset(_terms(countries, COUNTRIES)),
+        age_bands=frozenset(_terms(ages, AGE_BANDS)),
+        genders=frozenset(_terms(genders, GENDERS)),
+    )
+
+
+def record_dtype() -> np.dtype:
+    import numpy as np
+
+    return np.dtype(
+        [
+            ("id", "<u4"),
+            ("acct", "<u8"),
+            ("cat", "u1"),
+            ("size", "u1"),
+            ("ages", "<u2"),
+            ("genders", "u1"),
+            ("flags", "u1"),
+            ("kinds", "<u8"),
+            ("values", "<u8"),
+            ("countries", "<u8", (COUNTRY_WORDS,)),
+        ]
+    )
+
+
+def _category_table() -> np.ndarray:
+    """complement() as a 256x256 lookup on category codes (unlisted codes: UNKNOWN, same: 0)."""
+    import numpy as np
+
+    table = np.full((256, 256), UNKNOWN_COMPLEMENT, dtype=np.float32)
+    for a in range(1, len(CATEGORIES) + 1):
+        for b in range(1, len(CATEGORIES) + 1):
+            table[a, b] = complement(CATEGORIES[a - 1], CATEGORIES[b - 1])
+    np.fill_diagonal(table, 0.0)
+    table[0, 0] = UNKNOWN_COMPLEMENT
+    return table
+
+
+def _size_table() -> np.ndarray:
+    import numpy as np
+
+    n = len(COMPANY_SIZES) + 1
+    table = np.full((n, n), UNKNOWN_SIZE_FIT, dtype=np.float32)
+    table[1:, 1:] = np.array(SIZE_FIT, dtype=np.float32)
+    return table
+
+
+class Packed:
+    """Candidates as contiguous numpy columns (built once per loaded index)."""
+
+    def __init__(self, records: np.ndarray) -> None:
+        import numpy as np
+
+        records = records[records["id"] != 0]
+        self.records = records
+        self.ids = np.ascontiguousarray(records["id"]).astype(np.int64)
+        self.acct = np.ascontiguousarray(records["acct"])
+        self.cat = np.ascontiguousarray(records["cat"]).astype(np.intp)
+        self.size = np.ascontiguousarray(records["size"]).astype(np.intp)
+        self.ages = np.ascontiguousarray(records["ages"]).astype(np.uint64)
+        self.genders = np.ascontiguousarray(records["genders"]).astype(np.uint64)
+        self.kinds = np.ascontiguousarray(records["kinds"])
+        self.values = np.ascontiguousarray(records["values"])
+        self.countries = np.ascontiguousarray(records["countries"])
+        count = np.bitwise_count
+        self.n_ages = count(self.ages).astype(np.float32)
+        self.n_genders = count(self.genders).astype(np.float32)
+        self.n_kinds = count(self.kinds).astype(np.float32)
+        self.n_values = count(self.values).astype(np.float32)
+        self.n_countries = count(self.countries).sum(axis=1, dtype=np.uint16).astype(np.float32)
+
+    @classmethod
+    def from_bytes(cls, blobs: Iterable[bytes]) -> Packed:
+        import numpy as np
+
+        data = b"".join(blobs)
+        usable = len(data) - len(data) % RECORD_SIZE
+        return cls(np.frombuffer(data[:usable], dtype=record_dtype()))
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def record(self, position: int) -> bytes:
+        return self.records[position].tobytes()
+
+
+_TABLES: dict[str, Any] = {}
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray]:
+    if not _TABLES:
+        _TABLES["category"], _TABLES["size"] = _category_table(), _size_table()
+    return _TABLES["category"], _TABLES["size"]
+
+
+@dataclass
+class PackedScores:
+    score: np.ndarray  # pair score per candidate (0 where excluded)
+    fit_ab: np.ndarray  # how well each candidate fits me
+    fit_ba: np.ndarray  # how well I fit each candidate
+
+
+def score_packed(
+    me: bytes, cands: Packed, exclude: Iterable[int] = (), *, one_sided: bool = False
+) -> PackedScores:
+    """`me` (a packed record) against every candidate, vectorised. Own account, `me` itself and
+    `exclude` score 0. `one_sided=True` ranks by fit(me -> candidate) only (the baseline the
+    quality benchmark compares against)."""
+    import numpy as np
+
+    mine = np.frombuffer(me, dtype=record_dtype())[0]
+    count = np.bitwise_count
+    f32 = np.float32
+
+    def common(mask: Any, column: np.ndarray) -> np.ndarray:
+        return count(column & np.uint64(mask)).astype(f32)
+
+    def both_ways(shared: np.ndarray, n_mine: float, n_theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        known = n_theirs > 0
+        if n_mine:
+            ab = np.where(known, shared / f32(n_mine), f32(UNKNOWN_OVERLAP))
+        else:
+            ab = np.full(len(shared), UNKNOWN_OVERLAP, dtype=f32)
+        ba = np.where(known & (n_mine > 0), shared / np.maximum(n_theirs, 1), f32(UNKNOWN_OVERLAP))
+        return ab, ba
+
+    my_countries = mine["countries"]
+    shared_countries = count(cands.countries & my_countries.astype(np.uint64)).sum(axis=1, dtype=np.uint16)
+    c_ab, c_ba = both_ways(shared_countries.astype(f32), int(count(my_countries).sum()), cands.n_countries)
+    a_ab, a_ba = both_ways(
+        common(int(mine["ages"]), cands.ages), int(count(np.uint64(mine["ages"]))), cands.n_ages
+    )
+    g_ab, g_ba = both_ways(
+        common(int(mine["genders"]), cands.genders), int(count(np.uint64(mine["genders"]))), cands.n_genders
+    )
+    k_ab, k_ba = both_ways(common(mine["kinds"], cands.kinds), int(count(mine["kinds"])), cands.n_kinds)
+    v_ab, v_ba = both_ways(common(mine["values"], cands.values), int(count(mine["values"])), cands.n_values)
+    category_table, size_table = _tables()
+    cat_fit = category_table[int(mine["cat"]), cands.cat]
+    w = WEIGHTS
+    fit_ab = (
+        w["audience"] * _audience(c_ab, a_ab, g_ab)
+        + w["kinds"] * k_ab
+        + w["category"] * cat_fit
+        + w["values"] * v_ab
+        + w["size"] * size_table[int(mine["size"]), cands.size]
+    )
+    fit_ba = (
+        w["audience"] * _audience(c_ba, a_ba, g_ba)
+        + w["kinds"] * k_ba
+        + w["category"] * cat_fit
+        + w["values"] * v_ba
+        + w["size"] * size_table[cands.size, int(mine["size"])]
+    )
+    if one_sided:
+        score = fit_ab.astype(f32)
+    else:
+        score = np.sqrt(fit_ab * fit_ba)
+        same = (cands.cat == int(mine["cat"])) & (int(mine["cat"]) != 0)
+        score = np.where(same, score * f32(COMPETING_FACTOR), score).astype(f32)
+    blocked = (cands.acct == mine["acct"]) | (cands.ids == int(mine["id"]))
+    excluded = np.fromiter(exclude, dtype=np.int64)
+    if len(excluded):
+        blocked |= np.isin(cands.ids, excluded)
+    score[blocked] = 0.0
+    return PackedScores(score, fit_ab, fit_ba)
+
+
+def top_positions(scores: np.ndarray, count: int) -> np.ndarray:
+    """Positions of the best `count` non-zero scores, best first (ties: lower position first)."""
+    import numpy as np
+
+    positive = np.flatnonzero(scores > 0)
+    if len(positive) > count:
+        part = np.argpartition(-scores[positive], count - 1)[:count]
+        positive = positive[part]
+    order = np.lexsort((positive, -scores[positive]))
+    return positive[order]

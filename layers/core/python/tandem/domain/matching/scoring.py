@@ -1,0 +1,131 @@
+"""The matching rules in plain Python: the tables and weights, `fit` one way, the reciprocal
+and `combine`, for one pair."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tandem.domain.matching.vocabulary import _SIZE_CODE, category_code
+
+# ---------------------------------------------------------------- rules (tables and weights)
+# How well a partner's category complements mine (symmetric). Same category: competing, 0.
+_C = {
+    "food & drink": {
+        "beauty": 0.5, "home": 0.9, "fashion": 0.4, "wellness": 0.9, "kids": 0.7, "pets": 0.4, "outdoors": 0.8
+    },
+    "beauty": {"home": 0.6, "fashion": 0.9, "wellness": 1.0, "kids": 0.3, "pets": 0.3, "outdoors": 0.4},
+    "home": {"fashion": 0.6, "wellness": 0.8, "kids": 0.7, "pets": 0.7, "outdoors": 0.5},
+    "fashion": {"wellness": 0.6, "kids": 0.5, "pets": 0.4, "outdoors": 0.7},
+    "wellness": {"kids": 0.4, "pets": 0.4, "outdoors": 0.8},
+    "kids": {"pets": 0.6, "outdoors": 0.7},
+    "pets": {"outdoors": 0.9},
+    "tech": {
+        "food & drink": 0.3, "beauty": 0.4, "home": 0.8, "fashion": 0.5, "wellness": 0.6, "kids": 0.6,
+        "pets": 0.5, "outdoors": 0.7, "travel": 0.8, "fitness": 0.8, "stationery": 0.7,
+    },
+    "travel": {
+        "food & drink": 0.8, "beauty": 0.6, "home": 0.4, "fashion": 0.7, "wellness": 0.8, "kids": 0.6,
+        "pets": 0.5, "outdoors": 1.0, "fitness": 0.6, "stationery": 0.5,
+    },
+    "fitness": {
+        "food & drink": 0.8, "beauty": 0.6, "home": 0.4, "fashion": 0.8, "wellness": 1.0, "kids": 0.4,
+        "pets": 0.5, "outdoors": 0.9, "stationery": 0.3,
+    },
+    "stationery": {
+        "food & drink": 0.4, "beauty": 0.4, "home": 0.8, "fashion": 0.5, "wellness": 0.6, "kids": 0.8,
+        "pets": 0.4, "outdoors": 0.4,
+    },
+}  # fmt: skip
+UNKNOWN_COMPLEMENT = 0.4  # a category outside the table, or none given
+COMPLEMENTS_WELL = 0.7  # from here a reason says the ranges complement each other
+
+
+def complement(a: str, b: str) -> float:
+    ca, cb = category_code(a), category_code(b)
+    if not ca or not cb:
+        return UNKNOWN_COMPLEMENT
+    if ca == cb:
+        return 0.0
+    a, b = a.strip().lower(), b.strip().lower()
+    return _C.get(a, {}).get(b) or _C.get(b, {}).get(a) or UNKNOWN_COMPLEMENT
+
+
+# SIZE_FIT[mine][theirs]: what a partner of their size is worth to a brand of my size. A small
+# brand gains from any partner; a large brand gains little from a very small one.
+SIZE_FIT = (
+    (1.0, 1.0, 1.0, 1.0),
+    (0.8, 1.0, 1.0, 1.0),
+    (0.5, 0.8, 1.0, 1.0),
+    (0.3, 0.5, 0.8, 1.0),
+)
+UNKNOWN_SIZE_FIT = 0.7
+UNKNOWN_OVERLAP = 0.3  # a side left a list empty: we cannot tell, so a little credit
+
+WEIGHTS = {"audience": 0.30, "kinds": 0.25, "category": 0.20, "values": 0.15, "size": 0.10}
+COMPETING_FACTOR = 0.75  # same category: the pair competes more than it complements
+
+
+def _audience(countries: float, ages: float, genders: float) -> float:
+    # Markets gate the audience: no shared country, no shared customers.
+    return countries * (0.4 + 0.6 * ages) * (0.6 + 0.4 * genders)
+
+
+# ---------------------------------------------------------------- plain-Python form
+
+
+@dataclass(frozen=True)
+class Profile:
+    brand_id: int
+    account_id: str
+    category: str = ""
+    company_size: str = ""
+    values: frozenset[str] = frozenset()
+    collab_kinds: frozenset[str] = frozenset()
+    countries: frozenset[str] = frozenset()
+    age_bands: frozenset[str] = frozenset()
+    genders: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Scored:
+    candidate_id: int
+    score: float
+    reasons: tuple[str, ...] = field(default_factory=tuple)
+    category: str = ""
+    keys: frozenset[str] = frozenset()  # what the reasons rest on (diversity compares these)
+
+
+def _shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
+    a, b = {t.strip().lower() for t in mine}, {t.strip().lower() for t in theirs}
+    return len(a & b) if a and b else -1
+
+
+def _overlap(mine: frozenset[str], theirs: frozenset[str]) -> float:
+    """Share of what I listed that the partner also has (UNKNOWN_OVERLAP if either is empty)."""
+    shared = _shared(mine, theirs)
+    return UNKNOWN_OVERLAP if shared < 0 else shared / len(mine)
+
+
+def fit(me: Profile, other: Profile) -> float:
+    """How well `other` fits what `me` wants, 0..1 (directional)."""
+    audience = _audience(
+        _overlap(me.countries, other.countries),
+        _overlap(me.age_bands, other.age_bands),
+        _overlap(me.genders, other.genders),
+    )
+    size_me = _SIZE_CODE.get(me.company_size.strip().lower())
+    size_other = _SIZE_CODE.get(other.company_size.strip().lower())
+    size = SIZE_FIT[size_me - 1][size_other - 1] if size_me and size_other else UNKNOWN_SIZE_FIT
+    return (
+        WEIGHTS["audience"] * audience
+        + WEIGHTS["kinds"] * _overlap(me.collab_kinds, other.collab_kinds)
+        + WEIGHTS["category"] * complement(me.category, other.category)
+        + WEIGHTS["values"] * _overlap(me.values, other.values)
+        + WEIGHTS["size"] * size
+    )
+
+
+def combine(fit_ab: float, fit_ba: float, same_category: bool) -> float:
+    """Both directions must fit: geometric mean, so a one-sided fit cannot dominate."""
+    score = (fit_ab * fit_ba) ** 0.5
+    return score * COMPETING_FACTOR if same_category else score

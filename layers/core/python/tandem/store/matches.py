@@ -1,0 +1,105 @@
+"""Match runs, the matches they write, and the packed match index shards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from pynamodb.attributes import (
+    BinaryAttribute,
+    BooleanAttribute,
+    ListAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UTCDateTimeAttribute,
+)
+
+from tandem.store import keys
+
+if TYPE_CHECKING:
+    pass
+from tandem.store.base import Key, TandemModel, _Gsi2, _register
+
+
+@_register
+class MatchRun(TandemModel):
+    run_id = UnicodeAttribute()
+    brand_id = NumberAttribute()
+    status = UnicodeAttribute()  # queued | running | done | failed
+    message = UnicodeAttribute(default="")
+    trigger = UnicodeAttribute(default="on-demand")
+    candidates = NumberAttribute(default=0)
+    batches = NumberAttribute(default=0)
+    matches = NumberAttribute(default=0)
+    started_at = UTCDateTimeAttribute()
+    finished_at = UTCDateTimeAttribute(null=True)
+    gsi2pk = UnicodeAttribute(null=True)
+    gsi2sk = UnicodeAttribute(null=True)
+    by_status = _Gsi2()
+    ttl = NumberAttribute(null=True)
+
+    @classmethod
+    def key(cls, brand_id: int, run_id: str) -> Key:
+        return keys.brand_pk(brand_id), keys.match_run_sk(run_id)
+
+    @classmethod
+    def of_brand(cls, brand_id: int, filter_condition: Any = None) -> Iterator[MatchRun]:
+        return cls.query(
+            keys.brand_pk(brand_id),
+            cls.sk.startswith(keys.MATCH_RUN_PREFIX),
+            filter_condition=filter_condition,
+        )
+
+    @classmethod
+    def status_key(cls, status: str) -> str:
+        """gsi2pk of runs in `status` (the scheduler's sweep of runs still open)."""
+        return keys.match_run_status_gsi(status)
+
+    @classmethod
+    def with_status(cls, status: str, started_before: str) -> Iterator[MatchRun]:
+        return cls.by_status.query(keys.match_run_status_gsi(status), cls.gsi2sk < started_before)
+
+
+@_register
+class Match(TandemModel):
+    brand_id = NumberAttribute()
+    candidate_id = NumberAttribute()
+    score = NumberAttribute()
+    reasons = ListAttribute(of=UnicodeAttribute, default=list)
+    run_id = UnicodeAttribute()
+    seen = BooleanAttribute(default=False)  # no longer written: BrandSeen.new_matches says what is new
+    created_at = UTCDateTimeAttribute()
+    rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
+
+    @classmethod
+    def key(cls, brand_id: int, candidate_id: int) -> Key:
+        return keys.brand_pk(brand_id), keys.match_sk(candidate_id)
+
+    @classmethod
+    def of_brand(cls, brand_id: int) -> dict[int, Match]:
+        """The brand's matches by candidate id (one query)."""
+        return {
+            int(m.candidate_id): m
+            for m in cls.query(keys.brand_pk(brand_id), cls.sk.startswith(keys.MATCH_PREFIX))
+        }
+
+
+@_register
+class MatchIndexShard(TandemModel):
+    """Packed match profiles of brands `n * size` .. `(n + 1) * size - 1` (pk=MATCHINDEX,
+    sk=SHARD#n): fixed-width records (tandem.domain.matching.RECORD_FORMAT), slot = id % size.
+    `version` guards read-modify-write refreshes (conditional put)."""
+
+    records = BinaryAttribute(legacy_encoding=False)
+    version = NumberAttribute(default=0)
+    vocab = NumberAttribute(default=0)  # matching.VOCAB_VERSION the records were packed with
+    slots = NumberAttribute(default=0)  # shard size when written
+    updated_at = NumberAttribute(default=0)
+
+    @classmethod
+    def key(cls, shard: int) -> Key:
+        return keys.MATCH_INDEX, keys.match_index_shard_sk(shard)
+
+    @property
+    def shard(self) -> int:
+        return keys.shard_of_sk(self.sk)

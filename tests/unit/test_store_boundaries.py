@@ -120,3 +120,25 @@ def test_models_name_their_keys_only_sign_in_services_use_the_builders():
         "layers/core/python/tandem/services/rate_limit.py",
         "layers/core/python/tandem/services/password_links.py",
     }
+
+
+def test_routes_write_nothing_themselves():
+    """Handlers stay thin: every write is a service's (a route reads the caller and answers)."""
+
+    def is_write(call: ast.Call) -> bool:
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        keywords = {k.arg for k in call.keywords}
+        return bool(keywords & {"actions", "condition"}) or name in {
+            "save",
+            "update_only",
+            "transaction",
+            "put_new",
+        }
+
+    writes = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in (ROOT / "functions").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call) and is_write(node)
+    ]
+    assert writes == []

@@ -64,13 +64,7 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return view(*args, **kwargs)
         except TandemError as exc:
-            return error_response(
-                exc.status,
-                exc.message,
-                getattr(exc, "errors", None),
-                getattr(exc, "code", None),
-                getattr(exc, "extra", None),
-            )
+            return error_response(exc.status, exc.message, exc.errors, exc.code, exc.extra)
         except Exception:
             logger.exception("Unhandled error in %s", view.__name__)
             return error_response(500, "Something went wrong on our side. Please try again.")

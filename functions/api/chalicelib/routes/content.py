@@ -10,11 +10,12 @@ from chalice import Blueprint
 from chalicelib.auth import Member, caller, member_for_brand
 from chalicelib.http import brand_id_param, json_body, lazy, path_text, route
 from tandem.domain import account_types as areas
-from tandem.store.models import BrandRelation, User
+from tandem.store.models import BrandRelation
 
 bp = Blueprint(__name__)
 content = lazy("tandem.services.content")
 shares = lazy("tandem.services.collab_shares")
+onboarding = lazy("tandem.services.onboarding")
 
 
 @route(bp, "/collab", methods=["GET"], area=areas.COLLAB_IDEAS)
@@ -85,5 +86,4 @@ def video_view(slug: str) -> dict:
 @route(bp, "/users/action/instructions", methods=["POST"])
 def instructions_done() -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
-    member.user.update(actions=[User.instructions_done.set(True)])
-    return {"ok": True}
+    return onboarding.finish(member.user, "instructions")

@@ -17,7 +17,7 @@ bp = Blueprint(__name__)
 @route(bp, "/issues/report", methods=["POST"])
 def report_issue() -> Response:
     user = member_for_brand(bp.current_request, need_brand=False).user
-    if user.access != "admin" and settings().stage not in ("local", "dev"):
+    if user.access != "admin" and not settings().is_development:
         raise Forbidden("Only Tandem admins can report issues here")
     result = issue_reports.report(user.user_id, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))

@@ -6,11 +6,10 @@ from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
 from chalicelib.http import JSON_HEADERS, client_ip, json_body, lazy, path_text, route
-from tandem.errors import ValidationError
-from tandem.store.models import User
 
 auth = lazy("tandem.services.auth")
 profile = lazy("tandem.services.profile")
+onboarding = lazy("tandem.services.onboarding")
 
 bp = Blueprint(__name__)
 
@@ -132,22 +131,16 @@ def change_password() -> dict:
 @route(bp, "/users/stop-welcome-emails/{email}", methods=["GET"])
 def stop_welcome_emails(email: str) -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
-    if member.user.email != path_text(email).strip().lower():
-        # 400, not 403: the app signs a member out on 403, and this is only a wrong link
-        raise ValidationError("You can only change your own email settings")
-    member.user.update(actions=[User.welcome_emails.set(False)])
-    return {"message": "You won't get any more welcome emails."}
+    return onboarding.stop_welcome_emails(member.user, path_text(email))
 
 
 @route(bp, "/users/action/welcome", methods=["POST"])
 def welcome_done() -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
-    member.user.update(actions=[User.welcome_done.set(True)])
-    return {"ok": True}
+    return onboarding.finish(member.user, "welcome")
 
 
 @route(bp, "/users/action/brand-visibility-pupup", methods=["POST"])
 def brand_visibility_popup_done() -> dict:
     member = member_for_brand(bp.current_request, need_brand=False)
-    member.user.update(actions=[User.brand_visibility_popup_done.set(True)])
-    return {"ok": True}
+    return onboarding.finish(member.user, "brand-visibility-popup")

@@ -83,8 +83,13 @@ class Settings:
         return self.stage == "local"
 
     @property
-    def allows_impersonation(self) -> bool:
+    def is_development(self) -> bool:
+        """A stage of our own (local, dev): impersonation and the issue box for everyone."""
         return self.stage in ("local", "dev")
+
+    @property
+    def allows_impersonation(self) -> bool:
+        return self.is_development
 
     def require(self, *names: str) -> str:
         """The (first) named per-function setting; ConfigError naming its variable when unset.

@@ -2,17 +2,39 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TandemError(Exception):
+    """`message` is the answer's `error`; `errors` names each field's problem, `code` is a machine
+    code the app acts on, `extra` what the caller needs to go on (all three optional)."""
+
     status = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        errors: dict[str, str] | None = None,
+        code: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.errors = errors
+        self.code = code
+        self.extra = extra
 
 
 class ValidationError(TandemError):
     status = 400
+
+
+class FieldErrors(ValidationError):
+    """A 400 naming each field's problem; its message is the first one."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__(next(iter(errors.values())), errors=errors)
 
 
 class Unauthorized(TandemError):

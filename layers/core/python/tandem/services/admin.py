@@ -19,7 +19,7 @@ from typing import Any
 from tandem.domain import billing as billing_rules
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
-from tandem.errors import Conflict, NotFound, ValidationError
+from tandem.errors import Conflict, FieldErrors, NotFound, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services import accounts, audit, billing, credits, entitlements, mailer, notify, requests
 from tandem.store import admin as store
@@ -356,9 +356,7 @@ def _grant_credits(body: dict) -> str:
     if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 366:
         errors["days"] = "Days must be a whole number from 1 to 366"
     if errors:
-        error = ValidationError(next(iter(errors.values())))
-        error.errors = errors  # type: ignore[attr-defined]
-        raise error
+        raise FieldErrors(errors)
     now = int(time.time())
     names = {"main": "Subscription credits", "gifted": "Gifted credits"}
     credits.grant(

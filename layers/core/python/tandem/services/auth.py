@@ -14,7 +14,7 @@ from typing import Any
 
 from tandem.domain import passwords
 from tandem.domain.throttle import Policy, Window
-from tandem.errors import Gone, ValidationError
+from tandem.errors import FieldErrors, Gone, ValidationError
 from tandem.observability import count_event
 from tandem.services import accounts, codes, mailer, password_links, rate_limit, sessions, tokens
 from tandem.store.admin import SiteSettings
@@ -63,12 +63,6 @@ def _require(body: dict[str, Any], field: str, max_length: int = 200) -> str:
     if len(value) > max_length:
         raise FieldErrors({field: f"Please use at most {max_length} characters"})
     return value.strip()
-
-
-class FieldErrors(ValidationError):
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__(next(iter(errors.values())))
-        self.errors = errors
 
 
 def _check_password(password: str, context: tuple[str, ...] = (), field: str = "password") -> None:

@@ -22,9 +22,8 @@ from typing import Any
 
 from tandem.domain import passwords
 from tandem.domain.throttle import Policy, Window
-from tandem.errors import Conflict, ValidationError
+from tandem.errors import Conflict, FieldErrors, ValidationError
 from tandem.services import accounts, auth, billing, mailer, rate_limit, sessions
-from tandem.services.auth import FieldErrors
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import EmailOwner, User, transaction
 

@@ -32,9 +32,7 @@ class LinkRefused(ValidationError):
     so the sign-in form can be filled in (only the holder of the link learns it)."""
 
     def __init__(self, message: str, email: str | None) -> None:
-        super().__init__(message)
-        self.code = "sign_in_link_refused"
-        self.extra = {"email": email} if email else None
+        super().__init__(message, code="sign_in_link_refused", extra={"email": email} if email else None)
 
 
 def enabled(user: User) -> bool:

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from tandem.domain import requests as rules
-from tandem.errors import NotFound, ValidationError
+from tandem.errors import FieldErrors, NotFound
 from tandem.services.requests.present import request_json
 from tandem.store.models import BrandRelation, ConnectionRequest
 
@@ -52,9 +52,7 @@ def clean_text(raw: Any, field: str, required: bool, limit: int) -> str:
     try:
         return rules.clean_message(raw, required=required, limit=limit)
     except ValueError as exc:
-        error = ValidationError(str(exc))
-        error.errors = {field: str(exc)}  # type: ignore[attr-defined]
-        raise error from None
+        raise FieldErrors({field: str(exc)}) from None
 
 
 def relation_update(

@@ -34,8 +34,7 @@ class PaymentNeeded(PaymentRequired):
     """402 with a machine code the app opens the subscription overlay with."""
 
     def __init__(self, message: str, code: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
 
 
 @dataclass(frozen=True)
@@ -117,9 +116,9 @@ class Pitch:
 def _target_id(body: dict[str, Any]) -> int:
     to_brand_id = parse_id(body.get("toBrandId"))
     if to_brand_id is None:
-        error = ValidationError("Choose the brand to send your request to")
-        error.errors = {"toBrandId": "This field is required"}  # type: ignore[attr-defined]
-        raise error
+        raise ValidationError(
+            "Choose the brand to send your request to", errors={"toBrandId": "This field is required"}
+        )
     return to_brand_id
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from tandem.domain import credits as credit_rules
 from tandem.domain.formats import format_money
+from tandem.domain.trial import TRIAL_CREDITS, TRIAL_DAYS
 
 CURRENCY = "gbp"
 MAIN_CREDITS = credit_rules.MAIN_CREDITS_PER_MONTH  # 6 a month, no rollover
@@ -463,8 +464,6 @@ def products_response(
                 else (ids.links.get(spec.link_kind) if spec.link_kind else None)
             )
             if viewer.trial and spec.lookup_key == TRIAL_PRICE:
-                from tandem.domain.entitlements import TRIAL_CREDITS, TRIAL_DAYS
-
                 trial_key = spec.lookup_key + TRIAL_SUFFIX
                 sets[spec.price_set].append(
                     trial_option(

@@ -35,21 +35,12 @@ from typing import Any
 
 from tandem.domain import account_types
 from tandem.domain import credits as credit_rules
+from tandem.domain.months import add_months
+from tandem.domain.trial import TRIAL_CREDITS, TRIAL_DAYS, TRIAL_TERMS
 
 DAY = 86400
 
-# ---------------------------------------------------------------- the free trial (one decision)
-
-TRIAL_DAYS = 14  # the main plan's free trial, through Checkout (card collected) or an admin grant
-TRIAL_CREDITS = 3  # credits for the trial's 14 days; the first paid month brings the usual 6
-TRIAL_TERMS = (
-    f"Try Tandem free for {TRIAL_DAYS} days, once per account: {TRIAL_CREDITS} credits to send requests "
-    "and pitch, and every brand name in Matches.",
-    "We take your card but charge nothing until the trial ends; then the monthly plan starts "
-    "and renews each month with 6 credits.",
-    "Cancel in the payment portal before the trial ends and you pay nothing.",
-)
-
+# the free trial's terms are one decision in domain/trial.py
 # ---------------------------------------------------------------- states
 
 NONE = "none"
@@ -198,19 +189,13 @@ class Plan:
         return self.state in IN_FORCE
 
 
-def _add_months(anchor: int, months: int) -> int:
-    from tandem.domain.billing import add_months
-
-    return add_months(anchor, months)
-
-
 def _next_month(anchor: int | None, now: int, until: int | None) -> int | None:
     """The first whole-month step from `anchor` after `now` (before `until`)."""
     if anchor is None:
         return None
     k = 1
     while True:
-        at = _add_months(anchor, k)
+        at = add_months(anchor, k)
         if until is not None and at >= until:
             return None
         if at > now:

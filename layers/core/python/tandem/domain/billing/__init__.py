@@ -64,7 +64,6 @@ from tandem.domain.billing.compute import (
     state_from_record,
     within_guarantee,
 )
-from tandem.domain.billing.grants import add_months
 from tandem.domain.billing.results import (
     APPROVALS,
     DAY,
@@ -79,6 +78,7 @@ from tandem.domain.billing.results import (
     Grant,
     Payment,
 )
+from tandem.domain.months import add_months
 
 __all__ = [
     "DAY",

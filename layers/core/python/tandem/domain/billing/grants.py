@@ -3,7 +3,6 @@ when each month starts (never two main grants at once). Keys are deterministic l
 
 from __future__ import annotations
 
-import calendar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -11,17 +10,8 @@ from tandem.domain import catalogue
 from tandem.domain.billing.results import DAY, LEDGER_KIND, MIN_SHIFTED_SHARE, Grant, Payment
 from tandem.domain.billing.snapshot import _int, _Snapshot
 from tandem.domain.catalogue import PriceInfo
-from tandem.domain.entitlements import TRIAL_CREDITS
-
-
-def add_months(anchor: int, months: int) -> int:
-    """`anchor` plus whole months, the day clamped to the month's last day (a 31 January anchor
-    gives 28/29 February, then 31 March), as Stripe bills."""
-    start = datetime.fromtimestamp(anchor, UTC)
-    index = start.month - 1 + months
-    year, month = start.year + index // 12, index % 12 + 1
-    day = min(start.day, calendar.monthrange(year, month)[1])
-    return int(start.replace(year=year, month=month, day=day).timestamp())
+from tandem.domain.months import add_months
+from tandem.domain.trial import TRIAL_CREDITS
 
 
 def _day(ts: int) -> str:

@@ -201,6 +201,10 @@ def main() -> None:
     cpu_api = [c for kind, c in CPU if kind == "api"]
     cpu_base = [c for kind, c in CPU if kind == "boto3"]
     cpu_ratio = statistics.median(a / b for a, b in zip(cpu_api, cpu_base, strict=True))
+    print(
+        f"# CPU ms (median): dashboard {statistics.median(cpu_api) * 1000:.0f}, "
+        f"boto3 {statistics.median(cpu_base) * 1000:.0f}"
+    )
     print(f"BENCH cold_start_ratio_artifact {ratio:.2f}")
     print("# the same ratio of the whole interpreters' CPU time (start-up included):")
     print(f"BENCH cold_start_ratio_artifact_cpu {cpu_ratio:.2f}")

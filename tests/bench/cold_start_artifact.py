@@ -115,9 +115,15 @@ def lay_out(built: Path, into: Path) -> dict[str, Path]:
     compiled = list(paths["layer"].rglob("*.pyc"))
     sources = list(paths["layer"].rglob("*.py"))
     functions = len(list(paths["task"].rglob("*.py")))
-    print(f"# layer: {len(sources)} .py, {len(compiled)} .pyc; function: {functions} .py")
+    functions_compiled = len(list(paths["task"].rglob("*.pyc")))
+    print(
+        f"# layer: {len(sources)} .py, {len(compiled)} .pyc; "
+        f"function: {functions} .py, {functions_compiled} .pyc"
+    )
     if not compiled:
         print("# WARNING: the layer carries no bytecode: every cold start compiles it (the old build)")
+    if not functions_compiled:
+        print("# WARNING: the function carries no bytecode: every cold start compiles app.py and chalicelib")
     for path in [into, *into.rglob("*")]:
         if not path.is_symlink():
             path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))

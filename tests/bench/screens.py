@@ -235,7 +235,8 @@ def main() -> None:
             with cProfile.Profile() as prof:
                 for _ in range(5):
                     api.call("GET", path, who, brand)
-            pstats.Stats(prof, stream=sys.stderr).sort_stats(os.environ.get("BENCH_PROFILE_SORT", "cumulative")).print_stats(60)
+            order = os.environ.get("BENCH_PROFILE_SORT", "cumulative")  # or tottime
+            pstats.Stats(prof, stream=sys.stderr).sort_stats(order).print_stats(60)
         timed = {name: api.warm_ms(path, who, brand) for name, (path, who, brand) in screens.items()}
         warm = {name: wall for name, (wall, _) in timed.items()}
         warm_cpu = {name: cpu for name, (_, cpu) in timed.items()}

@@ -22,6 +22,8 @@ JOBS: dict[str, Callable[[], Any]] = {
     "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)
     # EmailOwner items for users from before them (make deploy runs it after each deploy)
     "claim-legacy-emails": accounts.claim_legacy_emails,
+    # users from before the users index into it (the admin lists query it; make deploy runs it)
+    "index-users": accounts.index_users,
 }
 
 

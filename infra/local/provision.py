@@ -13,7 +13,7 @@ from typing import Any
 
 import boto3
 
-from infra.local import lambda_inprocess, moto_isolation, moto_sfn
+from infra.local import lambda_inprocess, moto_isolation, moto_items, moto_sfn
 from infra.local.template import ACCOUNT, REGION, LocalPlan, build_plan
 
 LAMBDA_ROLE = "tandem-local-lambda"
@@ -70,6 +70,7 @@ def default_secret_values(plan: LocalPlan) -> dict[str, str]:
 def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | None = None) -> LocalPlan:
     """Create everything; returns the plan with queue URLs resolved."""
     moto_isolation.install()
+    moto_items.install()
     moto_sfn.install()
     first = build_plan()
 

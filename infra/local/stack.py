@@ -194,9 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         items, replayed = journal.restore()
         print(f"Loaded {items} items from {journal.table_path} ({replayed} journalled writes).", flush=True)
-        from tandem.services.accounts import claim_legacy_emails
+        from tandem.services.accounts import claim_legacy_emails, index_users
 
         claim_legacy_emails()  # users saved before one-account-per-email (docs/decisions.md)
+        index_users()  # users saved before the admin lists' index (gsi3)
     journal.open()  # a fresh snapshot; from here on every write is journalled before it is answered
     if first_start:
         start_demo_match_runs()  # finish in the background; the app polls them like any run

@@ -115,9 +115,15 @@ def lay_out(built: Path, into: Path) -> dict[str, Path]:
     compiled = list(paths["layer"].rglob("*.pyc"))
     sources = list(paths["layer"].rglob("*.py"))
     functions = len(list(paths["task"].rglob("*.py")))
-    print(f"# layer: {len(sources)} .py, {len(compiled)} .pyc; function: {functions} .py")
+    functions_compiled = len(list(paths["task"].rglob("*.pyc")))
+    print(
+        f"# layer: {len(sources)} .py, {len(compiled)} .pyc; "
+        f"function: {functions} .py, {functions_compiled} .pyc"
+    )
     if not compiled:
         print("# WARNING: the layer carries no bytecode: every cold start compiles it (the old build)")
+    if not functions_compiled:
+        print("# WARNING: the function carries no bytecode: every cold start compiles app.py and chalicelib")
     for path in [into, *into.rglob("*")]:
         if not path.is_symlink():
             path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
@@ -201,6 +207,10 @@ def main() -> None:
     cpu_api = [c for kind, c in CPU if kind == "api"]
     cpu_base = [c for kind, c in CPU if kind == "boto3"]
     cpu_ratio = statistics.median(a / b for a, b in zip(cpu_api, cpu_base, strict=True))
+    print(
+        f"# CPU ms (median): dashboard {statistics.median(cpu_api) * 1000:.0f}, "
+        f"boto3 {statistics.median(cpu_base) * 1000:.0f}"
+    )
     print(f"BENCH cold_start_ratio_artifact {ratio:.2f}")
     print("# the same ratio of the whole interpreters' CPU time (start-up included):")
     print(f"BENCH cold_start_ratio_artifact_cpu {cpu_ratio:.2f}")

@@ -92,6 +92,14 @@ def register(event: str, handler: Callable[..., Any], unique_id: str) -> None:
             made.meta.events.register(event, handler, unique_id=unique_id)
 
 
+def unregister(event: str, unique_id: str) -> None:
+    """Undo `register` (a test's counter)."""
+    with _lock:
+        session().unregister(event, unique_id=unique_id)
+        for made in _clients.values():
+            made.meta.events.unregister(event, unique_id=unique_id)
+
+
 # ---------------------------------------------------------------- secrets
 
 SECRET_MAX_AGE = 300.0  # seconds a secret value is reused before Secrets Manager is asked again

@@ -84,6 +84,7 @@ def create_account_with_user(
         gsi1sk=keys.EMAIL_SK,
         gsi2pk=keys.account_users_gsi(account_id),
         gsi2sk=keys.user_pk(user_id),
+        **User.list_keys(email, user_id),
     )
     owner = EmailOwner(*EmailOwner.key(email), user_id=user_id, account_id=account_id, created_at=now)
     brand = new_brand(account_id=account_id, name=brand_name) if brand_name is not None else None
@@ -156,13 +157,31 @@ def get_account(account_id: str) -> Account | None:
 
 
 def list_users(limit: int = 200) -> list[User]:
-    """Users for the admin list (a scan: admin-only and small; an index comes when it grows)."""
-    found: list[User] = []
+    """The admin Users list: the first `limit` users by email, from the users index (one Query)."""
+    from tandem.store.admin import listed_users
+
+    return listed_users(limit)
+
+
+def index_users() -> dict[str, int]:
+    """Backfill (scheduler job `index-users`, idempotent; run by `make deploy` and at local
+    stack start): every user saved before the users index (gsi3) is put in it, so the admin
+    lists, which only query the index, show them. A user whose email changes meanwhile is
+    left to that change, which writes its index keys too."""
+    indexed = 0
     for user in User.every():
-        found.append(user)
-        if len(found) == limit:
-            break
-    return found
+        if user.gsi3pk is not None:
+            continue
+        listed = User.list_keys(user.email, user.user_id)
+        try:
+            user.update(
+                actions=[User.gsi3pk.set(listed["gsi3pk"]), User.gsi3sk.set(listed["gsi3sk"])],
+                condition=(User.email == user.email) & User.gsi3pk.does_not_exist(),
+            )
+            indexed += 1
+        except ConditionFailed:
+            pass  # its email changed meanwhile: that change wrote its index keys
+    return {"indexed": indexed}
 
 
 def users_of_account(account_id: str) -> list[User]:

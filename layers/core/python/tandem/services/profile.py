@@ -106,7 +106,7 @@ def change_email(user: User, body: dict[str, Any]) -> dict[str, Any]:
             tx.delete(EmailOwner(*EmailOwner.key(old)), condition=EmailOwner.user_id == user.user_id)
             tx.update(
                 user,
-                actions=User.email_actions(email),
+                actions=User.email_actions(email, user.user_id),
                 condition=User.email == old,  # a parallel change of the same user: one wins
             )
     except ConditionFailed as exc:

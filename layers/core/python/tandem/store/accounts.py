@@ -16,12 +16,27 @@ from pynamodb.attributes import (
     UnicodeSetAttribute,
     UTCDateTimeAttribute,
 )
+from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 
 from tandem.store import keys
 
 if TYPE_CHECKING:
     pass
 from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register
+
+# What the admin lists show of a user (template.yaml projects these into gsi3).
+USER_LIST_ATTRIBUTES = ["user_id", "account_id", "email", "name", "access"]
+
+
+class _UserList(GlobalSecondaryIndex):
+    """gsi3: every user by email (the admin Users and Members lists), only the listed fields."""
+
+    class Meta:
+        index_name = "gsi3"
+        projection = IncludeProjection(USER_LIST_ATTRIBUTES)
+
+    gsi3pk = UnicodeAttribute(hash_key=True)
+    gsi3sk = UnicodeAttribute(range_key=True)
 
 
 @_register
@@ -106,6 +121,9 @@ class User(TandemModel):
     gsi2pk = UnicodeAttribute(null=True)  # ACCOUNT-USERS#<account>: who to email for a brand
     gsi2sk = UnicodeAttribute(null=True)
     by_account = _Gsi2()
+    gsi3pk = UnicodeAttribute(null=True)  # USERS: the admin lists, by email (unset: not yet backfilled)
+    gsi3sk = UnicodeAttribute(null=True)
+    listed = _UserList()
 
     @classmethod
     def key(cls, user_id: str) -> Key:
@@ -123,14 +141,27 @@ class User(TandemModel):
             gsi1sk=keys.EMAIL_SK,
             gsi2pk=keys.account_users_gsi(account_id),
             gsi2sk=keys.user_pk(user_id),
+            **cls.list_keys(email, user_id),
             **fields,
         )
 
+    @staticmethod
+    def list_keys(email: str, user_id: str) -> dict[str, str]:
+        """Where the user stands in the admin lists (gsi3: every user, by email)."""
+        return {"gsi3pk": keys.ALL_USERS, "gsi3sk": keys.user_list_sk(email, user_id)}
+
     @classmethod
-    def email_actions(cls, email: str) -> list[Any]:
-        """The update actions that move a user to a new (normalised) sign-in address, index key
+    def email_actions(cls, email: str, user_id: str) -> list[Any]:
+        """The update actions that move a user to a new (normalised) sign-in address, index keys
         included, and mark it unconfirmed."""
-        return [cls.email.set(email), cls.gsi1pk.set(keys.email_gsi(email)), cls.email_confirmed.set(False)]
+        listed = cls.list_keys(email, user_id)
+        return [
+            cls.email.set(email),
+            cls.gsi1pk.set(keys.email_gsi(email)),
+            cls.gsi3pk.set(listed["gsi3pk"]),
+            cls.gsi3sk.set(listed["gsi3sk"]),
+            cls.email_confirmed.set(False),
+        ]
 
     @classmethod
     def with_email(cls, email: str) -> User | None:
@@ -142,7 +173,7 @@ class User(TandemModel):
 
     @classmethod
     def every(cls) -> Iterator[User]:
-        """Every user (a scan: admin lists only)."""
+        """Every user, whole (a scan: scheduled jobs and backfills, never a screen)."""
         return cls.scan(cls.pk.startswith(keys.USER_PREFIX) & (cls.sk == keys.META))
 
 

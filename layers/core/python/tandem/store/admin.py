@@ -7,9 +7,11 @@
 - accounts awaiting approval (sparse)   gsi2pk=APPROVAL#pending  gsi2sk=<since iso>#<account>
   (on the Account item; billing's sync writes it with the plan's status)
 - issue reports newest first            gsi1pk=ISSUES        gsi1sk=<iso time> (IssueReport)
-- users by a page of a filtered scan    (admins only: the user list is small and rarely read)
+- every user by email (the admin Users gsi3pk=USERS            gsi3sk=<email>#<user id>
+  and Members lists; on the User item, only the listed fields projected)
 
-Every list is one Query (or Scan page) per call with an opaque cursor the service encodes.
+Every list is one Query per call (the member search at most two) with an opaque cursor the
+service encodes; none scans the table.
 """
 
 from __future__ import annotations
@@ -140,21 +142,31 @@ def issue_reports(limit: int, cursor: str | None) -> tuple[list[IssueReport], st
     return items, encode_cursor(result.last_evaluated_key)
 
 
+def listed_users(limit: int) -> list[User]:
+    """The first `limit` users by email (user_id, account_id, email, name, access only)."""
+    return list(User.listed.query(keys.ALL_USERS, limit=limit))
+
+
 def search_users(
     text: str, page_size: int, cursor: str | None, max_calls: int = 2
 ) -> tuple[list[User], str | None]:
-    """Users whose email or name contains `text` (as typed, lower-cased or capitalised), from
-    at most `max_calls` Scan calls (so one screen load stays within its reads budget); the
-    cursor continues where the scan stopped, so a page may hold fewer than `page_size` and a
-    search of a large table takes several pages. Admins only."""
-    start = decode_cursor(cursor, {"pk", "sk"})
-    condition = User.pk.startswith(keys.USER_PREFIX) & (User.sk == keys.META)
+    """Users by email whose email or name contains `text` (as typed, lower-cased or
+    capitalised), from at most `max_calls` Query calls on the users index (so one screen load
+    stays within its reads budget); the cursor continues where the last call stopped, so with
+    a search a page may hold fewer than `page_size` and a large search takes several pages.
+    Without one each page is `page_size` users. Admins only."""
+    start = decode_cursor(cursor, {"pk", "sk", "gsi3pk", "gsi3sk"})
+    condition = None
     if text:
-        match = User.email.contains(text.lower())
+        condition = User.email.contains(text.lower())
         for variant in sorted({text, text.lower(), text.capitalize(), text.title()}):
-            match = match | User.name.contains(variant)
-        condition = condition & match
-    pages = User.scan(condition, last_evaluated_key=start).page_iter
+            condition = condition | User.name.contains(variant)
+    pages = User.listed.query(
+        keys.ALL_USERS,
+        filter_condition=condition,
+        last_evaluated_key=start,
+        page_size=None if text else page_size,
+    ).page_iter
     found: list[User] = []
     for _ in range(max_calls):
         try:

@@ -5,7 +5,7 @@ makes a botocore session per thread and a client per connection: eight models to
 member's first request meant eight sessions and clients, each loading DynamoDB's JSON model.
 Here every model's `_get_connection()` (overridden in models.TandemModel) answers one
 `TableConnection` whose `Connection` hands out the shared client of tandem.integrations.aws.
-Its MetaTable describes the whole table (keys and both indexes), so any model may use it.
+Its MetaTable describes the whole table (keys and every index), so any model may use it.
 tests/unit/test_store_connection.py fails if pynamodb's private hooks move.
 """
 
@@ -25,7 +25,7 @@ from tandem.store.errors import conditions
 _lock = threading.Lock()
 _table: TableConnection | None = None
 
-INDEXES = {"gsi1": ("gsi1pk", "gsi1sk"), "gsi2": ("gsi2pk", "gsi2sk")}
+INDEXES = {"gsi1": ("gsi1pk", "gsi1sk"), "gsi2": ("gsi2pk", "gsi2sk"), "gsi3": ("gsi3pk", "gsi3sk")}
 
 
 class SharedConnection(Connection):

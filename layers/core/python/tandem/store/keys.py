@@ -15,6 +15,7 @@ Access patterns:
   (BOX: PENDING | AWAITING | CONNECTED | DECLINED | CANCELLED; ms = last change, newest first)
 - what a brand has seen (isNew)        pk=BRAND#<id>             sk=SEEN
 - an account's users (notifications)   gsi2pk=ACCOUNT-USERS#<id> gsi2sk=USER#<id>
+- every user by email (admin lists)     gsi3pk=USERS              gsi3sk=<email>#<user id>
 - holds still held (month-end settle)  gsi2pk=HOLDS#held         gsi2sk=<release_until>#<account>#<ref>
 - live credit buckets (ledger check)   gsi1pk=BUCKETS            gsi1sk=<valid_to>#<account>#<bucket>
 - a Stripe customer's account          pk=STRIPE_CUSTOMER#<cus>  sk=META
@@ -48,6 +49,12 @@ def user_pk(user_id: str) -> str:
 
 
 EMAIL_SK = "USER"  # gsi1sk of a user's email entry
+ALL_USERS = "USERS"  # gsi3pk of every user (the admin lists)
+
+
+def user_list_sk(email: str, user_id: str) -> str:
+    """gsi3sk: users listed by email (then id: an address may be held twice from before)."""
+    return f"{email.strip().lower()}#{user_id}"
 
 
 def email_gsi(email: str) -> str:

@@ -23,6 +23,7 @@ template by the local stack and the tests, never by these classes.
 from __future__ import annotations
 
 from tandem.store.accounts import (
+    USER_LIST_ATTRIBUTES,
     Account,
     EmailOwner,
     IssueReport,
@@ -60,6 +61,7 @@ from tandem.store.matches import Match, MatchIndexShard, MatchRun
 from tandem.store.requests import ConnectionRequest
 
 __all__ = [
+    "USER_LIST_ATTRIBUTES",
     "Key",
     "Key",
     "_Gsi1",

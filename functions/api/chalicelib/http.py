@@ -6,7 +6,6 @@ Handlers stay thin: they parse with these helpers, authorize, call a service and
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import re
 from collections.abc import Callable
@@ -22,21 +21,6 @@ from tandem.errors import TandemError, ValidationError
 from tandem.observability import logger
 
 JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
-
-
-class LazyModule:
-    """A module imported on its first use. Route modules name their services with it, so a cold
-    start imports only what the first request uses (Chalice imports every route module)."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attribute: str) -> Any:
-        return getattr(importlib.import_module(self._name), attribute)
-
-
-def lazy(name: str) -> Any:
-    return LazyModule(name)
 
 
 def error_response(

@@ -5,14 +5,9 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import Member, member_for_brand
-from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, lazy, route
-from chalicelib.routes.matches import with_account
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
 from tandem.errors import Forbidden
 from tandem.store.models import Account, Brand
-
-brand_profile = lazy("tandem.domain.brand_profile")
-brands = lazy("tandem.services.brands")
-matches = lazy("tandem.services.matches")
 
 bp = Blueprint(__name__)
 
@@ -28,18 +23,24 @@ def _own_brand(member: Member, raw_id: str) -> Brand:
 
 @route(bp, "/brands/options", methods=["GET"])
 def options() -> dict:
+    from tandem.domain import brand_profile
+
     member_for_brand(bp.current_request, need_brand=False)
     return brand_profile.options()
 
 
 @route(bp, "/brands", methods=["GET"])
 def list_brands() -> dict:
+    from tandem.services import brands
+
     member = member_for_brand(bp.current_request, need_brand=False)
     return {"brands": [brands.profile_json(b) for b in member.brands]}
 
 
 @route(bp, "/brands", methods=["POST"])
 def create_brand() -> Response:
+    from tandem.services import brands
+
     member = member_for_brand(bp.current_request, need_brand=False)
     brand, run_id = brands.create_profile(member.user.account_id, json_body(bp.current_request))
     return Response(
@@ -51,12 +52,16 @@ def create_brand() -> Response:
 
 @route(bp, "/brands/{brandId}", methods=["GET"])
 def get_brand(brandId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    from tandem.services import brands
+
     member = member_for_brand(bp.current_request, need_brand=False)
     return {"brand": brands.profile_json(_own_brand(member, brandId))}
 
 
 @route(bp, "/brands/{brandId}", methods=["PUT"])
 def update_brand(brandId: str) -> dict:  # noqa: N803
+    from tandem.services import brands
+
     member = member_for_brand(bp.current_request, need_brand=False)
     brand = _own_brand(member, brandId)
     brand, run_id = brands.update_profile(brand, json_body(bp.current_request))
@@ -65,6 +70,8 @@ def update_brand(brandId: str) -> dict:  # noqa: N803
 
 @route(bp, "/brands/{brandId}/logo", methods=["POST"])
 def logo_upload(brandId: str) -> dict:  # noqa: N803
+    from tandem.services import brands
+
     member = member_for_brand(bp.current_request, need_brand=False)
     brand = _own_brand(member, brandId)
     return brands.logo_upload(brand, json_body(bp.current_request))
@@ -73,7 +80,9 @@ def logo_upload(brandId: str) -> dict:  # noqa: N803
 @route(bp, "/brand/{otherBrandId}", methods=["GET"])
 def public_brand(otherBrandId: str) -> dict:  # noqa: N803
     """Any brand, as the selected brand (X-Brand-Id) sees it."""
-    member = member_for_brand(bp.current_request, also=with_account)
+    from tandem.services import entitlements, matches
+
+    member = member_for_brand(bp.current_request, also=entitlements.with_account)
     other_id = brand_id_param(otherBrandId)
     viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
     return matches.public_view(viewer, other_id)

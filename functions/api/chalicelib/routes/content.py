@@ -8,18 +8,17 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.auth import Member, caller, member_for_brand
-from chalicelib.http import brand_id_param, json_body, lazy, path_text, route
+from chalicelib.http import brand_id_param, json_body, path_text, route
 from tandem.domain import account_types as areas
 from tandem.store.models import BrandRelation
 
 bp = Blueprint(__name__)
-content = lazy("tandem.services.content")
-shares = lazy("tandem.services.collab_shares")
-onboarding = lazy("tandem.services.onboarding")
 
 
 @route(bp, "/collab", methods=["GET"], area=areas.COLLAB_IDEAS)
 def collab() -> dict:
+    from tandem.services import content
+
     request = bp.current_request
     member_for_brand(request, need_brand=False)
     return content.collab(request.query_params)
@@ -27,6 +26,8 @@ def collab() -> dict:
 
 @route(bp, "/collab/calendar", methods=["GET"], area=areas.COLLAB_IDEAS)
 def collab_calendar() -> dict:
+    from tandem.services import content
+
     request = bp.current_request
     member_for_brand(request, need_brand=False)
     return content.collab_calendar(request.query_params)
@@ -34,6 +35,8 @@ def collab_calendar() -> dict:
 
 @route(bp, "/collab/examples", methods=["GET"], area=areas.COLLAB_IDEAS)
 def collab_examples() -> dict:
+    from tandem.services import collab_shares as shares
+
     who = caller(bp.current_request, default_brand=True)  # checked with the list's brand read
     return shares.examples(who.brand_id, access=who)
 
@@ -49,41 +52,55 @@ def _party(other: str) -> tuple[Member, BrandRelation | None]:
 
 @route(bp, "/connections/{otherBrandId}/share", methods=["GET"], area=areas.CONNECTIONS)
 def get_share(otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    from tandem.services import collab_shares as shares
+
     member, relation = _party(otherBrandId)
     return shares.share_of(int(member.brand.brand_id), relation)
 
 
 @route(bp, "/connections/{otherBrandId}/share", methods=["POST"], area=areas.CONNECTIONS)
 def propose_share(otherBrandId: str) -> dict:  # noqa: N803
+    from tandem.services import collab_shares as shares
+
     member, relation = _party(otherBrandId)
     return shares.propose(int(member.brand.brand_id), relation, json_body(bp.current_request))
 
 
 @route(bp, "/connections/{otherBrandId}/share/agree", methods=["POST"], area=areas.CONNECTIONS)
 def agree_share(otherBrandId: str) -> dict:  # noqa: N803
+    from tandem.services import collab_shares as shares
+
     member, relation = _party(otherBrandId)
     return shares.agree(int(member.brand.brand_id), relation, json_body(bp.current_request))
 
 
 @route(bp, "/connections/{otherBrandId}/share", methods=["DELETE"], area=areas.CONNECTIONS)
 def withdraw_share(otherBrandId: str) -> dict:  # noqa: N803
+    from tandem.services import collab_shares as shares
+
     member, relation = _party(otherBrandId)
     return shares.withdraw(int(member.brand.brand_id), relation)
 
 
 @route(bp, "/videos", methods=["GET"], area=areas.VIDEO_GUIDES)
 def video_guides() -> dict:
+    from tandem.services import content
+
     member = member_for_brand(bp.current_request, need_brand=False)
     return content.video_list(member.user)
 
 
 @route(bp, "/users/video-view/{slug}", methods=["PUT"], area=areas.VIDEO_GUIDES)
 def video_view(slug: str) -> dict:
+    from tandem.services import content
+
     member = member_for_brand(bp.current_request, need_brand=False)
     return content.record_video_view(member.user, path_text(slug))
 
 
 @route(bp, "/users/action/instructions", methods=["POST"])
 def instructions_done() -> dict:
+    from tandem.services import onboarding
+
     member = member_for_brand(bp.current_request, need_brand=False)
     return onboarding.finish(member.user, "instructions")

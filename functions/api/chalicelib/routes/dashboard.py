@@ -1,60 +1,51 @@
-"""GET dashboard and dashboard/{brand}."""
+"""GET dashboard and dashboard/{brand}. What the dashboard reads with the caller is the
+service's to say (tandem.services.dashboard.with_caller and ALONGSIDE)."""
 
 from __future__ import annotations
 
 from chalice import Blueprint
 
 from chalicelib.auth import Member, member_for_brand
-from chalicelib.http import lazy, route
-from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel
+from chalicelib.http import route
+from tandem.store.models import Account, BrandSeen
 from tandem.store.pitch import FeatureSlot
 
 bp = Blueprint(__name__)
-dashboard = lazy("tandem.services.dashboard")
-
-
-def with_dashboard(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """What the dashboard reads with the caller: the account, what is new to the brand and its
-    Pitch Area feature (credits.featureDone)."""
-    wanted: list[tuple[type[TandemModel], Key]] = [(Account, Account.key(account_id))]
-    if brand_id is not None:
-        wanted.append((BrandSeen, BrandSeen.key(brand_id)))
-        wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
-    return wanted
-
-
-def _buckets(account_id: str) -> list:
-    from tandem.services import credits
-
-    return credits.buckets(account_id)
-
-
-# Read at the same time as the caller's items: the account's brands (userBrands) and its
-# credit buckets. The dashboard waits for one round trip instead of three.
-DASHBOARD_READS = {"brands": Brand.of_account, "buckets": _buckets}
 
 
 def build(member: Member) -> dict:
+    """The dashboard from what member_for_brand read with the caller."""
+    from tandem.services import dashboard
+
     if member.brand is None:
         return dashboard.build(None, [])
+    brand_id = int(member.brand.brand_id)
     return dashboard.build(
         member.brand,
         member.brands,
         account=member.item(Account, member.user.account_id),
-        seen=member.item(BrandSeen, int(member.brand.brand_id)) or BrandSeen.at(int(member.brand.brand_id)),
+        seen=member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id),
         buckets=member.alongside.get("buckets"),
-        feature_slot=member.item(FeatureSlot, int(member.brand.brand_id)),
+        feature_slot=member.item(FeatureSlot, brand_id),
         feature_only=member.user.access == "feature",
     )
 
 
 @route(bp, "/dashboard", methods=["GET"])
 def get_dashboard() -> dict:
+    from tandem.services import dashboard
+
     request = bp.current_request
-    return build(member_for_brand(request, need_brand=False, also=with_dashboard, alongside=DASHBOARD_READS))
+    return build(
+        member_for_brand(request, need_brand=False, also=dashboard.with_caller, alongside=dashboard.ALONGSIDE)
+    )
 
 
 @route(bp, "/dashboard/{brand}", methods=["GET"])
 def get_brand_dashboard(brand: str) -> dict:
+    from tandem.services import dashboard
+
     request = bp.current_request
-    return build(member_for_brand(request, path_brand=brand, also=with_dashboard, alongside=DASHBOARD_READS))
+    return build(
+        member_for_brand(request, path_brand=brand, also=dashboard.with_caller, alongside=dashboard.ALONGSIDE)
+    )

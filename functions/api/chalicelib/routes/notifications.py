@@ -9,11 +9,8 @@ import time
 from chalice import Blueprint, Response
 
 from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, json_body, lazy, route
+from chalicelib.http import JSON_HEADERS, json_body, route
 from tandem.errors import TandemError, ValidationError
-
-notification_settings = lazy("tandem.services.notification_settings")
-push = lazy("tandem.services.push")
 
 bp = Blueprint(__name__)
 
@@ -24,6 +21,8 @@ def _user_id() -> str:
 
 @route(bp, "/notifications/options", methods=["GET"])
 def options() -> dict:
+    from tandem.services import notification_settings
+
     _user_id()
     return notification_settings.options()
 
@@ -36,11 +35,15 @@ def _timezone_offset() -> str | None:
 
 @route(bp, "/notifications/user", methods=["GET"])
 def user_settings() -> dict:
+    from tandem.services import notification_settings
+
     return notification_settings.of_user(_user_id(), timezone_offset=_timezone_offset())
 
 
 @route(bp, "/notifications/user", methods=["PUT"])
 def update_user_settings() -> dict:
+    from tandem.services import notification_settings
+
     user_id = _user_id()
     return notification_settings.update(
         user_id, json_body(bp.current_request), timezone_offset=_timezone_offset()
@@ -69,6 +72,7 @@ def one_click_unsubscribe(token: str) -> dict:
     """RFC 8058: mail providers POST `List-Unsubscribe=One-Click`; the unsubscribe page's button
     POSTs too. The signed token is the credential; only that source's email goes off."""
     from tandem.domain import notifications, unsubscribe
+    from tandem.services import notification_settings
     from tandem.services.notify import unsubscribe_signing_key
 
     try:
@@ -82,12 +86,16 @@ def one_click_unsubscribe(token: str) -> dict:
 
 @route(bp, "/browser-notifications/vapid-public-key", methods=["GET"])
 def vapid_public_key() -> dict:
+    from tandem.services import push
+
     _user_id()
     return {"publicKey": push.public_key()}
 
 
 @route(bp, "/browser-notifications/subscribe", methods=["POST"])
 def subscribe() -> Response:
+    from tandem.services import push
+
     user_id = _user_id()
     body = json_body(bp.current_request)
     raw = body.get("subscription", body) if isinstance(body.get("subscription"), dict) else body
@@ -97,6 +105,8 @@ def subscribe() -> Response:
 
 @route(bp, "/browser-notifications/send-test", methods=["POST"])
 def send_test() -> dict:
+    from tandem.services import push
+
     user_id = _user_id()
     body = json_body(bp.current_request)
     if not body:
@@ -104,52 +114,62 @@ def send_test() -> dict:
     return push.send_test(user_id, body)
 
 
-sign_in_links = lazy("tandem.services.sign_in_links")
-
-
 @route(bp, "/notifications/sign-in-links", methods=["GET"])
 def sign_in_links_get() -> dict:
+    from tandem.services import sign_in_links
+
     return sign_in_links.settings_of(member_for_brand(bp.current_request, need_brand=False).user)
 
 
 @route(bp, "/notifications/sign-in-links", methods=["PUT"])
 def sign_in_links_put() -> dict:
+    from tandem.services import sign_in_links
+
     user = member_for_brand(bp.current_request, need_brand=False).user
     return sign_in_links.set_enabled(user, json_body(bp.current_request))
 
 
-slack_connection = lazy("tandem.services.slack_connection")
-
-
 @route(bp, "/slack/status", methods=["GET"])
 def slack_status() -> dict:
+    from tandem.services import slack_connection
+
     return slack_connection.status(_user_id())
 
 
 @route(bp, "/slack/auth", methods=["GET"])
 def slack_auth() -> dict:
+    from tandem.services import slack_connection
+
     return slack_connection.auth_url(_user_id())
 
 
 @route(bp, "/slack/channels", methods=["GET"])
 def slack_channels() -> dict:
+    from tandem.services import slack_connection
+
     return slack_connection.channels(_user_id())
 
 
 @route(bp, "/slack/select-channel", methods=["POST"])
 def slack_select_channel() -> dict:
+    from tandem.services import slack_connection
+
     user_id = _user_id()
     return slack_connection.select_channel(user_id, json_body(bp.current_request))
 
 
 @route(bp, "/slack/disconnect", methods=["POST"])
 def slack_disconnect() -> dict:
+    from tandem.services import slack_connection
+
     return slack_connection.disconnect(_user_id())
 
 
 @route(bp, "/slack/callback", public=True, methods=["GET"])
 def slack_callback() -> Response:
     """Slack sends the browser here after its consent page; the signed state names the member."""
+    from tandem.services import slack_connection
+
     params = dict(bp.current_request.query_params or {})
     location = slack_connection.callback(params)
     return Response(body="", status_code=302, headers={"Location": location, "Cache-Control": "no-store"})

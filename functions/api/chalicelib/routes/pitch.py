@@ -7,12 +7,11 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import Member, admin_only, member_for_brand
-from chalicelib.http import JSON_HEADERS, json_body, lazy, route
-from tandem.store.models import Account, Key, TandemModel
+from chalicelib.http import JSON_HEADERS, json_body, route
+from tandem.store.models import Account
 from tandem.store.pitch import FeatureSlot
 
 bp = Blueprint(__name__)
-pitch = lazy("tandem.services.pitch")
 
 
 def _query(name: str) -> str | None:
@@ -21,25 +20,19 @@ def _query(name: str) -> str | None:
     return value if value else None
 
 
-def _with_account(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """The account (names shown by subscription; billing's record) with the caller's check."""
-    return [(Account, Account.key(account_id))]
+def _member(with_slot: bool = False) -> tuple[Member, Account | None]:
+    """The caller, with the account (names shown by subscription; billing's record) read in the
+    same call, and the brand's Pitch Area slot when `with_slot` (the pitch service says which)."""
+    from tandem.services import pitch
 
-
-def _with_slot(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    wanted = _with_account(brand_id, account_id)
-    if brand_id is not None:
-        wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
-    return wanted
-
-
-def _member(also=_with_account) -> tuple[Member, Account | None]:  # noqa: ANN001
-    member = member_for_brand(bp.current_request, also=also)
+    member = member_for_brand(bp.current_request, also=pitch.with_slot if with_slot else pitch.with_account)
     return member, member.item(Account, member.user.account_id)
 
 
 @route(bp, "/pitch", methods=["GET"])
 def list_features() -> dict:
+    from tandem.services import pitch
+
     member, account = _member()
     return pitch.list_live(
         account, member.user.account_id, _query("kind"), _query("category"), _query("cursor")
@@ -48,6 +41,8 @@ def list_features() -> dict:
 
 @route(bp, "/pitch", methods=["POST"])
 def create_feature() -> Response:
+    from tandem.services import pitch
+
     member = member_for_brand(bp.current_request)
     result = pitch.create(member.brand, member.user, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
@@ -55,24 +50,32 @@ def create_feature() -> Response:
 
 @route(bp, "/pitch/mine", methods=["GET"])
 def my_features() -> dict:
-    member, account = _member(_with_slot)
+    from tandem.services import pitch
+
+    member, account = _member(with_slot=True)
     return pitch.mine(member.brand, account, member.item(FeatureSlot, int(member.brand.brand_id)))
 
 
 @route(bp, "/pitch/{featureId}", methods=["GET"])
 def get_feature(featureId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    from tandem.services import pitch
+
     member, account = _member()
     return pitch.view(featureId, member.brand, account)
 
 
 @route(bp, "/pitch/{featureId}", methods=["DELETE"])
 def end_feature(featureId: str) -> dict:  # noqa: N803
+    from tandem.services import pitch
+
     member = member_for_brand(bp.current_request)
     return pitch.end(featureId, member.brand)
 
 
 @route(bp, "/pitch/{featureId}/pitch", methods=["POST"])
 def pitch_to_feature(featureId: str) -> Response:  # noqa: N803
+    from tandem.services import pitch
+
     member = member_for_brand(bp.current_request)
     result = pitch.pitch(featureId, member.brand, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
@@ -80,23 +83,31 @@ def pitch_to_feature(featureId: str) -> Response:  # noqa: N803
 
 @route(bp, "/pitch/{featureId}/checkout", methods=["POST"])
 def feature_checkout(featureId: str) -> dict:  # noqa: N803
+    from tandem.services import pitch
+
     member, account = _member()
     return pitch.checkout(featureId, member.brand, member.user, account, json_body(bp.current_request))
 
 
 @route(bp, "/admin/features", methods=["GET"])
 def admin_features() -> dict:
+    from tandem.services import pitch
+
     admin_only(bp.current_request)
     return pitch.admin_list(_query("status"))
 
 
 @route(bp, "/admin/features/{featureId}/approve", methods=["POST"])
 def approve_feature(featureId: str) -> dict:  # noqa: N803
+    from tandem.services import pitch
+
     admin = admin_only(bp.current_request)
     return pitch.approve(featureId, admin)
 
 
 @route(bp, "/admin/features/{featureId}/refuse", methods=["POST"])
 def refuse_feature(featureId: str) -> dict:  # noqa: N803
+    from tandem.services import pitch
+
     admin = admin_only(bp.current_request)
     return pitch.refuse(featureId, admin, json_body(bp.current_request))

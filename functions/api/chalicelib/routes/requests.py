@@ -9,13 +9,11 @@ from __future__ import annotations
 from chalice import Blueprint, Response
 
 from chalicelib.auth import Member, caller, member_for_brand
-from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, lazy, route
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
 from tandem.domain import account_types as areas
 from tandem.store.models import Account, BrandSeen, Key, TandemModel
 
 bp = Blueprint(__name__)
-requests = lazy("tandem.services.requests")
-entitlements = lazy("tandem.services.entitlements")
 
 
 def _query(name: str) -> str | None:
@@ -38,11 +36,15 @@ def _lister() -> tuple[Member, int, BrandSeen]:
 
 
 def _sees_names(member: Member) -> bool:
+    from tandem.services import entitlements
+
     return entitlements.sees_brand_names(member.item(Account, member.user.account_id))
 
 
 @route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS)
 def send_request() -> Response:
+    from tandem.services import requests
+
     member = member_for_brand(bp.current_request)
     result = requests.send(member.brand, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
@@ -50,6 +52,8 @@ def send_request() -> Response:
 
 @route(bp, "/requests", methods=["GET"])
 def list_requests() -> dict:
+    from tandem.services import requests
+
     member, brand_id, seen = _lister()
     return requests.list_requests(
         brand_id, _query("box") or "received", _query("cursor"), seen=seen, sees_names=_sees_names(member)
@@ -58,11 +62,15 @@ def list_requests() -> dict:
 
 @route(bp, "/requests/{requestId}", methods=["GET"])
 def get_request(requestId: str) -> dict:  # noqa: N803 (the API's parameter name)
+    from tandem.services import requests
+
     member = member_for_brand(bp.current_request, also=_with_news)
     return requests.view(requestId, int(member.brand.brand_id), sees_names=_sees_names(member))
 
 
 def _act(action: str, request_id: str) -> dict:
+    from tandem.services import requests
+
     member = member_for_brand(bp.current_request)
     body = json_body(bp.current_request) if action == "decline" else None
     return requests.act(action, request_id, member.brand, body, feature_only=member.user.access == "feature")
@@ -85,18 +93,24 @@ def cancel_request(requestId: str) -> dict:  # noqa: N803
 
 @route(bp, "/connections", methods=["GET"], area=areas.CONNECTIONS)
 def list_connections() -> dict:
+    from tandem.services import requests
+
     who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
     return requests.list_connections(who.brand_id, _query("cursor"), access=who)
 
 
 @route(bp, "/connections/{otherBrandId}", methods=["GET"], area=areas.CONNECTIONS)
 def get_connection(otherBrandId: str) -> dict:  # noqa: N803
+    from tandem.services import requests
+
     member = member_for_brand(bp.current_request)
     return requests.connection_with(int(member.brand.brand_id), brand_id_param(otherBrandId))
 
 
 @route(bp, "/declines", methods=["GET"], area=areas.DECLINES)
 def list_declines() -> dict:
+    from tandem.services import requests
+
     member, brand_id, seen = _lister()
     return requests.list_declines(
         brand_id, _query("dir") or "out", _query("cursor"), seen=seen, sees_names=_sees_names(member)
@@ -106,9 +120,13 @@ def list_declines() -> dict:
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["GET"], public=True)
 def quick_action_preview(action: str, actioner: str, actionee: str, unique: str) -> dict:
     """Checks the link and shows the request; changes nothing (the page's button POSTs)."""
+    from tandem.services import requests
+
     return requests.quick_action_preview(action, actioner, actionee, unique)
 
 
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["POST"], public=True)
 def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict:
+    from tandem.services import requests
+
     return requests.quick_action(action, actioner, actionee, unique)

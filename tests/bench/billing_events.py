@@ -10,15 +10,20 @@ types it subscribes to (`stripe_events.BILLING_EVENTS`). Prints
 `BENCH billing_customers <n>`, `BENCH billing_events_distinct <n>` (each world),
 `BENCH billing_events_delivered <n>` (the shuffled world's, each event twice),
 `BENCH billing_events_per_s <rate>` (shuffled delivery, processing included) and
-`BENCH billing_shuffled_equals_ordered 1` (0, with the differences, when they differ).
+`BENCH billing_shuffled_equals_ordered 1` (0, with the differences, when they differ) and
+`BENCH billing_sync_writes_per_event` (DynamoDB writes an event's processing makes: the
+ProcessEvent task, the account's sync and its marks, over the shuffled world's processed
+events; target at most 4).
 `CUSTOMERS=10 python tests/bench/billing_events.py` runs a smaller world.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import sys
+import threading
 import time
 
 import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
@@ -28,6 +33,52 @@ _setup.moto_environment("ERROR")
 CUSTOMERS = int(os.environ.get("CUSTOMERS", "50"))
 EVENTS_PER_CUSTOMER = 20  # issue 12: 1,000 events for 50 customers
 API_KEY = "sk_test_bench"
+WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
+
+
+class ProcessingWrites:
+    """DynamoDB write calls made inside `stripe_events.process` (the billing state machine's
+    ProcessEvent task; moto runs it in-process on the execution's thread), and how many events
+    it processed. Counting starts at `start()`."""
+
+    def __init__(self) -> None:
+        self.writes = self.events = 0
+        self.counting = False
+        self._inside = threading.local()
+
+    def install(self) -> None:
+        from botocore.client import BaseClient
+
+        from tandem.services import stripe_events
+
+        original_call, original_process = BaseClient._make_api_call, stripe_events.process
+        counter = self
+
+        def call(client, operation_name, api_params):  # noqa: ANN001, ANN202
+            if (
+                counter.counting
+                and getattr(counter._inside, "on", False)
+                and operation_name in WRITES
+                and client.meta.service_model.service_name == "dynamodb"
+            ):
+                counter.writes += 1
+            return original_call(client, operation_name, api_params)
+
+        @functools.wraps(original_process)
+        def process(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            counter._inside.on = True
+            try:
+                return original_process(*args, **kwargs)
+            finally:
+                counter._inside.on = False
+                counter.events += counter.counting
+
+        BaseClient._make_api_call = call
+        stripe_events.process = process
+
+    def start(self) -> None:
+        self.writes = self.events = 0
+        self.counting = True
 
 
 def main() -> None:
@@ -54,6 +105,8 @@ def main() -> None:
 
         shop = Shop(plan, fake)
         shop.new_events()  # the catalogue's own events (products, prices): not the members'
+        counted = ProcessingWrites()
+        counted.install()
         try:
             ordered, events = world(shop, "o")
             shop.deliver_all(events)
@@ -61,11 +114,13 @@ def main() -> None:
             shuffled, more = world(shop, "s")
             doubled = more + more
             random.Random(11).shuffle(doubled)
+            counted.start()
             started = time.perf_counter()
             for event in doubled:
                 assert shop.deliver(event)[0] == 200
             shop.settle(more)
             seconds = time.perf_counter() - started
+            counted.counting = False
             right = seen(shop, shuffled)
         finally:
             sc.reset_client()
@@ -82,6 +137,10 @@ def main() -> None:
     print(f"BENCH billing_events_delivered {len(doubled)}")
     print(f"BENCH billing_events_per_s {len(doubled) / seconds:.1f}")
     print(f"BENCH billing_shuffled_equals_ordered {0 if differences else 1}")
+    if counted.events < len(more):  # each distinct event is processed at least once
+        raise RuntimeError(f"bench setup wrong: {counted.events} processings counted for {len(more)} events")
+    print(f"billing: {counted.writes} DynamoDB writes in {counted.events} event processings")
+    print(f"BENCH billing_sync_writes_per_event {counted.writes / counted.events:.2f}")
 
 
 def world(shop, prefix: str):  # noqa: ANN001, ANN201

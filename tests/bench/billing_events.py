@@ -182,6 +182,8 @@ def main() -> None:
     print(f"billing: {counted.writes} DynamoDB writes in {counted.events} event processings: {detail}")
     print(f"billing: {counted.writes / counted.events:.2f} writes an event's processing (sync and marks)")
     print(f"BENCH billing_sync_writes_per_event {counted.sync_writes / counted.events:.2f}")
+    if differences:
+        raise SystemExit("the shuffled delivery left another state than the ordered one (above)")
 
 
 def world(shop, prefix: str):  # noqa: ANN001, ANN201

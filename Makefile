@@ -84,7 +84,7 @@ web-test: deps
 e2e: deps test-deps build-web
 	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_s -- npx --no-install playwright test
 
-bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, web size
+bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, the 1,000-event billing proof, web size
 	$(PY) tests/bench/cold_start.py
 	$(PY) tests/bench/cold_start_artifact.py
 	$(PY) tests/bench/screens.py
@@ -93,6 +93,7 @@ bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/local_stack.py
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py
+	$(PY) tests/bench/timed.py billing_proof_s -- $(PY) tests/bench/billing_events.py
 	$(PY) tests/bench/notify_fanout.py
 	$(PY) tests/bench/cost_figures.py
 	cd web && npm run --silent size

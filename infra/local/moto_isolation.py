@@ -122,6 +122,9 @@ def install() -> None:
         if not getattr(current, _MARK, False) and not getattr(current, _ITEM_ROLLBACK_MARK, False):
             DynamoDBBackend.transact_write_items = _with_item_rollback(current)
     _s3_urls_without_reload()
+    from infra.local import moto_index
+
+    moto_index.install()  # Queries read their partition (inside the lock taken below)
     for cls in (DynamoDBBackend, DynamoHandler):
         for name in OPERATIONS:
             original = getattr(cls, name)

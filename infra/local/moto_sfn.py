@@ -7,6 +7,11 @@ pickle '_thread.RLock'). The copy only snapshots the definition for the new exec
 earlier executions are shared by reference instead of copied.
 tests/statemachines/test_match_run.py runs a state machine twice in one test.
 
+moto parses the definition again for every execution (ANTLR in pure Python: about 20 ms for
+the billing state machine, once per Stripe event). The parse tree of each definition is kept
+(it is only read afterwards); moto's preprocessor still builds fresh evaluation components
+from it for every execution, so no execution's state is shared.
+
 Importing the executing backend (the ASL parser) cost 2 s of CPU at every start of the local
 stack, half of it in moto's EC2 models: the parser's AWS Batch task imports one enum from
 `moto.batch.utils`, and the `moto.batch` package imports its models, which import EC2's. No
@@ -24,6 +29,9 @@ import types
 from typing import Any
 
 _MARK = "_tandem_shared_on_copy"
+_PARSED_MARK = "_tandem_parse_kept"
+_TREES: dict[str, Any] = {}  # definition text -> its ANTLR parse tree
+_TREES_KEPT = 64
 
 
 def _lazy_batch_package() -> None:
@@ -56,8 +64,38 @@ def _lazy_batch_package() -> None:
     moto.batch = package  # type: ignore[attr-defined]  # as the import system binds a loaded submodule
 
 
+def _parse_once() -> None:
+    from moto.stepfunctions.parser.asl.parse import asl_parser
+
+    parser_class = asl_parser.AmazonStateLanguageParser
+    if getattr(parser_class.parse, _PARSED_MARK, False):
+        return
+
+    def parse(definition: str) -> tuple[Any, Any]:
+        """moto's AmazonStateLanguageParser.parse, with the tree of a definition seen before."""
+        tree = _TREES.get(definition)
+        if tree is None:
+            errors = asl_parser.SyntaxErrorListener()
+            parser = asl_parser.ASLParser(
+                asl_parser.CommonTokenStream(asl_parser.ASLLexer(asl_parser.InputStream(definition)))
+            )
+            parser.removeErrorListeners()
+            parser.addErrorListener(errors)
+            tree = parser.state_machine()
+            if errors.errors:
+                raise asl_parser.ASLParserException(errors=errors.errors)
+            if len(_TREES) >= _TREES_KEPT:
+                _TREES.clear()
+            _TREES[definition] = tree
+        return asl_parser.Preprocessor().visit(tree), tree
+
+    setattr(parse, _PARSED_MARK, True)
+    parser_class.parse = staticmethod(parse)  # type: ignore[method-assign]
+
+
 def install() -> None:
     _lazy_batch_package()
+    _parse_once()
     from moto.stepfunctions.parser.backend.execution import Execution
 
     if getattr(Execution, _MARK, False):

@@ -136,6 +136,44 @@ def test_a_payment_sends_one_receipt_however_often_the_sync_runs(shop: Shop):  #
 
 
 @pytest.mark.delivery
+def test_two_syncs_at_once_send_one_receipt(shop: Shop, monkeypatch):  # noqa: F811
+    """Both syncs read the claims before either claims (held at a barrier): the claim's
+    condition, not the batch read, keeps the receipt to one."""
+    import threading
+
+    from tandem.services import billing
+    from tandem.store.notify import PaymentNotice
+
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    shop.pay(shop.link(mia))  # paid in Stripe; its events not delivered yet
+    both_read = threading.Barrier(2, timeout=60)
+    read_claims = PaymentNotice.noticed.__func__
+
+    def noticed(cls, payment_ids):  # noqa: ANN001, ANN202
+        found = read_claims(cls, payment_ids)
+        both_read.wait()
+        return found
+
+    monkeypatch.setattr(PaymentNotice, "noticed", classmethod(noticed))
+    errors: list[BaseException] = []
+
+    def sync() -> None:
+        try:
+            billing.sync_account(mia.account)
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sync) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == [] and not any(t.is_alive() for t in threads)
+    receipts = [m for m in mail_to("mia@tandem.local") if m.subject.startswith("Payment received")]
+    assert [m.subject for m in receipts] == ["Payment received: £49"]
+
+
+@pytest.mark.delivery
 def test_members_of_an_account_without_a_plan_get_their_own_settings(api):
     """Each user of the account follows their own settings (the notifier resolves them)."""
     ann = Brand("ann@example.com", "Salt Harbour", status="none")

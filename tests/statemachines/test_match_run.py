@@ -198,3 +198,20 @@ def test_nightly_batch_failure_fails_the_execution_clearly(aws, monkeypatch):
     assert result["status"] == "FAILED"
     assert result.get("error") == "NightlyMatchRunFailed"
     assert "nightly" in result.get("cause", "").lower()
+
+
+def test_a_run_for_a_brand_that_does_not_exist_is_not_started(aws):
+    """The brand's existence is a condition of the transaction that records the run: nothing is
+    recorded and no execution starts."""
+    from tandem.errors import NotFound
+    from tandem.integrations.aws import client
+    from tandem.services import match_runs
+    from tandem.store import news
+    from tandem.store.models import MatchRun
+
+    with pytest.raises(NotFound, match="Brand not found"):
+        match_runs.start_run(987654)
+    assert list(MatchRun.of_brand(987654)) == []
+    assert news.open_run_of(news.read(987654)) is None
+    machine = aws.state_machines["MatchRunStateMachine"]
+    assert client("stepfunctions").list_executions(stateMachineArn=machine.arn)["executions"] == []

@@ -26,7 +26,7 @@ def environment(**changes: str | None) -> dict[str, str]:
 def test_the_template_environment_is_complete():
     current = load(environment())
     assert current.table_name == "tandem-local" and current.region == "eu-west-2"
-    assert current.match_run_batch_size == 500  # optional, with its documented default
+    assert current.match_run_batch_size == 4000  # optional, with its documented default
     assert current.endpoint_url is None and current.assets_upload_url == ""
     assert current.require("match_run_state_machine_arn").endswith(":tandem-local-match-run")
 

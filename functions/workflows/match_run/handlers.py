@@ -46,6 +46,8 @@ def finalize(event: dict[str, Any], context: Any) -> dict[str, Any]:
         event["batchResults"],
         me=event["me"],
         saved=[int(i) for i in event.get("saved", [])],
+        started_at=event.get("startedAt"),
+        account_id=event.get("accountId"),
     )
 
 

@@ -1,8 +1,9 @@
 """Billing and account emails the billing sync sends (source `billing_account`, email mandatory):
 the receipt when a payment lands. The sync (tandem.services.billing.sync_account) calls
 `payments_landed` with every payment it read; each payment's receipt is queued once
-(PaymentNotice), and only for payments of the last few days, so a first sync of an older
-account sends no receipts for history."""
+(PaymentNotice: the claims made are read in one batch, only new payments are claimed, and the
+claim itself is conditional), and only for payments of the last few days, so a first sync of
+an older account sends no receipts for history."""
 
 from __future__ import annotations
 
@@ -28,13 +29,17 @@ DESCRIPTIONS = {
 
 
 def payments_landed(account_id: str, payments: Iterable[Payment], now: int) -> int:
-    """Queue the receipt of each newly paid payment; returns how many were queued."""
+    """Queue the receipt of each newly paid payment; returns how many were queued. The claims
+    already made are read in one batch and only new payments are claimed (a sync runs on every
+    Stripe event: claiming every recent payment again cost a conditional write each)."""
+    recent = [p for p in payments if p.amount > 0 and not p.fully_refunded and now - p.paid_at <= RECENT]
+    if not recent:
+        return 0
+    noticed = PaymentNotice.noticed([p.id for p in recent])
     queued = 0
-    for payment in payments:
-        if payment.amount <= 0 or payment.fully_refunded or now - payment.paid_at > RECENT:
-            continue
-        if not PaymentNotice.claim(payment.id, account_id, now, KEEP):
-            continue
+    for payment in recent:
+        if payment.id in noticed or not PaymentNotice.claim(payment.id, account_id, now, KEEP):
+            continue  # claimed by this sync's predecessors, or by one running alongside it
         try:
             _queue(account_id, payment)
         except Exception:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
+from tandem.store import items
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, Counter, MatchIndexShard
 
@@ -57,6 +58,15 @@ def highest_brand_id() -> int:
     """Brand ids come from one counter (tandem.store.ids): every brand id is at most this."""
     counter = Counter.find("brand")
     return int(counter.value) if counter is not None else 0
+
+
+def brand_and_highest_id(brand_id: int) -> tuple[Brand | None, int]:
+    """(the brand or None, the highest brand id), read together in one BatchGetItem (a match
+    run's Prepare needs both)."""
+    brand_key, counter_key = Brand.key(brand_id), Counter.key("brand")
+    found = items.get_many([(Brand, brand_key), (Counter, counter_key)])
+    counter = found.get(counter_key)
+    return found.get(brand_key), int(counter.value) if counter is not None else 0
 
 
 def shard_count(highest: int | None = None) -> int:

@@ -57,17 +57,36 @@ def _listed(account: Account | None, brand: Brand, candidate_ids: list[int]) -> 
     return [by_id[i] for i in shown if i in by_id]
 
 
-def found(brand_id: int, new_ids: list[int], now: int | None = None) -> None:
-    """After a run stored `new_ids` (best first) as new matches of `brand_id`."""
+def found(
+    brand_id: int, new_ids: list[int], now: int | None = None, *, account_id: str | None = None
+) -> None:
+    """After a run stored `new_ids` (best first) as new matches of `brand_id`. With the brand's
+    `account_id` (a run's Prepare knows it), the brand, its account and the brands listed are
+    read in one BatchGetItem."""
     if not new_ids:
         return
     from tandem.services import notify
+    from tandem.store import items
 
-    brand = Brand.find(brand_id)
+    shown = new_ids[:LISTED]
+    if account_id is None:
+        known = Brand.find(brand_id)
+        if known is None:
+            return
+        account_id = known.account_id
+    wanted = [(Brand, Brand.key(brand_id)), (Account, Account.key(account_id))]
+    wanted += [(Brand, Brand.key(i)) for i in shown]
+    found_items = items.get_many(wanted)
+    brand = found_items.get(Brand.key(brand_id))
     if brand is None:
         return
-    account = Account.find(brand.account_id)
-    listed = _listed(account, brand, new_ids)
+    if brand.account_id == account_id:
+        account = found_items.get(Account.key(account_id))
+    else:  # not the account the run was given: the brand's own
+        account = Account.find(brand.account_id)
+    others = [found_items[Brand.key(i)] for i in shown if Brand.key(i) in found_items]
+    by_id = _visible_names(account, brand, others)
+    listed = [by_id[i] for i in shown if i in by_id]
     total = len(new_ids)
     path = f"/matches/{brand_id}"
     notify.notify(

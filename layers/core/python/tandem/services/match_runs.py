@@ -81,7 +81,7 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
             raise NotFound("Match run not found") from None
         return
     actions.append(MatchRun.finished_at.set(_now()))
-    if run.started_at is None:  # only the key: the steps do not read the run until it ends
+    if run.started_at is None:  # only the key (MarkFailed): Finalize is given the start time
         try:
             run = MatchRun.get(run.pk, run.sk, consistent_read=True)
         except MatchRun.DoesNotExist:
@@ -97,15 +97,19 @@ def _set_status(run: MatchRun, status: str, message: str, **fields: Any) -> None
         record_metric("MatchRunDuration", max(0.0, (_now() - run.started_at).total_seconds() * 1000))
 
 
-def _run_key(brand_id: int, run_id: str) -> MatchRun:
-    """The run's key only: the steps update it without reading it first (fewer calls a run)."""
-    return MatchRun.at(brand_id, run_id)
+def _run_key(brand_id: int, run_id: str, started_at: str | None = None) -> MatchRun:
+    """The run's key only: the steps update it without reading it first (fewer calls a run).
+    `started_at` (ISO, Prepare's output) names the run's entry in its brand's open runs, so
+    Finalize ends the run without reading it back."""
+    run = MatchRun.at(brand_id, run_id)
+    if started_at:
+        run.run_id, run.brand_id, run.started_at = run_id, brand_id, datetime.fromisoformat(started_at)
+    return run
 
 
 def start_run(brand_id: int, trigger: str = "on-demand") -> MatchRun:
     """Record a queued run (open for its brand) and start its Standard execution (named after
-    the run)."""
-    _brand(brand_id)
+    the run). The brand's existence is a condition of the same transaction (no read first)."""
     run_id = uuid.uuid4().hex
     started = _now()
     run = MatchRun(
@@ -120,9 +124,15 @@ def start_run(brand_id: int, trigger: str = "on-demand") -> MatchRun:
         gsi2sk=started.isoformat(),
         ttl=int(time.time() + RUN_RETENTION.total_seconds()),
     )
-    with transaction() as tx:
-        tx.save(run)
-        news.add_in(tx, brand_id, news.OPEN_RUNS, [_open_entry(run)])
+    try:
+        with transaction() as tx:
+            tx.condition_check(Brand, *Brand.key(brand_id), condition=Brand.pk.exists())
+            tx.save(run)
+            news.add_in(tx, brand_id, news.OPEN_RUNS, [_open_entry(run)])
+    except ConditionFailed as exc:
+        if Brand.key(brand_id) in exc.failed_keys:
+            raise NotFound("Brand not found") from None
+        raise
     count_event("MatchRunStarted")
     try:
         client("stepfunctions").start_execution(
@@ -183,15 +193,22 @@ def _b64(data: bytes) -> str:
 
 
 def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
-    """Pack the brand, read its relations once, plan the Map over index shards."""
+    """Pack the brand, read its relations once, plan the Map over index shards. The brand and
+    the brand-id counter are read together (one BatchGetItem); the run's update returns the
+    run, whose start time Finalize is given."""
     run = _run_key(brand_id, run_id)
-    me = _brand(brand_id)
+    me, highest = match_index.brand_and_highest_id(brand_id)
+    if me is None:
+        raise NotFound("Brand not found")
     excluded, saved = _exclusions(brand_id)
-    batches = plan_batches(match_index.shard_count(), settings().match_run_batch_size, match_index.SHARD_SIZE)
-    _set_status(run, RUNNING, RUNNING_MESSAGE, batches=len(batches))
+    batches = plan_batches(
+        match_index.shard_count(highest), settings().match_run_batch_size, match_index.SHARD_SIZE
+    )
+    _set_status(run, RUNNING, RUNNING_MESSAGE, batches=len(batches))  # the update returns the run
     return {
         "runId": run_id,
         "brandId": brand_id,
+        "startedAt": run.started_at.isoformat() if run.started_at is not None else None,
         "accountId": me.account_id,
         "me": _b64(matching.pack(match_index.to_profile(me))),
         "excluded": sorted(excluded),
@@ -257,7 +274,11 @@ def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple
 
 
 def store_matches(
-    brand_id: int, run_id: str, chosen: list[matching.Scored], extra: list[matching.Scored]
+    brand_id: int,
+    run_id: str,
+    chosen: list[matching.Scored],
+    extra: list[matching.Scored],
+    account_id: str | None = None,
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
@@ -294,7 +315,7 @@ def store_matches(
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run
-        match_news.found(brand_id, fresh)
+        match_news.found(brand_id, fresh, account_id=account_id)
     except Exception:
         logger.exception("Could not queue the new-matches notification", extra={"brand_id": brand_id})
     return len(fresh)
@@ -307,14 +328,22 @@ def _done_message(new: int) -> str:
 
 
 def finalize(
-    run_id: str, brand_id: int, batch_results: list[dict[str, Any]], *, me: str, saved: list[int]
+    run_id: str,
+    brand_id: int,
+    batch_results: list[dict[str, Any]],
+    *,
+    me: str,
+    saved: list[int],
+    started_at: str | None = None,
+    account_id: str | None = None,
 ) -> dict:
-    """Merge the batches' best, diversify, store, and mark the run done."""
-    run = _run_key(brand_id, run_id)
+    """Merge the batches' best, diversify, store, and mark the run done. `started_at` and
+    `account_id` come from Prepare's output (without them the run and account are read)."""
+    run = _run_key(brand_id, run_id, started_at)
     profile = matching.unpack(base64.b64decode(me))
     entries = [entry for result in batch_results for entry in result["top"]]
     chosen, extra = _choose(profile, entries, set(saved))
-    new = store_matches(brand_id, run_id, chosen, extra)
+    new = store_matches(brand_id, run_id, chosen, extra, account_id)
     scored = sum(int(result["scored"]) for result in batch_results)
     _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
     return {"runId": run_id, "brandId": brand_id, "status": DONE, "matches": len(chosen)}

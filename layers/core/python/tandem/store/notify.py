@@ -230,6 +230,15 @@ class PaymentNotice(TandemModel):
         return PAYMENT_NOTICE_PREFIX + payment_id, keys.META
 
     @classmethod
+    def noticed(cls, payment_ids: list[str]) -> set[str]:
+        """The payments among these whose receipt was already claimed (one BatchGetItem per
+        100). Eventually consistent: a claim it misses is still refused by `claim`'s condition."""
+        from tandem.store import items
+
+        found = items.get_many((cls, cls.key(payment_id)) for payment_id in payment_ids)
+        return {payment_id for payment_id in payment_ids if cls.key(payment_id) in found}
+
+    @classmethod
     def claim(cls, payment_id: str, account_id: str, at: int, keep_for: int) -> bool:
         """True for the first caller only."""
         return cls(*cls.key(payment_id), account_id=account_id, at=at, ttl=at + keep_for).put_new()

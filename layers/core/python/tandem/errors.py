@@ -10,6 +10,9 @@ class TandemError(Exception):
     code the app acts on, `extra` what the caller needs to go on (all three optional)."""
 
     status = 400
+    errors: dict[str, str] | None = None
+    code: str | None = None  # a subclass may name its own
+    extra: dict[str, Any] | None = None
 
     def __init__(
         self,
@@ -21,9 +24,12 @@ class TandemError(Exception):
     ) -> None:
         super().__init__(message)
         self.message = message
-        self.errors = errors
-        self.code = code
-        self.extra = extra
+        if errors is not None:
+            self.errors = errors
+        if code is not None:
+            self.code = code
+        if extra is not None:
+            self.extra = extra
 
 
 class ValidationError(TandemError):

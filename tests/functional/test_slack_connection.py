@@ -4,38 +4,11 @@ shows a revoked app as disconnected."""
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from infra.local.fake_slack import FakeSlack
 from tests.functional.helpers import Brand
-
-
-@pytest.fixture
-def fake_slack(aws):
-    from tandem.config import settings
-    from tandem.integrations.aws import client, reset_clients
-    from tandem.integrations.slack import new_encryption_key
-
-    fake = FakeSlack()
-    fake.start(0)
-    client("secretsmanager").put_secret_value(
-        SecretId=settings().slack_secret_name,
-        SecretString=json.dumps(
-            {
-                "client_id": fake.client_id,
-                "client_secret": fake.client_secret,
-                "encryption_key": new_encryption_key(),
-                "api_url": f"{fake.url}/api/",
-                "authorize_url": f"{fake.url}/oauth/v2/authorize",
-            }
-        ),
-    )
-    reset_clients()
-    yield fake
-    fake.stop()
 
 
 def _location(api, path_and_query: str) -> str:

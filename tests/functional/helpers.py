@@ -8,6 +8,7 @@ import json
 import re
 import time
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
 
 from infra.local import outbox
 from infra.local.gateway import LocalApiGateway
@@ -140,6 +141,26 @@ def point_slack_at(fake: FakeSlack) -> None:
         SecretId=settings().slack_secret_name, SecretString=json.dumps(secret)
     )
     reset_clients()  # forget the cached secret
+
+
+def slack_consent(api: Api, fake_slack: FakeSlack, member: Brand, allow: bool = True) -> str:
+    """What a member does to connect Slack: Connect (GET /api/slack/auth), then Allow (or Cancel)
+    on Slack's consent page. The app's callback path and query Slack sends the browser back to."""
+    status, body = api.call("GET", "/api/slack/auth", member.headers)
+    assert status == 200, body
+    query = {k: v[0] for k, v in parse_qs(urlsplit(body["url"]).query).items()}
+    back = fake_slack.authorize(
+        query["client_id"], query["scope"], query["redirect_uri"], query["state"], allow=allow
+    )
+    parts = urlsplit(back)
+    return f"{parts.path}?{parts.query}"
+
+
+def redirected_to(api: Api, path_and_query: str) -> str:
+    """Where a GET that answers 302 sends the browser (the Slack callback's answer)."""
+    response = api.gateway.handle("GET", path_and_query, {}, b"", "127.0.0.1")
+    assert response.status == 302, response.status
+    return {k.lower(): v for k, v in response.headers}["location"]
 
 
 def wait_for_run(

@@ -201,22 +201,14 @@ def test_the_test_notification_reports_each_channel_and_fails_only_when_none_was
     fake_slack,
     monkeypatch,
 ):
-    from urllib.parse import parse_qs, urlsplit
-
     from tandem.config import reset_settings
-    from tests.functional.test_slack_connection import _location
+    from tests.functional.helpers import redirected_to, slack_consent
 
     monkeypatch.setenv("SLACK_NOTIFICATIONS_ACTIVE", "true")
     reset_settings()
     b = Brand("b@example.com", "Fern Candles")
     test = {"title": "Test notification", "body": "It works", "url": "/account/notifications/"}
-    status, body = api.call("GET", "/api/slack/auth", b.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
-    )
-    parts = urlsplit(redirect)
-    _location(api, f"{parts.path}?{parts.query}")
+    redirected_to(api, slack_consent(api, fake_slack, b))
     status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, test)
     assert body["message"] == (
         "Email: sent · Browser: not turned on in any browser · Slack: choose a channel first"

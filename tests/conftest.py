@@ -3,33 +3,22 @@ machines really executed and Lambda handlers run in-process (infra/local)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from infra.local.fake_push import FakePushService
+    from infra.local.fake_slack import FakeSlack
+
 # The functions' environment (template.yaml, as the local stack sets it), then credentials and
 # region, before anything imports boto3 or tandem: tandem.config checks it at import.
-from infra.local.template import build_plan  # noqa: E402
+from tests.environment import MOTO_CONFIG, apply_functions_environment, functions_environment
 
-os.environ.update(build_plan().environment)
-os.environ.update(
-    {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": "eu-west-2",
-        "AWS_REGION": "eu-west-2",
-        "STAGE": "local",
-        "TABLE_NAME": "tandem-local",
-        "POWERTOOLS_LOG_LEVEL": "WARNING",
-        "PASSWORD_HASHING": "test",  # argon2 at its lowest cost; `production_passwords` for the real one
-    }
-)
-os.environ.pop("AWS_ENDPOINT_URL", None)
-
-MOTO_CONFIG = {"stepfunctions": {"execute_state_machine": True}}
+# argon2 at its lowest cost; `production_passwords` for the real one
+functions_environment("WARNING", PASSWORD_HASHING="test")
 
 
 def pytest_configure(config) -> None:
@@ -59,7 +48,6 @@ def aws(request) -> Iterator[object]:
         provision,
         reset_world,
     )
-    from infra.local.runtime import apply_environment
     from infra.local.template import build_plan
 
     mock = mock_aws(config=MOTO_CONFIG)
@@ -74,8 +62,7 @@ def aws(request) -> Iterator[object]:
         plan = _World.plan
         # the notifier is another function in AWS: inline only where a test looks at delivery
         inline_queue_consumers(request.node.get_closest_marker("delivery") is not None)
-        apply_environment(plan)
-        os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the template's DEBUG is for deployed stages
+        apply_functions_environment(plan)  # at the bootstrap's log level, not the template's DEBUG
         yield plan
     finally:
         mock.stop(remove_data=False)
@@ -94,6 +81,30 @@ def production_passwords(monkeypatch) -> Iterator[None]:
     yield
     monkeypatch.undo()
     reset_settings()
+
+
+@pytest.fixture
+def fake_push() -> Iterator[FakePushService]:
+    """The local push service (infra/local/fake_push.py) on a free loopback port: subscribe a
+    browser with `fake_push.subscribe(public_key)`, read what arrived with `fake_push.messages()`."""
+    from infra.local.fake_push import FakePushService
+
+    service = FakePushService()
+    service.start(0)
+    yield service
+    service.stop()
+
+
+@pytest.fixture
+def fake_slack() -> Iterator[FakeSlack]:
+    """The local Slack (infra/local/fake_slack.py) on a free loopback port. The functional tests'
+    `fake_slack` (tests/functional/conftest.py) is this one with the app's Slack secret naming it."""
+    from infra.local.fake_slack import FakeSlack
+
+    service = FakeSlack()
+    service.start(0)
+    yield service
+    service.stop()
 
 
 def wait_for_execution(execution_arn: str, timeout: float = 180.0) -> dict:

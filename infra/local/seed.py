@@ -136,9 +136,6 @@ def _subscribe(account) -> None:  # noqa: ANN001
     account.update(actions=[Account.tandem_grants.set(entitlements.TandemPart(grant=grant).to_json())])
 
 
-GOOD_CARD = "4242 4242 4242 4242"
-
-
 def _subscribe_through_stripe(account_id: str) -> bool:
     """demo@'s monthly plan bought in the local fake Stripe as a member buys it (hosted
     checkout, card 4242) and synced, so every billing button works for demo@ (the payment
@@ -146,7 +143,7 @@ def _subscribe_through_stripe(account_id: str) -> bool:
     without the local stack): the caller grants the plan instead."""
     import os
 
-    import requests as http
+    from infra.local.fake_stripe.browser import pay_hosted_checkout
 
     if not os.environ.get("STRIPE_API_BASE"):
         return False
@@ -165,8 +162,7 @@ def _subscribe_through_stripe(account_id: str) -> bool:
         brand_id=str(int(oat.brand_id)),
         user_id=user.user_id,
     )
-    form = {"email": user.email, "name": user.name, "card_number": GOOD_CARD, "pay": "1"}
-    paid = http.post(session["url"], data=form, allow_redirects=False, timeout=30)
+    paid = pay_hosted_checkout(session["url"], email=user.email, name=user.name)  # card 4242
     if paid.status_code != 303:
         raise RuntimeError(f"The demo plan's checkout was not paid ({paid.status_code})")
     state = billing.sync_account(account_id)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import statistics
 import sys
 import time
@@ -74,17 +73,10 @@ def _measure(call: Call, name: str, index: int, run: str) -> tuple[list[float], 
 
 
 def in_process(names: list[str]) -> dict[str, tuple[list[float], list[float]]]:
-    _setup.moto_environment("WARNING", functions=False)
-    from moto import mock_aws
+    _setup.moto_environment("WARNING", functions=False)  # the functions' INFO lines would bury the BENCH ones
 
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+    with _setup.moto_world() as plan:
         from infra.local.gateway import LocalApiGateway
-        from infra.local.provision import provision
-        from infra.local.runtime import apply_environment
-
-        plan = provision()
-        apply_environment(plan)
-        os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the functions' INFO lines would bury the BENCH ones
         from tandem.services import accounts
 
         for name in names:

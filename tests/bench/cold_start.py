@@ -22,13 +22,10 @@ import socket
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
-    p for p in sys.path if Path(p or ".").resolve() != HERE
-]
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+
+ROOT = _setup.ROOT
 SAMPLES = int(os.environ.get("BENCH_SAMPLES", "7"))
 
 # A member's first GET /api/dashboard in a fresh interpreter; {paths}: what goes first on sys.path.
@@ -75,16 +72,7 @@ def _free_port() -> int:
 
 def _seed(endpoint: str) -> dict[str, str]:
     """Provision moto from the template and create one member; the environment a function sees."""
-    os.environ.update(
-        {
-            "AWS_ACCESS_KEY_ID": "bench",
-            "AWS_SECRET_ACCESS_KEY": "bench",
-            "AWS_DEFAULT_REGION": "eu-west-2",
-            "AWS_REGION": "eu-west-2",
-            "STAGE": "local",
-            "POWERTOOLS_LOG_LEVEL": "WARNING",
-        }
-    )
+    _setup.moto_environment("WARNING", functions=False)  # the provisioned plan's, below
     from infra.local.provision import provision
     from infra.local.runtime import apply_environment
 

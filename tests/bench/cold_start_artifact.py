@@ -37,11 +37,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
-    p for p in sys.path if Path(p or ".").resolve() != HERE
-]
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+
+ROOT = _setup.ROOT
 from tests.bench.cold_start import API_TEMPLATE, BASELINE, _seed  # noqa: E402
 
 SAMPLES = int(os.environ.get("BENCH_SAMPLES", "7"))

@@ -15,7 +15,6 @@ Lambda's billing and states that. Nothing here asserts a number.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import time
 
@@ -32,16 +31,8 @@ def _entered(execution_arn: str) -> int:
 
 
 def main() -> None:
-    from moto import mock_aws
-
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+    with _setup.moto_world() as plan:
         from infra.local import lambda_inprocess
-        from infra.local.provision import provision
-        from infra.local.runtime import apply_environment
-
-        plan = provision()
-        apply_environment(plan)
-        os.environ["POWERTOOLS_LOG_LEVEL"] = "ERROR"
         from tandem.services import match_index, match_runs
         from tests.conftest import wait_for_execution
         from tests.factories import auth_headers, member, population

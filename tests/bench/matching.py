@@ -22,29 +22,11 @@ from __future__ import annotations
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "layers/core/python")]
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 
-from infra.local.template import build_plan  # noqa: E402
-
-os.environ.update(build_plan().environment)  # the functions' environment, as the tests set it
-os.environ.update(
-    {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": "eu-west-2",
-        "AWS_REGION": "eu-west-2",
-        "STAGE": "local",
-        "TABLE_NAME": "tandem-local",
-        "POWERTOOLS_LOG_LEVEL": "ERROR",
-    }
-)
-os.environ.pop("AWS_ENDPOINT_URL", None)
+_setup.moto_environment("ERROR")
 
 from tandem.domain import matching  # noqa: E402
 from tandem.domain.matching import Profile  # noqa: E402

@@ -13,32 +13,12 @@ from __future__ import annotations
 
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [str(ROOT), str(ROOT / "layers/core/python")] + [
-    p for p in sys.path if Path(p or ".").resolve() != HERE
-]
-from infra.local.template import build_plan  # noqa: E402
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 
-os.environ.update(build_plan().environment)
-os.environ.update(
-    {
-        "AWS_ACCESS_KEY_ID": "bench",
-        "AWS_SECRET_ACCESS_KEY": "bench",
-        "AWS_DEFAULT_REGION": "eu-west-2",
-        "AWS_REGION": "eu-west-2",
-        "STAGE": "local",
-        "TABLE_NAME": "tandem-local",
-        "POWERTOOLS_LOG_LEVEL": "ERROR",
-        "SLACK_NOTIFICATIONS_ACTIVE": "true",
-    }
-)
-os.environ.pop("AWS_ENDPOINT_URL", None)
+_setup.moto_environment("ERROR", SLACK_NOTIFICATIONS_ACTIVE="true")
 
 RUNS = max(1, min(int(os.environ.get("RUNS", "100")), 1000))
 WARMUP = 5
@@ -50,28 +30,20 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def main() -> None:
-    import json
     import logging
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the stand-ins' request lines
 
-    from moto import mock_aws
-
-    with mock_aws():
+    with _setup.moto_world(execute_state_machines=False):
         from infra.local.fake_push import FakePushService
         from infra.local.fake_slack import FakeSlack
-        from infra.local.provision import provision
-        from infra.local.runtime import apply_environment
 
-        plan = provision()
-        apply_environment(plan)
-        os.environ["SLACK_NOTIFICATIONS_ACTIVE"] = "true"
+        os.environ["SLACK_NOTIFICATIONS_ACTIVE"] = "true"  # the template's is off
 
         from tandem.config import reset_settings, settings
-        from tandem.integrations.aws import client, reset_clients
-        from tandem.integrations.slack import new_encryption_key
         from tandem.services import accounts, notification_settings, notify, push, slack_connection
         from tandem.store.models import User
+        from tests.functional.helpers import point_slack_at
 
         reset_settings()
         slack = FakeSlack()
@@ -79,22 +51,7 @@ def main() -> None:
         pusher = FakePushService()
         pusher.start(0)
         try:
-            client("secretsmanager").put_secret_value(
-                SecretId=settings().slack_secret_name,
-                SecretString=json.dumps(
-                    {
-                        "client_id": slack.client_id,
-                        "client_secret": slack.client_secret,
-                        "encryption_key": new_encryption_key(),
-                        "api_url": f"{slack.url}/api/",
-                        "authorize_url": f"{slack.url}/oauth/v2/authorize",
-                    }
-                ),
-            )
-            reset_clients()
-            from aws_lambda_powertools.utilities import parameters
-
-            parameters.clear_caches()
+            point_slack_at(slack)
 
             _, user = accounts.create_account_with_user(
                 email="bench@example.com", name="Bench", password=None

@@ -10,27 +10,18 @@ Nothing here asserts a number.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-sys.path.insert(0, str(HERE))
-import screens  # noqa: E402  (sets the environment and the path as that benchmark does)
+import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+
+_setup.moto_environment("ERROR", POWERTOOLS_METRICS_DISABLED="true")
+
+from tests.bench import screens  # noqa: E402 (its API client and DynamoDB call counter)
 
 
 def main() -> None:
-    from moto import mock_aws
-
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
-        from infra.local.provision import provision
-        from infra.local.runtime import apply_environment
-
-        plan = provision()
-        apply_environment(plan)
-        os.environ["POWERTOOLS_LOG_LEVEL"] = "ERROR"
+    with _setup.moto_world() as plan:
         screens._install_counter()
         from tandem.services import accounts, brands, credits, mailer, pitch, tokens
         from tandem.store.models import Account

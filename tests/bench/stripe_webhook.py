@@ -39,15 +39,8 @@ def _event(n: int) -> bytes:
 
 
 def main() -> None:
-    from moto import mock_aws
-
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": False}}):
+    with _setup.moto_world(execute_state_machines=False) as plan:
         from infra.local.gateway import LocalApiGateway
-        from infra.local.provision import provision
-        from infra.local.runtime import apply_environment
-
-        plan = provision()
-        apply_environment(plan)
         from tandem.integrations import aws
 
         aws.register("before-call.dynamodb", lambda model, **_: CALLS.append(model.name), unique_id="bench")

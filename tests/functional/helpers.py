@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
 
 from infra.local import outbox
 from infra.local.gateway import LocalApiGateway
 from infra.local.outbox import Mail
 from tests.factories import auth_headers, member
+
+if TYPE_CHECKING:
+    from infra.local.fake_slack import FakeSlack
 
 
 class Api:
@@ -117,3 +121,61 @@ def links(email: str) -> dict[str, str]:
 
 def press(api, path: str):
     return api.call("POST", f"/api{path}")  # no Authorization header: the link is the credential
+
+
+def point_slack_at(fake: FakeSlack) -> None:
+    """Make the app's Slack secret name this local Slack (its client, its API and authorize
+    addresses, a new encryption key for the tokens), as an operator sets the real one."""
+    from tandem.config import settings
+    from tandem.integrations.aws import client, reset_clients
+    from tandem.integrations.slack import new_encryption_key
+
+    secret = {
+        "client_id": fake.client_id,
+        "client_secret": fake.client_secret,
+        "encryption_key": new_encryption_key(),
+        "api_url": f"{fake.url}/api/",
+        "authorize_url": f"{fake.url}/oauth/v2/authorize",
+    }
+    client("secretsmanager").put_secret_value(
+        SecretId=settings().slack_secret_name, SecretString=json.dumps(secret)
+    )
+    reset_clients()  # forget the cached secret
+
+
+def slack_consent(api: Api, fake_slack: FakeSlack, member: Brand, allow: bool = True) -> str:
+    """What a member does to connect Slack: Connect (GET /api/slack/auth), then Allow (or Cancel)
+    on Slack's consent page. The app's callback path and query Slack sends the browser back to."""
+    status, body = api.call("GET", "/api/slack/auth", member.headers)
+    assert status == 200, body
+    query = {k: v[0] for k, v in parse_qs(urlsplit(body["url"]).query).items()}
+    back = fake_slack.authorize(
+        query["client_id"], query["scope"], query["redirect_uri"], query["state"], allow=allow
+    )
+    parts = urlsplit(back)
+    return f"{parts.path}?{parts.query}"
+
+
+def redirected_to(api: Api, path_and_query: str) -> str:
+    """Where a GET that answers 302 sends the browser (the Slack callback's answer)."""
+    response = api.gateway.handle("GET", path_and_query, {}, b"", "127.0.0.1")
+    assert response.status == 302, response.status
+    return {k.lower(): v for k, v in response.headers}["location"]
+
+
+def wait_for_run(
+    api: Api, token: str, brand_id: int, run_id: str, seen: list[dict] | None = None, timeout: float = 180.0
+) -> dict:
+    """Poll the match run's check, as the Matches page does, until the run is done or failed;
+    the last check. Every earlier check (the run still going) is appended to `seen` if given."""
+    deadline = time.monotonic() + timeout  # a bound, not a speed target: CI machines are busy
+    path = f"/api/matching/run-check/{run_id}/{brand_id}"
+    while time.monotonic() < deadline:
+        status, check = api.call("GET", path, auth_headers(token, brand_id))
+        assert status == 200, check
+        if check["status"] in ("done", "failed"):
+            return check
+        if seen is not None:
+            seen.append(check)
+        time.sleep(0.1)
+    raise AssertionError(f"match run {run_id} did not finish in {timeout:.0f} s")

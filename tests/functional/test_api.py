@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
 from tests.factories import auth_headers, member, population
+from tests.functional.helpers import wait_for_run
 
 
 def test_health_answers_ok_with_version(api):
@@ -95,16 +95,9 @@ def test_match_run_started_through_the_api_reaches_done(api, aws):
     assert status == 202
     assert started["status"] == "queued"
 
-    deadline = time.monotonic() + 180  # a bound, not a speed target: CI machines are busy
-    while True:
-        status, check = api.call(
-            "GET", f"/api/matching/run-check/{started['runId']}/{brand_id}", auth_headers(token, brand_id)
-        )
-        assert status == 200
-        if check["status"] in ("done", "failed") or time.monotonic() > deadline:
-            break
-        assert check["dashboard"]["matchRunOutstanding"] is True
-        time.sleep(0.1)
+    running: list[dict] = []
+    check = wait_for_run(api, token, brand_id, started["runId"], seen=running)
+    assert all(c["dashboard"]["matchRunOutstanding"] is True for c in running)
     assert check["status"] == "done"
     assert check["message"].startswith("Your matches are up to date")
     assert check["dashboard"]["matchRunOutstanding"] is False

@@ -19,13 +19,13 @@ import requests
 
 from infra import stripe_sync
 from infra.local.fake_stripe import FakeStripe
+from infra.local.fake_stripe.browser import GOOD_CARD, pay_hosted_checkout
 from tandem.integrations import stripe_client as sc
 from tandem.services import billing as billing_refunds
 from tests.conftest import wait_for_execution
 from tests.functional.helpers import Api, Brand
 
 API_KEY = "sk_test_billing"
-GOOD_CARD = "4242 4242 4242 4242"
 DECLINED = "4000 0000 0000 0002"
 TIMEOUT = 10
 
@@ -84,10 +84,7 @@ class Shop:
 
     def pay(self, url: str, card: str = GOOD_CARD) -> str:
         """Pay on the hosted page; returns the checkout session id."""
-        page = requests.get(url, timeout=TIMEOUT)
-        assert page.status_code == 200, page.text
-        form = {"email": "mia@tandem.local", "name": "Mia", "card_number": card, "pay": "1"}
-        answer = requests.post(url, data=form, allow_redirects=False, timeout=TIMEOUT)
+        answer = pay_hosted_checkout(url, card, email="mia@tandem.local", name="Mia")
         return answer.headers.get("Location", "").rsplit("/", 1)[-1] if answer.status_code == 303 else ""
 
     def signed(self, payload: bytes, at: int | None = None, secret: str | None = None) -> dict[str, str]:

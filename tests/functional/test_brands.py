@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import time
 
 import pytest
 import requests
@@ -13,7 +12,7 @@ import requests
 from tandem.store import keys
 from tandem.store.models import Brand, BrandRelation, Match
 from tests.factories import auth_headers, member, population
-from tests.functional.helpers import subscribe
+from tests.functional.helpers import subscribe, wait_for_run
 
 RUN_ID = re.compile(r"^[0-9a-f]{32}$")
 
@@ -34,19 +33,6 @@ FULL_PROFILE = {
 
 def stored(brand_id: int) -> dict:
     return Brand.get(keys.brand_pk(brand_id), keys.PROFILE, consistent_read=True).serialize()
-
-
-def wait_for_run(api, token, brand_id: int, run_id: str) -> dict:
-    deadline = time.monotonic() + 180  # a bound, not a speed target: CI machines are busy
-    while time.monotonic() < deadline:
-        status, check = api.call(
-            "GET", f"/api/matching/run-check/{run_id}/{brand_id}", auth_headers(token, brand_id)
-        )
-        assert status == 200, check
-        if check["status"] in ("done", "failed"):
-            return check
-        time.sleep(0.1)
-    raise AssertionError("match run did not finish")
 
 
 # ---------------------------------------------------------------- options and lists

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from tandem.store import keys
 from tandem.store.models import BrandRelation, Match
 from tests.factories import auth_headers, member, population
-from tests.functional.helpers import Brand, subscribe
+from tests.functional.helpers import Brand, subscribe, wait_for_run
 
 
 def add_match(
@@ -344,14 +343,7 @@ def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     )
     assert status == 201, created
     brand_id = created["brand"]["id"]
-    deadline = time.monotonic() + 180  # a bound, not a speed target: CI machines are busy
-    while True:
-        _, check = api.call(
-            "GET", f"/api/matching/run-check/{created['runId']}/{brand_id}", auth_headers(token, brand_id)
-        )
-        if check["status"] in ("done", "failed") or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
+    check = wait_for_run(api, token, brand_id, created["runId"])
     assert check["status"] == "done", check
     assert check["dashboard"]["menuCounts"]["matches"] > 0
     cards = listing(api, token, brand_id)["matches"]

@@ -13,24 +13,16 @@ from tests.functional.helpers import Brand, links, mail_to, press, send
 UNSUBSCRIBE = re.compile(r"<https?://[^/>]+/api(/notifications/unsubscribe/[^>]+)>")
 
 
-@pytest.fixture
-def push():
-    service = FakePushService()
-    service.start(0)
-    yield service
-    service.stop()
-
-
 def _pair(api):
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")
     return a, b
 
 
-def _subscribe(api, brand: Brand, push: FakePushService):
+def _subscribe(api, brand: Brand, fake_push: FakePushService):
     status, body = api.call("GET", "/api/browser-notifications/vapid-public-key", brand.headers)
     assert status == 200 and len(body["publicKey"]) == 87  # 65-byte point, base64url
-    subscription = push.subscribe(body["publicKey"])
+    subscription = fake_push.subscribe(body["publicKey"])
     status, answer = api.call(
         "POST", "/api/browser-notifications/subscribe", brand.headers, subscription.info()
     )
@@ -139,15 +131,15 @@ def test_a_request_received_email_has_the_template_and_one_click_unsubscribe_for
 
 
 @pytest.mark.delivery
-def test_request_received_with_email_off_and_browser_on_sends_push_only(api, push):
+def test_request_received_with_email_off_and_browser_on_sends_push_only(api, fake_push):
     a, b = _pair(api)
-    subscription = _subscribe(api, b, push)
+    subscription = _subscribe(api, b, fake_push)
     change = {"requests_received": {"email": False, "browser": True}}
     assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
 
     assert send(api, a, b)[0] == 201
     assert mail_to("b@example.com") == []
-    (message,) = push.messages(subscription)
+    (message,) = fake_push.messages(subscription)
     payload = message.json()
     assert payload["title"] == "Oat & Co would like to collaborate with Fern Candles"
     assert payload["body"] == "Shall we run a giveaway together?"
@@ -156,18 +148,18 @@ def test_request_received_with_email_off_and_browser_on_sends_push_only(api, pus
 
 
 @pytest.mark.delivery
-def test_a_gone_subscription_is_removed_and_the_message_falls_back_to_email(api, push):
+def test_a_gone_subscription_is_removed_and_the_message_falls_back_to_email(api, fake_push):
     """Browser on, email off for requests received but the member takes email for the source
     through nothing else: no fallback. With email on elsewhere (here: the source's email flag on
     and browser on) the email goes out anyway; a 410 removes the browser."""
     from tandem.store.notify import PushSubscription
 
     a, b = _pair(api)
-    subscription = _subscribe(api, b, push)
-    push.unsubscribe(subscription)  # the browser dropped it: 410 from now on
+    subscription = _subscribe(api, b, fake_push)
+    fake_push.unsubscribe(subscription)  # the browser dropped it: 410 from now on
     change = {"request_accepted": {"browser": True}}
     assert api.call("PUT", "/api/notifications/user", a.headers, change)[0] == 200
-    _subscribe(api, a, push)
+    _subscribe(api, a, fake_push)
     assert send(api, a, b)[0] == 201
     assert mail_to("b@example.com")  # email stays on by default
     assert len(PushSubscription.of_user(b.user.user_id)) == 1  # not touched: b has browser off
@@ -213,29 +205,29 @@ def _poll_notifier(aws) -> int:
 
 
 @pytest.mark.delivery
-def test_a_push_the_service_asks_to_retry_goes_back_on_the_queue_and_arrives(api, aws, push):
+def test_a_push_the_service_asks_to_retry_goes_back_on_the_queue_and_arrives(api, aws, fake_push):
     a, b = _pair(api)
-    subscription = _subscribe(api, b, push)
-    push.answer(subscription, 429, retry_after=1, times=1)
+    subscription = _subscribe(api, b, fake_push)
+    fake_push.answer(subscription, 429, retry_after=1, times=1)
     change = {"requests_received": {"browser": True}}
     assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
     assert send(api, a, b)[0] == 201
-    assert push.messages(subscription) == []  # 429: back on the queue, for 1 second
+    assert fake_push.messages(subscription) == []  # 429: back on the queue, for 1 second
     assert _poll_notifier(aws) == 1
-    (message,) = push.messages(subscription)
+    (message,) = fake_push.messages(subscription)
     assert message.json()["title"].startswith("Oat & Co")
     assert len(mail_to("b@example.com")) == 1  # email once, not again with the retry
 
 
 @pytest.mark.delivery
-def test_send_test_reports_per_browser_and_validates_its_input(api, push):
+def test_send_test_reports_per_browser_and_validates_its_input(api, fake_push):
     a = Brand("a@example.com", "Oat & Co")
     status, body = api.call("POST", "/api/browser-notifications/send-test", a.headers, {"title": "Hi"})
     assert (status, body["message"]) == (200, "Email: sent · Browser: not turned on in any browser")
     assert [m.subject for m in mail_to("a@example.com")] == ["Test notification from Tandem"]
 
-    first, second = _subscribe(api, a, push), _subscribe(api, a, push)
-    push.unsubscribe(second)
+    first, second = _subscribe(api, a, fake_push), _subscribe(api, a, fake_push)
+    fake_push.unsubscribe(second)
     test = {
         "title": "Test notification",
         "body": "It works",
@@ -245,7 +237,7 @@ def test_send_test_reports_per_browser_and_validates_its_input(api, push):
     status, body = api.call("POST", "/api/browser-notifications/send-test", a.headers, test)
     assert status == 200, body
     assert body["message"] == "Email: sent · Browser: delivered to 1 device, 1 expired subscription removed"
-    (message,) = push.messages(first)
+    (message,) = fake_push.messages(first)
     assert message.json()["url"].endswith("/account/notifications/") and message.topic == "test"
 
     for bad, error in (
@@ -269,12 +261,12 @@ def test_subscribe_refuses_an_endpoint_that_is_not_a_push_service(api):
     assert body["error"] == "That push subscription is not valid. Please turn browser notifications on again."
 
 
-def test_subscribe_refuses_an_endpoint_with_a_malformed_port_and_stores_nothing(api, push):
+def test_subscribe_refuses_an_endpoint_with_a_malformed_port_and_stores_nothing(api, fake_push):
     from tandem.store.notify import PushSubscription
 
     a = Brand("a@example.com", "Oat & Co")
     key = api.call("GET", "/api/browser-notifications/vapid-public-key", a.headers)[1]["publicKey"]
-    keys = push.subscribe(key).info()["keys"]
+    keys = fake_push.subscribe(key).info()["keys"]
     for port in (":443:443", ":99999", ":abc"):
         bad = {"endpoint": f"https://fcm.googleapis.com{port}/fcm/send/x", "keys": keys}
         status, body = api.call("POST", "/api/browser-notifications/subscribe", a.headers, bad)

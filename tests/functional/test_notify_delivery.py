@@ -9,7 +9,6 @@ import json
 import pytest
 
 from tests.functional.helpers import Brand, mail_to, send
-from tests.functional.test_slack_connection import fake_slack  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.delivery  # every test here looks at what the notifier delivers
 
@@ -171,59 +170,45 @@ def test_a_delivery_that_keeps_failing_is_retried_then_kept_whole_in_the_dlq(api
 
 
 @pytest.mark.delivery
-def test_a_push_the_service_keeps_refusing_with_429_is_retried_then_falls_back_to_email(api, aws):
+def test_a_push_the_service_keeps_refusing_with_429_is_retried_then_falls_back_to_email(api, aws, fake_push):
     """Each-run matches by browser only (email on just for the digest): the push service answers
     429 every time; the notifier puts the push back on the queue up to MAX_PUSH_RETRIES times,
     never sleeping, then gives up and sends the message by email, since the member takes email
     for new matches."""
-    from infra.local.fake_push import FakePushService
     from tandem.services import notify
     from tests.functional.test_notifications import _poll_notifier, _subscribe
     from tests.functional.test_notify_sources import _others, _store
 
-    push = FakePushService()
-    push.start(0)
-    try:
-        mia = Brand("mia@example.com", "Oat & Co")
-        subscription = _subscribe(api, mia, push)
-        change = {"new_matches": {"subOptions": {"each_run": {"browser": True}}}}
-        assert api.call("PUT", "/api/notifications/user", mia.headers, change)[0] == 200
-        push.answer(subscription, 429, retry_after=1, times=None)
+    mia = Brand("mia@example.com", "Oat & Co")
+    subscription = _subscribe(api, mia, fake_push)
+    change = {"new_matches": {"subOptions": {"each_run": {"browser": True}}}}
+    assert api.call("PUT", "/api/notifications/user", mia.headers, change)[0] == 200
+    fake_push.answer(subscription, 429, retry_after=1, times=None)
 
-        _store(mia, _others(2))
-        assert mail_to("mia@example.com") == [] and push.messages(subscription) == []
-        for _ in range(notify.MAX_PUSH_RETRIES):
-            assert _poll_notifier(aws) == 1  # each retry comes back after Retry-After
-        assert push.messages(subscription) == []
-        (mail,) = mail_to("mia@example.com")
-        assert mail.subject == "2 new matches for Oat & Co"
-    finally:
-        push.stop()
+    _store(mia, _others(2))
+    assert mail_to("mia@example.com") == [] and fake_push.messages(subscription) == []
+    for _ in range(notify.MAX_PUSH_RETRIES):
+        assert _poll_notifier(aws) == 1  # each retry comes back after Retry-After
+    assert fake_push.messages(subscription) == []
+    (mail,) = mail_to("mia@example.com")
+    assert mail.subject == "2 new matches for Oat & Co"
 
 
 @pytest.mark.delivery
 def test_the_test_notification_reports_each_channel_and_fails_only_when_none_was_reached(
     api,
     aws,
-    fake_slack,  # noqa: F811
+    fake_slack,
     monkeypatch,
 ):
-    from urllib.parse import parse_qs, urlsplit
-
     from tandem.config import reset_settings
-    from tests.functional.test_slack_connection import _location
+    from tests.functional.helpers import redirected_to, slack_consent
 
     monkeypatch.setenv("SLACK_NOTIFICATIONS_ACTIVE", "true")
     reset_settings()
     b = Brand("b@example.com", "Fern Candles")
     test = {"title": "Test notification", "body": "It works", "url": "/account/notifications/"}
-    status, body = api.call("GET", "/api/slack/auth", b.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
-    )
-    parts = urlsplit(redirect)
-    _location(api, f"{parts.path}?{parts.query}")
+    redirected_to(api, slack_consent(api, fake_slack, b))
     status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, test)
     assert body["message"] == (
         "Email: sent · Browser: not turned on in any browser · Slack: choose a channel first"
@@ -285,84 +270,71 @@ def _vapid_secret(aws, value: str | None = None) -> str:
     return before
 
 
-def test_a_push_that_keeps_failing_is_retried_alone_and_the_email_goes_once(api, aws):
+def test_a_push_that_keeps_failing_is_retried_alone_and_the_email_goes_once(api, aws, fake_push):
     """Email and browser for requests received; the push channel raises at every try (the VAPID
     secret was broken): the queue redelivers the message up to its maxReceiveCount and keeps it
     in the DLQ, and the email, recorded as delivered at the first try, is never sent again.
     Once the secret is fixed, the message moved back delivers the push alone."""
-    from infra.local.fake_push import FakePushService
     from tandem.integrations.aws import client
     from tests.functional.test_notifications import _subscribe
 
     queue, dlq = _queue_urls(aws)
-    push = FakePushService()
-    push.start(0)
-    try:
-        a = Brand("a@example.com", "Oat & Co", credits=6)
-        b = Brand("b@example.com", "Fern Candles")
-        subscription = _subscribe(api, b, push)
-        change = {"requests_received": {"browser": True}}  # email stays on
-        assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
-        good = _vapid_secret(aws, json.dumps({"private_key": ""}))
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    subscription = _subscribe(api, b, fake_push)
+    change = {"requests_received": {"browser": True}}  # email stays on
+    assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
+    good = _vapid_secret(aws, json.dumps({"private_key": ""}))
 
-        assert send(api, a, b)[0] == 201  # the first delivery: email sent, push raised
-        assert _drain(aws, queue) == [1, 1, 1, 1]  # 4 redeliveries, each failing, then the DLQ
-        assert len(mail_to("b@example.com")) == 1  # exactly one email across the 5 tries
-        assert push.messages(subscription) == []
+    assert send(api, a, b)[0] == 201  # the first delivery: email sent, push raised
+    assert _drain(aws, queue) == [1, 1, 1, 1]  # 4 redeliveries, each failing, then the DLQ
+    assert len(mail_to("b@example.com")) == 1  # exactly one email across the 5 tries
+    assert fake_push.messages(subscription) == []
 
-        _vapid_secret(aws, good)
-        (kept,) = client("sqs").receive_message(QueueUrl=dlq, MaxNumberOfMessages=10)["Messages"]
-        client("sqs").send_message(QueueUrl=queue, MessageBody=kept["Body"])
-        client("sqs").delete_message(QueueUrl=dlq, ReceiptHandle=kept["ReceiptHandle"])
-        (message,) = push.messages(subscription)
-        assert message.json()["title"].startswith("Oat & Co")
-        assert len(mail_to("b@example.com")) == 1  # still one
-    finally:
-        push.stop()
+    _vapid_secret(aws, good)
+    (kept,) = client("sqs").receive_message(QueueUrl=dlq, MaxNumberOfMessages=10)["Messages"]
+    client("sqs").send_message(QueueUrl=queue, MessageBody=kept["Body"])
+    client("sqs").delete_message(QueueUrl=dlq, ReceiptHandle=kept["ReceiptHandle"])
+    (message,) = fake_push.messages(subscription)
+    assert message.json()["title"].startswith("Oat & Co")
+    assert len(mail_to("b@example.com")) == 1  # still one
 
 
-def test_a_stored_push_endpoint_with_a_malformed_port_fails_that_push_only(api, aws):
+def test_a_stored_push_endpoint_with_a_malformed_port_fails_that_push_only(api, aws, fake_push):
     """A subscription kept from before endpoints were parsed strictly: every push to it fails
     at once (no request is made), the notification is delivered by email once and not retried,
     and the test notification reports it instead of answering 500."""
-    from infra.local.fake_push import FakePushService
     from tandem.store.notify import PushSubscription
 
     queue, _ = _queue_urls(aws)
-    push = FakePushService()
-    push.start(0)
-    try:
-        a = Brand("a@example.com", "Oat & Co", credits=6)
-        b = Brand("b@example.com", "Fern Candles")
-        keys = push.subscribe(
-            api.call("GET", "/api/browser-notifications/vapid-public-key", b.headers)[1]["publicKey"]
-        ).info()["keys"]
-        user_id = b.user.user_id
-        for endpoint in (
-            "https://fcm.googleapis.com:443:443/fcm/send/x",
-            "https://fcm.googleapis.com:99999/x",
-        ):
-            PushSubscription.store(user_id, {"endpoint": endpoint, "keys": keys})
-        change = {"requests_received": {"browser": True}}
-        assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    keys = fake_push.subscribe(
+        api.call("GET", "/api/browser-notifications/vapid-public-key", b.headers)[1]["publicKey"]
+    ).info()["keys"]
+    user_id = b.user.user_id
+    for endpoint in (
+        "https://fcm.googleapis.com:443:443/fcm/send/x",
+        "https://fcm.googleapis.com:99999/x",
+    ):
+        PushSubscription.store(user_id, {"endpoint": endpoint, "keys": keys})
+    change = {"requests_received": {"browser": True}}
+    assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
 
-        assert send(api, a, b)[0] == 201
-        assert _drain(aws, queue) == []  # delivered at the first try: nothing left to retry
-        assert len(mail_to("b@example.com")) == 1
+    assert send(api, a, b)[0] == 201
+    assert _drain(aws, queue) == []  # delivered at the first try: nothing left to retry
+    assert len(mail_to("b@example.com")) == 1
 
-        status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, {"title": "Hi"})
-        assert (status, body["message"]) == (200, "Email: sent · Browser: delivered to 0 devices, 2 failed")
-    finally:
-        push.stop()
+    status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, {"title": "Hi"})
+    assert (status, body["message"]) == (200, "Email: sent · Browser: delivered to 0 devices, 2 failed")
 
 
-def test_a_push_service_redirect_is_never_followed(api, aws):
+def test_a_push_service_redirect_is_never_followed(api, aws, fake_push):
     """A push endpoint answering 307 to another address: the server does not POST there, and
     the push counts as failed (the member takes email too, so nothing falls back)."""
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from infra.local.fake_push import FakePushService
     from tests.functional.test_notifications import _subscribe
 
     hits: list[str] = []
@@ -378,24 +350,21 @@ def test_a_push_service_redirect_is_never_followed(api, aws):
 
     trap = ThreadingHTTPServer(("127.0.0.1", 0), Trap)
     threading.Thread(target=trap.serve_forever, daemon=True).start()
-    push = FakePushService()
-    push.start(0)
     try:
         a = Brand("a@example.com", "Oat & Co", credits=6)
         b = Brand("b@example.com", "Fern Candles")
-        subscription = _subscribe(api, b, push)
+        subscription = _subscribe(api, b, fake_push)
         change = {"requests_received": {"browser": True}}
         assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
         elsewhere = f"http://127.0.0.1:{trap.server_address[1]}/elsewhere"
-        push.answer(subscription, 307, times=None, location=elsewhere)
+        fake_push.answer(subscription, 307, times=None, location=elsewhere)
 
         assert send(api, a, b)[0] == 201
         status, body = api.call("POST", "/api/browser-notifications/send-test", b.headers, {"title": "Hi"})
         assert (status, body["message"]) == (200, "Email: sent · Browser: delivered to 0 devices, 1 failed")
         assert hits == []  # never followed
-        assert push.messages(subscription) == []
+        assert fake_push.messages(subscription) == []
         assert len(mail_to("b@example.com")) == 2  # the notification's email and the test's
     finally:
-        push.stop()
         trap.shutdown()
         trap.server_close()

@@ -4,44 +4,11 @@ shows a revoked app as disconnected."""
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from infra.local.fake_slack import FakeSlack
-from tests.functional.helpers import Brand
-
-
-@pytest.fixture
-def fake_slack(aws):
-    from tandem.config import settings
-    from tandem.integrations.aws import client, reset_clients
-    from tandem.integrations.slack import new_encryption_key
-
-    fake = FakeSlack()
-    fake.start(0)
-    client("secretsmanager").put_secret_value(
-        SecretId=settings().slack_secret_name,
-        SecretString=json.dumps(
-            {
-                "client_id": fake.client_id,
-                "client_secret": fake.client_secret,
-                "encryption_key": new_encryption_key(),
-                "api_url": f"{fake.url}/api/",
-                "authorize_url": f"{fake.url}/oauth/v2/authorize",
-            }
-        ),
-    )
-    reset_clients()
-    yield fake
-    fake.stop()
-
-
-def _location(api, path_and_query: str) -> str:
-    response = api.gateway.handle("GET", path_and_query, {}, b"", "127.0.0.1")
-    assert response.status == 302
-    return {k.lower(): v for k, v in response.headers}["location"]
+from tests.functional.helpers import Brand, redirected_to, slack_consent
 
 
 @pytest.mark.delivery
@@ -51,16 +18,11 @@ def test_connect_choose_a_channel_and_status(api, fake_slack):
         200,
         {"connected": False, "channelName": None, "teamName": None},
     )
-    status, body = api.call("GET", "/api/slack/auth", a.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
-    )
-    parts = urlsplit(redirect)
-    location = _location(api, f"{parts.path}?{parts.query}")
+    callback = slack_consent(api, fake_slack, a)
+    location = redirected_to(api, callback)
     assert location.endswith("/account/notifications/?slack=connected")
     # The state works once.
-    again = _location(api, f"{parts.path}?{parts.query}")
+    again = redirected_to(api, callback)
     assert "slackError=" in again
 
     status, listed = api.call("GET", "/api/slack/channels", a.headers)
@@ -103,23 +65,11 @@ def test_a_cancelled_consent_and_a_revoked_app(api, fake_slack):
     from tandem.store.notify import SlackConnection
 
     a = Brand("a@example.com", "Oat & Co")
-    status, body = api.call("GET", "/api/slack/auth", a.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0], allow=False
-    )
-    parts = urlsplit(redirect)
-    location = _location(api, f"{parts.path}?{parts.query}")
+    location = redirected_to(api, slack_consent(api, fake_slack, a, allow=False))
     assert "slackError=" in location and "cancelled" in parse_qs(urlsplit(location).query)["slackError"][0]
     assert api.call("GET", "/api/slack/status", a.headers)[1]["connected"] is False
 
-    status, body = api.call("GET", "/api/slack/auth", a.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
-    )
-    parts = urlsplit(redirect)
-    _location(api, f"{parts.path}?{parts.query}")
+    redirected_to(api, slack_consent(api, fake_slack, a))
     connection = SlackConnection.find(a.user.user_id)
     assert "xoxb" not in connection.installation  # stored encrypted
     fake_slack.revoke(slack_connection.token_of(a.user.user_id, connection))
@@ -131,7 +81,7 @@ def test_a_cancelled_consent_and_a_revoked_app(api, fake_slack):
 @pytest.mark.delivery
 def test_a_forged_state_connects_nothing(api, fake_slack):
     a = Brand("a@example.com", "Oat & Co")
-    location = _location(api, "/api/slack/callback?code=abc&state=forged.state.1.x")
+    location = redirected_to(api, "/api/slack/callback?code=abc&state=forged.state.1.x")
     assert "slackError=" in location
     assert api.call("GET", "/api/slack/status", a.headers)[1]["connected"] is False
 
@@ -147,13 +97,7 @@ def test_with_slack_on_a_request_is_posted_to_the_chosen_channel(api, fake_slack
     reset_settings()
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")
-    status, body = api.call("GET", "/api/slack/auth", b.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
-    )
-    parts = urlsplit(redirect)
-    _location(api, f"{parts.path}?{parts.query}")
+    redirected_to(api, slack_consent(api, fake_slack, b))
     channel = fake_slack.channel_id("partnerships")
     choice = {"channelId": channel, "channelName": "partnerships"}
     assert api.call("POST", "/api/slack/select-channel", b.headers, choice)[0] == 200
@@ -169,16 +113,6 @@ def test_with_slack_on_a_request_is_posted_to_the_chosen_channel(api, fake_slack
     assert len(mail_to("b@example.com")) == 1
     monkeypatch.undo()
     reset_settings()
-
-
-def _connect(api, fake_slack, member: Brand) -> None:
-    status, body = api.call("GET", "/api/slack/auth", member.headers)
-    query = parse_qs(urlsplit(body["url"]).query)
-    redirect = fake_slack.authorize(
-        query["client_id"][0], query["scope"][0], query["redirect_uri"][0], query["state"][0]
-    )
-    parts = urlsplit(redirect)
-    assert _location(api, f"{parts.path}?{parts.query}").endswith("slack=connected")
 
 
 def test_slack_is_chosen_only_once_connected_and_disconnecting_turns_it_off(api, fake_slack, monkeypatch):
@@ -200,7 +134,7 @@ def test_slack_is_chosen_only_once_connected_and_disconnecting_turns_it_off(api,
         == 200
     )
 
-    _connect(api, fake_slack, b)
+    assert redirected_to(api, slack_consent(api, fake_slack, b)).endswith("slack=connected")
     status, saved = api.call("PUT", "/api/notifications/user", b.headers, turn_on)
     assert status == 200 and saved["requests_received"]["slack"] is True
 

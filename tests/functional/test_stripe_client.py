@@ -5,6 +5,7 @@ billing.compute."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import requests
 
 from infra import stripe_sync
 from infra.local.fake_stripe import FakeStripe
+from infra.local.fake_stripe.browser import pay_hosted_checkout
 from tandem.domain import billing
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client as sc
@@ -20,7 +22,6 @@ from tandem.services import billing as billing_service
 
 API_KEY = "sk_test_client"
 SITE = "https://tandem.test"
-GOOD_CARD = "4242 4242 4242 4242"
 DAY = 86400
 TIMEOUT = 60  # a bound for a stuck server, not a speed target
 
@@ -38,12 +39,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeStripe]:
     f.stop()
 
 
-def pay(url: str, card: str = GOOD_CARD, email: str = "mia@tandem.local") -> requests.Response:
-    """What a member does on the hosted page: open it, type a card, press the button."""
-    page = requests.get(url, timeout=TIMEOUT)
-    assert page.status_code == 200, page.text
-    form = {"email": email, "name": "Mia Member", "card_number": card, "pay": "1"}
-    return requests.post(url, data=form, allow_redirects=False, timeout=TIMEOUT)
+pay = functools.partial(pay_hosted_checkout, email="mia@tandem.local")  # Mia pays on the hosted page
 
 
 def checkout(customer: str, lookup_key: str = "tandem_main_monthly", **kwargs: Any) -> dict[str, Any]:

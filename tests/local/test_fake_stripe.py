@@ -4,7 +4,6 @@ small local receiver verified with stripe.Webhook.construct_event."""
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,6 +16,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
 
 from infra.local.fake_stripe import FakeStripe
+from infra.local.fake_stripe.browser import answer_challenge, challenge_token, pay_hosted_checkout
 from infra.local.fake_stripe.server import listening_socket
 from tandem.services.stripe_events import BILLING_EVENTS
 
@@ -156,14 +156,6 @@ def catalogue(fake: FakeStripe) -> dict[str, Any]:
     return {"product": product, "monthly": monthly, "yearly": yearly, "credits": credits}
 
 
-def pay(session_url: str, card: str, email: str = "member@tandem.local", **extra: str) -> requests.Response:
-    """What a person does on the hosted page: open it, type a card, press the button."""
-    page = requests.get(session_url, timeout=TIMEOUT)
-    assert page.status_code == 200, page.text
-    form = {"email": email, "name": "Mia Member", "card_number": card, "pay": "1", **extra}
-    return requests.post(session_url, data=form, allow_redirects=False, timeout=TIMEOUT)
-
-
 def subscribe(catalogue: dict[str, Any], card: str = "4242 4242 4242 4242") -> tuple[Any, Any]:
     customer = stripe.Customer.create(email="member@tandem.local", metadata={"account": "acc_1"})
     session = stripe.checkout.Session.create(
@@ -177,7 +169,7 @@ def subscribe(catalogue: dict[str, Any], card: str = "4242 4242 4242 4242") -> t
         cancel_url="http://127.0.0.1:9/account/subscriptions",
         allow_promotion_codes=True,
     )
-    answer = pay(session.url, card)
+    answer = pay_hosted_checkout(session.url, card)
     assert answer.status_code == 303, answer.text
     return customer, stripe.checkout.Session.retrieve(session.id, expand=["subscription", "line_items"])
 
@@ -305,7 +297,7 @@ def test_subscription_checkout_on_the_hosted_page_creates_the_plan_and_signed_we
     page = requests.get(session.url, timeout=TIMEOUT)
     assert "Tandem membership" in page.text and "£19.99" in page.text and "Subscribe" in page.text
 
-    answer = pay(session.url, "4242 4242 4242 4242")
+    answer = pay_hosted_checkout(session.url, "4242 4242 4242 4242")
     assert answer.status_code == 303
     assert answer.headers["Location"] == f"http://127.0.0.1:9/account/payment-processing/{session.id}"
 
@@ -371,12 +363,12 @@ def test_a_declined_card_says_so_and_changes_nothing(
     )
     settle(fake)
     events_before = len(fake.events())
-    answer = pay(session.url, "4000 0000 0000 0002")
+    answer = pay_hosted_checkout(session.url, "4000 0000 0000 0002")
     assert answer.status_code == 402
     assert "Your card was declined." in answer.text and 'role="alert"' in answer.text
-    insufficient = pay(session.url, "4000000000009995")
+    insufficient = pay_hosted_checkout(session.url, "4000000000009995")
     assert "Your card has insufficient funds." in insufficient.text
-    invalid_number = pay(session.url, "4242 4242 4242 4241")
+    invalid_number = pay_hosted_checkout(session.url, "4242 4242 4242 4241")
     assert "Your card number is invalid." in invalid_number.text
     assert stripe.checkout.Session.retrieve(session.id).status == "open"
     assert stripe.Subscription.list(customer=customer.id, status="all").data == []
@@ -393,7 +385,7 @@ def test_a_declined_card_says_so_and_changes_nothing(
     assert told == {"payment_intent.created", "charge.failed", "payment_intent.payment_failed"}
     assert not told & BILLING_EVENTS
 
-    answer = pay(session.url, "4242424242424242")  # then a good card still works
+    answer = pay_hosted_checkout(session.url, "4242424242424242")  # then a good card still works
     assert answer.status_code == 303
 
 
@@ -406,37 +398,21 @@ def test_three_d_secure_asks_for_authentication_and_a_failure_changes_nothing(
         success_url="http://127.0.0.1:9/done?session={CHECKOUT_SESSION_ID}",
         payment_intent_data={"metadata": {"brand": "12", "kind": "one_off"}},
     )
-    challenge = pay(session.url, "4000 0027 6000 3184")
+    challenge = pay_hosted_checkout(session.url, "4000 0027 6000 3184")
     assert (
         challenge.status_code == 200
         and "Complete authentication" in challenge.text
         and "£10.00" in challenge.text
     )
-    token = re.search(r'name="token" value="([^"]+)"', challenge.text).group(1)
-    failed = requests.post(
-        f"{session.url}/authenticate",
-        data={"token": token, "outcome": "fail"},
-        allow_redirects=False,
-        timeout=TIMEOUT,
-    )
+    token = challenge_token(challenge)
+    failed = answer_challenge(session.url, token, "fail")
     assert failed.status_code == 402 and "unable to authenticate" in failed.text
     assert stripe.checkout.Session.retrieve(session.id).status == "open"
-    replay = requests.post(
-        f"{session.url}/authenticate",
-        data={"token": token, "outcome": "complete"},
-        allow_redirects=False,
-        timeout=TIMEOUT,
-    )
+    replay = answer_challenge(session.url, token)
     assert replay.status_code == 402  # a used challenge cannot be completed later
 
-    challenge = pay(session.url, "4000002760003184")
-    token = re.search(r'name="token" value="([^"]+)"', challenge.text).group(1)
-    passed = requests.post(
-        f"{session.url}/authenticate",
-        data={"token": token, "outcome": "complete"},
-        allow_redirects=False,
-        timeout=TIMEOUT,
-    )
+    challenge = pay_hosted_checkout(session.url, "4000002760003184")
+    passed = answer_challenge(session.url, challenge_token(challenge))
     assert passed.status_code == 303 and passed.headers["Location"].endswith(f"?session={session.id}")
     done = stripe.checkout.Session.retrieve(session.id, expand=["payment_intent"])
     assert done.status == "complete" and done.payment_status == "paid" and done.invoice is None
@@ -559,12 +535,7 @@ def test_renewals_bill_each_period_until_a_charge_fails_and_the_invoice_is_paid_
     challenge = requests.post(
         action.hosted_invoice_url, data={"card_number": "4000002760003184"}, timeout=TIMEOUT
     )
-    token = re.search(r'name="token" value="([^"]+)"', challenge.text).group(1)
-    confirmed = requests.post(
-        f"{action.hosted_invoice_url}/authenticate",
-        data={"token": token, "outcome": "complete"},
-        timeout=TIMEOUT,
-    )
+    confirmed = answer_challenge(action.hosted_invoice_url, challenge_token(challenge))
     assert "this invoice is paid" in confirmed.text
     assert stripe.Invoice.retrieve(action.id).status == "paid"
     assert stripe.Subscription.retrieve(sub_id).status == "active"
@@ -697,12 +668,7 @@ def test_a_payment_link_carries_the_brand_and_email_into_checkout(
     session_url = fake.base_url + opened.headers["Location"]
     page = requests.get(session_url, timeout=TIMEOUT)
     assert 'value="member@tandem.local"' in page.text
-    answer = requests.post(
-        session_url,
-        data={"email": "member@tandem.local", "card_number": "4242424242424242"},
-        allow_redirects=False,
-        timeout=TIMEOUT,
-    )
+    answer = pay_hosted_checkout(session_url, "4242424242424242", email="member@tandem.local")
     assert answer.status_code == 303
     session_id = answer.headers["Location"].rsplit("/", 1)[1]
     session = stripe.checkout.Session.retrieve(session_id, expand=["subscription"])
@@ -737,7 +703,7 @@ def test_a_refund_marks_the_charge_and_sends_charge_refunded(
         success_url="http://127.0.0.1:9/ok",
         invoice_creation={"enabled": True, "invoice_data": {"metadata": {"kind": "one_off"}}},
     )
-    assert pay(session.url, "4242424242424242").status_code == 303
+    assert pay_hosted_checkout(session.url, "4242424242424242").status_code == 303
     done = stripe.checkout.Session.retrieve(session.id, expand=["invoice"])
     assert done.invoice.billing_reason == "manual" and done.invoice.status == "paid"
     assert done.invoice.metadata["kind"] == "one_off"
@@ -924,7 +890,7 @@ def test_a_trial_starts_free_warns_before_it_ends_then_bills(
         success_url="http://127.0.0.1:9/ok",
     )
     assert "7 days free" in requests.get(session.url, timeout=TIMEOUT).text
-    assert pay(session.url, "4242424242424242", email="trial@tandem.local").status_code == 303
+    assert pay_hosted_checkout(session.url, "4242424242424242", email="trial@tandem.local").status_code == 303
     done = stripe.checkout.Session.retrieve(session.id, expand=["subscription.latest_invoice"])
     assert done.payment_status == "no_payment_required"
     sub = done.subscription
@@ -1068,15 +1034,7 @@ def test_a_subscription_records_the_billing_mode_asked_for_and_stripes_default_o
                 }
             )
             assert session.ui_mode == "hosted_page"
-            import requests as http
-
-            form = {
-                "email": "modes@tandem.local",
-                "name": "M",
-                "card_number": "4242 4242 4242 4242",
-                "pay": "1",
-            }
-            assert http.post(session.url, data=form, allow_redirects=False, timeout=10).status_code == 303
+            assert pay_hosted_checkout(session.url, email="modes@tandem.local", name="M").status_code == 303
             paid = client.v1.checkout.sessions.retrieve(session.id)
             made[mode] = client.v1.subscriptions.retrieve(paid.subscription).billing_mode.type
         assert made == {"classic": "classic", None: "flexible"}

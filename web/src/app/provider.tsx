@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { PageLoader } from '@/components/ui/PageLoader';
+import { createMutationCache } from '@/lib/mutations';
 import { getSession, subscribe } from '@/lib/session';
 
 /** How long shared server data (dashboard, login check) is reused before another screen asks again. */
@@ -14,9 +15,12 @@ const SHARED_STALE_MS = 30_000;
  *   `staleTime: 0`, so opening them again asks the server while the cached copy shows.
  * - No automatic retries: the API client already refreshes tokens on a 401, and a failed
  *   load shows its message with 'Try again'. Pollers opt into retries of their own.
+ * - Every write is a mutation; its failure is told by the one MutationCache handler
+ *   (lib/mutations.ts: an error toast titled by the write's `meta.errorTitle`).
  */
 function createQueryClient(): QueryClient {
   return new QueryClient({
+    mutationCache: createMutationCache(),
     defaultOptions: {
       queries: { staleTime: SHARED_STALE_MS, retry: false },
       mutations: { retry: false },

@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import { storage } from './storage';
+import { createListeners } from './store';
 
 /** The main menu's size, remembered in this browser (SPEC section 3: menu size preference). */
 export type MenuSize = 'full' | 'mini';
 
 const MENU_SIZE_KEY = 'menuSize';
-const listeners = new Set<() => void>();
+const changes = createListeners();
 
 export function getMenuSize(): MenuSize {
   return storage.get(MENU_SIZE_KEY) === 'mini' ? 'mini' : 'full';
@@ -13,19 +14,17 @@ export function getMenuSize(): MenuSize {
 
 export function setMenuSize(size: MenuSize): void {
   storage.set(MENU_SIZE_KEY, size);
-  listeners.forEach((listener) => {
-    listener();
-  });
+  changes.notify();
 }
 
 function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
+  const unsubscribe = changes.subscribe(listener);
   const onStorage = (event: StorageEvent) => {
     if (event.key === null || event.key === `tandem.${MENU_SIZE_KEY}`) listener();
   };
   window.addEventListener('storage', onStorage);
   return () => {
-    listeners.delete(listener);
+    unsubscribe();
     window.removeEventListener('storage', onStorage);
   };
 }

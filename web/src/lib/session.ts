@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { storage } from './storage';
+import { createListeners } from './store';
 
 /** Extra information the server sends with a login; `access` may be 'admin'. */
 export interface SessionInfo {
@@ -25,8 +26,7 @@ const GLOBAL_MESSAGE_KEY = 'globalMessage';
 const DISMISSED_MESSAGE_KEY = 'globalMessageDismissed';
 const IMPERSONATE_KEY = 'impersonateUser';
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
+const changes = createListeners();
 let cached: Session | null | undefined;
 
 function isSession(value: unknown): value is Session {
@@ -37,9 +37,7 @@ function isSession(value: unknown): value is Session {
 
 function emit(): void {
   cached = undefined;
-  listeners.forEach((listener) => {
-    listener();
-  });
+  changes.notify();
 }
 
 export function getSession(): Session | null {
@@ -138,12 +136,7 @@ export function setImpersonatedUser(user: string | null): void {
   emit();
 }
 
-export function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
+export const subscribe: (listener: () => void) => () => void = changes.subscribe;
 
 // Another tab signing in or out changes what this tab should show.
 if (typeof window !== 'undefined') {

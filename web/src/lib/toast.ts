@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore } from './store';
 
 /**
  * Toast notifications (SPEC section 9): shown top right, newest first, at most
@@ -22,17 +22,9 @@ export const TOAST_TIMEOUT_MS = 7500;
 export const PRODUCT_TOAST_TIMEOUT_MS = 8000;
 export const MAX_TOASTS = 5;
 
-let toasts: readonly Toast[] = [];
+const toasts = createStore<readonly Toast[]>([]);
 let nextId = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
-const listeners = new Set<() => void>();
-
-function publish(next: readonly Toast[]): void {
-  toasts = next;
-  listeners.forEach((listener) => {
-    listener();
-  });
-}
 
 function stopTimer(id: number): void {
   const timer = timers.get(id);
@@ -42,7 +34,8 @@ function stopTimer(id: number): void {
 
 export function dismissToast(id: number): void {
   stopTimer(id);
-  if (toasts.some((toast) => toast.id === id)) publish(toasts.filter((toast) => toast.id !== id));
+  const shown = toasts.get();
+  if (shown.some((toast) => toast.id === id)) toasts.set(shown.filter((toast) => toast.id !== id));
 }
 
 export function toastTimeout(tone: ToastTone): number {
@@ -52,7 +45,7 @@ export function toastTimeout(tone: ToastTone): number {
 /** Shows a toast and returns its id. The oldest goes when a sixth arrives. */
 export function showToast({ title, message = '', tone = 'info' }: ToastInput): number {
   const toast: Toast = { id: nextId++, title, message, tone };
-  const next = [toast, ...toasts];
+  const next = [toast, ...toasts.get()];
   next.slice(MAX_TOASTS).forEach((dropped) => {
     stopTimer(dropped.id);
   });
@@ -62,27 +55,20 @@ export function showToast({ title, message = '', tone = 'info' }: ToastInput): n
       dismissToast(toast.id);
     }, toastTimeout(tone)),
   );
-  publish(next.slice(0, MAX_TOASTS));
+  toasts.set(next.slice(0, MAX_TOASTS));
   return toast.id;
 }
 
 export function clearToasts(): void {
   [...timers.keys()].forEach(stopTimer);
-  publish([]);
+  toasts.set([]);
 }
 
 export function getToasts(): readonly Toast[] {
-  return toasts;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
+  return toasts.get();
 }
 
 /** The toasts on screen, newest first. */
 export function useToasts(): readonly Toast[] {
-  return useSyncExternalStore(subscribe, getToasts, getToasts);
+  return toasts.use();
 }

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore } from '@/lib/store';
 
 /**
  * `await confirm({ title, message })` asks the user to confirm. It resolves when
@@ -22,26 +22,18 @@ export interface PendingConfirm extends ConfirmOptions {
 
 export const USER_CANCELLED = 'User cancelled';
 
-let pending: readonly PendingConfirm[] = [];
+const pending = createStore<readonly PendingConfirm[]>([]);
 let nextId = 1;
-const listeners = new Set<() => void>();
-
-function publish(next: readonly PendingConfirm[]): void {
-  pending = next;
-  listeners.forEach((listener) => {
-    listener();
-  });
-}
 
 function settle(id: number): void {
-  publish(pending.filter((item) => item.id !== id));
+  pending.set(pending.get().filter((item) => item.id !== id));
 }
 
 export function confirm(options: ConfirmOptions): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const id = nextId++;
-    publish([
-      ...pending,
+    pending.set([
+      ...pending.get(),
       {
         ...options,
         id,
@@ -60,18 +52,9 @@ export function confirm(options: ConfirmOptions): Promise<void> {
 
 /** Drops every pending question without settling it (tests, full resets). */
 export function resetConfirms(): void {
-  publish([]);
+  pending.set([]);
 }
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-const getPending = () => pending;
 
 export function usePendingConfirms(): readonly PendingConfirm[] {
-  return useSyncExternalStore(subscribe, getPending, getPending);
+  return pending.use();
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { createStore } from '@/lib/store';
 
 /**
  * Open modals, innermost last. The platform puts each `showModal()` dialog in the top
@@ -12,41 +13,33 @@ interface OpenModal {
   readonly element: HTMLDialogElement;
 }
 
-let stack: readonly OpenModal[] = [];
-const listeners = new Set<() => void>();
+const stack = createStore<readonly OpenModal[]>([]);
 
 function publish(next: readonly OpenModal[]): void {
-  stack = next;
-  document.body.classList.toggle('has-modal', stack.length > 0);
-  listeners.forEach((listener) => {
-    listener();
-  });
+  document.body.classList.toggle('has-modal', next.length > 0);
+  stack.set(next);
 }
 
 export function pushModal(id: symbol, element: HTMLDialogElement): void {
-  publish([...stack, { id, element }]);
+  publish([...stack.get(), { id, element }]);
 }
 
 export function removeModal(id: symbol): void {
-  if (stack.some((modal) => modal.id === id)) publish(stack.filter((modal) => modal.id !== id));
+  const modals = stack.get();
+  if (modals.some((modal) => modal.id === id)) publish(modals.filter((modal) => modal.id !== id));
 }
 
 export function isTopModal(id: symbol): boolean {
-  return stack[stack.length - 1]?.id === id;
+  const modals = stack.get();
+  return modals[modals.length - 1]?.id === id;
 }
 
 function topElement(): HTMLDialogElement | null {
-  return stack[stack.length - 1]?.element ?? null;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
+  const modals = stack.get();
+  return modals[modals.length - 1]?.element ?? null;
 }
 
 /** The innermost open modal dialog (null when none is open), re-rendering when it changes. */
 export function useTopModal(): HTMLDialogElement | null {
-  return useSyncExternalStore(subscribe, topElement, () => null);
+  return useSyncExternalStore(stack.subscribe, topElement, () => null);
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { createStore } from '@/lib/store';
 
 /**
  * Where the toasts go in a layout with a sticky header: a slot just under it, so a toast
@@ -6,26 +7,12 @@ import { useSyncExternalStore } from 'react';
  * follows the header when a message bar above it scrolls away. AppLayout provides the
  * slot with `setToastAnchor` (a callback ref); the Toaster renders into it.
  */
-let anchor: HTMLElement | null = null;
-const listeners = new Set<() => void>();
+const anchor = createStore<HTMLElement | null>(null);
 
 export function setToastAnchor(element: HTMLElement | null): void {
-  if (anchor === element) return;
-  anchor = element;
-  listeners.forEach((listener) => {
-    listener();
-  });
+  anchor.set(element);
 }
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-const getAnchor = () => anchor;
 
 export function useToastAnchor(): HTMLElement | null {
-  return useSyncExternalStore(subscribe, getAnchor, () => null);
+  return useSyncExternalStore(anchor.subscribe, anchor.get, () => null);
 }

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createOpenStore } from '@/lib/store';
 import type { BrandSummary } from './api/requests';
 
 /**
@@ -11,33 +11,16 @@ export interface SendRequestTarget {
   readonly onSent?: (requestId: string) => void;
 }
 
-let target: SendRequestTarget | null = null;
-const listeners = new Set<() => void>();
-
-function publish(next: SendRequestTarget | null): void {
-  target = next;
-  listeners.forEach((listener) => {
-    listener();
-  });
-}
+const target = createOpenStore<SendRequestTarget>();
 
 export function openSendRequest(brand: BrandSummary, onSent?: (requestId: string) => void): void {
-  publish({ brand, onSent });
+  target.open({ brand, onSent });
 }
 
 export function closeSendRequest(): void {
-  publish(null);
+  target.close();
 }
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-const get = () => target;
 
 export function useSendRequestTarget(): SendRequestTarget | null {
-  return useSyncExternalStore(subscribe, get, get);
+  return target.use();
 }

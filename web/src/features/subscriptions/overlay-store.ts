@@ -1,5 +1,5 @@
 import type { OverlayReason, SubscriptionType } from './credits';
-import { createOpenStore } from './open-store';
+import { createOpenStore } from '@/lib/store';
 
 /**
  * The subscription overlay (SPEC "Subscriptions screen"), opened from any flow

@@ -1,4 +1,4 @@
-import { createOpenStore } from './open-store';
+import { createOpenStore } from '@/lib/store';
 
 /**
  * The payment-complete message (SPEC section 8), shown once the member is back on the

@@ -9,7 +9,8 @@ import { describeError, SessionEndedError } from '@/lib/api';
 import { setSelectedBrand } from '@/lib/session';
 import { brandSaved, useBrandOptions, useMyBrands, type BrandProfile } from '../api/brands';
 import { missingForMatching } from '../utils';
-import { BrandForm, type SavedBrand } from './BrandForm';
+import type { SavedBrand } from '../api/save-brand';
+import { BrandForm } from './BrandForm';
 import { BrandLogo } from './BrandLogo';
 
 interface Notice {

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { useMutation, useMutationState, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { asBrand, describeError, SessionEndedError } from '@/lib/api';
-import { showToast } from '@/lib/toast';
+import { updatePublicBrand, type BrandRelation } from '@/features/brands';
+import { asBrand } from '@/lib/api';
+import { errorToast } from '@/lib/mutations';
 import { matchKeys } from './keys';
 import { setDismissed, setSaved, updateMatchLists, type MatchCard, type MatchLists } from './matches';
 
@@ -13,7 +14,8 @@ import { setDismissed, setSaved, updateMatchLists, type MatchCard, type MatchLis
  *   this change was written would otherwise answer after it and put the card back as it was
  *   (issue 29: a Save clicked while the lists reloaded after a match run did nothing);
  * - shows the change at once on every loaded list of the brand (any filter);
- * - on failure puts the card back where and as it was and says so in an error toast;
+ * - on failure puts the card back where and as it was; the app's MutationCache tells it in an
+ *   error toast (meta);
  * - once the last change of the brand has settled, asks for the lists again, so what shows is
  *   what the server has (a load started while a change was on its way may have missed it).
  */
@@ -99,13 +101,14 @@ function listsKey(brand: string): QueryKey {
 
 /**
  * The change mutation of one of the member's brands (null while not known: `mutate` then
- * fails without a call). Failures are told in a toast; callers may await `mutateAsync` for
+ * fails without a call). Failures are told in a toast (meta); callers may await `mutateAsync` for
  * what follows a success (the undo bar) and ignore its rejection.
  */
 export function useMatchChange(brand: string | null) {
   const client = useQueryClient();
   return useMutation<unknown, Error, MatchChange, Earlier>({
     mutationKey: matchKeys.changes(brand ?? ''),
+    meta: errorToast(failureTitle),
     mutationFn: (change) => {
       if (brand === null) return Promise.reject(new Error('No brand is selected'));
       return send(brand, change);
@@ -124,7 +127,7 @@ export function useMatchChange(brand: string | null) {
       updateMatchLists(client, brand, (lists) => applyChange(lists, change));
       return earlier;
     },
-    onError: (error, change, earlier) => {
+    onError: (_error, change, earlier) => {
       for (const [key, place] of earlier ?? []) {
         client.setQueryData<MatchLists>(key, (lists) =>
           lists
@@ -135,9 +138,6 @@ export function useMatchChange(brand: string | null) {
               }
             : lists,
         );
-      }
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: failureTitle(change), message: describeError(error) });
       }
     },
     onSettled: () => {
@@ -181,4 +181,30 @@ export function usePendingMatchChanges(brand: string | null): ReadonlyMap<number
       ),
     [pending],
   );
+}
+
+/** A change made on a brand's own page: save or unsave it, or undo its dismissal. */
+export type RelationChange = { readonly kind: 'save'; readonly saved: boolean } | { readonly kind: 'restore' };
+
+function relationFailureTitle(change: RelationChange): string {
+  if (change.kind === 'restore') return 'Could not undo';
+  return change.saved ? 'Could not save' : 'Could not unsave';
+}
+
+/**
+ * Save, unsave or undo the dismissal of another brand (`otherId`) from its page, for the
+ * selected brand (`brand`: its id, null while not known). The page shows the server's
+ * answer; the brand's match lists are asked for again. A refusal is told in a toast (meta).
+ */
+export function useRelationChange(brand: string | null, otherId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    meta: errorToast(relationFailureTitle),
+    mutationFn: async (change: RelationChange): Promise<Partial<BrandRelation>> =>
+      change.kind === 'save' ? setSaved(otherId, change.saved) : setDismissed(otherId, false),
+    onSuccess: (relation) => {
+      updatePublicBrand(client, otherId, (current) => ({ ...current, relation: { ...current.relation, ...relation } }));
+      if (brand !== null) void client.invalidateQueries({ queryKey: listsKey(brand) });
+    },
+  });
 }

@@ -1,7 +1,8 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import { notifyManager, queryOptions, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
+import { notifyManager, queryOptions, useMutation, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { refreshDashboard, type DashboardResponse } from '@/features/dashboard';
 import { api, ApiError, asBrand, SessionEndedError } from '@/lib/api';
+import { errorToast } from '@/lib/mutations';
 import { showToast } from '@/lib/toast';
 import { matchKeys } from './keys';
 
@@ -157,6 +158,21 @@ export async function findNewMatches(
     followMatchRun(client, started.runId, brandId, started.message);
   }
   return started;
+}
+
+/**
+ * 'Find new matches' for one of the member's brands (null while not known: no call): starts
+ * a run and follows it; a refusal is told in an error toast (meta).
+ */
+export function useFindNewMatches(brandId: string | null) {
+  const client = useQueryClient();
+  return useMutation({
+    meta: errorToast('Could not find new matches'),
+    mutationFn: () => {
+      if (brandId === null) return Promise.reject(new Error('No brand is selected'));
+      return findNewMatches(client, brandId, () => brandId);
+    },
+  });
 }
 
 /** The runs being followed (not ended), re-rendering when one starts, changes or ends. */

@@ -103,3 +103,17 @@ export function updateMatchLists(client: QueryClient, brand: string, change: (li
     lists ? change(lists) : lists,
   );
 }
+
+/**
+ * A brand was requested: it leaves the lists of the member's brand (the server no longer
+ * suggests it), and the lists are asked for again (a load on its way may have read them
+ * before the request).
+ */
+export function matchRequested(client: QueryClient, brand: string, matchId: number): void {
+  updateMatchLists(client, brand, (lists) => ({
+    ...lists,
+    potentials: lists.potentials.filter((item) => item.id !== matchId),
+    saved: lists.saved.filter((item) => item.id !== matchId),
+  }));
+  void client.invalidateQueries({ queryKey: matchKeys.allLists(brand) });
+}

@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -19,10 +19,8 @@ import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { readPendingSend } from '@/features/requests';
 import { usePaymentComplete } from '@/features/subscriptions';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { showToast } from '@/lib/toast';
-import { matchKeys } from '../api/keys';
-import { setDismissed, setSaved } from '../api/matches';
+import { ApiError, describeError, messageOf } from '@/lib/api';
+import { useRelationChange } from '../api/match-changes';
 import { FitMeter } from './FitMeter';
 import { MaskedNameHint } from './MaskedNameHint';
 import { openRequestFor, requestStateText } from '../utils';
@@ -79,8 +77,6 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   // Country names for the markets; codes are shown while (or if) they can't load.
   const options = useBrandOptions().data;
   const client = useQueryClient();
-  const [saving, setSaving] = useState(false);
-  const [restoring, setRestoring] = useState(false);
   const titleId = useId();
   const location = useLocation();
   const navigate = useNavigate();
@@ -98,6 +94,8 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const setRelation = (change: Partial<BrandRelation>) => {
     updatePublicBrand(client, Number(rawId), (current) => ({ ...current, relation: { ...current.relation, ...change } }));
   };
+  const relationChange = useRelationChange(brandId, Number(rawId));
+  const changing = relationChange.isPending ? relationChange.variables.kind : null;
 
   // /matches/brand/{_id}?request=1 opens the request popup once the brand is loaded.
   const loaded = view;
@@ -182,7 +180,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   }
 
   if (failure !== null) {
-    if (failure instanceof SessionEndedError) return null;
+    if (messageOf(failure) === null) return null;
     return (
       <div className="brand-page">
         {back}
@@ -219,34 +217,12 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const contact = brand.contact;
   const requestText = relation.waitMessage ?? requestStateText(relation.requestState);
 
-  const toggleSave = async () => {
-    setSaving(true);
-    try {
-      const result = await setSaved(brand.id, !relation.saved);
-      setRelation({ saved: result.saved });
-      if (brandId !== null) void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
-    } catch (error) {
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: relation.saved ? 'Could not unsave' : 'Could not save', message: describeError(error) });
-      }
-    } finally {
-      setSaving(false);
-    }
+  const toggleSave = () => {
+    relationChange.mutate({ kind: 'save', saved: !relation.saved });
   };
 
-  const restore = async () => {
-    setRestoring(true);
-    try {
-      const result = await setDismissed(brand.id, false);
-      setRelation({ dismissed: result.dismissed });
-      if (brandId !== null) void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
-    } catch (error) {
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: 'Could not undo', message: describeError(error) });
-      }
-    } finally {
-      setRestoring(false);
-    }
+  const restore = () => {
+    relationChange.mutate({ kind: 'restore' });
   };
 
   return (
@@ -279,7 +255,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
         {relation.dismissed && (
           <div className="undo-bar" role="status">
             <span>You dismissed this brand, so it isn't suggested to you.</span>
-            <Button variant="secondary" busy={restoring} onClick={() => void restore()}>
+            <Button variant="secondary" busy={changing === 'restore'} onClick={restore}>
               Bring it back
             </Button>
           </div>
@@ -296,7 +272,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
               />
             )}
             {requestText && <p className="request-state">{requestText}</p>}
-            <Button variant="secondary" busy={saving} onClick={() => void toggleSave()}>
+            <Button variant="secondary" busy={changing === 'save'} onClick={toggleSave}>
               {relation.saved ? 'Unsave' : 'Save'}
               <span className="visually-hidden"> {brand.name}</span>
             </Button>

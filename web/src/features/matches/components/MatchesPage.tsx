@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -8,32 +8,13 @@ import { usePathBrand } from '@/features/brands';
 import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { openSubscriptionOverlay } from '@/features/subscriptions';
-import { describeError, SessionEndedError } from '@/lib/api';
-import { showToast } from '@/lib/toast';
-import { findNewMatches, useMatchRun } from '../api/match-run';
-import { useMatchChange, usePendingMatchChanges } from '../api/match-changes';
-import { matchKeys } from '../api/keys';
-import {
-  parseBrandIds,
-  updateMatchLists,
-  useMatchLists,
-  type MatchCard as Match,
-  type MatchList,
-} from '../api/matches';
+import { describeError, messageOf } from '@/lib/api';
+import { useFindNewMatches, useMatchRun } from '../api/match-run';
+import { matchRequested, parseBrandIds, useMatchLists, type MatchCard as Match, type MatchList } from '../api/matches';
+import { useMatchActions } from '../hooks/use-match-actions';
 import { listOfPath, listPath, matchDetailPath } from '../utils';
 import { MatchCard } from './MatchCard';
-
-interface Dismissed {
-  /** The lists it was dismissed from (brand and filter). */
-  readonly key: string;
-  readonly match: Match;
-  readonly potentialsIndex: number;
-  readonly savedIndex: number;
-}
-
-function without(list: readonly Match[], id: number): Match[] {
-  return list.filter((item) => item.id !== id);
-}
+import { UndoBar } from './UndoBar';
 
 export function MatchesPage({ list }: { readonly list: MatchList }) {
   const { userBrand, brandIds: rawIds } = useParams();
@@ -46,11 +27,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   const hasNoBrand = dashboard.data?.userBrands?.length === 0;
   const brandName = dashboard.data?.dashboard?.brandName;
 
-  const change = useMatchChange(brandId);
-  const pending = usePendingMatchChanges(brandId);
-  const [dismissed, setDismissedMatch] = useState<Dismissed | null>(null);
-  const [starting, setStarting] = useState(false);
-  const undoRef = useRef<HTMLButtonElement>(null);
+  const find = useFindNewMatches(brandId);
 
   const canLoad = pathBrand.ready && brandId !== null && !hasNoBrand;
   // When a run of this brand ends, the run watcher asks for these lists again.
@@ -61,77 +38,20 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   const potentials = loaded?.potentials ?? [];
   const saved = loaded?.saved ?? [];
   const showingBrandNames = loaded?.showingBrandNames ?? true;
-  const undo = dismissed?.key === key ? dismissed : null;
-
-  // The dismissed card is gone: focus moves to its Undo, once the bar is on screen.
-  const undoShown = undo?.match.id ?? null;
-  useEffect(() => {
-    if (undoShown !== null) undoRef.current?.focus();
-  }, [undoShown]);
+  const actions = useMatchActions(brandId, key, { potentials, saved });
+  const { undo } = actions;
 
   const shown = list === 'saved' ? saved : potentials;
   const running = run !== null;
+  const starting = find.isPending;
 
-  const undoing = [...pending.values()].includes('restore');
-
-  // Each change shows at once and is put back, with a toast, if the server refuses it
-  // (api/match-changes.ts); what follows a success waits for it.
-  const toggleSave = (match: Match) => {
-    change.mutate({ kind: 'save', match, saved: !match.saved });
-  };
-
-  const dismiss = async (match: Match) => {
-    if (key === null) return;
-    const place: Dismissed = {
-      key,
-      match,
-      potentialsIndex: potentials.findIndex((item) => item.id === match.id),
-      savedIndex: saved.findIndex((item) => item.id === match.id),
-    };
-    try {
-      await change.mutateAsync({ kind: 'dismiss', match });
-    } catch {
-      return; // the member was told, and the card is back
-    }
-    setDismissedMatch(place);
-  };
-
-  const undoDismiss = async () => {
-    if (!undo) return;
-    const { match, potentialsIndex, savedIndex } = undo;
-    try {
-      await change.mutateAsync({ kind: 'restore', match, potentialsIndex, savedIndex });
-    } catch {
-      return; // told in a toast; the bar stays, to try again
-    }
-    setDismissedMatch(null);
-    showToast({ tone: 'success', title: 'Back in your matches', message: match.name });
-  };
-
-  // A requested brand leaves Potentials (the server no longer suggests it); a load on its way
-  // may have read the lists before the request, so they are asked for again.
+  // A requested brand leaves Potentials (the server no longer suggests it).
   const requested = (match: Match) => {
-    if (brandId === null) return;
-    updateMatchLists(client, brandId, (lists) => ({
-      ...lists,
-      potentials: without(lists.potentials, match.id),
-      saved: without(lists.saved, match.id),
-    }));
-    void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
+    if (brandId !== null) matchRequested(client, brandId, match.id);
   };
 
-  const startRun = async () => {
-    if (brandId === null) return;
-    setStarting(true);
-    try {
-      await findNewMatches(client, brandId, () => brandId);
-    } catch (error) {
-      if (!(error instanceof SessionEndedError)) {
-        showToast({ tone: 'error', title: 'Could not find new matches', message: describeError(error) });
-      }
-    } finally {
-      setStarting(false);
-    }
+  const startRun = () => {
+    if (brandId !== null) find.mutate();
   };
 
   if (hasNoBrand) {
@@ -151,7 +71,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   return (
     <div className="matches">
       <MatchesHeader brandName={brandName}>
-        <Button variant="secondary" busy={starting || running} disabled={brandId === null} onClick={() => void startRun()}>
+        <Button variant="secondary" busy={starting || running} disabled={brandId === null} onClick={startRun}>
           {running ? 'Finding matches…' : 'Find new matches'}
         </Button>
       </MatchesHeader>
@@ -211,28 +131,10 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
       )}
 
       {undo && (
-        <div className="undo-bar" role="status">
-          <span>
-            You dismissed <strong>{undo.match.name}</strong>. It won't be suggested again.
-          </span>
-          <div className="undo-bar__actions">
-            <Button ref={undoRef} variant="secondary" busy={undoing} onClick={() => void undoDismiss()}>
-              Undo
-            </Button>
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                setDismissedMatch(null);
-              }}
-            >
-              Hide<span className="visually-hidden"> this message</span>
-            </button>
-          </div>
-        </div>
+        <UndoBar matchId={undo.match.id} name={undo.match.name} busy={actions.undoing} onUndo={actions.undoDismiss} onHide={actions.hideUndo} />
       )}
 
-      {status === 'error' && !(lists.error instanceof SessionEndedError) && (
+      {status === 'error' && messageOf(lists.error) !== null && (
         <Alert title="We couldn't load your matches">
           <p>{describeError(lists.error)}</p>
           <Button
@@ -255,7 +157,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
           filtered={filter.length > 0}
           running={running}
           userBrand={userBrand}
-          onFind={() => void startRun()}
+          onFind={startRun}
           finding={starting}
         />
       )}
@@ -269,11 +171,11 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
                 match={match}
                 showingBrandNames={showingBrandNames}
                 detailPath={matchDetailPath(match.id, userBrand)}
-                onToggleSave={toggleSave}
-                onDismiss={(item) => void dismiss(item)}
+                onToggleSave={actions.toggleSave}
+                onDismiss={actions.dismiss}
                 onRequested={requested}
-                saving={pending.get(match.id) === 'save'}
-                dismissing={pending.get(match.id) === 'dismiss'}
+                saving={actions.pending.get(match.id) === 'save'}
+                dismissing={actions.pending.get(match.id) === 'dismiss'}
               />
             </li>
           ))}

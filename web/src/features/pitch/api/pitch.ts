@@ -1,6 +1,9 @@
-import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
 import { api, asBrand } from '@/lib/api';
+import { leaveApp } from '@/lib/leave-app';
+import { errorToast } from '@/lib/mutations';
+import { showToast } from '@/lib/toast';
 import { pitchKeys } from './keys';
 
 export type FeatureStatus = 'pending' | 'live' | 'expired' | 'ended' | 'refused';
@@ -202,3 +205,40 @@ export const STATUS_LABEL: Readonly<Record<FeatureStatus, string>> = {
   ended: 'Ended',
   refused: 'Not approved',
 };
+
+// ---------------------------------------------------------------- writes (mutations)
+
+/** The owner ends (or withdraws) their feature; the answer's message shows in a toast. */
+export function useEndFeature(brand: string) {
+  const client = useQueryClient();
+  return useMutation({
+    meta: errorToast('removeFeature'),
+    mutationFn: (featureId: string) => endFeature(client, brand, featureId),
+    onSuccess: (ended) => {
+      showToast({ tone: 'success', title: ended.message });
+    },
+  });
+}
+
+/** A feature-only account pays its feature: the page leaves for the checkout. */
+export function useFeatureCheckout(brand: string) {
+  return useMutation({
+    meta: errorToast("We couldn't open the checkout"),
+    mutationFn: (featureId: string) => featureCheckout(brand, featureId),
+    onSuccess: ({ url }) => {
+      leaveApp(url);
+    },
+  });
+}
+
+/** An admin approves a paid feature: it goes live and its owner is emailed. */
+export function useApproveFeature() {
+  const client = useQueryClient();
+  return useMutation({
+    meta: errorToast("We couldn't approve it"),
+    mutationFn: (feature: Feature) => approveFeature(client, feature.id),
+    onSuccess: (_done, feature) => {
+      showToast({ tone: 'success', title: 'Feature approved', message: `${feature.brand.name} is live in the Pitch Area and has been emailed.` });
+    },
+  });
+}

@@ -10,7 +10,7 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { isAdmin } from '@/lib/session';
 import { showToast } from '@/lib/toast';
-import { approveFeature, dayOf, refuseFeature, useAdminFeatures, type Feature } from '../api/pitch';
+import { dayOf, refuseFeature, useAdminFeatures, useApproveFeature, type Feature } from '../api/pitch';
 
 function RefuseDialog({ feature, onClose }: { readonly feature: Feature | null; readonly onClose: () => void }) {
   const reason = useField();
@@ -69,9 +69,9 @@ function RefuseDialog({ feature, onClose }: { readonly feature: Feature | null; 
 export function AdminFeaturesPage() {
   const admin = isAdmin();
   const list = useAdminFeatures('pending');
-  const client = useQueryClient();
   const [refusing, setRefusing] = useState<Feature | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const approval = useApproveFeature();
+  const busy = approval.isPending ? approval.variables.id : null;
 
   if (!admin) {
     return (
@@ -81,16 +81,8 @@ export function AdminFeaturesPage() {
     );
   }
 
-  const approve = async (feature: Feature) => {
-    setBusy(feature.id);
-    try {
-      await approveFeature(client, feature.id);
-      showToast({ tone: 'success', title: 'Feature approved', message: `${feature.brand.name} is live in the Pitch Area and has been emailed.` });
-    } catch (failure) {
-      if (!(failure instanceof SessionEndedError)) showToast({ tone: 'error', title: "We couldn't approve it", message: describeError(failure) });
-    } finally {
-      setBusy(null);
-    }
+  const approve = (feature: Feature) => {
+    approval.mutate(feature);
   };
 
   const features = list.data?.features ?? [];
@@ -136,7 +128,9 @@ export function AdminFeaturesPage() {
               <p className="muted small">{feature.collabKinds.join(', ')}</p>
             </div>
             <div className="actions">
-              <Button busy={busy === feature.id} disabled={feature.paid === false} onClick={() => void approve(feature)}>
+              <Button busy={busy === feature.id} disabled={feature.paid === false} onClick={() => {
+                  approve(feature);
+                }}>
                 Approve<span className="visually-hidden">: {feature.title}</span>
               </Button>
               <Button

@@ -13,10 +13,9 @@ import { BrandLogo } from '@/features/brands';
 import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { leaveApp } from '@/lib/leave-app';
 import { useIsFeatureOnly } from '@/lib/login-check';
 import { showToast } from '@/lib/toast';
-import { dayOf, endFeature, featureCheckout, pitchTo, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
+import { dayOf, pitchTo, useEndFeature, useFeatureCheckout, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
 import { featurePath, PITCH_PATH } from '../paths';
 
 const MESSAGE_MAX = 1000;
@@ -99,10 +98,12 @@ function PitchDialog({
 
 /** The owner's view of where their feature stands, with End early and Pay. */
 function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly brand: string }) {
-  const client = useQueryClient();
   // The menu names received pitches 'Pitches Received' for feature-only members, 'Requests' for others.
   const featureOnly = useIsFeatureOnly();
-  const [busy, setBusy] = useState(false);
+  const ending = useEndFeature(brand);
+  const checkout = useFeatureCheckout(brand);
+  // Paying leaves the page: the button stays busy until it has.
+  const busy = ending.isPending || checkout.isPending || checkout.isSuccess;
   const open = feature.status === 'pending' || feature.status === 'live';
   // A live feature can be ended early (no refund); one awaiting approval withdrawn only while
   // nothing was paid for it. The server's canEnd / canWithdraw decide when it sends them; until
@@ -132,26 +133,11 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
     } catch {
       return;
     }
-    setBusy(true);
-    try {
-      const ended = await endFeature(client, brand, feature.id);
-      showToast({ tone: 'success', title: ended.message });
-    } catch (failure) {
-      if (!(failure instanceof SessionEndedError)) showToast({ tone: 'error', title: 'removeFeature', message: describeError(failure) });
-    } finally {
-      setBusy(false);
-    }
+    ending.mutate(feature.id);
   };
 
-  const pay = async () => {
-    setBusy(true);
-    try {
-      const { url } = await featureCheckout(brand, feature.id);
-      leaveApp(url);
-    } catch (failure) {
-      setBusy(false);
-      if (!(failure instanceof SessionEndedError)) showToast({ tone: 'error', title: "We couldn't open the checkout", message: describeError(failure) });
-    }
+  const pay = () => {
+    checkout.mutate(feature.id);
   };
 
   let text: string;
@@ -174,7 +160,7 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
       <p>{text}</p>
       <div className="actions">
         {feature.status === 'pending' && feature.paid === false && (
-          <Button busy={busy} onClick={() => void pay()}>
+          <Button busy={busy} onClick={pay}>
             Pay for your feature
           </Button>
         )}

@@ -1,25 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
-import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { useSelectedBrand } from '@/lib/session';
-import { showToast } from '@/lib/toast';
-import {
-  acceptRequest,
-  cancelRequest,
-  declineRequest,
-  isOpen,
-  otherBrand,
-  requestChanged,
-  requestQuery,
-  useApplyRequestChange,
-  type RequestChange,
-  type RequestItem,
-} from '../api/requests';
+import { describeError } from '@/lib/api';
+import { declineStaysOpen, requestActionError, useRequestAction } from '../api/request-actions';
+import { isOpen, otherBrand, type RequestItem } from '../api/requests';
 import { BrandIdentity } from './BrandIdentity';
 import { ContactDetailsList } from './ContactDetailsList';
 import { DeclineDialog } from './DeclineDialog';
@@ -33,8 +19,6 @@ export interface RequestCardProps {
   /** Link to the request's own page. */
   readonly detailHref?: string | null;
 }
-
-type Action = 'accept' | 'cancel';
 
 function dateLabel(item: RequestItem): string {
   if (item.status === 'declined') return 'Declined';
@@ -50,54 +34,19 @@ function dateLabel(item: RequestItem): string {
  */
 export function RequestCard({ item, actions = true, detailHref }: RequestCardProps) {
   const titleId = useId();
-  const client = useQueryClient();
-  const selected = useSelectedBrand();
-  const applyChange = useApplyRequestChange();
-  const [error, setError] = useState<string | null>(null);
   const [declining, setDeclining] = useState(false);
   const brand = otherBrand(item);
   const received = item.direction === 'received';
   const open = isOpen(item);
   const changedAt = open ? item.createdAt : (item.updatedAt ?? item.createdAt);
 
-  const action = useMutation({
-    mutationFn: (kind: Action) => (kind === 'accept' ? acceptRequest(item.id) : cancelRequest(item.id)),
-    onSuccess: applyChange,
-  });
-  const busy = action.isPending ? action.variables : null;
+  const action = useRequestAction(item);
+  const busy = action.isPending ? action.variables.kind : null;
+  const error = action.isError ? requestActionError(action.error, action.variables) : null;
 
-  /** A failure the card shows; a 409 or 404 also fetches the request as it now is. */
-  const failed = (failure: unknown) => {
-    if (failure instanceof SessionEndedError) return;
-    const refusal = paymentRefusal(failure);
-    if (refusal) {
-      openSubscriptionOverlay({ reason: refusal.reason, type: 'request' });
-      return;
-    }
-    setError(describeError(failure));
-    if (failure instanceof ApiError && (failure.status === 409 || failure.status === 404)) {
-      client.query(requestQuery(selected, item.id)).then(
-        (fresh) => {
-          requestChanged(client, fresh);
-        },
-        () => undefined,
-      );
-    }
+  const accept = () => {
+    action.mutate({ kind: 'accept' });
   };
-
-  const run = async (kind: Action, done: (change: RequestChange) => void) => {
-    setError(null);
-    try {
-      done(await action.mutateAsync(kind));
-    } catch (failure) {
-      failed(failure);
-    }
-  };
-
-  const accept = () =>
-    run('accept', () => {
-      showToast({ tone: 'success', title: `You're connected with ${brand.name}`, message: 'Their contact details are on the request. Say hello!' });
-    });
 
   const cancel = async () => {
     try {
@@ -112,26 +61,20 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
       if (reason instanceof Error && reason.message === USER_CANCELLED) return;
       throw reason;
     }
-    await run('cancel', () => {
-      showToast({ title: 'Request cancelled', message: `Your request to ${brand.name} was withdrawn.` });
-    });
+    action.mutate({ kind: 'cancel' });
   };
 
-  const decline = async (reply: string) => {
-    setError(null);
-    try {
-      const change = await declineRequest(item.id, reply);
-      setDeclining(false);
-      applyChange(change);
-      showToast({ title: 'Request declined', message: `We've let ${brand.name} know.` });
-    } catch (failure) {
-      if (failure instanceof ApiError && !(failure instanceof SessionEndedError) && failure.status !== 409 && failure.status !== 404 && failure.status !== 402) {
-        throw new Error(describeError(failure));
-      }
-      setDeclining(false);
-      failed(failure);
-    }
-  };
+  /** Resolves once declined; rejects with the message the dialog shows, else closes it. */
+  const decline = (reply: string) =>
+    action.mutateAsync({ kind: 'decline', reply }).then(
+      () => {
+        setDeclining(false);
+      },
+      (failure: unknown) => {
+        if (declineStaysOpen(failure)) throw new Error(describeError(failure));
+        setDeclining(false);
+      },
+    );
 
   return (
     <article
@@ -189,7 +132,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
         <div className="request-card__actions">
           {received && item.status === 'pending' && (
             <>
-              <Button busy={busy === 'accept'} disabled={busy !== null} onClick={() => void accept()}>
+              <Button busy={busy === 'accept'} disabled={busy !== null} onClick={accept}>
                 Accept<span className="visually-hidden"> {brand.name}'s request</span>
               </Button>
               <Button

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createOpenStore } from './open-store';
+import { createOpenStore, createStore } from './store';
 
 describe('createOpenStore', () => {
   it('holds a value while open, tells its readers, and forgets it on close', () => {
@@ -24,5 +24,23 @@ describe('createOpenStore', () => {
     one.open('a');
     expect(two.current()).toBeNull();
     one.close();
+  });
+});
+
+describe('createStore', () => {
+  it('tells its readers of a new value, and only of a new one', () => {
+    const store = createStore(1);
+    let told = 0;
+    const unsubscribe = store.subscribe(() => {
+      told += 1;
+    });
+    store.set(1);
+    expect(told).toBe(0);
+    store.set(2);
+    expect(store.get()).toBe(2);
+    expect(told).toBe(1);
+    unsubscribe();
+    store.set(3);
+    expect(told).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import type { BrowserContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { GUIDES } from './guides';
 import { listedGuides, recordGuide, SIZE, walk } from './guides/record';
@@ -10,6 +11,9 @@ import { signIn } from './members';
  * GUIDES_RECORD=1 (`make guides`) each is recorded instead: video, captions, poster.
  */
 const RECORD = process.env.GUIDES_RECORD === '1';
+
+/** Each member signs in once for the whole check (their session, as the browser keeps it). */
+const signedIn = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
 
 for (const script of GUIDES) {
   test(`the '${script.slug}' guide ${RECORD ? 'is recorded' : "still runs on today's screens"}`, async ({ browser, request, baseURL }) => {
@@ -25,9 +29,13 @@ for (const script of GUIDES) {
       return;
     }
     // A context of its own, as a recording has: the journeys' accessibility scans are theirs.
-    const context = await browser.newContext({ baseURL, viewport: SIZE, reducedMotion: 'reduce' });
+    const session = signedIn.get(script.who.email);
+    const context = await browser.newContext({ baseURL, viewport: SIZE, reducedMotion: 'reduce', storageState: session });
     const page = await context.newPage();
-    await signIn(page, script.who);
+    if (!session) {
+      await signIn(page, script.who);
+      signedIn.set(script.who.email, await context.storageState());
+    }
     await walk(page, script);
     await context.close();
   });

@@ -11,7 +11,7 @@ export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: sam-build deploy-rehearsal checkov cost
-.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event
+.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event guides
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
@@ -96,7 +96,23 @@ bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/timed.py billing_proof_s -- $(PY) tests/bench/billing_events.py
 	$(PY) tests/bench/notify_fanout.py
 	$(PY) tests/bench/cost_figures.py
+	$(PY) tests/bench/guides.py
 	cd web && npm run --silent size
+
+## ---- the recorded video guides (tests/e2e/guides/): a fresh local stack on a free port, each
+## guide's script recorded (Playwright's video, through Debian's ffmpeg) into media/guides/ and
+## layers/core/python/tandem/content/data/guide_recordings.json; commit them (docs/decisions.md)
+PW_TOOLS := $(CURDIR)/.local/playwright-tools
+guides: deps test-deps build-web /usr/bin/ffmpeg
+	rev=$$(node -p "require('./tests/e2e/node_modules/playwright-core/browsers.json').browsers.find((b) => b.name === 'ffmpeg').revision"); \
+	  mkdir -p $(PW_TOOLS)/ffmpeg-$$rev && ln -sf /usr/bin/ffmpeg $(PW_TOOLS)/ffmpeg-$$rev/ffmpeg-linux
+	port=$$($(PY) -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'); \
+	  cd tests/e2e && GUIDES_RECORD=1 E2E_PORT=$$port PLAYWRIGHT_BROWSERS_PATH=$(PW_TOOLS) npx --no-install playwright test guides.spec.ts
+	$(PY) tests/bench/guides.py
+
+/usr/bin/ffmpeg:               # Debian's ffmpeg: Playwright's video recording and the guides' encoding
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ffmpeg
 
 checkov: .venv-checkov/.installed   ## every skipped rule is justified next to its resource in template.yaml
 	.venv-checkov/bin/checkov -f template.yaml --framework cloudformation --quiet --compact --skip-download

@@ -1,4 +1,6 @@
-"""Upload web/dist to the stack's web bucket and invalidate CloudFront (`make deploy`).
+"""Upload web/dist to the stack's web bucket and invalidate CloudFront (`make deploy`); upload
+`media/` (the recorded video guides, `make guides`) to the assets bucket, which CloudFront serves
+at /assets/guides/*.
 
 Hashed assets are cached for a year; index.html and other entry files are never cached, so a
 deploy takes effect at the next page load. Source maps never go to the public bucket (they hold
@@ -59,6 +61,35 @@ def upload_site(s3: Any, bucket: str, dist: Path) -> list[str]:
     return uploaded
 
 
+MEDIA_DIR = Path(__file__).resolve().parents[1] / "media"
+# Types mimetypes may not know on a build host; S3 and the local stack answer with these.
+MEDIA_TYPES = {".webm": "video/webm", ".vtt": "text/vtt; charset=utf-8", ".jpg": "image/jpeg"}
+
+
+def upload_media(s3: Any, bucket: str, media: Path = MEDIA_DIR) -> list[str]:
+    """Upload every file of `media/` to the assets bucket under the same path (media/guides/x.webm
+    is the key guides/x.webm, served at /assets/guides/x.webm). Their names carry their content
+    hash (make guides), so they are cached for a year; a file already there is not sent again."""
+    uploaded = []
+    for path in sorted(p for p in media.rglob("*") if p.is_file() and p.suffix in MEDIA_TYPES):
+        key = path.relative_to(media).as_posix()
+        try:
+            if s3.head_object(Bucket=bucket, Key=key)["ContentLength"] == path.stat().st_size:
+                continue
+        except Exception as exc:  # noqa: BLE001 - botocore's ClientError for a missing key
+            if str(getattr(exc, "response", {}).get("Error", {}).get("Code", "")) not in ("404", "NoSuchKey"):
+                raise
+        s3.put_object(  # at most a few MB each (tests/bench/guides.py): one request
+            Bucket=bucket,
+            Key=key,
+            Body=path.read_bytes(),
+            ContentType=MEDIA_TYPES[path.suffix],
+            CacheControl="public, max-age=31536000, immutable",
+        )
+        uploaded.append(key)
+    return uploaded
+
+
 # web/src/config/env.ts: the address the footer's terms, privacy and FAQs links use when a build
 # names none. Fine on a developer's machine; a deployed app must link to the real public site.
 DEFAULT_SITE_URL = "https://tandem.example"
@@ -79,6 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--stack", required=True)
     parser.add_argument("--dist", default="web/dist")
+    parser.add_argument("--media", default=str(MEDIA_DIR))
     args = parser.parse_args()
     refuse_default_site_url(Path(args.dist))
 
@@ -90,6 +122,8 @@ def main() -> None:
     s3 = boto3.client("s3")
     dist = Path(args.dist)
     upload_site(s3, bucket, dist)
+    guides = upload_media(s3, outputs["AssetsBucketName"], Path(args.media))
+    print(f"Uploaded {len(guides)} new guide files to the assets bucket")
     s3.put_object(
         Bucket=bucket,
         Key="config.json",

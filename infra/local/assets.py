@@ -5,7 +5,10 @@
   uploads but checks neither the signature nor the policy, so this checks them as S3 does
   (signature, expiry, every condition, content-length-range) and then stores the file in moto.
 - `GET /assets/logos/...` serves the stored file, like the Distribution's /assets/logos/*
-  behaviour (bucket key = the path without /assets/).
+  behaviour (bucket key = the path without /assets/); `/assets/guides/...` the same for the
+  recorded video guides, which the stack uploads from media/ at each start with the deploy's own
+  `infra.deploy_web.upload_media`. A `Range` request gets its part (206), as from S3, so a
+  `<video>` can seek.
 - Accepted uploads are also written to DATA_DIR/assets/ and put back into moto at the next
   start (`restore`), so logos survive a restart like the rest of the local data.
 """
@@ -18,6 +21,7 @@ import hmac
 import io
 import json
 import os
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +29,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 UPLOAD_PATH = "/__local/assets-upload"
-SERVED_PREFIX = "/assets/logos/"
+_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 MAX_UPLOAD = 10 * 1024 * 1024  # refuse to read anything bigger (the policies allow 2 MB)
 # Form fields S3 does not require a policy condition for.
 UNCONDITIONED = {"file", "policy", "x-amz-signature", "x-amz-security-token"}
@@ -62,9 +66,9 @@ def _bucket() -> str:
 # ---------------------------------------------------------------- serving
 
 
-def serve(path: str) -> Answer:
+def serve(path: str, range_header: str = "") -> Answer:
     key = path[len("/assets/") :]
-    if ".." in key.split("/") or not key.startswith("logos/"):
+    if ".." in key.split("/") or not key.startswith(("logos/", "guides/")):
         return Answer(404, [("Content-Type", "text/plain")], b"Not found")
     try:
         obj = _client().get_object(Bucket=_bucket(), Key=key)
@@ -77,8 +81,27 @@ def serve(path: str) -> Answer:
     headers = [
         ("Content-Type", obj.get("ContentType") or "application/octet-stream"),
         ("Cache-Control", "public, max-age=31536000, immutable"),
+        ("Accept-Ranges", "bytes"),
     ]
-    return Answer(200, headers, body)
+    wanted = _RANGE.match(range_header.strip())
+    if not wanted or not (wanted[1] or wanted[2]):
+        return Answer(200, headers, body)
+    size = len(body)
+    if wanted[1]:
+        start, end = int(wanted[1]), min(int(wanted[2]) if wanted[2] else size - 1, size - 1)
+    else:  # the last N bytes
+        start, end = max(size - int(wanted[2]), 0), size - 1
+    if start >= size or start > end:
+        return Answer(416, [("Content-Range", f"bytes */{size}")], b"")
+    headers.append(("Content-Range", f"bytes {start}-{end}/{size}"))
+    return Answer(206, headers, body[start : end + 1])
+
+
+def upload_guides() -> int:
+    """Put media/ (the recorded video guides) into the assets bucket, as `make deploy` does."""
+    from infra.deploy_web import upload_media
+
+    return len(upload_media(_client(), _bucket()))
 
 
 # ---------------------------------------------------------------- presigned POST

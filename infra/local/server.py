@@ -190,10 +190,10 @@ class LocalSite:
         path = unquote(raw_path)
         if path == "/__local/assets-upload" and method == "POST":
             return self._assets_upload(environ)
-        if path.startswith("/assets/logos/") and method in ("GET", "HEAD"):
+        if path.startswith(("/assets/logos/", "/assets/guides/")) and method in ("GET", "HEAD"):
             from infra.local import assets
 
-            answer = assets.serve(path)
+            answer = assets.serve(path, environ.get("HTTP_RANGE", ""))
             return answer.status, answer.headers, answer.body
         if path.rstrip("/") == "/__local/outbox" and method == "GET":
             from infra.local.outbox import render

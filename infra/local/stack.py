@@ -202,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     if first_start:
         start_demo_match_runs()  # finish in the background; the app polls them like any run
     assets.restore(data_dir)  # uploaded logos, kept in DATA_DIR/assets
+    assets.upload_guides()  # the recorded video guides (media/), as make deploy uploads them
 
     jobs = LocalScheduler(plan).start()  # template.yaml's schedules, in this process
     site = LocalSite(

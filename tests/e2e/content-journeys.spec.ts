@@ -85,29 +85,61 @@ test('a connection is shown under Member collabs once both brands agree', async 
   await partnerPage.context().close();
 });
 
-test("a member plays a page's video guide from its Guide button and sees it marked watched", async ({ page, a11y }) => {
-  await signIn(page, MAKER);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
-  await expect(page).toHaveTitle('Tandem Hub: Connections');
-  await page.getByRole('button', { name: 'Guide: From connection to collaboration' }).click();
-  const guide = page.getByRole('dialog', { name: 'From connection to collaboration' });
-  await expect(guide.getByRole('heading', { name: 'What it covers' })).toBeVisible();
-  await a11y.check(page);
-  // Written until the team records it (videos.toml): "Mark as watched" records the view.
-  await expect(guide.getByText('Video coming soon')).toBeVisible();
-  await guide.getByRole('button', { name: 'Mark as watched' }).click();
-  await expect(guide.getByText('Watched', { exact: true })).toBeVisible();
-  await guide.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Guide: From connection to collaboration (watched)' })).toBeVisible();
+test.describe('a video guide recorded from the app', () => {
+  // The player popup and the pages around it: no moderate accessibility finding either.
+  test.use({ a11yLevel: 'moderate' });
 
-  // Saved on the server: after a reload the button and the Video Guides list still mark it.
-  await page.reload();
-  await expect(page.getByRole('button', { name: 'Guide: From connection to collaboration (watched)' })).toBeVisible();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Video Guides' }).click();
-  const card = page
-    .getByRole('list', { name: 'Video guides' })
-    .getByRole('listitem')
-    .filter({ hasText: 'From connection to collaboration' });
-  await expect(card.getByText('Watched', { exact: true })).toBeVisible();
+  test("a member plays a page's guide from its Guide button to the end, captions on, and sees it marked watched", async ({
+    page,
+    a11y,
+  }) => {
+    await signIn(page, MAKER);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
+    await expect(page).toHaveTitle('Tandem Hub: Connections');
+    await page.getByRole('button', { name: 'Guide: From connection to collaboration' }).click();
+    const guide = page.getByRole('dialog', { name: 'From connection to collaboration' });
+    await expect(guide.getByRole('heading', { name: 'In this video' })).toBeVisible();
+    const video = guide.getByLabel('Video: From connection to collaboration');
+    await expect(video).toBeVisible();
+    await expect(guide.getByText('Video coming soon')).toHaveCount(0);
+
+    // The recording is served (the local stack serves the assets bucket as CloudFront does) and
+    // its captions, the guide's own steps, are on from the start.
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 1 && v.duration > 5)).toBe(true);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => [v.textTracks[0]?.mode, v.textTracks[0]?.cues?.length ?? 0]))
+      .toEqual(['showing', 5]);
+    const firstCue = await video.evaluate((v: HTMLVideoElement) => (v.textTracks[0]?.cues?.[0] as VTTCue | undefined)?.text);
+    await expect(guide.getByRole('listitem').first()).toHaveText(firstCue ?? 'no cue');
+    await a11y.check(page);
+
+    // Its controls are the browser's own, reached with the keyboard; playing is not yet watching.
+    await video.focus();
+    await expect(video).toBeFocused();
+    await expect(guide.getByRole('button', { name: 'Mark as watched' })).toBeVisible();
+
+    // Played to the end (from its last second): the member's view is recorded.
+    await video.evaluate(async (v: HTMLVideoElement) => {
+      v.muted = true;
+      v.currentTime = Math.max(0, v.duration - 1);
+      await v.play();
+    });
+    await expect(guide.getByText('Watched', { exact: true })).toBeVisible();
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.ended)).toBe(true);
+    await guide.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Guide: From connection to collaboration (watched)' })).toBeVisible();
+
+    // Saved on the server: after a reload the button and the Video Guides list still mark it.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Guide: From connection to collaboration (watched)' })).toBeVisible();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Video Guides' }).click();
+    const card = page
+      .getByRole('list', { name: 'Video guides' })
+      .getByRole('listitem')
+      .filter({ hasText: 'From connection to collaboration' });
+    await expect(card.getByText('Watched', { exact: true })).toBeVisible();
+    await expect(card.getByText(/^Video · \d+:\d\d$/)).toBeVisible();
+    await a11y.check(page);
+  });
 });

@@ -44,12 +44,14 @@ test('a member browses collab ideas, filters, opens one and copies its template,
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page).toHaveURL(/effort=minimal$/);
 
-  // Video Guides: a guide not yet recorded shows its outline and "coming soon", and is marked watched.
+  // Video Guides: a guide recorded from the app plays in the page's own player (no third-party
+  // frame), with its outline under it, and can be marked watched without playing it to the end.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Video Guides' }).click();
   const guides = page.getByRole('dialog', { name: 'Video Guides' });
   await guides.getByRole('button', { name: 'Getting started with Tandem' }).click();
   const guide = page.getByRole('dialog', { name: 'Getting started with Tandem' });
-  await expect(guide.getByText('Video coming soon')).toBeVisible();
+  await expect(guide.getByLabel('Video: Getting started with Tandem')).toBeVisible();
+  await expect(guide.getByRole('heading', { name: 'In this video' })).toBeVisible();
   await expect(guide.locator('iframe')).toHaveCount(0);
   await a11y.check(page);
   await guide.getByRole('button', { name: 'Mark as watched' }).click();

@@ -298,3 +298,28 @@ def test_the_member_search_is_server_side_and_paged(api, boss) -> None:
     # The old full list still answers for the impersonation field.
     everyone = api.call("GET", "/api/admin/users", boss["headers"])[1]["users"]
     assert {"zed@tandem.local", "boss@tandem.local"} <= {u["email"] for u in everyone}
+
+
+def test_users_says_what_a_member_without_a_paid_plan_holds(api, boss) -> None:
+    """Admin Users read "No plan" for a member holding only gifted credits (issue 22): the list
+    now says what each member holds, from the entitlements rules."""
+    Brand("gift@tandem.local", "Gift Shop", status="none")
+    granted = Brand("granted@tandem.local", "Granted Goods", status="none")
+    Brand("nothing@tandem.local", "Nothing Yet", status="none")
+    gift = {"email": "gift@tandem.local", "amount": 3, "kind": "gifted", "days": 30}
+    assert api.call("POST", "/api/admin/credits/grant", boss["headers"], gift)[0] == 200
+    path = f"/api/admin/accounts/{granted.account}/grant"
+    status, body = api.call("POST", path, boss["headers"], {"kind": "plan", "months": 3})
+    assert status == 200, body
+
+    plans = {}
+    for who in ("gift", "granted", "nothing"):
+        status, body = api.call("GET", f"/api/admin/members?q={who}@", boss["headers"])
+        assert status == 200, body
+        ((user,),) = (body["users"],)
+        plans[who] = (user["plan"]["status"], user["plan"]["source"])
+    assert plans == {
+        "gift": ("gifted", None),  # was "none": No plan
+        "granted": ("active", "tandem"),
+        "nothing": ("none", None),
+    }

@@ -70,7 +70,13 @@ def test_videos_are_listed_and_a_view_marks_one_watched(api, caller):
     assert guides and not any(g["watched"] for g in guides)
     first = guides[0]
     assert set(first) >= {"slug", "videoId", "title", "type", "pageNames", "ignore", "poster"}
-    assert first["type"] in {"youtube", "wistia"}
+    assert first["type"] in {"youtube", "wistia", "recorded"}
+    # The guides recorded from the app (make guides) carry their video, captions and poster.
+    for guide in guides:
+        if guide["type"] == "recorded":
+            assert guide["src"].startswith("/assets/guides/") and guide["src"].endswith(".webm")
+            assert guide["captions"].startswith("/assets/guides/") and guide["captions"].endswith(".vtt")
+            assert guide["poster"].endswith(".jpg") and guide["seconds"] > 0
 
     status, body = api.call("PUT", f"/api/users/video-view/{first['slug']}", headers)
     assert (status, body) == (200, {"slug": first["slug"], "watched": True})

@@ -144,12 +144,17 @@ def test_an_expired_upload_grant_is_refused(aws, site):
     assert item.logo_key is None
 
 
-def test_only_logos_are_served_from_the_assets_bucket(aws, site):
+def test_only_logos_and_guides_are_served_from_the_assets_bucket(aws, site):
     from tandem.config import settings
     from tandem.integrations.aws import client
 
     client("s3").put_object(Bucket=settings().assets_bucket, Key="private/report.csv", Body=b"secret")
-    for path in ("/assets/logos/../private/report.csv", "/assets/logos/%2E%2E/private/report.csv"):
+    for path in (
+        "/assets/logos/../private/report.csv",
+        "/assets/logos/%2E%2E/private/report.csv",
+        "/assets/guides/../private/report.csv",
+        "/assets/private/report.csv",
+    ):
         response = requests.get(f"{site}{path}", timeout=10)
         assert response.status_code == 404
         assert b"secret" not in response.content
@@ -171,3 +176,48 @@ def test_uploaded_logos_are_kept_across_a_restart(aws, site, tmp_path: Path, mon
     assert assets.restore(tmp_path) == 1
     served = requests.get(f"{site}/assets/{grant['key']}", timeout=10)
     assert served.content == PNG and served.headers["Content-Type"] == "image/png"
+
+
+def test_the_recorded_guides_are_uploaded_as_deploys_do_and_served_in_ranges_for_seeking(aws, site, tmp_path):
+    """The local stack puts media/ into the assets bucket with the deploy's own upload_media and
+    serves /assets/guides/* like CloudFront: whole, or the byte range a <video> asks for."""
+    from infra.deploy_web import upload_media
+    from tandem.config import settings
+    from tandem.integrations.aws import client
+
+    media = tmp_path / "media"
+    (media / "guides").mkdir(parents=True)
+    video = bytes(range(256)) * 40
+    (media / "guides" / "intro.0123456789ab.webm").write_bytes(video)
+    (media / "guides" / "intro.0123456789ab.vtt").write_text(
+        "WEBVTT\n\n1\n00:00:00.000 --> 00:00:02.000\nHello\n"
+    )
+    (media / "guides" / "notes.txt").write_text("not a guide file")
+    s3, bucket = client("s3"), settings().assets_bucket
+    assert upload_media(s3, bucket, media) == [
+        "guides/intro.0123456789ab.vtt",
+        "guides/intro.0123456789ab.webm",
+    ]
+    assert upload_media(s3, bucket, media) == []  # already there: nothing sent again
+
+    whole = requests.get(f"{site}/assets/guides/intro.0123456789ab.webm", timeout=10)
+    assert whole.status_code == 200 and whole.content == video
+    assert whole.headers["Content-Type"] == "video/webm"
+    assert whole.headers["Accept-Ranges"] == "bytes"
+    assert "immutable" in whole.headers["Cache-Control"]
+    part = requests.get(
+        f"{site}/assets/guides/intro.0123456789ab.webm", headers={"Range": "bytes=100-199"}, timeout=10
+    )
+    assert part.status_code == 206 and part.content == video[100:200]
+    assert part.headers["Content-Range"] == f"bytes 100-199/{len(video)}"
+    tail = requests.get(
+        f"{site}/assets/guides/intro.0123456789ab.webm", headers={"Range": "bytes=-10"}, timeout=10
+    )
+    assert tail.status_code == 206 and tail.content == video[-10:]
+    beyond = requests.get(
+        f"{site}/assets/guides/intro.0123456789ab.webm", headers={"Range": "bytes=99999-"}, timeout=10
+    )
+    assert beyond.status_code == 416
+    captions = requests.get(f"{site}/assets/guides/intro.0123456789ab.vtt", timeout=10)
+    assert captions.headers["Content-Type"].startswith("text/vtt") and captions.text.startswith("WEBVTT")
+    assert requests.get(f"{site}/assets/guides/notes.txt", timeout=10).status_code == 404

@@ -200,7 +200,7 @@ def test_no_illustration_is_left_over():
     named = {i.image for i in collab_ideas.ideas()} | {
         e.image for i in collab_ideas.ideas() for e in i.examples
     }
-    named |= {g.poster for g in videos.guides()}
+    named |= {g.illustration for g in videos.guides()}
     shipped = {
         "/" + str(p.relative_to(PUBLIC))
         for p in list((PUBLIC / "collab").rglob("*.svg")) + list((PUBLIC / "videos").glob("*.svg"))
@@ -450,10 +450,14 @@ def test_video_guides_have_the_spec_fields_and_real_text():
     for guide in guides:
         payload = guide.to_dict()
         assert {"slug", "videoId", "title", "type", "pageNames", "ignore"} <= set(payload)
-        assert payload["type"] in ("youtube", "wistia")
+        assert payload["type"] in ("youtube", "wistia", "recorded")
         assert payload["pageNames"] and set(payload["pageNames"]) <= set(videos.PAGE_NAMES)
         assert isinstance(payload["ignore"], bool)
-        assert public_file(payload["poster"]).is_file()
+        assert public_file(guide.illustration).is_file()
+        if guide.recording:
+            assert payload["poster"].startswith("/assets/guides/")
+        else:
+            assert payload["poster"] == guide.illustration
         assert len(payload["outline"]) >= 4 and payload["description"].endswith(".")
         text = " ".join([payload["title"], payload["description"], *payload["outline"]])
         assert not FORBIDDEN.search(text) and not AMERICAN.search(text), guide.slug
@@ -464,6 +468,76 @@ def test_no_video_points_at_someone_else_s_recording():
     for guide in videos.guides():
         if guide.video_id is None:
             assert guide.to_dict()["embedUrl"] is None and guide.to_dict()["watchUrl"] is None
+
+
+MEDIA = REPO / "media"
+
+
+def test_every_recorded_guide_is_recorded_and_its_files_are_in_the_repository():
+    """`make guides` writes media/guides/ and guide_recordings.json, committed so a fresh clone
+    plays every guide (docs/decisions.md); nothing recorded is left over from an older take."""
+    recorded = [g for g in videos.guides() if g.type == "recorded"]
+    assert len(recorded) == 10
+    listed = videos.recordings()
+    assert set(listed) == {g.slug for g in recorded}, "run make guides"
+    for guide in recorded:
+        recording = guide.recording
+        assert recording is not None
+        payload = guide.to_dict()
+        assert payload["src"] == f"/assets/{recording.video}"
+        assert payload["captions"] == f"/assets/{recording.captions}"
+        assert payload["videoId"] is None and payload["embedUrl"] is None
+        assert recording.steps == len(guide.outline)
+        video = MEDIA / recording.video
+        assert video.is_file() and video.stat().st_size == recording.bytes
+        assert video.read_bytes()[:4] == b"\x1a\x45\xdf\xa3"  # WebM (Matroska) header
+        assert (MEDIA / recording.poster).read_bytes()[:3] == b"\xff\xd8\xff"  # JPEG
+        cues = (MEDIA / recording.captions).read_text(encoding="utf-8")
+        assert cues.startswith("WEBVTT\n")
+        assert cues.count(" --> ") == len(guide.outline)
+        for line in guide.outline:  # the captions are the guide's own steps
+            assert line.replace("&", "&amp;") in cues
+    shipped = {p.relative_to(MEDIA).as_posix() for p in (MEDIA / "guides").iterdir()}
+    named = {k for r in listed.values() for k in (r.video, r.captions, r.poster)}
+    assert shipped == named
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"video": "guides/other.0123456789ab.webm"}, "'video' must be guides/g.<hash>"),
+        ({"poster": "../secrets.jpg"}, "'poster' must be guides/g.<hash>"),
+        ({"seconds": 0}, "must be more than 0"),
+        ({"extra": 1}, "unknown field"),
+    ],
+)
+def test_a_broken_recording_entry_is_refused(change, message):
+    raw = {
+        "video": "guides/g.0123456789ab.webm",
+        "captions": "guides/g.0123456789ab.vtt",
+        "poster": "guides/g.0123456789ab.jpg",
+        "seconds": 20.5,
+        "bytes": 1000,
+        "steps": 5,
+    }
+    assert videos._load_recording("g", raw).seconds == 20.5
+    with pytest.raises(ContentError, match=message):
+        videos._load_recording("g", {**raw, **change})
+
+
+def test_a_recorded_guide_has_no_video_id():
+    raw = {
+        "slug": "g",
+        "title": "G",
+        "type": "recorded",
+        "video_id": "abc",
+        "page_names": ["dashboard"],
+        "ignore": False,
+        "description": "D.",
+        "outline": ["One."],
+    }
+    with pytest.raises(ContentError, match="a recorded guide has no video_id"):
+        videos._load_guide(raw, 1)
 
 
 def test_every_app_page_with_a_guide_button_has_a_guide():
@@ -492,7 +566,7 @@ def test_embed_and_watch_addresses():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"type": "vimeo"}, "type must be youtube or wistia"),
+        ({"type": "vimeo"}, "type must be youtube, wistia or recorded"),
         ({"video_id": "not an id"}, "is not a youtube video id"),
         ({"video_id": None}, "'video_id' must be text"),
         ({"page_names": ["home"]}, "page_names must be distinct names"),

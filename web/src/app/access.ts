@@ -1,5 +1,5 @@
 import { loginPath } from '@/lib/redirect';
-import type { RouteAccess } from './routes';
+import type { AreaRequirement, RouteAccess } from './routes';
 
 export interface LocationLike {
   readonly pathname: string;
@@ -25,10 +25,12 @@ export function accessRedirect(
 }
 
 /**
- * Where a feature-only user must go instead of a route their account does not include
- * (SPEC section 2: no Matches, Connections, Declines, Collab Ideas; no sent requests), or null.
- * The route names that place (`featureOnlyRedirect`); the API refuses those areas too.
+ * Where a member must go instead of a route of an area their account does not include (SPEC
+ * section 2: a feature-only account has no Matches, Connections, Declines, Collab Ideas, nor
+ * sent requests), or null. Which areas an account includes is the server's answer (credits
+ * info's `areas`); null while it is not known yet.
  */
-export function accountTypeRedirect(featureOnlyRedirect: string | undefined, featureOnly: boolean): string | null {
-  return featureOnly && featureOnlyRedirect !== undefined ? featureOnlyRedirect : null;
+export function areaRedirect(requires: AreaRequirement | undefined, areas: Partial<Record<AreaRequirement['area'], boolean>> | null): string | null {
+  if (!requires || areas === null) return null;
+  return areas[requires.area] === false ? requires.otherwise : null;
 }

@@ -31,8 +31,12 @@ export interface PageRoute {
   readonly area?: string;
   readonly page: () => Promise<ComponentType>;
   readonly meta?: RouteMeta;
-  /** Feature-only users are sent here instead: the route is not part of their account type. */
-  readonly featureOnlyRedirect?: string;
+  /**
+   * The area of the account this route belongs to (a key of credits info's `areas`, which the
+   * server decides: tandem.domain.entitlements), and where a member whose account does not
+   * include it is sent instead.
+   */
+  readonly requires?: AreaRequirement;
   /** The title a feature-only user sees (their menu names the same page differently). */
   readonly featureOnlyTitle?: string;
 }
@@ -44,12 +48,19 @@ export interface RedirectRoute {
 
 export type AppRoute = PageRoute | RedirectRoute;
 
+/** An area of the account (credits info's `areas` key) a route needs, and where to go without it. */
+export interface AreaRequirement {
+  readonly area: 'matches' | 'connections' | 'declines' | 'send-requests' | 'collab-ideas' | 'video-guides' | 'requests' | 'billing';
+  readonly otherwise: string;
+}
+
 /** What each matched route carries in `handle`. */
 export interface RouteHandle extends RouteMeta {
   readonly access: RouteAccess;
   readonly title: string;
   readonly featureOnlyTitle?: string;
   readonly area: string;
+  readonly requires?: AreaRequirement;
 }
 
 export function isRedirectRoute(route: AppRoute): route is RedirectRoute {

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi, shellRoutes } from '@/testing/api-mock';
+import { FEATURE_ONLY_AREAS, FEATURE_ONLY_LIVE_AREAS, MEMBER_AREAS, mockApi, shellRoutes } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
-import { accessRedirect, accountTypeRedirect } from './access';
+import { accessRedirect, areaRedirect } from './access';
 
 const here = { pathname: '/matches', search: '?x=1', hash: '' };
 
@@ -26,12 +26,15 @@ describe('accessRedirect', () => {
   });
 });
 
-describe('accountTypeRedirect', () => {
-  it('sends feature-only users from a route their account does not include', () => {
-    expect(accountTypeRedirect('/', true)).toBe('/');
-    expect(accountTypeRedirect('/requests/received', true)).toBe('/requests/received');
-    expect(accountTypeRedirect(undefined, true)).toBeNull();
-    expect(accountTypeRedirect('/', false)).toBeNull();
+describe('areaRedirect', () => {
+  it("sends a member from a route of an area the server says their account does not include", () => {
+    const matches = { area: 'matches', otherwise: '/' } as const;
+    const sent = { area: 'send-requests', otherwise: '/requests/received' } as const;
+    expect(areaRedirect(matches, FEATURE_ONLY_AREAS)).toBe('/');
+    expect(areaRedirect(sent, FEATURE_ONLY_LIVE_AREAS)).toBe('/requests/received');
+    expect(areaRedirect(matches, MEMBER_AREAS)).toBeNull();
+    expect(areaRedirect(undefined, FEATURE_ONLY_AREAS)).toBeNull(); // a route of no area
+    expect(areaRedirect(matches, null)).toBeNull(); // not known yet: the shell decides whether to wait
   });
 });
 
@@ -105,12 +108,33 @@ describe('access rules by route kind', () => {
     '/inspiration/calendar',
   ])('sends a feature-only user from %s to the dashboard', async (path) => {
     signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
-    mockApi(shellRoutes());
+    mockApi(shellRoutes({ credits: { areas: FEATURE_ONLY_AREAS } }, { featureOnly: true }));
     const { router } = renderRoute(path);
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/');
     });
     expect(await screen.findByRole('heading', { name: 'Welcome back, Ana' })).toBeInTheDocument();
+  });
+
+  it("follows the server's areas, not the kind of session: an area it leaves out is left out", async () => {
+    signIn(); // a member's session; the server's answer alone says Matches is not included
+    mockApi(shellRoutes({ credits: { areas: { ...MEMBER_AREAS, matches: false } } }));
+    const { router } = renderRoute('/matches/saved');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/');
+    });
+  });
+
+  it('sends a feature-only user from sent requests to the pitches they received', async () => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
+    mockApi({
+      ...shellRoutes({ credits: { areas: FEATURE_ONLY_LIVE_AREAS } }, { featureOnly: true }),
+      'GET requests?box=received': { items: [], nextCursor: null },
+    });
+    const { router } = renderRoute('/requests/sent');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/requests/received');
+    });
   });
 
   it('lets a member open the areas a feature-only account does not include', async () => {

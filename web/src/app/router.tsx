@@ -3,8 +3,8 @@ import { RouteErrorPage } from '@/components/errors/RouteErrorPage';
 import { PublicLayout } from '@/components/layout/PublicLayout';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { setAppNavigator } from '@/lib/force-logout';
-import { isFeatureOnlySession, isLoggedIn } from '@/lib/session';
-import { accessRedirect, accountTypeRedirect } from './access';
+import { isLoggedIn } from '@/lib/session';
+import { accessRedirect } from './access';
 import { Root } from './Root';
 import { isRedirectRoute, routes, type AppRoute, type PageRoute, type RouteLayout } from './routes';
 import type { RouteHandle } from './route-types';
@@ -12,24 +12,22 @@ import { AppShell } from './shell/AppShell';
 
 export interface BuildOptions {
   readonly isLoggedIn?: () => boolean;
-  readonly isFeatureOnly?: () => boolean;
 }
 
-function pageRoute(route: PageRoute, loggedIn: () => boolean, featureOnly: () => boolean): RouteObject {
+function pageRoute(route: PageRoute, loggedIn: () => boolean): RouteObject {
   const handle: RouteHandle = {
     ...route.meta,
     access: route.access,
     title: route.title,
     area: route.area ?? route.title,
     ...(route.featureOnlyTitle ? { featureOnlyTitle: route.featureOnlyTitle } : {}),
+    ...(route.requires ? { requires: route.requires } : {}),
   };
   return {
     path: route.path,
     handle,
     loader: ({ request }) => {
-      const target =
-        accessRedirect(route.access, loggedIn(), new URL(request.url)) ??
-        accountTypeRedirect(route.featureOnlyRedirect, loggedIn() && featureOnly());
+      const target = accessRedirect(route.access, loggedIn(), new URL(request.url));
       return target === null ? null : redirect(target);
     },
     lazy: async () => ({ Component: await route.page() }),
@@ -45,11 +43,10 @@ const layouts: Record<RouteLayout, RouteObject['element']> = {
 /** Turns the route table into React Router route objects (shared by the app and tests). */
 export function buildRoutes(table: readonly AppRoute[] = routes, options: BuildOptions = {}): RouteObject[] {
   const loggedIn = options.isLoggedIn ?? isLoggedIn;
-  const featureOnly = options.isFeatureOnly ?? (() => isFeatureOnlySession());
   const pages = table.filter((route): route is PageRoute => !isRedirectRoute(route));
   const layoutRoutes = (Object.keys(layouts) as RouteLayout[]).map((layout) => ({
     element: layouts[layout],
-    children: pages.filter((page) => page.layout === layout).map((page) => pageRoute(page, loggedIn, featureOnly)),
+    children: pages.filter((page) => page.layout === layout).map((page) => pageRoute(page, loggedIn)),
   }));
   const redirects = table.filter(isRedirectRoute).map((route) => ({
     path: route.path,

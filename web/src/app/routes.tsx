@@ -1,6 +1,6 @@
-import type { AppRoute, PageRoute, RouteMeta } from './route-types';
+import type { AppRoute, AreaRequirement, PageRoute, RouteMeta } from './route-types';
 
-export type { AppRoute, PageRoute, RedirectRoute, RouteAccess, RouteLayout, RouteMeta } from './route-types';
+export type { AppRoute, AreaRequirement, PageRoute, RedirectRoute, RouteAccess, RouteLayout, RouteMeta } from './route-types';
 export { isRedirectRoute } from './route-types';
 
 /**
@@ -98,12 +98,13 @@ function withPayment(
 }
 
 /**
- * Routes a feature-only account does not include (SPEC section 2): such a user is sent to
- * `to` (the dashboard, or the received requests for the sent ones). The API refuses the same
- * areas (tandem.domain.account_types).
+ * Routes of one area of the account (SPEC section 2: a feature-only account has no Matches,
+ * Connections, Declines, Collab Ideas, nor sent requests). Which accounts include the area is
+ * the server's to say (credits info's `areas`, from tandem.domain.entitlements; the API refuses
+ * the same areas): a member whose account does not is sent to `to` (AreaGate in the shell).
  */
-function notForFeatureOnly(to: string, ...pageRoutes: PageRoute[]): PageRoute[] {
-  return pageRoutes.map((route) => ({ ...route, featureOnlyRedirect: to }));
+function inArea(area: AreaRequirement['area'], to: string, ...pageRoutes: PageRoute[]): PageRoute[] {
+  return pageRoutes.map((route) => ({ ...route, requires: { area, otherwise: to } }));
 }
 
 /** A feature-only member's received requests are pitches: their menu says 'Pitches Received', so does the title. */
@@ -152,7 +153,8 @@ export const routes: readonly AppRoute[] = [
   pitchesReceived(privatePage('/requests', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
   pitchesReceived(privatePage('/requests/received', 'Requests received', pages.requests, 'Requests', { subscriptionType: 'requests' })),
   ...withPayment('/requests', 'Requests received', 'Requests', 'requests', { bare: false, page: pages.requests }).map(pitchesReceived),
-  ...notForFeatureOnly(
+  ...inArea(
+    'send-requests',
     '/requests/received',
     privatePage('/requests/sent', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
     privatePage('/requests/sent/:userBrand', 'Requests sent', pages.requests, 'Requests', { subscriptionType: 'requests' }),
@@ -170,7 +172,8 @@ export const routes: readonly AppRoute[] = [
   ),
 
   // Connections
-  ...notForFeatureOnly(
+  ...inArea(
+    'connections',
     '/',
     privatePage('/connections', 'Connections', pages.connections),
     privatePage('/connections/connected', 'Connections', pages.connections),
@@ -179,7 +182,8 @@ export const routes: readonly AppRoute[] = [
   ),
 
   // Declines
-  ...notForFeatureOnly(
+  ...inArea(
+    'declines',
     '/',
     privatePage('/declines', 'Declined by others', pages.declines, 'Declines'),
     privatePage('/declines/out', 'Declined by others', pages.declines, 'Declines'),
@@ -190,7 +194,8 @@ export const routes: readonly AppRoute[] = [
   ),
 
   // Collab Ideas
-  ...notForFeatureOnly(
+  ...inArea(
+    'collab-ideas',
     '/',
     privatePage('/inspiration', 'Collab Ideas', pages.collabIdeas),
     privatePage('/inspiration/ideas', 'Collab Ideas', pages.collabIdeas),
@@ -199,7 +204,8 @@ export const routes: readonly AppRoute[] = [
   ),
 
   // Matches
-  ...notForFeatureOnly(
+  ...inArea(
+    'matches',
     '/',
     privatePage('/matches', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
     privatePage('/matches/potentials', 'Potential matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { Navigate, Outlet, useNavigate } from 'react-router';
 import { AppLayout } from '@/components/layout/AppLayout';
 import { Footer } from '@/components/layout/Footer';
 import { MessageBar } from '@/components/layout/MessageBar';
@@ -22,11 +22,33 @@ import { IssueReportBox } from '@/features/support/components/IssueReportBox';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { setMenuSize, useMenuSize } from '@/lib/preferences';
 import { setSelectedBrand, useSelectedBrand, useSession } from '@/lib/session';
+import { areaRedirect } from '../access';
+import type { AreaRequirement } from '../route-types';
 import { useRouteHandle } from '../use-route-handle';
 import { ShellPopups, type ShellPopup } from './ShellPopups';
 import { useShellMessages } from './use-shell-messages';
 
 /** The signed-in app: menus, brand switcher, message bar, footer and shell popups around the page. */
+/**
+ * The page, or, for a route of an area the account does not include (the server's answer:
+ * credits info's `areas`), the place its route names instead. A feature-only member (the
+ * accounts that lack areas) waits for that answer rather than seeing the page first.
+ */
+function AreaGate({
+  requires,
+  areas,
+  waiting,
+}: {
+  readonly requires: AreaRequirement | undefined;
+  readonly areas: MenuContext['areas'];
+  readonly waiting: boolean;
+}) {
+  const elsewhere = areaRedirect(requires, areas);
+  if (elsewhere !== null) return <Navigate to={elsewhere} replace />;
+  if (requires && areas === null && waiting) return <PageLoader />;
+  return <Outlet />;
+}
+
 export function AppShell() {
   const session = useSession();
   const navigate = useNavigate();
@@ -38,7 +60,8 @@ export function AppShell() {
   const messages = useShellMessages(check.data);
   const [popup, setPopup] = useState<ShellPopup | null>(null);
   const queryClient = useQueryClient();
-  const guidePage = guidePageOf(useRouteHandle()?.area);
+  const handle = useRouteHandle();
+  const guidePage = guidePageOf(handle?.area);
 
   // Between a forced sign-out and the navigation to /login.
   if (!session) return <PageLoader />;
@@ -98,7 +121,7 @@ export function AppShell() {
         </Footer>
       }
     >
-      <Outlet />
+      <AreaGate requires={handle?.requires} areas={context.areas} waiting={featureOnly && dashboard.isPending} />
       {/* Match runs are not part of a feature-only account (the API refuses run-check to them). */}
       {!featureOnly && <MatchRunWatcher />}
       <SendRequestHost />

@@ -5,6 +5,9 @@ const FOCUSABLE = [
   'input:not([disabled]):not([type="hidden"])',
   'select:not([disabled])',
   'textarea:not([disabled])',
+  // The browser's own media controls (a video guide's player) take focus and keys too.
+  'video[controls]',
+  'audio[controls]',
   '[tabindex]:not([tabindex="-1"])',
 ].join(',');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOUR_MOBILE_MAX_WIDTH, TOUR_STEPS, tourStepsFor, tourTarget } from './tour-steps';
+import { stepAsShown, TOUR_MOBILE_MAX_WIDTH, TOUR_STEPS, tourStepsFor, tourTarget } from './tour-steps';
 
 describe('tips tour steps', () => {
   it('has the SPEC steps in order, each pointing at its own data-tour element', () => {
@@ -25,5 +25,21 @@ describe('tips tour steps', () => {
     expect(document.querySelector(tourTarget('general'))?.tagName).toBe('NAV');
     expect(document.querySelector(tourTarget('mobile-menu'))?.tagName).toBe('BUTTON');
     expect(document.querySelector(tourTarget('products'))).toBeNull();
+  });
+
+  it("points the credits tip at the account menu when there is no credits badge (a member without credits)", () => {
+    const products = TOUR_STEPS.find((step) => step.id === 'products');
+    if (!products) throw new Error('no products step');
+    document.body.innerHTML = '<button data-tour="account"></button>';
+    const shown = stepAsShown(products);
+    expect(shown.target).toBe('[data-tour="account"]');
+    expect(shown.body).not.toMatch(/shown here/);
+    expect(shown.body).toMatch(/under Billing, in your account menu/);
+    expect(shown.body.length).toBeLessThan(320);
+
+    document.body.innerHTML = '<button data-tour="products"></button><button data-tour="account"></button>';
+    expect(stepAsShown(products)).toBe(products);
+    const general = TOUR_STEPS[0];
+    if (general) expect(stepAsShown(general)).toBe(general); // steps without an alternative stay as they are
   });
 });

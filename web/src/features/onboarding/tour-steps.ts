@@ -7,7 +7,7 @@
  * reads well with or without its arrow.
  */
 
-export type TourStepId = 'general' | 'about' | 'mobile-menu' | 'jobs' | 'products';
+export type TourStepId = 'general' | 'about' | 'mobile-menu' | 'jobs' | 'products' | 'account';
 
 export interface TourStep {
   readonly id: TourStepId;
@@ -19,6 +19,11 @@ export interface TourStep {
   readonly placement: 'right' | 'bottom' | 'left';
   /** Only shown at this width or narrower (CSS pixels). */
   readonly maxWidth?: number;
+  /**
+   * What the step says and points at instead when its element is not on the page at all (the
+   * credits badge of a member with no credits, which SPEC hides when the total is 0).
+   */
+  readonly otherwise?: Pick<TourStep, 'body' | 'target' | 'placement'>;
 }
 
 /** SPEC section 9: the tips tour's mobile width. */
@@ -75,8 +80,23 @@ export const TOUR_STEPS: readonly TourStep[] = [
       'Your credits are shown here, and you can buy more or change your plan under Billing.',
     target: tourTarget('products'),
     placement: 'bottom',
+    // No credits, no badge: the tip says how credits come and points at the account menu (Billing).
+    otherwise: {
+      body:
+        'Sending a request, pitching and featuring your brand use credits. A subscription gives you ' +
+        '6 credits a month; a request holds 1, which comes back if the brand declines before your month ends. ' +
+        'Accepting a request is free. Choose a plan under Billing, in your account menu here.',
+      target: tourTarget('account'),
+      placement: 'left',
+    },
   },
 ];
+
+/** The step as shown on this page: its `otherwise` when its own element is not there. */
+export function stepAsShown(step: TourStep, root: ParentNode = document): TourStep {
+  if (!step.otherwise || root.querySelector(step.target)) return step;
+  return { ...step, ...step.otherwise };
+}
 
 /** The steps for a window of this width (the mobile-menu step only at 767 px or less). */
 export function tourStepsFor(width: number): TourStep[] {

@@ -62,11 +62,14 @@ def _iso(epoch: int | None) -> str | None:
     return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
 
 
-def plan_json(account: Account | None) -> dict[str, Any]:
+def plan_json(account: Account | None, holding: Any = None) -> dict[str, Any]:
+    """The account's plan for the console. With `holding` (the account's rights, from
+    entitlements.rights with its credits), the status is what the member holds: gifted credits
+    without a plan, or a feature-only account, read as such instead of "none"."""
     record = (account.billing if account else None) or {}
     plan = entitlements.plan(account)
     return {
-        "status": plan.state,
+        "status": holding.state if holding is not None else plan.state,
         "plan": plan.kind if plan.in_force else record.get("plan"),
         "source": plan.source,
         "grant": (account.tandem_grants or {}).get("grant") if account else None,
@@ -98,12 +101,25 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
                 "name": u.name,
                 "access": u.access,
                 "accountId": u.account_id,
-                "plan": plan_json(accounts.get(Account.key(u.account_id))),
+                "plan": plan_json(account, _holding(account, u)),
             }
             for u in users
+            for account in (accounts.get(Account.key(u.account_id)),)
         ],
         "nextCursor": next_cursor,
     }
+
+
+def _holding(account: Account | None, user: User) -> Any:
+    """What the member holds (entitlements.rights, the one owner of the rules). Their credits
+    are read only when no plan is in force, the one case they change the answer (gifted credits
+    only): a page of members costs a Query for each member without a plan, no more."""
+    if account is None:
+        return None
+    feature_only = user.access == "feature"
+    in_force = entitlements.plan(account).in_force
+    held = credits.buckets(account.account_id) if not (in_force or feature_only) else []
+    return entitlements.rights(account, held, feature_only=feature_only)
 
 
 def require_approval(admin: User, account_id: str) -> dict[str, Any]:

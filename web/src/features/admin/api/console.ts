@@ -7,9 +7,14 @@ import { adminKeys } from './keys';
 /** The admin console's calls (issue 12). Lists come a page at a time (`nextCursor`). */
 
 export interface Plan {
-  /** none | pending_approval | active | trialling | cancelled | gifted | fixed_term */
+  /**
+   * none | pending_approval | active | trialling | cancelled | fixed_term; in Users, what the
+   * member holds besides: gifted (gifted credits, no plan) or feature_only.
+   */
   readonly status: string;
   readonly plan: string | null;
+  /** Who gave the plan in force: stripe (paid) or tandem (granted by the team); null without one. */
+  readonly source?: string | null;
   /** null | required | approved | refused */
   readonly approval: string | null;
   readonly validTo: string | null;

@@ -75,6 +75,28 @@ describe('Admin console', () => {
     });
   });
 
+  it('says what a member without a paid plan holds: gifted credits, or a plan granted by Tandem', async () => {
+    const gifted = { ...MIA, id: 'u4', email: 'gift@oat.co', accountId: 'acc4', plan: { ...PLAN_NONE, status: 'gifted' } };
+    const granted = {
+      ...MIA,
+      id: 'u5',
+      email: 'granted@oat.co',
+      accountId: 'acc5',
+      plan: { status: 'active', plan: 'granted', source: 'tandem', approval: null, validTo: '2027-02-26T00:00:00Z' },
+    };
+    open('/admin/users', { 'GET admin/members': { users: [gifted, granted, MIA], nextCursor: null } });
+    const giftRow = within(await screen.findByRole('row', { name: /gift@oat.co/ }));
+    expect(giftRow.getByText('Gifted credits only')).toBeInTheDocument();
+    expect(giftRow.queryByText('No plan')).not.toBeInTheDocument();
+    // gifted credits are not a plan: the member's next plan can still wait for approval
+    expect(giftRow.getByRole('button', { name: 'Require approval' })).toBeInTheDocument();
+    const grantedRow = within(screen.getByRole('row', { name: /granted@oat.co/ }));
+    expect(grantedRow.getByText('Active')).toBeInTheDocument();
+    expect(grantedRow.getByText('Granted by Tandem')).toBeInTheDocument();
+    expect(grantedRow.queryByRole('button', { name: 'Require approval' })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: /mia@oat.co/ })).getByText('No plan')).toBeInTheDocument();
+  });
+
   it('requires approval of a member without a plan', async () => {
     const { api, user } = open('/admin/users', {
       'GET admin/members': { users: [MIA, ZED], nextCursor: null },

@@ -10,12 +10,16 @@ import { adminActions, useMembers, type Member } from '../api/console';
 import { adminKeys } from '../api/keys';
 import { STATUS_LABELS } from '../menu';
 
+/** No plan in force: nothing held, or gifted credits only. Such a member's next plan can wait for approval. */
+const WITHOUT_PLAN = new Set(['none', 'gifted']);
+
 function PlanCell({ member }: { readonly member: Member }) {
-  const { status, approval } = member.plan;
+  const { status, approval, source } = member.plan;
   return (
     <>
       {STATUS_LABELS[status] ?? status}
-      {approval === 'required' && status === 'none' && <span className="admin__tag">Needs approval</span>}
+      {source === 'tandem' && <span className="admin__tag">Granted by Tandem</span>}
+      {approval === 'required' && WITHOUT_PLAN.has(status) && <span className="admin__tag">Needs approval</span>}
       {approval === 'refused' && <span className="admin__tag admin__tag--warn">Refused</span>}
     </>
   );
@@ -34,7 +38,7 @@ function MemberActions({ member }: { readonly member: Member }) {
     },
   });
   // Only a member's (not a feature-only user's) next plan can wait for approval.
-  const canRequire = member.plan.status === 'none' && member.plan.approval === null && member.access === 'member';
+  const canRequire = WITHOUT_PLAN.has(member.plan.status) && member.plan.approval === null && member.access === 'member';
   const ask = async () => {
     try {
       await confirm({

@@ -109,6 +109,7 @@ export function UserMenu({ initials, name, email, links, onHelp, onLogout }: Use
         ref={buttonRef}
         type="button"
         className="user-menu__button"
+        data-tour="account"
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={menuId}

@@ -2,13 +2,17 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api, asBrand } from '@/lib/api';
 import { useSelectedBrand } from '@/lib/session';
 
-/** SPEC section 3 "Video", with what the popup shows besides (GET videos). */
+/**
+ * SPEC section 3 "Video", with what the popup shows besides (GET videos). Three types: SPEC's
+ * youtube and wistia (our editorial videos, embedded), and `recorded`: a guide recorded from the
+ * app itself (`make guides`), played by the browser's own `<video>` with its WebVTT captions.
+ */
 export interface VideoGuide {
   readonly slug: string;
-  /** Our recording's id; null until the guide is recorded (the popup then shows the written guide). */
+  /** A youtube or wistia video's id; null for a recorded guide and until an editorial video exists. */
   readonly videoId: string | null;
   readonly title: string;
-  readonly type: 'youtube' | 'wistia';
+  readonly type: 'youtube' | 'wistia' | 'recorded';
   readonly pageNames: readonly string[];
   readonly ignore: boolean;
   readonly description: string;
@@ -16,6 +20,10 @@ export interface VideoGuide {
   readonly poster: string;
   readonly embedUrl: string | null;
   readonly watchUrl: string | null;
+  /** A recorded guide's video (WebM), its captions (WebVTT) and its length; null until it is recorded. */
+  readonly src?: string | null;
+  readonly captions?: string | null;
+  readonly seconds?: number | null;
   /** This member has played (or read) it. */
   readonly watched: boolean;
 }

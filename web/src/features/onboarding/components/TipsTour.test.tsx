@@ -53,6 +53,36 @@ describe('TipsTour', () => {
     expect(api.calls('POST users/action/instructions')).toHaveLength(1);
   });
 
+  it('points a member without credits (no credits badge) at the account menu for the credits tip', async () => {
+    signIn(TEST_SESSION);
+    mockApi({
+      ...shellRoutes({ credits: { available: 0, total: 0, active: false, hasSubscription: false } }, { showInstructions: true }),
+      'GET collab': COLLAB,
+      'POST users/action/instructions': { ok: true },
+    });
+    const { user } = renderRoute('/inspiration');
+    await screen.findByRole('dialog', { name: 'Welcome to Tandem' });
+    expect(screen.queryByRole('button', { name: /credits$/ })).not.toBeInTheDocument();
+    for (let step = 0; step < 3; step += 1) await user.click(screen.getByRole('button', { name: 'Next' }));
+    const tip = screen.getByRole('dialog', { name: 'Credits and your plan' });
+    expect(within(tip).queryByText(/Your credits are shown here/)).not.toBeInTheDocument();
+    expect(within(tip).getByText(/Choose a plan under Billing, in your account menu here/)).toBeInTheDocument();
+  });
+
+  it('points a member with credits at their credits badge', async () => {
+    signIn(TEST_SESSION);
+    mockApi({
+      ...shellRoutes({ credits: { available: 5, total: 6, active: true, hasSubscription: true } }, { showInstructions: true }),
+      'GET collab': COLLAB,
+      'POST users/action/instructions': { ok: true },
+    });
+    const { user } = renderRoute('/inspiration');
+    await screen.findByRole('dialog', { name: 'Welcome to Tandem' });
+    expect(await screen.findByRole('button', { name: /credits$/ })).toBeInTheDocument();
+    for (let step = 0; step < 3; step += 1) await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(within(screen.getByRole('dialog', { name: 'Credits and your plan' })).getByText(/Your credits are shown here/)).toBeInTheDocument();
+  });
+
   it('adds the mobile-menu tip at 767 px or less', async () => {
     setWidth(375);
     const { user } = open({ showInstructions: true });

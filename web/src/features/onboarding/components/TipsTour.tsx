@@ -1,6 +1,6 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Button } from '@/components/ui/Button';
-import { tourStepsFor, type TourStep } from '../tour-steps';
+import { stepAsShown, tourStepsFor, type TourStep } from '../tour-steps';
 
 const GAP = 12;
 const MARGIN = 8;
@@ -52,7 +52,10 @@ export function TipsTour({ onDone }: TipsTourProps) {
   const [width, setWidth] = useState(() => window.innerWidth);
   const steps = tourStepsFor(width);
   const [index, setIndex] = useState(0);
-  const step = steps[Math.min(index, steps.length - 1)];
+  const listed = steps[Math.min(index, steps.length - 1)];
+  // The credits tip of a member without credits (no badge) points at the account menu instead.
+  // Looked up when the tip changes (the badge is there or not by then), so its identity is stable.
+  const step = useMemo(() => (listed ? stepAsShown(listed) : undefined), [listed]);
   const cardRef = useRef<HTMLDivElement>(null);
   const [style, setStyle] = useState<CSSProperties | null>(null);
   const titleId = useId();

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoute, renderWithProviders } from '@/testing/render-route';
@@ -30,6 +30,13 @@ const RECORDED = guide('matches', 'Reading your matches', {
   embedUrl: 'https://www.youtube-nocookie.com/embed/Tandem_0001?rel=0',
   watchUrl: 'https://www.youtube.com/watch?v=Tandem_0001',
 });
+const OURS = guide('notifications', 'Choosing your notifications', {
+  type: 'recorded',
+  poster: '/assets/guides/notifications.4c5fef382b5a.jpg',
+  src: '/assets/guides/notifications.4c5fef382b5a.webm',
+  captions: '/assets/guides/notifications.4c5fef382b5a.vtt',
+  seconds: 25.2,
+});
 const WRITTEN = guide('getting-started', 'Getting started with Tandem');
 const WATCHED = guide('requests', 'Sending requests', { watched: true });
 const HIDDEN = guide('old', 'An old guide', { ignore: true });
@@ -37,8 +44,9 @@ const HIDDEN = guide('old', 'An old guide', { ignore: true });
 function popup(routes = {}) {
   signIn();
   const api = mockApi({
-    'GET videos': { videos: [WRITTEN, RECORDED, WATCHED, HIDDEN] },
+    'GET videos': { videos: [WRITTEN, RECORDED, WATCHED, HIDDEN, OURS] },
     'PUT users/video-view/getting-started': { slug: 'getting-started', watched: true },
+    'PUT users/video-view/notifications': { slug: 'notifications', watched: true },
     'PUT users/video-view/matches': { slug: 'matches', watched: true },
     ...routes,
   });
@@ -98,6 +106,48 @@ describe('VideoGuidesPopup', () => {
       expect(api.calls('PUT users/video-view/matches')).toHaveLength(1);
     });
     expect(await dialog.findByText('Watched')).toBeInTheDocument();
+  });
+
+  it('plays a guide recorded from the app in the browser\'s own player, captions on, and marks it watched at the end', async () => {
+    const { api } = popup();
+    const user = userEvent.setup();
+    const card = within(await screen.findByRole('button', { name: 'Choosing your notifications' }).then((b) => b.closest('li') as HTMLElement));
+    expect(card.getByText('Video · 0:25')).toBeInTheDocument();
+    await user.click(card.getByRole('button', { name: 'Choosing your notifications' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Choosing your notifications' }));
+
+    const video = dialog.getByLabelText('Video: Choosing your notifications');
+    expect(video.tagName).toBe('VIDEO');
+    expect(video).toHaveAttribute('src', OURS.src);
+    expect(video).toHaveAttribute('poster', OURS.poster);
+    expect(video).toHaveAttribute('controls'); // the platform's controls: Tab, Space, arrows
+    expect(document.querySelector('iframe')).toBeNull();
+    const track = video.querySelector('track');
+    expect(track).toHaveAttribute('kind', 'captions');
+    expect(track).toHaveAttribute('src', OURS.captions);
+    expect(track).toHaveAttribute('srclang', 'en');
+    expect(track?.hasAttribute('default')).toBe(true); // captions on from the start
+    expect(dialog.queryByText('Video coming soon')).not.toBeInTheDocument();
+
+    // Opening or playing is not watching it: the mark comes at the end.
+    fireEvent.play(video);
+    expect(api.calls('PUT users/video-view/notifications')).toHaveLength(0);
+    expect(dialog.getByRole('button', { name: 'Mark as watched' })).toBeInTheDocument();
+    fireEvent.ended(video);
+    expect(await dialog.findByText('Watched')).toBeInTheDocument();
+    expect(api.calls('PUT users/video-view/notifications')).toHaveLength(1);
+    fireEvent.ended(video); // watched again: recorded once
+    expect(api.calls('PUT users/video-view/notifications')).toHaveLength(1);
+  });
+
+  it('lets a member mark a recorded guide watched without playing it to the end', async () => {
+    const { api } = popup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Choosing your notifications' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Choosing your notifications' }));
+    await user.click(dialog.getByRole('button', { name: 'Mark as watched' }));
+    expect(await dialog.findByText('Watched')).toBeInTheDocument();
+    expect(api.calls('PUT users/video-view/notifications')).toHaveLength(1);
   });
 
   it('says when the list cannot load, with Try again', async () => {

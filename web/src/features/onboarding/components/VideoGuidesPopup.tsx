@@ -9,9 +9,11 @@ import { shownGuides, useVideoViewed, videosQuery, type VideoGuide } from '../ap
 
 /**
  * Video Guides (SPEC section 2): the list, each guide marked when watched, and the guide's
- * view: the player (youtube-nocookie or Wistia) with a plain link under it, or, while a guide
- * is not recorded yet, its poster, description and outline with a clear "coming soon".
- * Opening a recorded guide records a view; a written one is marked with "Mark as watched".
+ * view. A guide recorded from the app plays in the browser's own `<video>` (its controls work
+ * from the keyboard), captions on from the start, and is marked watched when it plays to the
+ * end or the member marks it. An editorial video embeds youtube-nocookie or Wistia with a plain
+ * link under it (opening it records the view). A guide with no video yet shows its poster,
+ * description and outline with a clear "coming soon", and "Mark as watched".
  */
 export function VideoGuidesPopup({
   onClose,
@@ -64,7 +66,7 @@ export function VideoGuidesPopup({
               >
                 {g.title}
               </button>
-              <span className="muted">{g.videoId ? 'Video' : 'Written guide · video coming soon'}</span>
+              <span className="muted">{cardLabel(g)}</span>
               {g.watched && <span className="watched-mark">Watched</span>}
             </li>
           ))}
@@ -72,6 +74,17 @@ export function VideoGuidesPopup({
       )}
     </Modal>
   );
+}
+
+/** "Video · 0:42", or that the video is still to come. */
+function cardLabel(guide: VideoGuide): string {
+  if (guide.src) return guide.seconds ? `Video · ${duration(guide.seconds)}` : 'Video';
+  return guide.videoId ? 'Video' : 'Written guide · video coming soon';
+}
+
+function duration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
 function GuideView({
@@ -85,23 +98,43 @@ function GuideView({
 }) {
   const viewed = useVideoViewed();
   const recorded = useRef(false);
-  const playable = guide.embedUrl !== null;
+  const played = Boolean(guide.src); // recorded from the app: our own <video>
+  const playable = played || guide.embedUrl !== null;
 
-  // A recorded guide counts as watched once its player is opened (once per opening).
+  // An embedded video counts as watched once its player is opened (once per opening); ours
+  // when it has played to the end (or the member says so).
   useEffect(() => {
-    if (playable && !guide.watched && !recorded.current) {
+    if (guide.embedUrl !== null && !played && !guide.watched && !recorded.current) {
       recorded.current = true;
       viewed.mutate(guide.slug);
     }
-  }, [playable, guide.watched, guide.slug, viewed]);
+  }, [guide.embedUrl, played, guide.watched, guide.slug, viewed]);
 
   return (
     <div className="video-guide">
-      {playable ? (
+      {played ? (
+        <div className="video-player video-player--own">
+          <video
+            controls
+            preload="metadata"
+            poster={guide.poster}
+            src={guide.src ?? undefined}
+            aria-label={`Video: ${guide.title}`}
+            onEnded={() => {
+              if (!guide.watched && !recorded.current) {
+                recorded.current = true;
+                viewed.mutate(guide.slug);
+              }
+            }}
+          >
+            {guide.captions && <track default kind="captions" srcLang="en" label="English" src={guide.captions} />}
+          </video>
+        </div>
+      ) : playable ? (
         <>
           <div className="video-player">
             <iframe
-              src={guide.embedUrl}
+              src={guide.embedUrl ?? undefined}
               title={`Video: ${guide.title}`}
               allow="autoplay; fullscreen; picture-in-picture; encrypted-media"
               allowFullScreen
@@ -138,7 +171,7 @@ function GuideView({
         {guide.watched ? (
           <span className="watched-mark">Watched</span>
         ) : (
-          !playable && (
+          (played || !playable) && (
             <Button
               busy={viewed.isPending}
               onClick={() => {

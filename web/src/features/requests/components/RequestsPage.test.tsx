@@ -260,7 +260,11 @@ describe('RequestsPage', () => {
 
   it('lists a feature-only member\'s pitches and sends /requests/sent back to them', async () => {
     signIn({ ...TEST_SESSION, sessionInfo: { access: 'feature' } });
-    const api = mockApi({ ...shellRoutes(), 'GET requests?box=received': { items: [requestItem()], nextCursor: null } });
+    // The server's areas for a feature-only account whose feature has been live: no sending.
+    const api = mockApi({
+      ...shellRoutes({ credits: { areas: FEATURE_ONLY_LIVE_AREAS } }, { featureOnly: true }),
+      'GET requests?box=received': { items: [requestItem()], nextCursor: null },
+    });
     const { router } = renderRoute('/requests/sent');
     const pitches = await screen.findByRole('list', { name: 'Pitches received' });
     expect(within(pitches).getByRole('heading', { name: 'Wild Fern Candles' })).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { ADMIN, DEMO, authed, logIn, signIn } from './members';
+import { ADMIN, DEMO, authed, badge, logIn, newMember, signIn, signUp } from './members';
 
 /**
  * Defects a member met using the app (issue 22), each at the width it was seen at, with axe
@@ -84,5 +84,50 @@ test.describe('at 1280 px', () => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: "This feature isn't in the Pitch Area" })).toBeVisible();
     }
+  });
+  test('Admin Users says what a member without a plan holds: gifted credits, not "No plan"', async ({ page, request }) => {
+    const stamp = Date.now();
+    const member = await newMember(request, {
+      name: 'Gia Gift',
+      email: `gia.gift.${stamp}@example.com`,
+      password: 'Gifted-Credits-Only-7',
+      brand: `Gift Shop ${stamp}`,
+    });
+    const { access_token: admin } = await logIn(request, ADMIN);
+    const gift = await request.post('/api/admin/credits/grant', {
+      headers: authed(admin),
+      data: { email: member.email, amount: 2, kind: 'gifted', days: 30 },
+    });
+    expect(gift.status(), await gift.text()).toBe(200);
+    await signIn(page, ADMIN);
+    await page.goto(`/admin/users?q=${encodeURIComponent(member.email)}`);
+    const row = page.getByRole('row', { name: new RegExp(member.email.replace(/\./g, '\\.')) });
+    await expect(row.getByText('Gifted credits only')).toBeVisible();
+    await expect(row.getByText('No plan')).toHaveCount(0);
+    // gifted credits are not a plan: the member's next plan can still wait for approval
+    await expect(row.getByRole('button', { name: 'Require approval' })).toBeVisible();
+  });
+
+  test('the tips tour shows a member without credits where credits come from, not a badge they do not have', async ({ page, request }) => {
+    const stamp = Date.now();
+    const member = await signUp(request, {
+      name: 'Tao Tour',
+      email: `tao.tour.${stamp}@example.com`,
+      password: 'Tips-Tour-Credits-4',
+      brand: `Tour Co ${stamp}`,
+    });
+    for (const action of ['users/action/welcome', 'users/action/brand-visibility-pupup']) {
+      const done = await request.post(`/api/${action}`, { headers: authed(member.token) });
+      expect(done.ok(), await done.text()).toBeTruthy();
+    }
+    await signIn(page, member);
+    await expect(badge(page)).toHaveCount(0); // no plan, no credits: SPEC hides the badge
+    const tip = page.getByRole('dialog', { name: 'Credits and your plan' });
+    for (let step = 0; step < 6 && !(await tip.isVisible()); step += 1) {
+      await page.getByRole('dialog').getByRole('button', { name: 'Next' }).click();
+    }
+    await expect(tip).toBeVisible();
+    await expect(tip).toContainText('Choose a plan under Billing, in your account menu here.');
+    await expect(tip).not.toContainText('Your credits are shown here');
   });
 });

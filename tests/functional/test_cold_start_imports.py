@@ -27,7 +27,8 @@ NEVER_ON_THE_DASHBOARD = (
 # interpreter that prints what it imported (nothing of it is loaded in the test's own process).
 SCRIPT = """
 import json, logging, subprocess, sys
-sys.path[:0] = [{root!r}, {layer!r}]
+# the benches import their _setup as a script's neighbour does
+sys.path[:0] = [{root!r}, {layer!r}, {bench!r}]
 from moto.server import ThreadedMotoServer
 from tests.bench.cold_start import API, _free_port, _seed
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
@@ -47,7 +48,9 @@ finally:
 
 
 def test_the_dashboards_first_request_imports_only_what_it_runs() -> None:
-    script = SCRIPT.format(root=str(ROOT), layer=str(ROOT / "layers/core/python"))
+    script = SCRIPT.format(
+        root=str(ROOT), layer=str(ROOT / "layers/core/python"), bench=str(ROOT / "tests/bench")
+    )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300
     )

@@ -112,14 +112,15 @@ def _candidates(table: Any, hash_key: Any, index_name: str | None, conditions: l
     return _gsi_candidates(table, index_name, attribute, conditions[0][1])
 
 
+_lock: Any = None  # moto_isolation's lock, given to install()
+
+
 def _indexed_query(original: Any) -> Any:
     check = os.environ.get("TANDEM_MOTO_INDEX_CHECK") == "1"
 
     @functools.wraps(original)
     def query(self: Any, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
-        from infra.local.moto_isolation import LOCK
-
-        with LOCK:  # the buckets change under writes: one thread at a time, as moto_isolation does
+        with _lock:  # the buckets change under writes: one thread at a time, as moto_isolation does
             return _query(self, hash_key, *args, **kwargs)
 
     def _query(self: Any, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
@@ -158,9 +159,7 @@ def _table_key(table: Any, key: dict[str, Any]) -> PrimaryKey | None:
 def _indexing_write(original: Any, key_argument: str) -> Any:
     @functools.wraps(original)
     def write(self: Any, table_name: str, *args: Any, **kwargs: Any) -> Any:
-        from infra.local.moto_isolation import LOCK
-
-        with LOCK:
+        with _lock:
             try:
                 return original(self, table_name, *args, **kwargs)
             finally:  # a failed condition changed nothing; indexing the item again is harmless
@@ -179,7 +178,10 @@ def _reindex(backend: Any, table_name: str, given: Any) -> None:
             _add(table, table.__dict__[_INDEX], item)
 
 
-def install() -> None:
+def install(lock: Any) -> None:
+    """`lock`: the one lock moto_isolation serializes DynamoDB's operations with."""
+    global _lock
+    _lock = lock
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.table import Table
 

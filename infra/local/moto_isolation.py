@@ -124,7 +124,7 @@ def install() -> None:
     _s3_urls_without_reload()
     from infra.local import moto_index
 
-    moto_index.install()  # Queries read their partition (inside the lock taken below)
+    moto_index.install(LOCK)  # Queries read their partition (inside the lock taken below)
     for cls in (DynamoDBBackend, DynamoHandler):
         for name in OPERATIONS:
             original = getattr(cls, name)

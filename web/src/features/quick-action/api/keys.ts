@@ -1,4 +1,5 @@
-import type { QuickAction } from './quick-action';
+/** The two answers a quick-action link gives. */
+export type QuickAction = 'accept' | 'decline';
 
 /** Query keys of the quick-action page: the link checked, for the selected brand (as every key). */
 export const quickActionKeys = {

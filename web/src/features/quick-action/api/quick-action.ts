@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { BrandSummary, RequestStatus } from '@/features/requests';
 import { api } from '@/lib/api';
-import { quickActionKeys } from './keys';
+import { quickActionKeys, type QuickAction } from './keys';
 
-export type QuickAction = 'accept' | 'decline';
+export type { QuickAction } from './keys';
 
 export interface QuickActionResult {
   readonly result: string;

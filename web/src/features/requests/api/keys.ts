@@ -1,4 +1,5 @@
-import type { RequestBox } from './requests';
+/** Which of a brand's request lists: the ones it received or the ones it sent. */
+export type RequestBox = 'received' | 'sent';
 
 /**
  * Query keys of requests and of the lists made of them (connections are accepted

@@ -8,7 +8,7 @@ import { useCallback } from 'react';
 import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
 import { api, asBrand } from '@/lib/api';
 import { cursorPaging, replaceInPages, withCursor, type Page, type Pages } from '@/lib/paging';
-import { requestKeyKind, requestKeys } from './keys';
+import { requestKeyKind, requestKeys, type RequestBox } from './keys';
 
 /** Another brand as the request lists show it (docs/api.md `BrandSummary`). */
 export interface BrandSummary {
@@ -27,7 +27,7 @@ export interface ContactDetails {
 }
 
 export type RequestStatus = 'pending' | 'awaiting_approval' | 'accepted' | 'declined' | 'cancelled';
-export type RequestBox = 'received' | 'sent';
+export type { RequestBox } from './keys';
 
 /** docs/api.md `RequestItem`. */
 export interface RequestItem {

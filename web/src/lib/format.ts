@@ -125,11 +125,6 @@ export function formatMoney(minor: number, currency: string | null | undefined):
   return `${sign}${currencySymbol(currency)}${whole}${rest === 0 ? '' : `.${pad(rest)}`}`;
 }
 
-/** Credits text: available/total ('5/6'). */
-export function formatCredits(available: number, total: number): string {
-  return `${available}/${total}`;
-}
-
 /** The saving of a yearly plan, in minor units: twelve monthly payments minus the yearly price. */
 export function yearlySaving(monthlyMinor: number, yearlyMinor: number): number {
   return 12 * monthlyMinor - yearlyMinor;

@@ -203,7 +203,7 @@ describe('user menu, popups and footer', () => {
     const { user } = await openApp();
     await user.click(screen.getByRole('button', { name: 'Account menu for Ana Brand' }));
     await user.click(screen.getByRole('menuitem', { name: 'Help' }));
-    const dialog = within(screen.getByRole('dialog', { name: 'Help' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Help' }));
     expect(dialog.getByRole('heading', { name: 'Overview' })).toBeInTheDocument();
     expect(dialog.getByText('Page 1 of 2')).toBeInTheDocument();
     expect(dialog.queryByRole('button', { name: 'Previous' })).not.toBeInTheDocument();
@@ -224,7 +224,7 @@ describe('user menu, popups and footer', () => {
     await user.click(screen.getByRole('button', { name: 'Account menu for Ana Brand' }));
     await user.keyboard('{ArrowDown}');
     await user.click(screen.getByRole('menuitem', { name: 'Help' }));
-    expect(screen.getByRole('dialog', { name: 'Help' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Help' })).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(document.body).not.toHaveFocus();
@@ -313,7 +313,7 @@ describe('user menu, popups and footer', () => {
     signIn({ ...TEST_SESSION, sessionInfo: { access: 'admin' } });
     await openApp('/', {}, {}, { 'GET admin/users': { users: [{ id: 'u2', email: 'ben@bean.co', name: 'Ben', access: 'member' }] } });
     expect(within(screen.getByRole('contentinfo')).getByText(/^Version \d+\.\d+\.\d+/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Report an issue' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Report an issue' })).toBeInTheDocument();
     expect(screen.getByLabelText('Impersonate user')).toBeInTheDocument();
   });
 });

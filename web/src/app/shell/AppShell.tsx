@@ -1,13 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Navigate, Outlet, useNavigate } from 'react-router';
 import { AppLayout } from '@/components/layout/AppLayout';
 import { Footer } from '@/components/layout/Footer';
 import { MessageBar } from '@/components/layout/MessageBar';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { config } from '@/config/env';
-import { AdminMenu } from '@/features/admin';
-import { ImpersonateField } from '@/features/admin/components/ImpersonateField';
+import { LazyAdminMenu, LazyImpersonateField } from '@/features/admin';
 import { logout } from '@/features/auth';
 import { menuAreasOf, menuCountsOf, useDashboard } from '@/features/dashboard';
 import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
@@ -18,7 +17,7 @@ import { GuideButton, guidePageOf } from '@/features/onboarding';
 import { buildMainMenu, buildUserMenuLinks, type MenuContext } from '@/features/navigation/menu';
 import { SendRequestHost } from '@/features/requests';
 import { CreditsBadge, PaymentProcessingHost, SubscriptionOverlayHost } from '@/features/subscriptions';
-import { IssueReportBox } from '@/features/support/components/IssueReportBox';
+import { LazyIssueReportBox } from '@/features/support/lazy';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { setMenuSize, useMenuSize } from '@/lib/preferences';
 import { setSelectedBrand, useSelectedBrand, useSession } from '@/lib/session';
@@ -111,13 +110,20 @@ export function AppShell() {
             }}
             onAction={setPopup}
           />
-          {isAdmin && <AdminMenu mini={mini} />}
+          {isAdmin && (
+            <Suspense fallback={null}>
+              <LazyAdminMenu mini={mini} />
+            </Suspense>
+          )}
         </>
       }
       footer={
         <Footer version={isAdmin ? config.version : undefined}>
-          {(isAdmin || config.isDev) && <IssueReportBox />}
-          {isAdmin && config.isDev && <ImpersonateField onChange={() => void queryClient.resetQueries()} />}
+          {/* Admins' and developers' tools load only for them (features/admin/lazy.tsx, features/support/lazy.tsx). */}
+          <Suspense fallback={null}>
+            {(isAdmin || config.isDev) && <LazyIssueReportBox />}
+            {isAdmin && config.isDev && <LazyImpersonateField onChange={() => void queryClient.resetQueries()} />}
+          </Suspense>
         </Footer>
       }
     >

@@ -1,15 +1,4 @@
-import { Suspense } from 'react';
-import { BRAND_PROFILE_PATH } from '@/features/navigation';
-import {
-  BrandVisibilityPopup,
-  HelpPopup,
-  LazyTipsTour,
-  LazyVideoGuidesPopup,
-  useBrandVisibilitySeen,
-  useInstructionsDone,
-  useWelcomeDone,
-  WelcomePopup,
-} from '@/features/onboarding';
+import { lazy, Suspense } from 'react';
 import type { LoginCheck } from '@/lib/login-check';
 
 export type ShellPopup = 'help' | 'videoGuides';
@@ -23,66 +12,23 @@ export interface ShellPopupsProps {
   readonly onClose: () => void;
 }
 
-/**
- * The popups the shell owns: welcome, brand visibility update, the tips tour, help, video guides.
- * The welcome and the visibility note show while the login check asks for them; done
- * with (finished or closed), they are recorded and the check stops asking at once.
- */
-export function ShellPopups({ firstName, check, isAdmin = false, open, onClose }: ShellPopupsProps) {
-  const welcomeDone = useWelcomeDone();
-  const visibilitySeen = useBrandVisibilitySeen();
-  const instructionsDone = useInstructionsDone();
-  const showWelcome = check?.showWelcome === true;
-  const showVisibility = !showWelcome && check?.showBrandVisibilityUpdatePupup === true;
-  // The tips tour comes after the welcome and the visibility note, and waits while a popup is open.
-  const showTour = !isAdmin && !showWelcome && !showVisibility && open === null && check?.showInstructions === true;
+// The popups, and what records them, load when one is due: most visits show none of them
+// (the welcome and the visibility note once per member, the tour once, help and the video
+// guides on request), so the shell's first load does not carry them (BENCH web_initial_js_gz_kb).
+const ShellPopupsShown = lazy(() => import('./ShellPopupsShown').then((m) => ({ default: m.ShellPopupsShown })));
 
-  const endWelcome = async () => {
-    try {
-      await welcomeDone.mutateAsync();
-    } catch {
-      // Shown as a toast by the API client; the popup stays closed on this visit.
-    }
-  };
-
-  const onVisibilityDone = async () => {
-    try {
-      await visibilitySeen.mutateAsync();
-    } catch {
-      // Shown as a toast by the API client.
-    }
-  };
-
-  const endTour = () => {
-    instructionsDone.mutate(undefined, {
-      onError: () => {
-        // Shown as a toast by the API client; the tour stays closed on this visit.
-      },
-    });
-  };
-
+/** The popups the shell owns (./ShellPopupsShown): welcome, brand visibility update, the tips tour, help, video guides. */
+export function ShellPopups(props: ShellPopupsProps) {
+  const { check, isAdmin = false, open } = props;
+  const due =
+    open !== null ||
+    check?.showWelcome === true ||
+    check?.showBrandVisibilityUpdatePupup === true ||
+    (!isAdmin && check?.showInstructions === true);
+  if (!due) return null;
   return (
-    <>
-      {showTour && (
-        <Suspense fallback={null}>
-          <LazyTipsTour onDone={endTour} />
-        </Suspense>
-      )}
-      {showWelcome && (
-        <WelcomePopup
-          firstName={firstName}
-          message={check.showWelcomeOpenerMessage ? check.welcomeMessage : null}
-          onFinish={endWelcome}
-          onClose={() => void endWelcome()}
-        />
-      )}
-      {showVisibility && <BrandVisibilityPopup settingsPath={BRAND_PROFILE_PATH} onDone={onVisibilityDone} />}
-      {open === 'help' && <HelpPopup onClose={onClose} />}
-      {open === 'videoGuides' && (
-        <Suspense fallback={null}>
-          <LazyVideoGuidesPopup onClose={onClose} />
-        </Suspense>
-      )}
-    </>
+    <Suspense fallback={null}>
+      <ShellPopupsShown {...props} />
+    </Suspense>
   );
 }

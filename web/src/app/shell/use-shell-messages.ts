@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import type { BarMessage } from '@/components/layout/MessageBar';
-import { resendConfirmationEmail } from '@/features/auth';
 import { CONFIRM_EMAIL_MESSAGE, type LoginCheck } from '@/lib/login-check';
 import { dismissGlobalMessage, setGlobalMessage, useGlobalMessage } from '@/lib/session';
 import { showToast } from '@/lib/toast';
@@ -26,6 +25,8 @@ export function useShellMessages(check: LoginCheck | undefined): BarMessage[] {
   const resend = async () => {
     setResending(true);
     try {
+      // The account calls load when asked for: the shell's first load does not carry them.
+      const { resendConfirmationEmail } = await import('@/features/auth/api/account');
       const { message } = await resendConfirmationEmail();
       showToast({ tone: 'success', title: 'Confirmation email sent', message });
     } catch {

@@ -1,44 +1,16 @@
-import { useRef } from 'react';
-import { Button } from './Button';
-import { USER_CANCELLED, usePendingConfirms, type PendingConfirm } from './confirm';
-import { Modal } from './Modal';
+import { lazy, Suspense } from 'react';
+import { usePendingConfirms } from './confirm';
 
-function ConfirmDialog({ item }: { readonly item: PendingConfirm }) {
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const cancel = () => {
-    item.reject(new Error(USER_CANCELLED));
-  };
-  return (
-    <Modal
-      open
-      width={500}
-      title={item.title}
-      onClose={cancel}
-      initialFocus={confirmRef}
-      footer={
-        <>
-          <Button variant="secondary" onClick={cancel}>
-            {item.cancelLabel ?? 'Cancel'}
-          </Button>
-          <Button
-            ref={confirmRef}
-            variant={item.danger ? 'danger' : 'primary'}
-            onClick={() => {
-              item.resolve();
-            }}
-          >
-            {item.confirmLabel ?? 'Confirm'}
-          </Button>
-        </>
-      }
-    >
-      <p className="modal__text">{item.message}</p>
-    </Modal>
-  );
-}
+// The dialog (and the modal it is built on) loads with the first question: most pages never ask one.
+const ConfirmDialog = lazy(() => import('./ConfirmDialog').then((m) => ({ default: m.ConfirmDialog })));
 
 /** Shows the questions asked through confirm(), one at a time. */
 export function ConfirmHost() {
   const [first] = usePendingConfirms();
-  return first ? <ConfirmDialog key={first.id} item={first} /> : null;
+  if (!first) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConfirmDialog key={first.id} item={first} />
+    </Suspense>
+  );
 }

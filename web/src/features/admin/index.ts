@@ -1,3 +1,3 @@
-/** The admin feature's public face: the console's menu for the app shell. */
-export { AdminMenu } from './components/AdminMenu';
+/** The admin feature's public face: the console's menu for the app shell (loaded for admins only, ./lazy). */
+export { LazyAdminMenu, LazyImpersonateField } from './lazy';
 export { ADMIN_MENU } from './menu';

@@ -3,7 +3,10 @@
  * pure functions of the dashboard's credits info so the rules are testable.
  */
 import type { CreditsInfo } from '@/features/dashboard';
-import { formatCredits, formatOrdinalDate, parseDate } from '@/lib/format';
+import { formatOrdinalDate, parseDate } from '@/lib/format';
+
+// The badge text lives on its own so the shell's top bar does not carry these rules (./credits-text).
+export { creditsText } from './credits-text';
 
 /** Why the overlay opened: the server refused an action (402 codes of docs/api.md), or the member asked. */
 export type OverlayReason = 'out_of_credits' | 'no_subscription';
@@ -20,14 +23,6 @@ export const CREDITS_PER_MONTH = 6;
 export const REQUEST_COST = 1;
 export const PITCH_COST = 1;
 export const FEATURE_COST = 3;
-
-/** The badge text 'available/total', or null when it is hidden (no credits info or a total of 0). */
-export function creditsText(credits: CreditsInfo | null | undefined): string | null {
-  const total = credits?.total ?? 0;
-  if (!Number.isFinite(total) || total <= 0) return null;
-  const available = Math.max(0, credits?.available ?? 0);
-  return formatCredits(available, total);
-}
 
 /**
  * The overlay title (SPEC): out of credits 'Buy more to continue'; an account the server says

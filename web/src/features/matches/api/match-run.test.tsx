@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { act, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getToasts } from '@/lib/toast';
 import { setSelectedBrand } from '@/lib/session';
 import { dashboardBody, mockApi, type MockAnswer } from '@/testing/api-mock';
@@ -68,6 +68,12 @@ function start(routes: Record<string, MockAnswer>) {
 }
 
 describe('match-run polling (MatchRunWatcher)', () => {
+  // The watcher loads its polling on demand (React.lazy): loaded once before the fake clock
+  // starts, as a browser has it cached after the first run, so each test times only the polling.
+  beforeAll(async () => {
+    await import('../components/MatchRunPolls');
+  });
+
   beforeEach(() => {
     vi.useFakeTimers();
     signIn();

@@ -1,10 +1,12 @@
-import { useMemo, useSyncExternalStore } from 'react';
-import { notifyManager, queryOptions, useMutation, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { refreshDashboard, type DashboardResponse } from '@/features/dashboard';
 import { api, ApiError, asBrand, SessionEndedError } from '@/lib/api';
 import { errorToast } from '@/lib/mutations';
 import { showToast } from '@/lib/toast';
+import { asRun, runQueries, useFollowedRuns, type MatchRun } from './followed-runs';
 import { matchKeys } from './keys';
+
+export { useFollowedRuns, type MatchRun };
 
 /**
  * Match runs (SPEC section 4 "Matching run"): a started run is polled every 3 s until
@@ -33,15 +35,6 @@ export interface StartedRun {
   readonly runId: string;
   readonly status: string;
   readonly message: string;
-}
-
-/** A followed run as last seen. `ended` once its end was acted on (dashboard refreshed, message shown). */
-export interface MatchRun {
-  readonly runId: string;
-  readonly brandId: string;
-  readonly status: string;
-  readonly message: string;
-  readonly ended: boolean;
 }
 
 export function checkMatchRun(runId: string, brandId: string): Promise<MatchRunCheck> {
@@ -83,15 +76,6 @@ export function matchRunQuery(brandId: string, runId: string) {
       query.state.status === 'error' || isOver(query.state.data?.status ?? '') ? false : MATCH_RUN_POLL_MS,
     refetchIntervalInBackground: true,
   });
-}
-
-function runQueries(client: QueryClient, brandId?: string): Query[] {
-  return client.getQueryCache().findAll({ queryKey: brandId === undefined ? matchKeys.all : matchKeys.runs(brandId) });
-}
-
-function asRun(query: Query): MatchRun | null {
-  const data = query.state.data as MatchRun | undefined;
-  return query.queryKey[2] === 'run' && data ? data : null;
 }
 
 /**
@@ -173,22 +157,6 @@ export function useFindNewMatches(brandId: string | null) {
       return findNewMatches(client, brandId, () => brandId);
     },
   });
-}
-
-/** The runs being followed (not ended), re-rendering when one starts, changes or ends. */
-export function useFollowedRuns(): readonly MatchRun[] {
-  const client = useQueryClient();
-  const signature = useSyncExternalStore(
-    // Batched like TanStack's own hooks: the cache also changes while a poll renders.
-    (listener) => client.getQueryCache().subscribe(notifyManager.batchCalls(listener)),
-    () =>
-      JSON.stringify(
-        runQueries(client)
-          .map(asRun)
-          .filter((run): run is MatchRun => run !== null && !run.ended),
-      ),
-  );
-  return useMemo(() => JSON.parse(signature) as MatchRun[], [signature]);
 }
 
 /** The run followed for one brand, if any. */

@@ -1,21 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
-import { endMatchRun, followMatchRun, matchRunQuery, runOutcome, useFollowedRuns, type MatchRun } from '../api/match-run';
+import { lazy, Suspense } from 'react';
+import { useDashboard } from '@/features/dashboard';
+import { useFollowedRuns } from '../api/followed-runs';
 
-/** Polls one run (every 3 s, see matchRunQuery) and acts on its end. */
-function RunPoll({ run }: { readonly run: MatchRun }) {
-  const client = useQueryClient();
-  const currentBrandId = useCurrentBrandId();
-  const { data, error } = useQuery(matchRunQuery(run.brandId, run.runId));
-  const outcome = runOutcome(data ?? run, error);
-
-  useEffect(() => {
-    if (outcome) endMatchRun(client, data ?? run, outcome, currentBrandId);
-  }, [outcome, client, data, run, currentBrandId]);
-
-  return null;
-}
+// The polling and what a run's end does load when there is a run to follow (BENCH web_initial_js_gz_kb).
+const MatchRunPolls = lazy(() => import('./MatchRunPolls').then((m) => ({ default: m.MatchRunPolls })));
 
 /**
  * Mounted once by the app shell: follows every match run started in this session and
@@ -23,21 +11,15 @@ function RunPoll({ run }: { readonly run: MatchRun }) {
  * ends. Renders nothing.
  */
 export function MatchRunWatcher() {
-  const client = useQueryClient();
   const { data } = useDashboard();
   const runId = data?.matchRunOutstanding ? (data.matchRunId ?? null) : null;
   const brandId = data?.dashboard?.brandId ?? null;
   const runs = useFollowedRuns();
-
-  useEffect(() => {
-    if (runId !== null && brandId !== null) followMatchRun(client, runId, brandId);
-  }, [client, runId, brandId]);
-
+  const outstanding = runId !== null && brandId !== null ? { runId, brandId } : null;
+  if (!outstanding && runs.length === 0) return null;
   return (
-    <>
-      {runs.map((run) => (
-        <RunPoll key={`${run.brandId}:${run.runId}`} run={run} />
-      ))}
-    </>
+    <Suspense fallback={null}>
+      <MatchRunPolls outstanding={outstanding} runs={runs} />
+    </Suspense>
   );
 }

@@ -143,7 +143,7 @@ describe('RequestsPage', () => {
     });
     expect(await screen.findByRole('button', { name: '5/6 credits' })).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: 'Cancel request to Bean Bros' }));
-    const dialog = within(screen.getByRole('dialog', { name: 'Cancel this request?' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel this request?' }));
     await user.click(dialog.getByRole('button', { name: 'Cancel request' }));
     expect(await screen.findByText('Cancelled', { selector: '.status-chip' })).toBeInTheDocument();
     expect(api.calls('POST requests/r1/cancel')).toHaveLength(1);

@@ -26,7 +26,7 @@ describe('credits badge', () => {
     const badge = await screen.findByRole('button', { name: '4/6 credits' });
     expect(badge).toHaveTextContent('4/6');
     await user.click(badge);
-    const popup = within(screen.getByRole('dialog', { name: 'How credits work' }));
+    const popup = within(await screen.findByRole('dialog', { name: 'How credits work' }));
     expect(popup.getByText('4 of 6 credits left')).toBeInTheDocument();
     // SPEC's next is the soonest-expiring credits held now; the plan's next month of credits has its own line.
     expect(popup.getByText(`4 of your credits expire on ${formatOrdinalDate(new Date(expires))}.`)).toBeInTheDocument();

@@ -1,14 +1,10 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { Button } from '@/components/ui/Button';
-import { Modal } from '@/components/ui/Modal';
+import { lazy, Suspense, useState } from 'react';
 import type { CreditsInfo } from '@/features/dashboard';
-import { BILLING_PATH } from '@/features/navigation';
-import { creditsText } from '../credits';
-import { openSubscriptionOverlay } from '../overlay-store';
+import { creditsText } from '../credits-text';
 import { useRouteSubscriptionType } from '../use-subscription-type';
-import { CreditsSummary } from './CreditsSummary';
-import { HowCreditsWork } from './HowCreditsWork';
+
+// The popup and the credit rules it shows load when the member opens it (BENCH web_initial_js_gz_kb).
+const CreditsPopup = lazy(() => import('./CreditsPopup').then((m) => ({ default: m.CreditsPopup })));
 
 /**
  * The credits badge of the top bar: 'available/total', hidden when the total is 0.
@@ -19,9 +15,6 @@ export function CreditsBadge({ credits }: { readonly credits: CreditsInfo | null
   const type = useRouteSubscriptionType();
   const text = creditsText(credits);
   if (text === null) return null;
-  const close = () => {
-    setOpen(false);
-  };
   return (
     <>
       <button
@@ -37,32 +30,17 @@ export function CreditsBadge({ credits }: { readonly credits: CreditsInfo | null
         <span className="credits-badge__value">{text}</span>
         <span className="credits-badge__label"> credits</span>
       </button>
-      <Modal
-        open={open}
-        title="How credits work"
-        width={800}
-        onClose={close}
-        footer={
-          <>
-            <Link to={BILLING_PATH} className="button button--secondary" onClick={close}>
-              Billing
-            </Link>
-            <Button
-              onClick={() => {
-                close();
-                openSubscriptionOverlay({ type });
-              }}
-            >
-              Get more credits
-            </Button>
-          </>
-        }
-      >
-        <div className="credits-popup">
-          <CreditsSummary credits={credits} />
-          <HowCreditsWork />
-        </div>
-      </Modal>
+      {open && (
+        <Suspense fallback={null}>
+          <CreditsPopup
+            credits={credits}
+            type={type}
+            onClose={() => {
+              setOpen(false);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -17,7 +17,7 @@ describe('subscription overlay', () => {
     });
     const { user } = renderRoute('/requests');
     await user.click(await screen.findByRole('button', { name: '0/6 credits' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'How credits work' })).getByRole('button', { name: 'Get more credits' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'How credits work' })).getByRole('button', { name: 'Get more credits' }));
     const overlay = within(await screen.findByRole('dialog', { name: 'Buy more to continue' }));
     expect(await overlay.findByRole('link', { name: 'Buy now: Extra credits, 3 credits' })).toHaveAttribute(
       'href',

@@ -23,9 +23,9 @@ def _query(name: str) -> str | None:
 def _member(with_slot: bool = False) -> tuple[Member, Account | None]:
     """The caller, with the account (names shown by subscription; billing's record) read in the
     same call, and the brand's Pitch Area slot when `with_slot` (the pitch service says which)."""
-    from tandem.services import pitch
+    from tandem.services import entitlements, pitch
 
-    member = member_for_brand(bp.current_request, also=pitch.with_slot if with_slot else pitch.with_account)
+    member = member_for_brand(bp.current_request, also=pitch.with_slot if with_slot else entitlements.with_account)
     return member, member.item(Account, member.user.account_id)
 
 

@@ -5,20 +5,41 @@ running local stack (e.g. `curl -X POST localhost:PORT/_test/clock/advance -d da
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
+from infra.local.fake_stripe.store import Store
 from infra.local.fake_stripe.util import StripeError, as_int, decode_query, invalid
 
-if TYPE_CHECKING:
-    from infra.local.fake_stripe.server import FakeStripe
+
+class Steerable(Protocol):
+    """What the controls steer: the fake's clock, its event delivery and its state
+    (`server.FakeStripe` is one; the server imports this module, never the other way)."""
+
+    store: Store
+
+    def now(self) -> int: ...
+    def advance_clock(self, seconds: int = 0, *, days: int = 0, hours: int = 0) -> int: ...
+    def pause_delivery(self) -> None: ...
+    def resume_delivery(self) -> None: ...
+    def reorder_pending(self, order: str | list[str] = "reverse", seed: int | None = None) -> list[str]: ...
+    def duplicate_events(self, times: int = 2, event_types: list[str] | None = None) -> None: ...
+    def delay_events(self, seconds: float, event_types: list[str] | None = None) -> None: ...
+    def delay_event(self, event_id: str, seconds: float) -> int: ...
+    def redeliver(self, event_id: str) -> list[dict[str, Any]]: ...
+    def fail_next_charge(self, code: str = "card_declined", count: int = 1) -> None: ...
+    def deliveries(self, event_id: str | None = None) -> list[dict[str, Any]]: ...
+    def configure_webhook(
+        self, url: str, secret: str | None = None, enabled_events: list[str] | None = None
+    ) -> str: ...
+    def reset(self) -> None: ...
 
 
 class Controls:
-    def __init__(self, fake: FakeStripe) -> None:
+    def __init__(self, fake: Steerable) -> None:
         self.fake = fake
         self.routes = Map(
             [

@@ -131,16 +131,15 @@ class CatalogueApi(ApiBase):
             fields["id"] = product_id
         if params.has("type") and params.str("type") != "service":
             raise invalid("Only `type=service` products are supported.", "type")
-        product = self.engine.create_product(fields)
+        default_price = None
         if params.has("default_price_data"):
             data = params.sub(
                 "default_price_data",
                 ("currency", "unit_amount", "recurring", "metadata", "tax_behavior"),
                 ("currency", "unit_amount"),
             )
-            price = self.engine.create_price({**self._price_body(data), "product": product["id"]}, False)
-            product["default_price"] = price["id"]
-        self.engine.emit("product.created", "product", product)
+            default_price = self._price_body(data)
+        product = self.engine.create_product(fields, default_price)
         return self._render("product", product, params)
 
     def update_product(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
@@ -214,7 +213,6 @@ class CatalogueApi(ApiBase):
             product = self.engine.create_product(
                 self._product_fields(data, None) | ({"id": data.str("id")} if data.has("id") else {})
             )
-            self.engine.emit("product.created", "product", product)
             fields["product"] = product["id"]
         if params.has("lookup_key"):
             fields["lookup_key"] = params.str("lookup_key", max_length=200)

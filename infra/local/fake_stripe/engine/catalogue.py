@@ -9,7 +9,11 @@ from infra.local.fake_stripe.util import StripeError, invalid, new_id
 
 
 class CatalogueEngine(EngineBase):
-    def create_product(self, fields: dict[str, Any]) -> dict[str, Any]:
+    def create_product(
+        self, fields: dict[str, Any], default_price: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A new product, with its default price when `default_price` gives one (Stripe's
+        `default_price_data`); `product.created` is sent once the product is whole."""
         now = self.now()
         product_id = fields.pop("id", None) or new_id("prod_", 14)
         if self.store.find(product_id):
@@ -41,7 +45,12 @@ class CatalogueEngine(EngineBase):
             "url": None,
         }
         product.update(fields)
-        return self.store.put("product", product)
+        self.store.put("product", product)
+        if default_price is not None:
+            price = self.create_price({**default_price, "product": product_id}, False)
+            product["default_price"] = price["id"]
+        self.emit("product.created", "product", product)
+        return product
 
     def create_price(self, fields: dict[str, Any], transfer_lookup_key: bool) -> dict[str, Any]:
         lookup_key = fields.get("lookup_key")

@@ -13,9 +13,20 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 DAY = 86400
 
 
+def opened(account: str) -> str:
+    """The account the ledger belongs to (a grant also notes its window on it)."""
+    from datetime import UTC, datetime
+
+    from tandem.store.models import Account
+
+    Account(*Account.key(account), account_id=account, name=account, created_at=datetime.now(UTC)).save()
+    return account
+
+
 def month(account, start, op="grant:main:1"):
     from tandem.services import credits
 
+    opened(account)
     return credits.grant(
         account, kind="main", amount=6, valid_from=start, valid_to=start + 30 * DAY, op_id=op
     )
@@ -111,6 +122,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @initialize()
     def first_month(self):
+        opened(self.account)
         self._grant_main()
 
     def _grant_main(self):

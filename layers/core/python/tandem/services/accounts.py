@@ -17,7 +17,7 @@ from tandem.domain.passwords import hash_password
 from tandem.errors import Conflict, Unauthorized
 from tandem.store import keys
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, Brand, EmailOwner, User, transaction
+from tandem.store.models import Account, Brand, EmailOwner, User, transaction, update_only
 
 ACCESS_LEVELS = ("member", "admin", "feature")
 EMAIL_TAKEN = "An account with this email already exists"
@@ -63,7 +63,12 @@ def create_account_with_user(
     account_id = uuid.uuid4().hex
     user_id = uuid.uuid4().hex
     account = Account(
-        keys.account_pk(account_id), keys.META, account_id=account_id, name=name, created_at=now
+        keys.account_pk(account_id),
+        keys.META,
+        account_id=account_id,
+        name=name,
+        created_at=now,
+        credit_windows=[],  # no credits granted yet (services.credits.grant appends)
     )
     if needs_approval:  # its first plan waits for a team member (tandem.services.admin)
         account.billing_approval = "required"
@@ -181,7 +186,35 @@ def index_users() -> dict[str, int]:
             indexed += 1
         except ConditionFailed:
             pass  # its email changed meanwhile: that change wrote its index keys
-    return {"indexed": indexed}
+    return {"indexed": indexed, "creditWindows": _backfill_credit_windows()}
+
+
+def _backfill_credit_windows() -> int:
+    """Accounts from before `Account.credit_windows` get it from their credit buckets. A grant
+    landing meanwhile appends to the attribute itself, so the write is conditional on the list
+    as it was read and is computed again when it moved."""
+    from tandem.services.credits import windows_of
+
+    filled = 0
+    for account in Account.every():
+        seen = account.credit_windows
+        if seen is not None:
+            continue
+        for _ in range(4):
+            condition = Account.credit_windows.does_not_exist() if seen is None else Account.credit_windows == seen
+            try:
+                update_only(
+                    Account,
+                    Account.key(account.account_id),
+                    actions=[Account.credit_windows.set(windows_of(account.account_id))],
+                    condition=condition,
+                )
+                filled += 1
+                break
+            except ConditionFailed:
+                fresh = Account.find(account.account_id, consistent=True)
+                seen = fresh.credit_windows if fresh else None
+    return filled
 
 
 def users_of_account(account_id: str) -> list[User]:

@@ -111,14 +111,23 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def _holding(account: Account | None, user: User) -> Any:
-    """What the member holds (entitlements.rights, the one owner of the rules). Their credits
-    are read only when no plan is in force, the one case they change the answer (gifted credits
-    only): a page of members costs a Query for each member without a plan, no more."""
+    """What the member holds (entitlements.rights, the one owner of the rules; only its `state`
+    is read here). Without a plan in force the state turns on which credits the account holds
+    and when they are valid (gifted credits only), which every grant also writes on the account
+    (`credit_windows`), so the page costs no read beyond the accounts. An account from before
+    that, not yet backfilled by `index-users`, has its buckets read."""
     if account is None:
         return None
     feature_only = user.access == "feature"
-    in_force = entitlements.plan(account).in_force
-    held = credits.buckets(account.account_id) if not (in_force or feature_only) else []
+    held: list[credit_rules.Bucket] = []
+    if not (entitlements.plan(account).in_force or feature_only):
+        if account.credit_windows is None:
+            held = credits.buckets(account.account_id)
+        else:  # kinds and windows decide the state; the amounts are not read by it
+            held = [
+                credit_rules.Bucket(bucket_id="", kind=kind, total=0, available=0, valid_from=start, valid_to=end)
+                for kind, start, end in account.credit_windows
+            ]
     return entitlements.rights(account, held, feature_only=feature_only)
 
 

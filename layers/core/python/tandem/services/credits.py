@@ -18,7 +18,7 @@ from tandem.errors import Conflict, NotFound, PaymentRequired
 from tandem.observability import count_event, logger
 from tandem.store.connection import Transaction, transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import CreditBucket, CreditHold, LedgerEntry
+from tandem.store.models import Account, CreditBucket, CreditHold, LedgerEntry
 
 ATTEMPTS = 4  # a lost race on a bucket re-reads the buckets and tries again
 SETTLED = "This request's credit was already settled."
@@ -89,10 +89,27 @@ def grant(
                 _entry(account_id, op_id, "grant", bucket_id, amount, op_id, now),
                 condition=_new_entry_condition(),
             )
+            tx.update(
+                Account.at(account_id),
+                actions=[Account.credit_windows.set((Account.credit_windows | []).append([window(bucket)]))],
+                condition=Account.pk.exists(),
+            )
         count_event("CreditsGranted", amount)
-    except ConditionFailed:
-        pass  # already granted: the same op id never applies twice
+    except ConditionFailed as exc:
+        if Account.key(account_id) in exc.failed_keys:
+            raise ValueError(f"no account {account_id} to grant credits to") from None
+        # already granted: the same op id never applies twice
     return bucket_id
+
+
+def window(bucket: CreditBucket) -> list:
+    """What the account keeps of a grant (Account.credit_windows): its kind and when it is valid."""
+    return [bucket.kind, int(bucket.valid_from), int(bucket.valid_to)]
+
+
+def windows_of(account_id: str) -> list[list]:
+    """Every grant's window, from the account's buckets (the backfill of Account.credit_windows)."""
+    return [window(b) for b in CreditBucket.of_account(account_id)]
 
 
 def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:

@@ -61,6 +61,11 @@ class Account(TandemModel):
     # never writes it.
     tandem_grants = JSONAttribute(null=True)
     approval_email = UnicodeAttribute(null=True)  # whom the approval queue names (set with `required`)
+    # Every credit grant's [kind, valid_from, valid_to], appended in the grant's own transaction
+    # (tandem.services.credits.grant), so the admin lists tell gifted-credits-only from no plan
+    # from the account they already read, without a Query of the ledger per member. None: an
+    # account from before it (the `index-users` job fills it in).
+    credit_windows = ListAttribute(null=True)
     gsi1pk = UnicodeAttribute(null=True)  # BILLING_DUE while a credit month is still to grant
     gsi1sk = UnicodeAttribute(null=True)
     billing_due = _Gsi1()
@@ -83,6 +88,11 @@ class Account(TandemModel):
     def due_by(cls, now: int) -> Iterator[Account]:
         """Accounts whose next credit month began by `now` (yearly plans, fixed terms)."""
         return cls.billing_due.query(keys.BILLING_DUE, cls.gsi1sk < keys.billing_due_sk(now + 1, ""))
+
+    @classmethod
+    def every(cls) -> Iterator[Account]:
+        """Every account (a scan: scheduled jobs and backfills, never a screen)."""
+        return cls.scan(cls.pk.startswith(keys.ACCOUNT_PREFIX) & (cls.sk == keys.META))
 
 
 @_register

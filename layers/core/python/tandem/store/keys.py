@@ -37,8 +37,11 @@ def brand_pk(brand_id: int) -> str:
     return f"BRAND#{brand_id}"
 
 
+ACCOUNT_PREFIX = "ACCOUNT#"
+
+
 def account_pk(account_id: str) -> str:
-    return f"ACCOUNT#{account_id}"
+    return f"{ACCOUNT_PREFIX}{account_id}"
 
 
 USER_PREFIX = "USER#"

@@ -102,7 +102,9 @@ def test_accounts_from_before_credit_windows_are_filled_in_by_the_job(aws, api, 
     from tandem.store.models import Account
 
     old = _sign_up("early-gift@example.com", "Early Gift")
-    admin.gift_credits(boss["user"], {"email": "early-gift@example.com", "amount": 2, "kind": "gifted", "days": 30})
+    admin.gift_credits(
+        boss["user"], {"email": "early-gift@example.com", "amount": 2, "kind": "gifted", "days": 30}
+    )
     Account(*Account.key(old.account_id)).update(actions=[Account.credit_windows.remove()])
 
     # until the job ran, the console reads the ledger for it, and still says what it holds

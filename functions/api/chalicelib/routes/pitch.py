@@ -25,7 +25,9 @@ def _member(with_slot: bool = False) -> tuple[Member, Account | None]:
     same call, and the brand's Pitch Area slot when `with_slot` (the pitch service says which)."""
     from tandem.services import entitlements, pitch
 
-    member = member_for_brand(bp.current_request, also=pitch.with_slot if with_slot else entitlements.with_account)
+    member = member_for_brand(
+        bp.current_request, also=pitch.with_slot if with_slot else entitlements.with_account
+    )
     return member, member.item(Account, member.user.account_id)
 
 

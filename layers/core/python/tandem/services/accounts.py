@@ -201,7 +201,9 @@ def _backfill_credit_windows() -> int:
         if seen is not None:
             continue
         for _ in range(4):
-            condition = Account.credit_windows.does_not_exist() if seen is None else Account.credit_windows == seen
+            condition = (
+                Account.credit_windows.does_not_exist() if seen is None else Account.credit_windows == seen
+            )
             try:
                 update_only(
                     Account,

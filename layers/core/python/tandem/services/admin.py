@@ -125,7 +125,9 @@ def _holding(account: Account | None, user: User) -> Any:
             held = credits.buckets(account.account_id)
         else:  # kinds and windows decide the state; the amounts are not read by it
             held = [
-                credit_rules.Bucket(bucket_id="", kind=kind, total=0, available=0, valid_from=start, valid_to=end)
+                credit_rules.Bucket(
+                    bucket_id="", kind=kind, total=0, available=0, valid_from=start, valid_to=end
+                )
                 for kind, start, end in account.credit_windows
             ]
     return entitlements.rights(account, held, feature_only=feature_only)

@@ -20,6 +20,11 @@ from tests.environment import MOTO_CONFIG, apply_functions_environment, function
 # argon2 at its lowest cost; `production_passwords` for the real one
 functions_environment("WARNING", PASSWORD_HASHING="test")
 
+# moto routes a boto3 client's calls through the handler it adds to botocore's built-in handlers
+# when it is imported; a client made before that (a unit test loading the API module, which
+# starts reading its JWT key at import) would call real AWS in every later test of the worker.
+import moto.core.models  # noqa: E402, F401
+
 
 def pytest_configure(config) -> None:
     config.addinivalue_line(
@@ -47,6 +52,7 @@ def aws(request) -> Iterator[object]:
         is_provisioned,
         provision,
         reset_world,
+        settle_executions,
     )
     from infra.local.template import build_plan
 
@@ -65,6 +71,7 @@ def aws(request) -> Iterator[object]:
         apply_functions_environment(plan)  # at the bootstrap's log level, not the template's DEBUG
         yield plan
     finally:
+        settle_executions()  # none runs on into the next test, or past the mock to real AWS
         mock.stop(remove_data=False)
     from tandem.config import reset_settings
 

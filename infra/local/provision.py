@@ -200,6 +200,37 @@ def _reset_client(service: str, endpoint_url: None) -> Any:
     return _RESET_CLIENTS[service]
 
 
+def settle_executions(wait_s: float = 30.0) -> None:
+    """Let the Step Functions executions the last test started finish before the world is reset.
+    moto runs each execution on threads of its own (`TMP_THREADS`), so one still running (a
+    webhook answered before its billing execution ended) would otherwise write into the next
+    test's fresh table (a journal test once counted a Stripe event's `done_at` it never wrote).
+    Our machines have no Wait states or callbacks, so they end; one still running after
+    `wait_s` is stopped at its next state, and one that will not stop fails the reset loudly."""
+    import datetime
+    import time
+
+    from moto.stepfunctions.parser.utils import TMP_THREADS
+
+    deadline = time.monotonic() + wait_s
+    for thread in list(TMP_THREADS):
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if any(thread.is_alive() for thread in TMP_THREADS):
+        now = datetime.datetime.now(datetime.UTC)
+        for machine in _step_functions().state_machines:
+            for execution in machine.executions:
+                if execution.exec_worker is not None and execution.status == "RUNNING":
+                    execution.stop(now, "Reset", "The local world was reset while it ran.")
+        for thread in list(TMP_THREADS):
+            thread.join(5.0)
+    alive = [thread for thread in TMP_THREADS if thread.is_alive()]
+    TMP_THREADS[:] = alive
+    if alive:
+        raise RuntimeError(
+            f"{len(alive)} Step Functions execution thread(s) still running after the reset's wait"
+        )
+
+
 def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
     """Put a provisioned moto back as provision() left it, without provisioning again (the
     tests call this before each test; provisioning everything cost 0.5 s a test): the table
@@ -209,6 +240,7 @@ def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
     from moto.backends import get_backend
     from moto.core.base_backend import BackendDict
 
+    settle_executions()
     _client = _reset_client  # made once: a client costs more than most of a reset
     for backend_dict in list(BackendDict._instances):
         if backend_dict.service_name not in PROVISIONED_SERVICES:

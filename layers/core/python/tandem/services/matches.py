@@ -188,8 +188,8 @@ def _listed_ids(
     excluded: set[int],
     brand_ids: set[int] | None,
 ) -> list[int]:
-    """The brands a list shows, in the match list's order: potentials are the matches never to
-    be left out (dismissed, requested, connected, declined); saved are the saved relations.
+    """The brands a list shows: potentials are the matches, in the match list's order, but for
+    those left out (dismissed, requested, connected, declined); saved are the saved relations.
     The one place that decides who is listed."""
     if which == "potentials":
         ids = [i for i in matches if i not in excluded]

@@ -38,7 +38,7 @@ from chalicelib.routes import (
     support,
     users,
 )
-from tandem.observability import cold_start, flush_metrics, function_name, logger, tracer
+from tandem.observability import active_tracer, cold_start, flush_metrics, function_name, logger
 
 settings().require("match_run_state_machine_arn")  # a missing variable fails here, at import
 
@@ -88,8 +88,11 @@ def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
 
 def traced_request(event, get_response):  # noqa: ANN001, ANN201
     """The request as one X-Ray subsegment (the other functions: `lambda_handler`); its
-    DynamoDB, SQS, Step Functions and Stripe calls are subsegments of it."""
-    if tracer is None:  # outside Lambda
+    DynamoDB, SQS, Step Functions and Stripe calls are subsegments of it. Not traced outside
+    Lambda nor when X-Ray did not sample the invocation (the X-Ray SDK is loaded on the first one
+    that is)."""
+    tracer = active_tracer()
+    if tracer is None:
         return get_response(event)
     route = (getattr(event, "context", None) or {}).get("resourcePath", "")
     with tracer.provider.in_subsegment(f"## {route or 'request'}") as subsegment:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tandem.store import keys
-from tandem.store.models import BrandRelation, Match
+from tandem.store.models import BrandRelation, Match, MatchCards
 from tests.factories import auth_headers, member, population
 from tests.functional.helpers import Brand, subscribe, wait_for_run
 
@@ -15,12 +15,13 @@ from tests.functional.helpers import Brand, subscribe, wait_for_run
 def add_match(
     brand_id: int, other_id: int, score: float, reasons=("They want giveaways, like you",), seen=False
 ):
-    """A match as a run stores it (new to the brand unless `seen`)."""
+    """A match as a run stores it (new to the brand unless `seen`): its Match item, and the
+    brand's match list with it (MatchCards, the list the Matches screen reads)."""
     from tandem.store import news
 
     if not seen:
         news.add(brand_id, news.MATCHES, [other_id])
-    Match(
+    match = Match(
         keys.brand_pk(brand_id),
         keys.match_sk(other_id),
         brand_id=brand_id,
@@ -29,7 +30,11 @@ def add_match(
         reasons=list(reasons),
         run_id="run",
         created_at=datetime.now(UTC),
-    ).save()
+    )
+    match.save()
+    listed = MatchCards.find(brand_id)
+    cards = {**(listed.listed() if listed else {}), other_id: MatchCards.from_match(match)}
+    MatchCards.of(brand_id, "run", cards.values(), datetime.now(UTC)).save()
 
 
 def request_state(brand_id: int, other_id: int, state: str) -> None:
@@ -394,3 +399,49 @@ def test_a_last_step_cut_off_after_writing_the_matches_still_counts_them_new_whe
     status, dash = api.call("GET", "/api/dashboard", me.headers)
     assert status == 200, dash
     assert dash["menuCounts"]["matches"] == 3
+
+
+def test_the_list_is_the_runs_match_list_with_each_brand_as_it_is_now(api):
+    """A run writes the match list once; the brands on it are shown as they are when listed:
+    renamed, hiding their name since the run, or gone."""
+    from tandem.domain.matching import Scored
+    from tandem.services import match_runs
+    from tandem.store.models import Brand as BrandItem
+
+    user, (mine,), token = member()
+    subscribe(user.account_id)
+    _, others, their_token = member(
+        "others@example.com", brand_names=("Oat & Honey", "Fern Candles", "Salt Studio"), category="home"
+    )
+    me, ids = int(mine.brand_id), [int(b.brand_id) for b in others]
+    chosen = [Scored(i, 0.9 - n / 10, ("They want giveaways, like you",)) for n, i in enumerate(ids)]
+    match_runs.store_matches(me, "run-1", chosen, [])
+    assert [c["name"] for c in listing(api, token, me)["matches"]] == [
+        "Oat & Honey",
+        "Fern Candles",
+        "Salt Studio",
+    ]
+
+    status, _ = api.call("PUT", f"/api/brands/{ids[0]}", auth_headers(their_token), {"name": "Oat & Rye"})
+    assert status == 200
+    status, _ = api.call("PUT", f"/api/brands/{ids[1]}", auth_headers(their_token), {"hideName": True})
+    assert status == 200
+    BrandItem.at(ids[2]).delete()
+    cards = listing(api, token, me)["matches"]
+    assert [(c["id"], c["name"], c["nameVisible"]) for c in cards] == [
+        (ids[0], "Oat & Rye", True),
+        (ids[1], "A home brand", False),
+    ]
+    assert cards[1]["logoUrl"] is None and cards[0]["score"] == 90
+
+
+def test_matches_stored_before_the_match_list_existed_are_still_listed(api):
+    """A brand whose last run wrote only Match items (no MatchCards item yet) is listed from them."""
+    user, (mine,), token = member()
+    subscribe(user.account_id)
+    _, (theirs,), _ = member("other@example.com", brand_names=("Oat & Honey",))
+    me, other = int(mine.brand_id), int(theirs.brand_id)
+    add_match(me, other, 0.7)
+    MatchCards.at(me).delete()
+    (card,) = listing(api, token, me)["matches"]
+    assert (card["id"], card["name"], card["score"], card["isNew"]) == (other, "Oat & Honey", 70, True)

@@ -29,11 +29,15 @@ from tandem.services import match_index, match_news
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchRun
+from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards, MatchRun
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 OPEN_STATUSES = (QUEUED, RUNNING)
 MATCHES_KEPT = 50
+# Saved brands outside the chosen list that the match list carries (each card is about 300
+# bytes: 50 + 500 cards stay far below DynamoDB's 400 KB item). Saved brands beyond these are
+# scored on the spot when the saved list shows them, as a brand saved since the run is.
+SAVED_CARDS_KEPT = 500
 STUCK_AFTER = news.STUCK_AFTER
 RUN_RETENTION = timedelta(days=30)
 FAILED_MESSAGE = "We couldn't update your matches this time. Please try again in a few minutes."
@@ -282,7 +286,8 @@ def store_matches(
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
-    of the list, or excluded since). New matches become new to the brand (BrandSeen), dropped
+    of the list, or excluded since); and the match list the Matches screen reads (MatchCards),
+    in the same batch of writes. New matches become new to the brand (BrandSeen), dropped
     ones stop being new. Returns how many are new.
 
     New matches are marked new before they are written: a match that exists is never left
@@ -312,6 +317,8 @@ def store_matches(
             )
         for candidate in stale:
             batch.delete(existing[candidate])
+        # The Matches screen reads the list from this one item, written last.
+        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra), now))
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run
@@ -319,6 +326,14 @@ def store_matches(
     except Exception:
         logger.exception("Could not queue the new-matches notification", extra={"brand_id": brand_id})
     return len(fresh)
+
+
+def _cards(chosen: list[matching.Scored], extra: list[matching.Scored]) -> list[MatchCard]:
+    """The match list: the chosen in order (rank 1..n), then saved brands outside it."""
+    return [
+        MatchCard(s.candidate_id, float(s.score), tuple(s.reasons), place if place <= len(chosen) else None)
+        for place, s in enumerate([*chosen, *extra[:SAVED_CARDS_KEPT]], start=1)
+    ]
 
 
 def _done_message(new: int) -> str:

@@ -1,8 +1,9 @@
 """The Matches screens and the public brand view, as seen by the selected brand.
 
-A match run (services/match_runs.py) writes Match items under the brand's partition; this
-module reads them with the brand's relations and what is new to it (one query), joins the
-other brands' data with BatchGet and applies who may see whose name (domain/brand_profile.py).
+A match run (services/match_runs.py) writes the brand's match list (one MatchCards item) and
+its Match items under the brand's partition; the lists read the match list with the brand's
+relations and what is new to it (one query), join the other brands' data with BatchGet and
+apply who may see whose name (domain/brand_profile.py). The brand page reads the Match item.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from tandem.services import brands, entitlements
 from tandem.services.access import Access
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, Match
-from tandem.store.partition import brand_items
+from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards
+from tandem.store.partition import BrandItems, brand_items
 
 LISTS = ("potentials", "saved")
 MAX_BRAND_FILTER = 100
@@ -77,7 +78,7 @@ def _identity(other: Brand, visible: bool) -> dict[str, Any]:
     }
 
 
-def _score(match: Match) -> dict[str, Any]:
+def _score(match: Match | MatchCard) -> dict[str, Any]:
     return _scored(float(match.score), list(match.reasons or []))
 
 
@@ -115,20 +116,15 @@ def list_matches(
     """GET matches: MatchCards best first. Potentials leave out dismissed, requested, connected
     and declined brands, and listing them marks them seen (the menu's new-matches count).
 
-    Three DynamoDB calls: the brand's partition (its matches, relations, profile and what is
+    Three DynamoDB calls: the brand's partition (its match list, relations, profile and what is
     new), one BatchGetItem of the other brands with the viewer's account (and the caller's
     own items, checked there), and, when potentials showed new matches, one UpdateItem."""
     if which not in LISTS:
         raise ValidationError("list must be potentials or saved")
-    mine = brand_items(brand_id, with_matches=True)  # call 1
-    matches, rels = mine.matches, mine.relations
+    mine = brand_items(brand_id, with_cards=True)  # call 1
+    matches, rels = _match_list(brand_id, mine), mine.relations
     excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
-    if which == "potentials":
-        ids = [i for i in matches if i not in excluded]
-    else:
-        ids = [other for other, r in rels.items() if r.saved and not r.dismissed]
-    if brand_ids is not None:
-        ids = [i for i in ids if i in brand_ids]
+    ids = _listed_ids(which, matches, rels, excluded, brand_ids)
     account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
     wanted = caller.keys_of(access) + [(Brand, Brand.key(i)) for i in ids]
     if account_key is not None:
@@ -175,6 +171,33 @@ def list_matches(
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }
+
+
+def _match_list(brand_id: int, mine: BrandItems) -> dict[int, MatchCard]:
+    """The brand's match list as its last run wrote it. A brand whose last run stored only Match
+    items (before the match list existed) is read from them: one more Query, until its next run."""
+    if mine.cards is not None:
+        return mine.cards
+    return {other: MatchCards.from_match(m) for other, m in Match.of_brand(brand_id).items()}
+
+
+def _listed_ids(
+    which: str,
+    matches: dict[int, MatchCard],
+    rels: dict[int, BrandRelation],
+    excluded: set[int],
+    brand_ids: set[int] | None,
+) -> list[int]:
+    """The brands a list shows: potentials are the matches, in the match list's order, but for
+    those left out (dismissed, requested, connected, declined); saved are the saved relations.
+    The one place that decides who is listed."""
+    if which == "potentials":
+        ids = [i for i in matches if i not in excluded]
+    else:
+        ids = [other for other, r in rels.items() if r.saved and not r.dismissed]
+    if brand_ids is not None:
+        ids = [i for i in ids if i in brand_ids]
+    return ids
 
 
 def _other_brand(viewer: Viewer, other_id: int) -> Brand:

@@ -14,6 +14,7 @@ Access patterns:
 - requests a brand sent, by box        gsi2pk=REQ-OUT#<brand>    gsi2sk=<BOX>#<ms>#<id>
   (BOX: PENDING | AWAITING | CONNECTED | DECLINED | CANCELLED; ms = last change, newest first)
 - what a brand has seen (isNew)        pk=BRAND#<id>             sk=SEEN
+- a brand's match list (Matches)       pk=BRAND#<id>             sk=MATCHCARDS
 - an account's users (notifications)   gsi2pk=ACCOUNT-USERS#<id> gsi2sk=USER#<id>
 - every user by email (admin lists)     gsi3pk=USERS              gsi3sk=<email>#<user id>
 - holds still held (month-end settle)  gsi2pk=HOLDS#held         gsi2sk=<release_until>#<account>#<ref>
@@ -75,6 +76,9 @@ def brand_list_sk(brand_id: int) -> str:
 
 MATCH_RUN_PREFIX = "MATCHRUN#"
 MATCH_PREFIX = "MATCH#"
+# Sorts after every MATCH#<id> and before MATCHRUN#, PROFILE, REL# and SEEN: a Query of the brand's
+# partition from here to SEEN reads its match list without its Match items.
+MATCH_CARDS = "MATCHCARDS"
 
 
 def match_run_sk(run_id: str) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pynamodb.attributes import (
@@ -82,6 +84,64 @@ class Match(TandemModel):
             int(m.candidate_id): m
             for m in cls.query(keys.brand_pk(brand_id), cls.sk.startswith(keys.MATCH_PREFIX))
         }
+
+
+@dataclass(frozen=True)
+class MatchCard:
+    """One match as the Matches screen lists it: who, how well, why, and its place in the run's
+    diversified order (None: a saved brand kept outside the list)."""
+
+    candidate_id: int
+    score: float
+    reasons: tuple[str, ...]
+    rank: int | None
+
+
+@_register
+class MatchCards(TandemModel):
+    """A brand's match list as its Matches screen reads it (pk=BRAND#<id>, sk=MATCHCARDS): written
+    by each run together with its Match items, and read in the Query of the brand's own items
+    instead of them. `cards` is JSON, [[candidate id, score, rank or null, [reasons]], ...] in the
+    run's order: one attribute value to read instead of one item of eight attributes per match.
+    The brands' names, logos and descriptions are not in it: they are read live (they change after
+    the run, and who may see a name is decided per viewer)."""
+
+    brand_id = NumberAttribute()
+    run_id = UnicodeAttribute()
+    cards = UnicodeAttribute(default="[]")
+    written_at = UTCDateTimeAttribute()
+
+    @classmethod
+    def key(cls, brand_id: int) -> Key:
+        return keys.brand_pk(brand_id), keys.MATCH_CARDS
+
+    @classmethod
+    def of(cls, brand_id: int, run_id: str, cards: Iterable[MatchCard], written_at: Any) -> MatchCards:
+        packed = [[c.candidate_id, c.score, c.rank, list(c.reasons)] for c in cards]
+        return cls(
+            *cls.key(brand_id),
+            brand_id=brand_id,
+            run_id=run_id,
+            cards=json.dumps(packed, separators=(",", ":")),
+            written_at=written_at,
+        )
+
+    def listed(self) -> dict[int, MatchCard]:
+        """The cards by candidate id, in the run's order."""
+        return {
+            int(c[0]): MatchCard(int(c[0]), float(c[1]), tuple(c[3]), None if c[2] is None else int(c[2]))
+            for c in json.loads(self.cards or "[]")
+        }
+
+    @staticmethod
+    def from_match(match: Match) -> MatchCard:
+        """A Match item as a card (a brand whose last run predates the match list)."""
+        return MatchCard(
+            int(match.candidate_id),
+            float(match.score),
+            tuple(match.reasons or ()),
+            None if match.rank is None else int(match.rank),
+        )
 
 
 @_register

@@ -8,7 +8,7 @@ from one place. All entities live in one table; each model names its own key
                update_returning_old / save_all, Counter;
 - accounts.py  Account, User, EmailOwner, RefreshToken, OneTimeCode, RateCounter, IssueReport;
 - brands.py    Brand (Audience, SocialLinks, Contact), BrandSeen, BrandRelation, BrandSummaryMap;
-- matches.py   MatchRun, Match, MatchIndexShard;
+- matches.py   MatchRun, Match, MatchCards (MatchCard), MatchIndexShard;
 - billing.py   StripeCustomer, StripeEvent;
 - credits.py   CreditBucket, CreditHold, LedgerEntry;
 - requests.py  ConnectionRequest;
@@ -57,7 +57,7 @@ from tandem.store.brands import (
     SocialLinks,
 )
 from tandem.store.credits import CreditBucket, CreditHold, LedgerEntry
-from tandem.store.matches import Match, MatchIndexShard, MatchRun
+from tandem.store.matches import Match, MatchCard, MatchCards, MatchIndexShard, MatchRun
 from tandem.store.requests import ConnectionRequest
 
 __all__ = [
@@ -91,6 +91,8 @@ __all__ = [
     "BrandSeen",
     "MatchRun",
     "Match",
+    "MatchCard",
+    "MatchCards",
     "MatchIndexShard",
     "StripeCustomer",
     "StripeEvent",

@@ -1,6 +1,7 @@
 """A brand's own items in one Query: its partition BRAND#<id> holds, in sort-key order,
-its matches (MATCH#), match runs (MATCHRUN#), profile (PROFILE), relations to other brands
-(REL#) and what is new to it (SEEN). A screen about the brand reads them in one call."""
+its matches (MATCH#), its match list (MATCHCARDS), match runs (MATCHRUN#), profile (PROFILE),
+relations to other brands (REL#) and what is new to it (SEEN). A screen about the brand reads
+them in one call."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.store import keys
-from tandem.store.models import Brand, BrandRelation, BrandSeen, Match
+from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards
 
 
 @dataclass
@@ -19,12 +20,14 @@ class BrandItems:
     seen: BrandSeen | None = None
     relations: dict[int, BrandRelation] = field(default_factory=dict)
     matches: dict[int, Match] = field(default_factory=dict)
+    cards: dict[int, MatchCard] | None = None  # None: no match list written (yet)
 
 
-def brand_items(brand_id: int, with_matches: bool = False) -> BrandItems:
-    """The brand's profile, relations and BrandSeen item (and its matches with `with_matches`),
-    read consistently in one Query (more only past 1 MB)."""
-    low = keys.MATCH_PREFIX if with_matches else keys.PROFILE
+def brand_items(brand_id: int, with_matches: bool = False, with_cards: bool = False) -> BrandItems:
+    """The brand's profile, relations and BrandSeen item (and its Match items with
+    `with_matches`, its match list with `with_cards`), read consistently in one Query (more
+    only past 1 MB)."""
+    low = keys.MATCH_PREFIX if with_matches else keys.MATCH_CARDS if with_cards else keys.PROFILE
     found = BrandItems()
     request: dict[str, Any] = {
         "TableName": settings().table_name,
@@ -47,6 +50,8 @@ def brand_items(brand_id: int, with_matches: bool = False) -> BrandItems:
             elif sort_key.startswith(keys.RELATION_PREFIX):
                 relation = BrandRelation.from_raw_data(raw)
                 found.relations[int(relation.other_id)] = relation
+            elif sort_key == keys.MATCH_CARDS:
+                found.cards = MatchCards.from_raw_data(raw).listed()
             elif sort_key.startswith(keys.MATCH_PREFIX):
                 match = Match.from_raw_data(raw)
                 found.matches[int(match.candidate_id)] = match

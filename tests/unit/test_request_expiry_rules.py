@@ -55,3 +55,12 @@ def test_reply_figures_forget_requests_received_more_than_90_days_ago():
     history = [(SENT, 3600)] * 3
     assert reply_time.figures_from_history(history, SENT + 80 * DAY).received == 3
     assert reply_time.figures_from_history(history, SENT + 100 * DAY).received == 0
+
+
+def test_the_reply_factor_lowers_only_brands_that_rarely_answer():
+    from tandem.domain.matching.reply import REPLY_WEIGHT, reply_factor
+
+    assert reply_factor(None) == 1.0  # no history: no penalty
+    assert reply_factor(1.0) == reply_factor(0.6) == 1.0
+    assert reply_factor(0.0) == 1.0 - REPLY_WEIGHT
+    assert reply_factor(0.0) < reply_factor(0.3) < reply_factor(0.59) < 1.0

@@ -30,7 +30,8 @@ def test_days_left_round_up_and_stop_at_zero():
 def test_an_expired_request_sits_in_both_declines_and_can_no_longer_be_answered():
     assert rules.RECEIVED_BOX[rules.EXPIRED] == rules.SENT_BOX[rules.EXPIRED] == "DECLINED"
     assert not rules.can("accept", rules.EXPIRED) and not rules.can("cancel", rules.EXPIRED)
-    assert rules.refusal("accept", rules.EXPIRED) == "This request expired: it wasn't answered within 14 days."
+    expired = "This request expired: it wasn't answered within 14 days."
+    assert rules.refusal("accept", rules.EXPIRED) == expired
     assert rules.can("expire", rules.PENDING) and not rules.can("expire", rules.AWAITING)
 
 

@@ -230,3 +230,19 @@ def test_reply_time_figures_from_a_hand_built_history(api, aws):
     assert reply_stats.labels_of([b.id])[b.id] == ["Usually replies within a day"]  # half is not most
     # 90 days on, none of it counts any more.
     assert reply_stats.figures_of(b.id, now=int(time.time()) + 100 * DAY).received == 0
+
+
+def test_the_brand_page_and_a_saved_card_show_the_reply_labels(api, aws):
+    b = Brand("b@example.com", "Fern Candles")
+    viewer = Brand("v@example.com", "Pine Press")
+    page = api.call("GET", f"/api/brand/{b.id}", viewer.headers)[1]
+    assert page["brand"]["replyLabels"] == []  # no history: no label
+    for i in range(3):
+        sender = Brand(f"s{i}@example.com", f"Sender {i}", credits=1)
+        request_id = send(api, sender, b)[1]["request"]["id"]
+        api.call("POST", f"/api/requests/{request_id}/accept", b.headers)
+    labels = ["Usually replies within a day", "Replies to most requests"]
+    assert api.call("GET", f"/api/brand/{b.id}", viewer.headers)[1]["brand"]["replyLabels"] == labels
+    api.call("PUT", f"/api/matches/{b.id}/saved", viewer.headers)
+    (card,) = api.call("GET", "/api/matches?list=saved", viewer.headers)[1]["matches"]
+    assert card["id"] == b.id and card["replyLabels"] == labels

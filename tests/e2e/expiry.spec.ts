@@ -26,7 +26,8 @@ async function runJobAfter(request: APIRequestContext, seconds: number) {
   expect(clock.ok(), await clock.text()).toBeTruthy();
   const run = await request.post('/__local/jobs/expire-requests');
   expect(run.ok(), await run.text()).toBeTruthy();
-  return (await run.json()).result as Record<string, number>;
+  // {job, result: the scheduler function's answer {job, result: counts}}
+  return ((await run.json()).result.result ?? {}) as Record<string, number>;
 }
 
 test.afterAll(async ({ request }) => {
@@ -56,7 +57,8 @@ test('a request nobody answers is reminded on day 3 and expires on day 14 with i
   await expect(sent.getByText('Expires in 14 days')).toBeVisible();
 
   // Day 3: the receiver is reminded, with the one-click answers.
-  expect(await runJobAfter(request, 3 * DAY + 60)).toMatchObject({ reminded: 1 });
+  // (the seed's own pending requests are reminded too)
+  expect((await runJobAfter(request, 3 * DAY + 60)).reminded).toBeGreaterThanOrEqual(1);
   await expect
     .poll(async () => (await outbox(request)).find((m) => m.to === RECEIVER.email && m.subject.includes('is waiting for your answer')) ?? null, {
       message: 'the day-3 reminder in the outbox',
@@ -68,7 +70,7 @@ test('a request nobody answers is reminded on day 3 and expires on day 14 with i
   expect(reminder.links.some((link) => link.includes(`/quick-action/decline/${receiver.brandId}/`))).toBe(true);
 
   // Day 14: nobody answered. The request expires and the credit comes back.
-  expect(await runJobAfter(request, 11 * DAY)).toMatchObject({ expired: 1 });
+  expect((await runJobAfter(request, 11 * DAY)).expired).toBeGreaterThanOrEqual(1);
   await page.goto('/declines');
   const expired = page.getByRole('list', { name: 'Declined by others' }).getByRole('article').filter({ hasText: MESSAGE });
   await expect(expired.getByText('Expired', { exact: true }).first()).toBeVisible();

@@ -246,3 +246,21 @@ def test_the_brand_page_and_a_saved_card_show_the_reply_labels(api, aws):
     api.call("PUT", f"/api/matches/{b.id}/saved", viewer.headers)
     (card,) = api.call("GET", "/api/matches?list=saved", viewer.headers)[1]["matches"]
     assert card["id"] == b.id and card["replyLabels"] == labels
+
+
+@pytest.mark.delivery
+def test_a_receiver_with_browser_push_on_gets_the_reminder_as_a_push(api, aws, fake_push):
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    _, key = api.call("GET", "/api/browser-notifications/vapid-public-key", b.headers)
+    subscription = fake_push.subscribe(key["publicKey"])
+    api.call("POST", "/api/browser-notifications/subscribe", b.headers, subscription.info())
+    change = {"requests_received": {"email": False, "browser": True}}
+    assert api.call("PUT", "/api/notifications/user", b.headers, change)[0] == 200
+    send(api, a, b)
+    assert _run(int(time.time()) + 10 * DAY + 60) == {"reminded": 1}  # day 3 is past: not sent late
+    assert _reminders("b@example.com") == []
+    reminder = fake_push.messages(subscription)[-1].json()
+    assert reminder["title"] == "Oat & Co is waiting for your answer"
+    assert reminder["body"] == "The request expires in 4 days."
+    assert "/requests/received/" in reminder["url"]

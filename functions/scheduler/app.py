@@ -24,6 +24,8 @@ JOBS: dict[str, Callable[[], Any]] = {
     "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)
     # pending requests' reminders (day 3, 10), expiry with the credit back (day 14) (hourly)
     "expire-requests": expiry.run,
+    # pending requests from before the due index into it (make deploy runs it)
+    "index-pending-requests": expiry.index_pending,
     # EmailOwner items for users from before them (make deploy runs it after each deploy)
     "claim-legacy-emails": accounts.claim_legacy_emails,
     # users from before the users index into it (the admin lists query it; make deploy runs it)

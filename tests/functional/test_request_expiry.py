@@ -264,3 +264,20 @@ def test_a_receiver_with_browser_push_on_gets_the_reminder_as_a_push(api, aws, f
     assert reminder["title"] == "Oat & Co is waiting for your answer"
     assert reminder["body"] == "The request expires in 4 days."
     assert "/requests/received/" in reminder["url"]
+
+
+@pytest.mark.delivery
+def test_requests_pending_from_before_the_index_are_backfilled_and_expire(api, aws):
+    from tandem.store.models import ConnectionRequest
+
+    a = Brand("a@example.com", "Oat & Co", credits=6)
+    b = Brand("b@example.com", "Fern Candles")
+    request_id = send(api, a, b)[1]["request"]["id"]
+    old = ConnectionRequest.find(request_id, consistent=True)
+    actions = [getattr(ConnectionRequest, n).remove() for n in ("expires_at", "due_step", "gsi3pk", "gsi3sk")]
+    old.update(actions=actions)  # as a request sent before the due index was
+    assert _run(int(time.time()) + 15 * DAY) == {}
+    assert run_job(aws, "index-pending-requests") == {"indexed": 1}
+    assert run_job(aws, "index-pending-requests") == {"indexed": 0}  # idempotent
+    assert _run(int(time.time()) + 15 * DAY) == {"expired": 1}
+    assert _status(request_id) == "expired" and available(a.account) == 6

@@ -177,6 +177,25 @@ class ConnectionRequest(TandemModel):
         if batch:
             yield batch
 
+    def index_schedule(self) -> bool:
+        """Give a pending request from before the due index its schedule, counted from when it
+        became pending (its last change). False when it has one or is no longer pending."""
+        from tandem.store.base import update_only
+        from tandem.store.errors import ConditionFailed
+
+        cls = type(self)
+        fields = self._schedule_fields(self.request_id, int(self.updated_at) // 1000)
+        try:
+            update_only(
+                cls,
+                cls.key(self.request_id),
+                [getattr(cls, name).set(value) for name, value in fields.items()],
+                condition=(cls.status == request_rules.PENDING) & cls.due_step.does_not_exist(),
+            )
+        except ConditionFailed:
+            return False
+        return True
+
     def advance_step(self, step: str, then: tuple[str, int] | None) -> bool:
         """Move this request's schedule from `step` to `then` ((step, due) or None: done),
         only if `step` is still its step (a claim: of two runs, one wins). False if not."""

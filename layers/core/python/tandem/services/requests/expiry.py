@@ -88,3 +88,19 @@ def _expire(req: ConnectionRequest, now: int) -> str:
     if done.advance_step(rules.MAIL_EXPIRED, None):
         mail_expired(done, returned)
     return "expired"
+
+
+def index_pending() -> dict[str, int]:
+    """Backfill (scheduler job `index-pending-requests`, idempotent; `make deploy` runs it):
+    requests pending since before the due index get their schedule, so they are reminded and
+    expire like the others (one already past its 14 days expires at the next run). Reads every
+    brand's open sent box: a job, never a screen."""
+    from tandem.store import boxes
+    from tandem.store.models import Brand
+
+    indexed = 0
+    for brand in Brand.every():
+        for req in boxes.every(boxes.OUT, int(brand.brand_id), rules.SENT_BOX[rules.PENDING]):
+            if req.status == rules.PENDING and req.due_step is None and req.index_schedule():
+                indexed += 1
+    return {"indexed": indexed}

@@ -132,6 +132,7 @@ deploy: deps build-web
 	$(SAM) deploy --config-env $(ENV)
 	$(PY) -m infra.run_job --stack tandem-$(ENV) claim-legacy-emails
 	$(PY) -m infra.run_job --stack tandem-$(ENV) index-users
+	$(PY) -m infra.run_job --stack tandem-$(ENV) index-pending-requests
 	$(PY) -m infra.deploy_web --stack tandem-$(ENV) --dist web/dist
 
 ## ---- Stripe products, prices, portal, payment links and the webhook endpoint for one environment: make stripe-sync ENV=dev

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 from tandem.config import settings
 from tandem.observability import emit_now, lambda_handler, logger
 from tandem.services import accounts, billing, credits, match_news, match_runs, pitch, tips
+from tandem.services.requests import expiry
 
 settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
 
@@ -20,6 +22,10 @@ JOBS: dict[str, Callable[[], Any]] = {
     "new-matches-digest": match_news.send_digests,  # hourly: 9:00 local for each member
     "weekly-tip": tips.send_weekly,  # Mondays: the collab idea of the week (source `tips`)
     "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)
+    # pending requests' reminders (day 3, 10), expiry with the credit back (day 14) (hourly)
+    "expire-requests": expiry.run,
+    # pending requests from before the due index into it (make deploy runs it)
+    "index-pending-requests": expiry.index_pending,
     # EmailOwner items for users from before them (make deploy runs it after each deploy)
     "claim-legacy-emails": accounts.claim_legacy_emails,
     # users from before the users index into it (the admin lists query it; make deploy runs it)
@@ -32,7 +38,13 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     job = event.get("job")
     if job not in JOBS:
         raise ValueError(f"Unknown job {job!r}; known: {sorted(JOBS)}")
-    result = JOBS[job]()
+    run = JOBS[job]
+    # The local stack's clock control (POST /__local/clock) runs jobs as if later; in AWS the
+    # schedules' Input never carries it, and it is ignored.
+    if event.get("now") is not None and settings().is_local and "now" in inspect.signature(run).parameters:
+        result = run(now=int(event["now"]))
+    else:
+        result = run()
     logger.info("Job finished", extra={"job": job, "result": result})
     emit_now("JobHeartbeat", job)  # its alarm (template.yaml) breaches when a run is missing
     return {"job": job, "result": result}

@@ -11,6 +11,9 @@ starts (as a new EventBridge rule does); a `cron(...)` job on its next matching 
 
 `GET /__local/jobs` lists them (schedule, next due, last run) and `POST /__local/jobs/<job>`
 runs one now (any job the scheduler function knows, scheduled or not) and answers its result.
+`POST /__local/clock {"advanceSeconds": n}` moves the jobs' clock ahead (`offset`): every run
+then carries {"now": wall clock + offset} in its event, which the scheduler function passes to
+the jobs that take a `now` (only on the local stage) — the app's own clock is untouched.
 `stop()` wakes the thread and returns at once: a job still running is left to finish or die
 with the process, like a Lambda invocation cut short.
 """
@@ -188,6 +191,7 @@ class LocalScheduler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.waits: list[float] = []  # how long each sleep was asked to be (tests read it)
+        self.offset = 0.0  # seconds the jobs' clock is ahead of the wall clock (POST /__local/clock)
 
     # ------------------------------------------------------------ running a job
 
@@ -200,7 +204,10 @@ class LocalScheduler:
     def _run(self, job: Job) -> tuple[Any, bool]:
         with job.lock:  # one run of a job at a time (the schedule and a run-now meeting)
             try:
-                result, errored = self._runner(job.spec.function, dict(job.spec.input))
+                event = dict(job.spec.input)
+                if self.offset:
+                    event["now"] = int(time.time() + self.offset)
+                result, errored = self._runner(job.spec.function, event)
             except Exception as exc:  # noqa: BLE001  (a job's failure never stops the schedule)
                 result, errored = {"errorType": type(exc).__name__, "errorMessage": str(exc)}, True
             job.last_run, job.last_result, job.last_error = self.clock(), result, errored

@@ -22,6 +22,7 @@ import os
 import socket
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
@@ -207,6 +208,8 @@ class LocalSite:
             return 200, [("Content-Type", "application/json"), NO_STORE], json.dumps(services).encode()
         if path.rstrip("/") == "/__local/jobs" or path.startswith("/__local/jobs/"):
             return self._jobs(method, path)
+        if path == "/__local/clock":
+            return self._clock(method, environ)
         if path == "/config.json" and method in ("GET", "HEAD"):
             return 200, [("Content-Type", "application/json"), NO_CACHE], runtime_config()
         if method in ("GET", "HEAD"):
@@ -262,6 +265,28 @@ class LocalSite:
             )
         body = json.dumps({"job": name, "result": result}, default=str).encode()
         return 500 if errored else 200, [("Content-Type", "application/json"), NO_STORE], body
+
+    def _clock(self, method: str, environ: dict[str, Any]):  # noqa: ANN202
+        """GET /__local/clock: the jobs' clock ({offsetSeconds, now}); POST {"advanceSeconds": n}
+        moves it ahead (or {"reset": true} back to the wall clock). Scheduled jobs run as if
+        then (infra/local/scheduler.py); there is no such route in AWS."""
+        if self.jobs is None:
+            return _json_error(404, "This server runs no scheduled jobs")
+        if method == "POST":
+            body = self._read_body(environ, 1024)
+            try:
+                asked = json.loads(body or b"{}")
+                advance = 0.0 if asked.get("reset") else float(asked.get("advanceSeconds", 0))
+            except (ValueError, TypeError, AttributeError):
+                return _json_error(400, 'Send {"advanceSeconds": <seconds>} or {"reset": true}')
+            if advance < 0:
+                return _json_error(400, "The clock only moves ahead")
+            self.jobs.offset = 0.0 if asked.get("reset") else self.jobs.offset + advance
+        elif method not in ("GET", "HEAD"):
+            allow = [("Content-Type", "application/json"), ("Allow", "GET, POST")]
+            return 405, allow, b'{"error": "Use GET or POST"}'
+        answer = {"offsetSeconds": self.jobs.offset, "now": int(time.time() + self.jobs.offset)}
+        return 200, [("Content-Type", "application/json"), NO_STORE], json.dumps(answer).encode()
 
     def _assets_upload(self, environ: dict[str, Any]):  # noqa: ANN202
         """Brand logos: the presigned POST upload (infra/local/assets.py)."""

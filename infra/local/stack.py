@@ -198,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
 
         claim_legacy_emails()  # users saved before one-account-per-email (docs/decisions.md)
         index_users()  # users saved before the admin lists' index (gsi3)
+        from tandem.services.requests.expiry import index_pending
+
+        index_pending()  # requests pending from before the expiry schedule (issue 28)
     journal.open()  # a fresh snapshot; from here on every write is journalled before it is answered
     if first_start:
         start_demo_match_runs()  # finish in the background; the app polls them like any run

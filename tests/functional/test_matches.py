@@ -85,11 +85,13 @@ def test_potentials_are_match_cards_best_first(api, scene):
         "fit",
         "saved",
         "isNew",
+        "replyLabels",
     }
     assert cards[0]["name"] == "Fern Candles" and cards[0]["nameVisible"] is True
     assert cards[0]["reasons"] == ["They want giveaways, like you"]
     assert cards[0]["category"] == "home"
     assert all(c["isNew"] for c in cards) and not any(c["saved"] for c in cards)
+    assert all(c["replyLabels"] == [] for c in cards)  # no requests received yet: no label
     assert body["showingBrandNames"] is True
     assert body["runOutstanding"] is False and body["runId"] is None
 

@@ -158,3 +158,21 @@ def test_the_stack_lists_its_jobs_runs_one_on_demand_and_still_stops_at_once(
     assert code == 0, stack.output
     assert seconds < STOP_WITHIN_SECONDS, stack.output
     assert "failed:" not in stack.output  # no job failed ("Scheduled job <name> failed: ...")
+
+
+def test_the_local_clock_runs_jobs_as_if_later():
+    """POST /__local/clock moves the jobs' clock: each run's event then carries that `now`."""
+    import time
+
+    from infra.local.scheduler import LocalScheduler
+
+    events = []
+    scheduler = LocalScheduler(build_plan(), runner=lambda fn, event: (events.append(event) or {}, False))
+    assert build_plan().schedules and any(j.job == "expire-requests" for j in scheduler.jobs)
+    scheduler.run_now("expire-requests")
+    assert events[-1] == {"job": "expire-requests"}  # the wall clock: nothing added
+    scheduler.offset = 14 * 86400
+    before = time.time()
+    scheduler.run_now("expire-requests")
+    assert events[-1]["job"] == "expire-requests"
+    assert before + 14 * 86400 - 1 <= events[-1]["now"] <= time.time() + 14 * 86400 + 1

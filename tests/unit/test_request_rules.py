@@ -95,7 +95,7 @@ def test_a_closed_request_lets_its_sender_ask_again_from_the_day_thirty_days_lat
     assert (
         rules.resend_date(rules.resend_at(1777982400)) == "4 Jun 2026"
     )  # closed 5 May 12:00; no leading zero
-    assert rules.CLOSING == ("decline", "cancel")
+    assert rules.CLOSING == ("decline", "cancel", "expire")  # an expiry waits like a decline
 
 
 def test_resend_refusal_names_the_brand_and_the_date_until_the_wait_is_over():

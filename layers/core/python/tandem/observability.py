@@ -84,6 +84,7 @@ METRICS: tuple[MetricDef, ...] = (
     MetricDef("RequestAccepted", "Requests"),
     MetricDef("RequestDeclined", "Requests"),
     MetricDef("RequestCancelled", "Requests"),
+    MetricDef("RequestExpired", "Requests", doc="a pending request expired unanswered (its credit back)"),
     MetricDef("PitchSent", "Requests", doc="a pitch (a request from the Pitch Area) was sent"),
     MetricDef("MatchRunStarted", "Match runs"),
     MetricDef("MatchRunDone", "Match runs"),

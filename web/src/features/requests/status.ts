@@ -10,6 +10,7 @@ const TEXT: Record<RequestItem['status'], { received: string; sent: string; tone
   accepted: { received: 'Connected', sent: 'Connected', tone: 'accepted' },
   declined: { received: 'Declined', sent: 'Declined', tone: 'declined' },
   cancelled: { received: 'Cancelled by sender', sent: 'Cancelled', tone: 'cancelled' },
+  expired: { received: 'Expired', sent: 'Expired', tone: 'declined' },
 };
 
 export function statusText(item: Pick<RequestItem, 'status' | 'direction'>): string {

@@ -1,9 +1,11 @@
 """Connection-request rules with no I/O: states, who may do what, boxes, quick-action links.
 
 A request is sent (pending; awaiting_approval while the sender's subscription awaits approval),
-then accepted or declined by the recipient, or cancelled by the sender. Only a pending request
-can be accepted or declined; a pending or awaiting one can be cancelled. Every transition is a
-conditional write on the old status, so of two racing changes exactly one wins.
+then accepted or declined by the recipient, cancelled by the sender, or expires unanswered
+EXPIRY_DAYS after it became pending (the scheduler's expire-requests job; like a decline).
+Only a pending request can be accepted, declined or expired; a pending or awaiting one can be
+cancelled. Every transition is a conditional write on the old status, so of two racing
+changes exactly one wins.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ PENDING = "pending"
 ACCEPTED = "accepted"
 DECLINED = "declined"
 CANCELLED = "cancelled"
-STATUSES = (AWAITING, PENDING, ACCEPTED, DECLINED, CANCELLED)
+EXPIRED = "expired"
+STATUSES = (AWAITING, PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED)
 
 MESSAGE_MAX = 1000
 REPLY_MAX = 1000
@@ -33,6 +36,7 @@ TRANSITIONS = {
     "accept": ((PENDING,), ACCEPTED),
     "decline": ((PENDING,), DECLINED),
     "cancel": ((PENDING, AWAITING), CANCELLED),
+    "expire": ((PENDING,), EXPIRED),  # the scheduler, never a member (no ACTOR)
 }
 # Who may do it: the request's recipient or its sender.
 ACTOR = {"accept": "recipient", "decline": "recipient", "cancel": "sender"}
@@ -45,6 +49,7 @@ RECEIVED_BOX = {
     ACCEPTED: "CONNECTED",
     DECLINED: "DECLINED",
     CANCELLED: "CANCELLED",
+    EXPIRED: "DECLINED",  # both sides' Declines, shown as "Expired"
 }
 # The sender's open box also keeps the requests it cancelled (status 'cancelled'): its record
 # of them in Requests sent (docs/decisions.md). The recipient never lists a cancelled request.
@@ -57,6 +62,7 @@ RELATION_STATES = {
     ACCEPTED: (rel.CONNECTED, rel.CONNECTED),
     DECLINED: (rel.DECLINED_OUT, rel.DECLINED_IN),
     CANCELLED: (rel.CANCELLED, rel.CANCELLED),
+    EXPIRED: (rel.DECLINED_OUT, rel.DECLINED_IN),
 }
 
 ALREADY_SENT = "You have already sent a request to this brand"
@@ -73,6 +79,7 @@ NOT_PENDING = {
     CANCELLED: "This request was cancelled by the brand that sent it.",
     PENDING: "This request is still waiting for an answer.",
     AWAITING: "This request is waiting for the sender's subscription to be approved.",
+    EXPIRED: "This request expired: it wasn't answered within 14 days.",
 }
 
 DEFAULT_REPLY = (
@@ -115,7 +122,7 @@ def conflict_for(sender_state: str | None, recipient_state: str | None) -> str |
 # request, or the recipient declines it, the same sender may ask that brand again only from
 # the start (UTC) of the day RESEND_DAYS after the close. The other brand may still ask.
 RESEND_DAYS = 30
-CLOSING = ("decline", "cancel")
+CLOSING = ("decline", "cancel", "expire")
 DAY = 86400
 
 
@@ -146,9 +153,51 @@ def can(action: str, status: str) -> bool:
 
 def refusal(action: str, status: str) -> str:
     """The message for an action that is no longer possible from `status`."""
-    if action == "cancel" and status in (ACCEPTED, DECLINED):
+    if action == "cancel" and status in (ACCEPTED, DECLINED, EXPIRED):
         return NOT_PENDING[status] + " It can no longer be cancelled."
     return NOT_PENDING.get(status, "This request can no longer be changed.")
+
+
+# ---------------------------------------------------------------- expiry and reminders
+
+# A pending request nobody answers expires EXPIRY_DAYS after it became pending (its credit is
+# returned as on a decline); its recipient is reminded on the REMINDER_DAYS before that.
+EXPIRY_DAYS = 14
+REMINDER_DAYS = (3, 10)
+# The steps of a pending request's schedule, in order (store: the sparse due index, keys.py).
+REMIND = "remind-"  # + the day
+EXPIRE = "expire"
+MAIL_EXPIRED = "mail-expired"  # expired; the sender's email still to queue
+
+
+def expires_at(pending_since: int) -> int:
+    """Epoch seconds at which a request pending since `pending_since` expires."""
+    return int(pending_since) + EXPIRY_DAYS * DAY
+
+
+def first_step(pending_since: int) -> tuple[str, int]:
+    """The first (step, due epoch s) of a request that became pending at `pending_since`."""
+    return f"{REMIND}{REMINDER_DAYS[0]}", int(pending_since) + REMINDER_DAYS[0] * DAY
+
+
+def step_after(step: str, pending_since: int) -> tuple[str, int]:
+    """The (step, due epoch s) that follows `step` for a request pending since then."""
+    if step.startswith(REMIND):
+        day = int(step[len(REMIND) :])
+        later = [d for d in REMINDER_DAYS if d > day]
+        if later:
+            return f"{REMIND}{later[0]}", int(pending_since) + later[0] * DAY
+    return EXPIRE, expires_at(pending_since)
+
+
+def reminder_day(step: str) -> int | None:
+    return int(step[len(REMIND) :]) if step.startswith(REMIND) else None
+
+
+def expires_in_days(expires: int, now: int) -> int:
+    """Whole days left, rounded up ("Expires in 3 days"); 0 once due."""
+    left = int(expires) - int(now)
+    return max(0, -(-left // DAY))
 
 
 # ---------------------------------------------------------------- quick-action links

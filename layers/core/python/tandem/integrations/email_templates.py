@@ -59,6 +59,8 @@ MESSAGES: dict[str, Message] = {
     "request_accepted": Message("request_accepted", _source_why("request_accepted")),
     "connection_made": Message("request_accepted", _source_why("request_accepted")),
     "request_declined": Message("request_declined", _source_why("request_declined")),
+    "request_expired": Message("request_declined", _source_why("request_declined")),
+    "request_reminder": Message("requests_received", _source_why("requests_received")),
     "new_matches": Message(
         "new_matches", "New-match emails after each matching run are on in your settings.", EACH_RUN
     ),

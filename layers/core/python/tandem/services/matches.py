@@ -20,6 +20,7 @@ from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
 from tandem.services import brands, entitlements
 from tandem.services.access import Access
+from tandem.services.requests import reply_stats
 from tandem.store import news
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards
@@ -126,7 +127,10 @@ def list_matches(
     excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
     ids = _listed_ids(which, matches, rels, excluded, brand_ids)
     account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
+    # Each card's reply-time labels come from the other brand's BrandReplyStats item, read in
+    # this same BatchGetItem (100 keys a call).
     wanted = caller.keys_of(access) + [(Brand, Brand.key(i)) for i in ids]
+    wanted += [reply_stats.stats_key(i) for i in ids]
     if account_key is not None:
         wanted.append((Account, account_key))
     found = get_many(wanted)  # call 2
@@ -154,6 +158,7 @@ def list_matches(
                 **(_score(match) if match is not None else _score_now(viewer.brand, other)),
                 "saved": bool(relation and relation.saved),
                 "isNew": match is not None and str(other_id) in fresh,
+                "replyLabels": reply_stats.labels_from(found, other_id),
             }
         )
     # The run's diversified order (rank) first, so the list is not ten near-copies; saved
@@ -241,7 +246,9 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
     connected = relation is not None and relation.request_state == rel.CONNECTED
     visible = _name_visible(viewer, other, relation)
     identity = _identity(other, visible)
-    match = Match.find(viewer.brand_id, other_id)
+    # The match and the brand's reply-time figures in one BatchGetItem.
+    found = get_many([(Match, Match.key(viewer.brand_id, other_id)), reply_stats.stats_key(other_id)])
+    match = found.get(Match.key(viewer.brand_id, other_id))
     return {
         "brand": {
             "id": other_id,
@@ -257,6 +264,8 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
             "collabKinds": sorted(other.collab_kinds or ()),
             "social": brands.social_json(other) if visible else dict.fromkeys(brand_profile.SOCIAL_NETWORKS),
             "contact": brands.contact_json(other) if (connected or is_own) else None,
+            # "Usually replies within a day" / "Replies to most requests" (3+ ended requests)
+            "replyLabels": reply_stats.labels_from(found, other_id),
         },
         "relation": {
             "saved": bool(relation and relation.saved),

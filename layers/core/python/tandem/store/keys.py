@@ -13,6 +13,9 @@ Access patterns:
 - requests a brand received, by box    gsi1pk=REQ-IN#<brand>     gsi1sk=<BOX>#<ms>#<id>
 - requests a brand sent, by box        gsi2pk=REQ-OUT#<brand>    gsi2sk=<BOX>#<ms>#<id>
   (BOX: PENDING | AWAITING | CONNECTED | DECLINED | CANCELLED; ms = last change, newest first)
+- pending requests' next step due        gsi3pk=REQ-DUE            gsi3sk=<due epoch s>#<id>
+  (sparse: only requests with a reminder, expiry or expiry email to come; expire-requests job)
+- a brand's reply-time figures          pk=BRAND#<id>             sk=REPLYSTATS
 - what a brand has seen (isNew)        pk=BRAND#<id>             sk=SEEN
 - a brand's match list (Matches)       pk=BRAND#<id>             sk=MATCHCARDS
 - an account's users (notifications)   gsi2pk=ACCOUNT-USERS#<id> gsi2sk=USER#<id>
@@ -207,6 +210,35 @@ def box_ms(sort_key: str) -> int:
 def box_after(box: str, ms: int) -> tuple[str, str]:
     """Sort-key bounds of a box's entries changed after `ms` (for new-item counts)."""
     return f"{box}#{str(ms + 1).zfill(TIME_WIDTH)}", f"{box}#~"
+
+
+REQUESTS_DUE = "REQ-DUE"  # gsi3pk of requests with a scheduled step to come (sparse)
+
+
+def request_due_sk(due_at: int, request_id: str) -> str:
+    return f"{str(int(due_at)).zfill(ID_WIDTH)}#{request_id}"
+
+
+def request_due_before(now: int) -> str:
+    """gsi3sk bound: every step due at or before `now` sorts below it."""
+    return f"{str(int(now) + 1).zfill(ID_WIDTH)}#"
+
+
+def request_id_of(pk: str) -> str:
+    return pk[len(REQUEST_PREFIX) :]
+
+
+def reminder_sk(day: int) -> str:
+    """A request's reminder of day `day`, claimed once (store/requests.py RequestReminder)."""
+    return f"REMINDED#{day}"
+
+
+REPLY_STATS = "REPLYSTATS"  # sk of a brand's reply-time figures (pk: the brand)
+
+
+def reply_week_attr(week: int, field: str) -> str:
+    """A reply-stats attribute of one received-week (weeks since the epoch): w<week>_<field>."""
+    return f"w{week}_{field}"
 
 
 SEEN = "SEEN"

@@ -85,6 +85,8 @@ export interface PublicBrand {
   readonly collabKinds: readonly string[];
   readonly social: Partial<SocialLinks> | null;
   readonly contact: Partial<Contact> | null;
+  /** "Usually replies within a day", "Replies to most requests" (none under 3 ended requests). */
+  readonly replyLabels?: readonly string[];
 }
 
 export interface BrandRelation {

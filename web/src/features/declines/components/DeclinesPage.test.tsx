@@ -31,6 +31,24 @@ describe('DeclinesPage', () => {
     expect(api.calls('GET declines?dir=in')).toHaveLength(0);
   });
 
+  it('shows a request nobody answered as Expired, on both sides', async () => {
+    signIn();
+    const expiredOut = requestItem({ id: 'r3', direction: 'sent', status: 'expired', fromBrand: OAT, toBrand: BEAN });
+    const expiredIn = requestItem({ id: 'r4', direction: 'received', status: 'expired', fromBrand: FERN, toBrand: OAT });
+    mockApi({
+      ...shellRoutes({}),
+      'GET declines?dir=out': { items: [expiredOut], nextCursor: null },
+      'GET declines?dir=in': { items: [expiredIn], nextCursor: null },
+    });
+    const { user } = renderRoute('/declines');
+    const sent = within(await screen.findByRole('list', { name: 'Declined by others' }));
+    expect(sent.getByText('Expired', { selector: '.status-chip' })).toBeInTheDocument();
+    expect(sent.queryByText(/Expires in/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Declined by you' }));
+    const received = within(await screen.findByRole('list', { name: 'Declined by you' }));
+    expect(received.getByText('Expired', { selector: '.status-chip' })).toBeInTheDocument();
+  });
+
   it('switches to the ones you declined', async () => {
     const { user, api } = open('/declines/out');
     await screen.findByRole('list', { name: 'Declined by others' });

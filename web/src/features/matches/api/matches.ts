@@ -18,6 +18,8 @@ export interface MatchCard {
   readonly fit: Fit;
   readonly saved: boolean;
   readonly isNew: boolean;
+  /** How the brand answers requests ("Usually replies within a day"...); none under 3. */
+  readonly replyLabels?: readonly string[];
 }
 
 export type MatchList = 'potentials' | 'saved';

@@ -33,6 +33,18 @@ describe('Brand page', () => {
     expect(screen.queryByRole('region', { name: 'Contact' })).not.toBeInTheDocument();
   });
 
+  it('says how the brand answers requests when it has the history for it, and nothing otherwise', async () => {
+    const labels = ['Usually replies within 3 days', 'Replies to most requests'];
+    openBrand('/matches/brand/21', { 'GET brand/21': publicView({}, { replyLabels: labels }) });
+    expect(await screen.findByText('Usually replies within 3 days · Replies to most requests')).toBeInTheDocument();
+  });
+
+  it('shows no reply label for a brand with too few requests', async () => {
+    openBrand('/matches/brand/21', { 'GET brand/21': publicView({}, { replyLabels: [] }) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.queryByText(/Usually replies|Replies to most/)).not.toBeInTheDocument();
+  });
+
   it('masks the name of a brand a non-subscriber may not see', async () => {
     openBrand(
       '/brand/21',

@@ -237,6 +237,9 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
             </h1>
             {masked && <MaskedNameHint showingBrandNames={dashboard.data?.showingBrandNames !== false} />}
             <p className="muted brand-profile__meta">{[brand.category, brand.companySize && `${brand.companySize} people`].filter(Boolean).join(' · ')}</p>
+            {brand.replyLabels && brand.replyLabels.length > 0 && (
+              <p className="muted brand-profile__reply">{brand.replyLabels.join(' · ')}</p>
+            )}
             {brand.website && (
               <a href={brand.website} target="_blank" rel="noopener noreferrer" className="brand-profile__website">
                 {brand.website.replace(/^https?:\/\//, '')}

@@ -56,6 +56,9 @@ export function MatchCard({
       {masked && <MaskedNameHint showingBrandNames={showingBrandNames} />}
 
       <FitMeter score={match.score} fit={match.fit} />
+      {match.replyLabels && match.replyLabels.length > 0 && (
+        <p className="muted small match-card__reply">{match.replyLabels.join(' · ')}</p>
+      )}
 
       {reasons.length > 0 && (
         <div className="match-card__why">

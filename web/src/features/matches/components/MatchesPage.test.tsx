@@ -42,6 +42,19 @@ describe('Matches page', () => {
     expect(screen.queryByText('Tea Time')).not.toBeInTheDocument();
   });
 
+  it('says on a card how the brand answers requests, and nothing for a brand without the history', async () => {
+    openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([
+        matchCard({ replyLabels: ['Usually replies within a day', 'Replies to most requests'] }),
+        matchCard({ id: 22, name: 'Soap Co', replyLabels: [] }),
+      ]),
+      'GET matches?list=saved': matchesBody([]),
+    });
+    const bean = within(await screen.findByRole('article', { name: 'Bean Bros' }));
+    expect(bean.getByText('Usually replies within a day · Replies to most requests')).toBeInTheDocument();
+    expect(within(card('Soap Co')).queryByText(/Usually replies|Replies to most/)).not.toBeInTheDocument();
+  });
+
   it('masks names for members without a subscription and says how to see them', async () => {
     const { user } = openMatches('/matches', {
       'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {

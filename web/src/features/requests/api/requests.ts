@@ -26,7 +26,7 @@ export interface ContactDetails {
   readonly website?: string | null;
 }
 
-export type RequestStatus = 'pending' | 'awaiting_approval' | 'accepted' | 'declined' | 'cancelled';
+export type RequestStatus = 'pending' | 'awaiting_approval' | 'accepted' | 'declined' | 'cancelled' | 'expired';
 export type { RequestBox } from './keys';
 
 /** docs/api.md `RequestItem`. */
@@ -39,6 +39,8 @@ export interface RequestItem {
   readonly message: string;
   readonly createdAt: string;
   readonly updatedAt?: string | null;
+  /** A pending request expires unanswered then (14 days after it was sent); null otherwise. */
+  readonly expiresAt?: string | null;
   readonly isNew?: boolean;
   /** The other brand's contact details, once accepted. */
   readonly contact?: ContactDetails | null;
@@ -52,6 +54,18 @@ export interface RequestItem {
 export interface RequestChange {
   readonly request: RequestItem;
   readonly credits?: CreditsInfo | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** "Expires in 3 days" on a pending request (whole days, rounded up), or null. */
+export function expiresLabel(item: Pick<RequestItem, 'status' | 'expiresAt'>, now: number = Date.now()): string | null {
+  if (item.status !== 'pending' || !item.expiresAt) return null;
+  const at = Date.parse(item.expiresAt);
+  if (Number.isNaN(at)) return null;
+  const days = Math.ceil((at - now) / DAY_MS);
+  if (days <= 0) return 'Expires today';
+  return days === 1 ? 'Expires in 1 day' : `Expires in ${days} days`;
 }
 
 /** Still waiting for an answer: the only state in which a request can be accepted, declined or cancelled. */

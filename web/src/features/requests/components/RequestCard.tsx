@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/Button';
 import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
 import { describeError } from '@/lib/api';
 import { declineStaysOpen, requestActionError, useRequestAction } from '../api/request-actions';
-import { isOpen, otherBrand, type RequestItem } from '../api/requests';
+import { expiresLabel, isOpen, otherBrand, type RequestItem } from '../api/requests';
 import { BrandIdentity } from './BrandIdentity';
 import { ContactDetailsList } from './ContactDetailsList';
 import { DeclineDialog } from './DeclineDialog';
@@ -24,6 +24,7 @@ function dateLabel(item: RequestItem): string {
   if (item.status === 'declined') return 'Declined';
   if (item.status === 'cancelled') return 'Cancelled';
   if (item.status === 'accepted') return 'Connected';
+  if (item.status === 'expired') return 'Expired';
   return item.direction === 'received' ? 'Received' : 'Sent';
 }
 
@@ -39,6 +40,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
   const received = item.direction === 'received';
   const open = isOpen(item);
   const changedAt = open ? item.createdAt : (item.updatedAt ?? item.createdAt);
+  const expires = expiresLabel(item);
 
   const action = useRequestAction(item);
   const busy = action.isPending ? action.variables.kind : null;
@@ -110,6 +112,12 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
 
       <p className="request-card__meta">
         <TimeAgo prefix={dateLabel(item)} value={changedAt} />
+        {expires && (
+          <>
+            {' · '}
+            <span className="request-card__expires">{expires}</span>
+          </>
+        )}
         {detailHref && (
           <>
             {' · '}

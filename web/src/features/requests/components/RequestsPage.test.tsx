@@ -85,6 +85,26 @@ describe('RequestsPage', () => {
     expect(screen.getByRole('link', { name: 'Sent' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('says when a pending request expires, on Received and on Sent', async () => {
+    const inThreeDays = new Date(Date.now() + 3 * 86_400_000 - 60_000).toISOString();
+    const tomorrow = new Date(Date.now() + 3_600_000).toISOString();
+    const { user } = openRequests('/requests', {
+      'GET requests?box=received': {
+        items: [requestItem({ id: 'r1', expiresAt: inThreeDays })],
+        nextCursor: null,
+      },
+      'GET requests?box=sent': {
+        items: [requestItem({ id: 'r2', direction: 'sent', fromBrand: OAT, toBrand: BEAN, expiresAt: tomorrow })],
+        nextCursor: null,
+      },
+    });
+    const received = within(await screen.findByRole('list', { name: 'Requests received' }));
+    expect(received.getByText('Expires in 3 days')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Sent' }));
+    const sent = within(await screen.findByRole('list', { name: 'Requests sent' }));
+    expect(sent.getByText('Expires in 1 day')).toBeInTheDocument();
+  });
+
   it('accepts a request and shows the other brand’s contact details', async () => {
     const accepted = requestItem({
       status: 'accepted',

@@ -18,9 +18,13 @@ def link_key() -> bytes:
     return rules.quick_action_key(get_secret(settings().jwt_secret_name))
 
 
-def quick_action_links(req: ConnectionRequest, now: int | None = None) -> dict[str, str]:
+def quick_action_links(
+    req: ConnectionRequest, now: int | None = None, until: int | None = None
+) -> dict[str, str]:
     now = int(now if now is not None else time.time())
     expires = now + rules.QUICK_ACTION_DAYS * 86400
+    if until is not None:  # a reminder's links end with the request
+        expires = min(expires, int(until))
     key = link_key()
     return {
         action: mailer.link(
@@ -148,6 +152,64 @@ def mail_after(req: ConnectionRequest, action: str) -> None:
             },
             req.request_id,
         )
+
+
+def mail_reminder(req: ConnectionRequest, now: int) -> None:
+    """The recipient is reminded of a request still waiting (day 3 and day 10), with the same
+    one-click Accept and Decline links as the request email (source requests_received)."""
+    sender = brand_json(req.from_brand, visible=False)["name"]
+    recipient = req.to_brand.name
+    expires = int(req.expires_at or now)
+    links = quick_action_links(req, now, until=expires)
+    days_left = rules.expires_in_days(expires, now)
+    view_path = f"/requests/received/{int(req.to_brand_id)}/{req.request_id}"
+    deliver(
+        req.to_account_id,
+        "requests_received",
+        "request_reminder",
+        {
+            "sender_brand": sender,
+            "recipient_brand": recipient,
+            "message": req.message,
+            "days_left": days_left,
+            "accept_url": links["accept"],
+            "decline_url": links["decline"],
+            "view_url": mailer.link(view_path),
+            "sign_in": {"key": "view_url", "path": view_path, "status": "request-received"},
+        },
+        {
+            "title": f"{sender} is waiting for your answer",
+            "body": f"The request expires in {days_left} days.",
+            "url": view_path,
+        },
+        req.request_id,
+    )
+
+
+def mail_expired(req: ConnectionRequest, credit_returned: bool | None = None) -> None:
+    """The sender learns its request expired unanswered, and whether its credit is back
+    (source request_declined). `credit_returned` None: read the hold to know."""
+    if credit_returned is None:
+        credit_returned = _hold_status(req) == "released"
+    hidden = brand_json(req.to_brand, visible=False)["name"]
+    path = f"/declines/out/{int(req.from_brand_id)}"
+    title = f"{hidden} didn't reply in {rules.EXPIRY_DAYS} days" + (
+        "; your credit is back" if credit_returned else ""
+    )
+    deliver(
+        req.from_account_id,
+        "request_declined",
+        "request_expired",
+        {
+            "other_brand": hidden,
+            "own_brand": req.from_brand.name,
+            "days": rules.EXPIRY_DAYS,
+            "credit_returned": credit_returned,
+            "declines_url": mailer.link(path),
+        },
+        {"title": title, "body": "The request has expired.", "url": path},
+        req.request_id,
+    )
 
 
 def _hold_status(req: ConnectionRequest) -> str:

@@ -103,6 +103,10 @@ def request_json(
         "reply": req.reply if req.status == rules.DECLINED else None,
         "createdAt": iso_ms(req.created_at),
         "updatedAt": iso_ms(req.updated_at),
+        # a pending request expires unanswered then (tandem.domain.requests.EXPIRY_DAYS)
+        "expiresAt": iso_ms(int(req.expires_at) * 1000)
+        if req.status == rules.PENDING and req.expires_at is not None
+        else None,
         "isNew": is_new,
         "contact": raw_contact(other_contact) if connected else None,
         "pitch": pitch_json(req),

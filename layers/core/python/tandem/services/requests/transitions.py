@@ -1,7 +1,8 @@
-"""Accept, decline, cancel, and releasing awaiting requests. Each change is ONE transaction:
-the request's status (conditional on the old one), both brands' relation items, the sender's
-credit (spent on accept; returned on decline or cancel within the month) and what becomes new
-to each brand (store/news.py)."""
+"""Accept, decline, cancel, expire, and releasing awaiting requests. Each change is ONE
+transaction: the request's status (conditional on the old one), both brands' relation items,
+the sender's credit (spent on accept; returned on decline, cancel or expiry within the month),
+what becomes new to each brand (store/news.py) and, for an answer or an expiry, the recipient's
+reply-time figures (store/brands.py BrandReplyStats). Every outcome goes through `transition`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tandem.domain import requests as rules
 from tandem.errors import Conflict, Forbidden
 from tandem.observability import count_event
 from tandem.services import credits, entitlements
+from tandem.services.requests import reply_stats
 from tandem.services.requests.mail import mail_after, mail_received
 from tandem.services.requests.present import contact_snapshot, request_json
 from tandem.services.requests.records import (
@@ -27,9 +29,14 @@ from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
 
-EVENTS = {"accept": "RequestAccepted", "decline": "RequestDeclined", "cancel": "RequestCancelled"}
+EVENTS = {
+    "accept": "RequestAccepted",
+    "decline": "RequestDeclined",
+    "cancel": "RequestCancelled",
+    "expire": "RequestExpired",
+}
 # What each outcome makes new to the sender (its connections or declines-out).
-SENDER_NEWS = {rules.ACCEPTED: news.CONNECTIONS, rules.DECLINED: news.DECLINES}
+SENDER_NEWS = {rules.ACCEPTED: news.CONNECTIONS, rules.DECLINED: news.DECLINES, rules.EXPIRED: news.DECLINES}
 
 
 def _hold_is_held(req: ConnectionRequest) -> bool:
@@ -45,9 +52,19 @@ def _news(tx: Any, req: ConnectionRequest, status: str) -> None:
         news.add_in(tx, int(req.from_brand_id), SENDER_NEWS[status], [req.request_id])
 
 
-def transition(req: ConnectionRequest, action: str, reply: str | None = None) -> ConnectionRequest:
-    """Apply accept / decline / cancel in one transaction; 409 when the request has moved on.
-    The caller has checked who may do it."""
+def transition(
+    req: ConnectionRequest, action: str, reply: str | None = None, *, now: int | None = None
+) -> ConnectionRequest:
+    """Apply accept / decline / cancel / expire in one transaction; 409 when the request has
+    moved on. The caller has checked who may do it. `now` (epoch s): the scheduler's clock for
+    an expiry (the local stack can move it); the real clock otherwise."""
+    return transition_outcome(req, action, reply, now=now)[0]
+
+
+def transition_outcome(
+    req: ConnectionRequest, action: str, reply: str | None = None, *, now: int | None = None
+) -> tuple[ConnectionRequest, bool]:
+    """`transition`, and whether the sender's held credit went back to its bucket."""
     starts, status = rules.TRANSITIONS[action]
     if req.status not in starts:
         raise Conflict(rules.refusal(action, req.status))
@@ -60,9 +77,11 @@ def transition(req: ConnectionRequest, action: str, reply: str | None = None) ->
             "to_contact": contact_snapshot(both[recipient]) if recipient in both else {},
         }
     with_credit = req.hold_bucket_id is not None
+    fixed_now = now
     for _ in range(ATTEMPTS):
-        now = int(time.time())
+        now = int(time.time()) if fixed_now is None else int(fixed_now)
         at_ms = max(now_ms(), int(req.updated_at) + 1)
+        returned = False
         actions = req.move_actions(status, at_ms)
         if reply is not None:
             actions.append(ConnectionRequest.reply.set(reply))
@@ -92,6 +111,11 @@ def transition(req: ConnectionRequest, action: str, reply: str | None = None) ->
                     )
                     add = credits.add_settle if finish == "settle" else credits.add_release
                     add(tx, req.from_account_id, req.request_id, req.hold_bucket_id, now)
+                    returned = finish == "release"
+                if status in reply_stats.OUTCOMES and req.status == rules.PENDING:
+                    reply_stats.add_outcome(
+                        tx, int(req.to_brand_id), int(req.created_at) // 1000, status, at_ms // 1000
+                    )
         except ConditionFailed:
             fresh = get_request(req.request_id)
             if fresh.status not in starts:
@@ -107,7 +131,7 @@ def transition(req: ConnectionRequest, action: str, reply: str | None = None) ->
             req.reply = reply
         for name, value in contacts.items():
             setattr(req, name, value)
-        return req
+        return req, returned
     raise Conflict("This request is busy. Please try again.")
 
 

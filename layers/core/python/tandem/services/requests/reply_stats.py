@@ -1,0 +1,47 @@
+"""Reply-time figures per brand (tandem.domain.reply_time): counted inside each answer's or
+expiry's transaction (transitions.py), read with the brand's other items by the screens that
+show the labels."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tandem.domain import reply_time
+from tandem.domain import requests as rules
+from tandem.store.items import get_many
+from tandem.store.reply_stats import BrandReplyStats
+
+OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.EXPIRED)  # a cancel says nothing of the recipient
+
+
+def add_outcome(tx: Any, brand_id: int, received_at: int, status: str, at: int) -> None:
+    """The recipient `brand_id` answered (accepted / declined) or let expire a request it
+    received at `received_at`, at `at` (epoch s)."""
+    after = None if status == rules.EXPIRED else max(0, int(at) - int(received_at))
+    BrandReplyStats.add_in(tx, brand_id, received_at, after, int(at))
+
+
+def stats_key(brand_id: int) -> Any:
+    """The key to add to a screen's one BatchGetItem (then `labels_from`)."""
+    return BrandReplyStats, BrandReplyStats.key(brand_id)
+
+
+def labels_from(found: dict, brand_id: int, now: int | None = None) -> list[str]:
+    item = found.get(BrandReplyStats.key(brand_id))
+    if item is None:
+        return []
+    return item.figures(int(now if now is not None else time.time())).labels()
+
+
+def figures_of(brand_id: int, now: int | None = None) -> reply_time.ReplyFigures:
+    found = get_many([stats_key(brand_id)])
+    item = found.get(BrandReplyStats.key(brand_id))
+    weeks = item.weeks if item is not None else {}
+    return reply_time.figures(weeks, int(now if now is not None else time.time()))
+
+
+def labels_of(brand_ids: list[int], now: int | None = None) -> dict[int, list[str]]:
+    """{brand id: labels} for many brands in one BatchGetItem (a list of cards)."""
+    found = get_many([stats_key(b) for b in brand_ids])
+    return {b: labels_from(found, b, now) for b in brand_ids}

@@ -93,6 +93,9 @@ def shard_of_sk(sort_key: str) -> int:
     return int(sort_key.split("#", 1)[1])
 
 
+MATCH_INDEX_MANIFEST = "MANIFEST"  # sk of the shards' versions (pk=MATCHINDEX): brand search's check
+
+
 def match_run_status_gsi(status: str) -> str:
     return f"MATCHRUN#{status}"
 

@@ -57,7 +57,7 @@ from tandem.store.brands import (
     SocialLinks,
 )
 from tandem.store.credits import CreditBucket, CreditHold, LedgerEntry
-from tandem.store.matches import Match, MatchIndexShard, MatchRun
+from tandem.store.matches import Match, MatchIndexManifest, MatchIndexShard, MatchRun
 from tandem.store.requests import ConnectionRequest
 
 __all__ = [
@@ -92,6 +92,7 @@ __all__ = [
     "MatchRun",
     "Match",
     "MatchIndexShard",
+    "MatchIndexManifest",
     "StripeCustomer",
     "StripeEvent",
     "CreditBucket",

@@ -99,9 +99,9 @@ SEARCH_FIELDS = frozenset({"name", "hide_name"})  # a save of these refreshes th
 
 
 def _feature_only(account_id: str) -> bool:
-    from tandem.services import accounts
+    from tandem.store.models import User
 
-    return any(user.access == "feature" for user in accounts.users_of_account(account_id))
+    return any(user.access == "feature" for user in User.of_account(account_id))
 
 
 def search_row(brand: Brand, feature_only: bool) -> search_rows.Row:

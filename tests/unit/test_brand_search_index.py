@@ -37,7 +37,7 @@ def build(brands: list[dict]) -> rules.Index:
                 slot, b.get("created", brand_id), b["name"], b.get("hidden", False), b.get("feature", False)
             )
         )
-    shard = rules.Shard(number=0, version=1, records=bytes(records), rows=rows)
+    shard = rules.Shard(number=0, version=1, records=bytes(records), search=rules.encode_rows(rows))
     return rules.build([shard], SHARD)
 
 

@@ -157,6 +157,8 @@ _WORD = re.compile(r"[0-9a-z]+")
 
 def fold(text: str) -> str:
     """Lower case without accents: 'Café' -> 'cafe'."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -229,6 +231,23 @@ def decode_rows(blob: bytes | None) -> list[Row]:
     return [Row(slots[i], created[i], flags[i], names[i]) for i in range(n)]
 
 
+def decode_columns(blob: bytes | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The rows as columns (slots, created, flags, names): how the index loads them."""
+    import numpy as np
+
+    if not blob:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0, dtype=np.uint8), []
+    data = zlib.decompress(blob)
+    (n,) = _ROW_HEAD.unpack_from(data)
+    at = _ROW_HEAD.size
+    slots = np.frombuffer(data, dtype="<u2", count=n, offset=at).astype(np.int64)
+    created = np.frombuffer(data, dtype="<u4", count=n, offset=at + 2 * n).astype(np.int64)
+    flags = np.frombuffer(data, dtype=np.uint8, count=n, offset=at + 6 * n)
+    names = data[at + 7 * n :].decode().split("\n") if n else []
+    return slots, created, flags, names
+
+
 def splice_row(blob: bytes | None, row: Row | None, slot: int) -> bytes:
     """The shard's rows with `slot` replaced by `row` (None: removed)."""
     rows = {r.slot: r for r in decode_rows(blob)}
@@ -248,7 +267,7 @@ class Shard:
     number: int
     version: int
     records: bytes
-    rows: list[Row]
+    search: bytes | None  # encode_rows' blob (None: written before search)
 
 
 @dataclass
@@ -263,7 +282,7 @@ class Index:
     vocab: list[str]  # distinct name words, sorted
     word_offsets: np.ndarray  # CSR: brands of vocab[i] are word_brands[o[i]:o[i+1]]
     word_brands: np.ndarray
-    exact: dict[str, np.ndarray]  # name key -> positions with exactly that name
+    exact: dict[str, list[int]]  # name key -> positions with exactly that name
     name_order: np.ndarray  # rank by name as a subscriber sees it (hidden: the masked name)
     masked_order: np.ndarray  # rank by the masked name (category), then id
     by_length: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -278,63 +297,77 @@ class Index:
 
 
 def build(shards: Sequence[Shard], shard_size: int) -> Index:
-    """The index from loaded shards (a cold start, or after shards changed)."""
+    """The index from loaded shards (a cold start, or after shards changed). Vectorised where
+    it can be: it runs on a cold start (docs/decisions.md: about 0.3 s of CPU at 100,000)."""
     import numpy as np
 
     from tandem.domain.matching import record_dtype
 
     dtype = record_dtype()
-    parts, created, flags, names = [], [], [], []
+    parts, created_parts, flag_parts, names = [], [], [], []
     for shard in sorted(shards, key=lambda s: s.number):
         usable = len(shard.records) - len(shard.records) % dtype.itemsize
         records = np.frombuffer(shard.records[:usable], dtype=dtype)
         records = records[records["id"] != 0]
-        by_slot = {r.slot: r for r in shard.rows}
-        for brand_id in records["id"].tolist():
-            row = by_slot.get(brand_id % shard_size)
-            created.append(row.created if row else 0)
-            flags.append(row.flags if row else HIDDEN)  # no row yet: no name, to be safe
-            names.append(row.name if row and not row.flags & HIDDEN else "")
+        slots, created, flags, shard_names = decode_columns(shard.search)
+        at = np.full(shard_size, -1, dtype=np.int64)  # slot -> its row
+        at[slots] = np.arange(len(slots))
+        row = at[records["id"].astype(np.int64) % shard_size]
+        has = row >= 0
+        created_parts.append(np.where(has, created[row], 0))
+        # No row yet (a shard from before search): no name, to be safe.
+        flag_parts.append(np.where(has, flags[row], HIDDEN).astype(np.uint8))
+        shown = np.where(has, (flags[row] & HIDDEN) == 0, False)
+        names.extend(shard_names[r] if ok else "" for r, ok in zip(row.tolist(), shown.tolist(), strict=True))
         parts.append(records)
     packed = Packed(np.concatenate(parts) if parts else np.zeros(0, dtype=dtype))
     n = len(packed)
-    words_of: dict[str, list[int]] = {}
+    all_words: list[str] = []
+    owners: list[int] = []
     exact: dict[str, list[int]] = {}
+    findall = _WORD.findall
     for position, name in enumerate(names):
-        if not name:
-            continue
-        words = tokens(name)
-        for word in set(words):
-            words_of.setdefault(word, []).append(position)
-        exact.setdefault(" ".join(words), []).append(position)
-    vocab = sorted(words_of)
-    lengths = np.fromiter((len(words_of[w]) for w in vocab), dtype=np.int64, count=len(vocab))
-    offsets = np.zeros(len(vocab) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    brands = np.fromiter((p for w in vocab for p in words_of[w]), dtype=np.int32, count=int(offsets[-1]))
+        if name:
+            words = findall(fold(name))
+            all_words += words
+            owners += [position] * len(words)
+            key = " ".join(words)
+            if key in exact:
+                exact[key].append(position)
+            else:
+                exact[key] = [position]
+    if all_words:
+        vocab_array, inverse = np.unique(np.array(all_words), return_inverse=True)
+        vocab = vocab_array.tolist()
+        order = np.argsort(inverse, kind="stable")
+        brands = np.array(owners, dtype=np.int32)[order]
+        offsets = np.searchsorted(inverse[order], np.arange(len(vocab) + 1)).astype(np.int64)
+    else:
+        vocab, brands, offsets = [], np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64)
+    grouped = {}
     by_length: dict[int, list[int]] = {}
     for i, word in enumerate(vocab):
         if len(word) >= FUZZY_MIN - 1:
             by_length.setdefault(len(word), []).append(i)
-    grouped = {}
-    for length, word_ids in by_length.items():
-        codes = np.array([[ord(c) for c in vocab[i]] for i in word_ids], dtype=np.uint32)
-        grouped[length] = (np.array(word_ids, dtype=np.int64), codes)
+    for length, ids in by_length.items():
+        codes = np.frombuffer("".join(vocab[i] for i in ids).encode(), dtype=np.uint8).reshape(-1, length)
+        grouped[length] = (np.array(ids, dtype=np.int64), codes.astype(np.uint32))
     masked = [brand_profile.masked_name(CATEGORIES[c - 1] if 1 <= c <= len(CATEGORIES) else "").lower()
               for c in range(len(CATEGORIES) + 1)]  # fmt: skip
-    cat = packed.cat
-    shown = [names[i].casefold() if names[i] else masked[min(int(cat[i]), len(masked) - 1)] for i in range(n)]
+    cat = np.minimum(packed.cat, len(masked) - 1).tolist()
+    shown_as = [name.casefold() if name else masked[c] for name, c in zip(names, cat, strict=True)]
+    by_name = sorted(range(n), key=shown_as.__getitem__)  # stable: ties keep id order
     return Index(
         packed=packed,
-        created=np.array(created, dtype=np.int64),
-        flags=np.array(flags, dtype=np.uint8),
+        created=np.concatenate(created_parts) if created_parts else np.zeros(0, dtype=np.int64),
+        flags=np.concatenate(flag_parts) if flag_parts else np.zeros(0, dtype=np.uint8),
         names=names,
         vocab=vocab,
         word_offsets=offsets,
         word_brands=brands,
-        exact={k: np.array(v, dtype=np.int64) for k, v in exact.items()},
-        name_order=_ranks(np.lexsort((packed.ids, np.array(shown, dtype=object).astype(str)))),
-        masked_order=_ranks(np.lexsort((packed.ids, np.minimum(cat, len(masked) - 1)))),
+        exact=exact,
+        name_order=_ranks(np.array(by_name, dtype=np.int64)),
+        masked_order=_ranks(np.lexsort((packed.ids, np.minimum(packed.cat, len(masked) - 1)))),
         by_length=grouped,
         versions={s.number: s.version for s in shards},
     )

@@ -269,7 +269,7 @@ def load_for_search(
                     number=item.shard,
                     version=int(item.version),
                     records=bytes(item.records or b""),
-                    rows=search_rows.decode_rows(item.search),
+                    search=bytes(item.search) if item.search else None,
                 )
             )
     return loaded, manifest

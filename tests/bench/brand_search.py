@@ -191,7 +191,8 @@ me = pickle.loads({viewer!r})
 query = rules.parse_query({{'q': 'kalo', 'sort': 'best'}})
 own = index.packed.acct == np.uint64(matching.account_hash('viewer'))
 fit = matching.score_packed(me, index.packed).score
-page = rules.search(index, query, excluded=rules.excluded_mask(index, index.ids[own].tolist()), by_name=True, fit=fit)
+excluded = rules.excluded_mask(index, index.ids[own].tolist())
+page = rules.search(index, query, excluded=excluded, by_name=True, fit=fit)
 done = time.perf_counter()
 assert len(index) == {count}, len(index)
 print(f"{{(done - started) * 1000:.1f}} {{(read - started) * 1000:.1f}} {{(built - read) * 1000:.1f}} "
@@ -274,9 +275,8 @@ def bench_aws_calls() -> None:
         print(f"# warm search, check due: {', '.join(name for name, _ in CALLS)}")
         CALLS.clear()
         call()
-        print(
-            f"# warm search, check not due: {len(CALLS)} calls, {sum(1 for _, p in CALLS if MATCH_INDEX in p)} for the index"
-        )
+        for_index = sum(1 for _, p in CALLS if MATCH_INDEX in p)
+        print(f"# warm search, check not due: {len(CALLS)} calls, {for_index} for the index")
     print(f"BENCH brand_search_aws_calls {index_calls}")
     print(f"BENCH brand_search_screen_ddb_calls {screen_calls}")
 

@@ -46,7 +46,7 @@ describe('Search tab', () => {
     expect(router.state.location.search).toBe('?q=north&category=home');
     expect(api.calls('GET brands/search?q=north&category=home')).toHaveLength(1);
 
-    await user.click(screen.getAllByRole('link', { name: 'Clear search and filters' })[0]);
+    await user.click(within(screen.getByRole('search')).getByRole('link', { name: 'Clear search and filters' }));
     await waitFor(() => {
       expect(router.state.location.search).toBe('');
     });

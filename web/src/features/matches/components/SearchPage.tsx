@@ -139,7 +139,7 @@ export function SearchPage() {
             name="q"
             defaultValue={params.q ?? ''}
             maxLength={MAX_QUERY}
-            placeholder={showingBrandNames ? 'Brand name, category or value' : 'Category, value or kind of collab'}
+            placeholder={showingBrandNames ? 'Name, category or value' : 'Category or value'}
           />
           <Button type="submit" variant="primary">
             Search
@@ -157,7 +157,7 @@ export function SearchPage() {
           <Filter label="Company size" field="audienceSize" value={params.audienceSize} choices={choices?.companySizes} onChange={setField} />
           <Filter label="Audience age" field="age" value={params.age} choices={choices?.ageBands} onChange={setField} />
           <Filter label="Audience gender" field="gender" value={params.gender} choices={choices?.genders} onChange={setField} />
-          <Filter label="Wants" field="collabType" value={params.collabType} choices={choices?.collabKinds} onChange={setField} />
+          <Filter label="Collab type" field="collabType" value={params.collabType} choices={choices?.collabKinds} onChange={setField} />
           <label className="search-form__open">
             <input
               type="checkbox"

@@ -93,7 +93,9 @@ def shard_of_sk(sort_key: str) -> int:
     return int(sort_key.split("#", 1)[1])
 
 
-MATCH_INDEX_MANIFEST = "MANIFEST"  # sk of the shards' versions (pk=MATCHINDEX): brand search's check
+# The shards' versions (pk=MATCHINDEX-VERSIONS, sk=META), brand search's check: a partition of
+# its own, so the MATCHINDEX partition holds only shards.
+MATCH_INDEX_MANIFEST = "MATCHINDEX-VERSIONS"
 
 
 def match_run_status_gsi(status: str) -> str:

@@ -111,14 +111,14 @@ class MatchIndexShard(TandemModel):
 
 @_register
 class MatchIndexManifest(TandemModel):
-    """Every shard's current version (pk=MATCHINDEX, sk=MANIFEST), one small item: a warm brand
+    """Every shard's current version (pk=MATCHINDEX-VERSIONS, sk=META), one small item: a warm brand
     search reads it to tell which shards changed since its container loaded them."""
 
     versions = MapAttribute(default=dict)  # {"<shard>": version}
 
     @classmethod
     def key(cls) -> Key:
-        return keys.MATCH_INDEX, keys.MATCH_INDEX_MANIFEST
+        return keys.MATCH_INDEX_MANIFEST, keys.META
 
     @classmethod
     def record(cls, shard: int, version: int) -> None:

@@ -22,6 +22,7 @@ Access patterns:
 - accounts with a credit month to grant gsi1pk=BILLING_DUE        gsi1sk=<due epoch s>#<account>
 - a customer's events in progress      gsi2pk=STRIPE_PENDING#<cus> gsi2sk=<received iso>
 - a customer's processed events        gsi1pk=STRIPE_DONE#<cus>  gsi1sk=<done iso>
+- the match-index shards' versions     pk=MATCHINDEX-VERSIONS   sk=META (brand search's check)
 """
 
 from __future__ import annotations

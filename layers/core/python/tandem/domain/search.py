@@ -282,7 +282,7 @@ class Index:
     vocab: list[str]  # distinct name words, sorted
     word_offsets: np.ndarray  # CSR: brands of vocab[i] are word_brands[o[i]:o[i+1]]
     word_brands: np.ndarray
-    exact: dict[str, list[int]]  # name key -> positions with exactly that name
+    name_keys: list[str]  # each brand's name words joined by spaces ("" where not shown)
     name_order: np.ndarray  # rank by name as a subscriber sees it (hidden: the masked name)
     masked_order: np.ndarray  # rank by the masked name (category), then id
     by_length: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -322,25 +322,21 @@ def build(shards: Sequence[Shard], shard_size: int) -> Index:
         parts.append(records)
     packed = Packed(np.concatenate(parts) if parts else np.zeros(0, dtype=dtype))
     n = len(packed)
-    all_words: list[str] = []
-    owners: list[int] = []
-    exact: dict[str, list[int]] = {}
     findall = _WORD.findall
-    for position, name in enumerate(names):
-        if name:
-            words = findall(fold(name))
-            all_words += words
-            owners += [position] * len(words)
-            key = " ".join(words)
-            if key in exact:
-                exact[key].append(position)
-            else:
-                exact[key] = [position]
-    if all_words:
-        vocab_array, inverse = np.unique(np.array(all_words), return_inverse=True)
-        vocab = vocab_array.tolist()
+    named = [position for position, name in enumerate(names) if name]
+    name_keys = [""] * n
+    for position in named:
+        name_keys[position] = " ".join(findall(fold(names[position])))
+    named = [position for position in named if name_keys[position]]
+    words = " ".join(name_keys[position] for position in named).split()
+    if words:
+        vocab = sorted(set(words))
+        word_id = {word: i for i, word in enumerate(vocab)}
+        inverse = np.fromiter(map(word_id.__getitem__, words), dtype=np.int64, count=len(words))
+        counts = np.fromiter((name_keys[p].count(" ") + 1 for p in named), dtype=np.int64, count=len(named))
+        owners = np.repeat(np.array(named, dtype=np.int32), counts)
         order = np.argsort(inverse, kind="stable")
-        brands = np.array(owners, dtype=np.int32)[order]
+        brands = owners[order]
         offsets = np.searchsorted(inverse[order], np.arange(len(vocab) + 1)).astype(np.int64)
     else:
         vocab, brands, offsets = [], np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64)
@@ -365,7 +361,7 @@ def build(shards: Sequence[Shard], shard_size: int) -> Index:
         vocab=vocab,
         word_offsets=offsets,
         word_brands=brands,
-        exact=exact,
+        name_keys=name_keys,
         name_order=_ranks(np.array(by_name, dtype=np.int64)),
         masked_order=_ranks(np.lexsort((packed.ids, np.minimum(packed.cat, len(masked) - 1)))),
         by_length=grouped,
@@ -468,9 +464,9 @@ def text_tiers(index: Index, words: list[str], by_name: bool) -> np.ndarray:
             best = np.where(topic & (best == 0), np.int8(1), best)
         tier = np.minimum(tier, best)
     if by_name and words:
-        hits = index.exact.get(" ".join(words))
-        if hits is not None:
-            tier[hits] = 3
+        key, keys = " ".join(words), index.name_keys
+        exact = [int(p) for p in np.flatnonzero(tier == 2) if keys[p] == key]
+        tier[exact] = 3
     return tier
 
 

@@ -237,8 +237,16 @@ def seed(population: int = POPULATION) -> None:
     _onboarded(dana, alex, fin, fay)
     # An outdoors brand by its name (the random profile gave it "beauty"); the draw stays, so the
     # brands seeded after it are unchanged.
-    northwind = {**_profile(rng), **_details(details, "Northwind Outdoor"), "category": "outdoors"}
-    brands.create_brand(account_id=feature_account.account_id, name="Northwind Outdoor", **northwind)
+    # It shows its name (the draw hid it): issue 27's journey finds it by name, with a typo.
+    northwind = {
+        **_profile(rng),
+        **_details(details, "Northwind Outdoor"),
+        "category": "outdoors",
+        "hide_name": False,
+    }
+    northwind_brand = brands.create_brand(
+        account_id=feature_account.account_id, name="Northwind Outdoor", **northwind
+    )
     brands.create_brand(
         account_id=free_account.account_id,
         name="Pebble Paper Co",
@@ -269,6 +277,7 @@ def seed(population: int = POPULATION) -> None:
         for index, name in enumerate(sorted(names))
     )
     match_index.rebuild()  # the packed candidates every match run reads
+    match_index.refresh(northwind_brand)  # as its save would: brand search learns it is feature-only
     _demo_credits_and_requests(account.account_id)
     _demo_connection()
 

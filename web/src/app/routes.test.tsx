@@ -58,6 +58,8 @@ const SPEC_PATHS: readonly (readonly [string, RouteAccess])[] = [
   ['/matches', 'private'],
   ['/matches/potentials', 'private'],
   ['/matches/saved', 'private'],
+  ['/matches/search', 'private'],
+  ['/matches/search/12', 'private'],
   ['/matches/12', 'private'],
   ['/matches/potentials/12', 'private'],
   ['/matches/saved/12', 'private'],

@@ -42,6 +42,7 @@ const pages = {
   account: () => import('@/features/account/components/AccountPage').then((m) => m.AccountPage),
   matches: () => import('@/features/matches/components/MatchesPage').then((m) => m.MatchesRoute),
   matchBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.MatchBrandPage),
+  matchSearch: () => import('@/features/matches/components/SearchPage').then((m) => m.SearchPage),
   publicBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.PublicBrandPage),
   requests: () => import('@/features/requests/components/RequestsPage').then((m) => m.RequestsPage),
   request: () => import('@/features/requests/components/RequestDetailPage').then((m) => m.RequestDetailPage),
@@ -210,6 +211,10 @@ export const routes: readonly AppRoute[] = [
     privatePage('/matches', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
     privatePage('/matches/potentials', 'Potential matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
     privatePage('/matches/saved', 'Saved matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/search', 'Search brands', pages.matchSearch, 'Matches', { subscriptionType: 'matches' }),
+    privatePage('/matches/search/:userBrand', 'Search brands', pages.matchSearch, 'Matches', {
+      subscriptionType: 'matches',
+    }),
     privatePage('/matches/:userBrand', 'Matches', pages.matches, 'Matches', { subscriptionType: 'matches' }),
     privatePage('/matches/potentials/:userBrand', 'Potential matches', pages.matches, 'Matches', {
       subscriptionType: 'matches',

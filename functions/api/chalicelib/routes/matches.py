@@ -65,3 +65,13 @@ def undo_dismiss(otherBrandId: str) -> dict:  # noqa: N803
 
     viewer = _viewer()
     return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False)
+
+
+@route(bp, "/brands/search", methods=["GET"], area=areas.MATCHES)
+def search_brands() -> dict:
+    """The whole directory for the selected brand (or `userBrand`, which must be the same one)."""
+    from tandem.services import brand_search
+
+    query = bp.current_request.query_params or {}
+    who = caller(bp.current_request, path_brand=query.get("userBrand") or None, default_brand=True)
+    return brand_search.search(who.brand_id, query, access=who)

@@ -17,6 +17,12 @@ export function listPath(list: MatchList, userBrand: string | undefined): string
   return userBrand === undefined ? `/matches/${list}` : `/matches/${list}/${userBrand}`;
 }
 
+/** The Search tab: /matches/search[/{userBrand}], with the search's query string when given. */
+export function searchPath(userBrand: string | undefined, query = ''): string {
+  const path = userBrand === undefined ? '/matches/search' : `/matches/search/${userBrand}`;
+  return query ? `${path}?${query}` : path;
+}
+
 /** A brand's page within Matches. */
 export function matchDetailPath(brandId: number, userBrand?: string): string {
   return userBrand === undefined ? `/matches/brand/${brandId}` : `/matches/${userBrand}/brand/${brandId}`;

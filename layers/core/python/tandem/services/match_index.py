@@ -9,6 +9,10 @@ Kept current by `refresh(brand)` on every profile save (match_runs.profile_chang
 shard by shard from the brands themselves by the nightly run and the seed (`rebuild()`).
 Writes are read-modify-write of a whole shard, so each put is conditioned on the version it
 read; a writer that loses the race reads again and retries (at most MAX_ATTEMPTS times).
+
+Each shard also carries brand search's rows for its slots (tandem.domain.search: creation time,
+flags, and the name only of brands that show it), written with the records, and every put notes
+the shard's new version in the manifest item that a warm search checks (services/brand_search.py).
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from tandem.domain import search as search_rows
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, Counter, MatchIndexShard
+from tandem.store.models import Brand, Counter, MatchIndexManifest, MatchIndexShard
 
 if TYPE_CHECKING:  # pragma: no cover
     from tandem.domain.matching import Packed
@@ -90,12 +95,35 @@ def _splice(blob: bytes, slot: int, record: bytes) -> bytes:
     return blob[:start] + record + blob[start + RECORD_SIZE :]
 
 
-def _put(shard: int, blob: bytes, read: MatchIndexShard | None) -> bool:
-    """Write a shard if nobody changed it since `read` (None: if it still does not exist)."""
+SEARCH_FIELDS = frozenset({"name", "hide_name"})  # a save of these refreshes the brand's search row
+
+
+def _feature_only(account_id: str) -> bool:
+    from tandem.store.models import User
+
+    return any(user.access == "feature" for user in User.of_account(account_id))
+
+
+def search_row(brand: Brand, feature_only: bool) -> search_rows.Row:
+    created = brand.created_at
+    return search_rows.row_for(
+        slot=int(brand.brand_id) % SHARD_SIZE,
+        created=int(created.timestamp()) if created is not None else 0,
+        name=brand.name or "",
+        hides_name=bool(brand.hide_name),
+        feature_only=feature_only,
+    )
+
+
+def _put(shard: int, blob: bytes, read: MatchIndexShard | None, rows: bytes | None = None) -> bool:
+    """Write a shard if nobody changed it since `read` (None: if it still does not exist), then
+    note its new version in the manifest."""
+    version = (int(read.version) + 1) if read is not None else 1
     item = MatchIndexShard(
         *MatchIndexShard.key(shard),
         records=blob or EMPTY_RECORD,  # an empty slot reads as "no brand"
-        version=(int(read.version) + 1) if read is not None else 1,
+        search=rows,
+        version=version,
         vocab=VOCAB_VERSION,
         slots=SHARD_SIZE,
         updated_at=int(time.time()),
@@ -108,6 +136,7 @@ def _put(shard: int, blob: bytes, read: MatchIndexShard | None) -> bool:
         item.save(condition=condition)
     except ConditionFailed:
         return False
+    MatchIndexManifest.record(shard, version)
     return True
 
 
@@ -115,16 +144,21 @@ def _backoff(attempt: int) -> None:
     time.sleep(random.uniform(0, min(0.5, 0.02 * 2**attempt)))  # noqa: S311 (jitter, not security)
 
 
-def _write_record(brand_id: int, record: bytes) -> None:
+def _write_record(brand_id: int, record: bytes, row: search_rows.Row | None) -> None:
     shard, slot = shard_of(brand_id), brand_id % SHARD_SIZE
     for attempt in range(MAX_ATTEMPTS):
         current = _get(shard)
         if not _usable(current):
             # No shard yet, or one packed under other rules: build it from the brands, with
             # this record in place (the brands' index may not show this save yet).
-            if _rebuild_once(shard, current, {slot: record}) is not None:
+            if _rebuild_once(shard, current, {slot: (record, row)}) is not None:
                 return
-        elif _put(shard, _splice(current.records or b"", slot, record), current):
+        elif _put(
+            shard,
+            _splice(current.records or b"", slot, record),
+            current,
+            search_rows.splice_row(current.search, row, slot),
+        ):
             return
         _backoff(attempt)
     raise IndexBusy(f"match index shard {shard} kept changing; brand {brand_id} not refreshed")
@@ -132,25 +166,42 @@ def _write_record(brand_id: int, record: bytes) -> None:
 
 def refresh(brand: Brand) -> None:
     """Put one brand's current profile into the index (after a create or a save)."""
-    _write_record(int(brand.brand_id), pack(to_profile(brand)))
+    row = search_row(brand, _feature_only(brand.account_id))
+    _write_record(int(brand.brand_id), pack(to_profile(brand)), row)
 
 
 def remove(brand_id: int) -> None:
     """Take a brand out of the candidates (its slot becomes empty)."""
-    _write_record(brand_id, EMPTY_RECORD)
+    _write_record(brand_id, EMPTY_RECORD, None)
 
 
 def _brands_of_shard(shard: int) -> Iterable[Brand]:
     return Brand.every(shard * SHARD_SIZE, (shard + 1) * SHARD_SIZE - 1)
 
 
-def _rebuild_once(shard: int, current: MatchIndexShard | None, extra: dict[int, bytes]) -> bytes | None:
+def _rebuild_once(
+    shard: int, current: MatchIndexShard | None, extra: dict[int, tuple[bytes, search_rows.Row | None]]
+) -> bytes | None:
+    """Pack a shard from its brands. Whether a brand's account is feature-only is kept from the
+    rows already there (a profile save sets it; reading every account's users is not a rebuild's
+    job)."""
+    feature = {
+        r.slot
+        for r in search_rows.decode_rows(current.search if current else None)
+        if r.flags & search_rows.FEATURE_ONLY
+    }
     blob = b""
+    rows: dict[int, search_rows.Row] = {}
     for brand in _brands_of_shard(shard):
-        blob = _splice(blob, int(brand.brand_id) % SHARD_SIZE, pack(to_profile(brand)))
-    for slot, record in extra.items():
+        slot = int(brand.brand_id) % SHARD_SIZE
+        blob = _splice(blob, slot, pack(to_profile(brand)))
+        rows[slot] = search_row(brand, slot in feature)
+    for slot, (record, row) in extra.items():
         blob = _splice(blob, slot, record)
-    return blob if _put(shard, blob, current) else None
+        rows.pop(slot, None)
+        if row is not None:
+            rows[slot] = row
+    return blob if _put(shard, blob, current, search_rows.encode_rows(rows.values())) else None
 
 
 def rebuild_shard(shard: int) -> bytes:
@@ -197,3 +248,28 @@ def load(shards: Sequence[int]) -> Packed:
     from tandem.domain.matching import Packed
 
     return Packed.from_bytes(read_shards(shards))
+
+
+def load_for_search(
+    shards: Sequence[int] | None = None,
+) -> tuple[list[search_rows.Shard], MatchIndexManifest | None]:
+    """The shards brand search holds in memory (all of them, or `shards`), with their rows and
+    versions; all: the manifest says which exist (one GetItem, then BatchGetItem, 100 a call)."""
+    manifest = None
+    if shards is None:
+        manifest = MatchIndexManifest.find()
+        shards = sorted(manifest.shard_versions) if manifest is not None else []
+    loaded = []
+    if shards:
+        for item in MatchIndexShard.batch_get([MatchIndexShard.key(s) for s in shards]):
+            if not _usable(item):
+                continue  # packed under other rules: the nightly rebuild writes it again
+            loaded.append(
+                search_rows.Shard(
+                    number=item.shard,
+                    version=int(item.version),
+                    records=bytes(item.records or b""),
+                    search=bytes(item.search) if item.search else None,
+                )
+            )
+    return loaded, manifest

@@ -167,6 +167,13 @@ def profile_changed(brand_id: int, *, created: bool, changed: set[str]) -> Match
             # old one until the next refresh or the nightly rebuild.
             logger.warning("Match index busy; brand %s refreshed by the nightly rebuild", brand_id)
         return start_run(brand_id, trigger="profile")
+    if changed & match_index.SEARCH_FIELDS:
+        # A new name, or a name hidden or shown: brand search must stop (or start) finding it by
+        # that name. No run: matching does not read names.
+        try:
+            match_index.refresh(_brand(brand_id))
+        except match_index.IndexBusy:
+            logger.warning("Match index busy; brand %s refreshed by the nightly rebuild", brand_id)
     return None
 
 

@@ -284,3 +284,20 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
 
 def _match_json(match: Match) -> dict[str, Any]:
     return _score(match)
+
+
+def search_card(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> dict[str, Any]:
+    """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
+    (scored on the spot with the matching engine; search results are not stored matches)."""
+    identity = _identity(other, _name_visible(viewer, other, relation))
+    return {
+        "id": int(other.brand_id),
+        "name": identity["name"],
+        "nameVisible": identity["nameVisible"],
+        "logoUrl": identity["logoUrl"],
+        "category": other.category or "",
+        "description": identity["description"],
+        **_score_now(viewer.brand, other),
+        "saved": bool(relation and relation.saved),
+        "isNew": False,
+    }

@@ -26,6 +26,7 @@ Access patterns:
 - accounts with a credit month to grant gsi1pk=BILLING_DUE        gsi1sk=<due epoch s>#<account>
 - a customer's events in progress      gsi2pk=STRIPE_PENDING#<cus> gsi2sk=<received iso>
 - a customer's processed events        gsi1pk=STRIPE_DONE#<cus>  gsi1sk=<done iso>
+- the match-index shards' versions     pk=MATCHINDEX-VERSIONS   sk=META (brand search's check)
 """
 
 from __future__ import annotations
@@ -101,6 +102,11 @@ def match_index_shard_sk(shard: int) -> str:
 
 def shard_of_sk(sort_key: str) -> int:
     return int(sort_key.split("#", 1)[1])
+
+
+# The shards' versions (pk=MATCHINDEX-VERSIONS, sk=META), brand search's check: a partition of
+# its own, so the MATCHINDEX partition holds only shards.
+MATCH_INDEX_MANIFEST = "MATCHINDEX-VERSIONS"
 
 
 def match_run_status_gsi(status: str) -> str:

@@ -11,6 +11,7 @@ from pynamodb.attributes import (
     BinaryAttribute,
     BooleanAttribute,
     ListAttribute,
+    MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
     UTCDateTimeAttribute,
@@ -151,6 +152,9 @@ class MatchIndexShard(TandemModel):
     `version` guards read-modify-write refreshes (conditional put)."""
 
     records = BinaryAttribute(legacy_encoding=False)
+    # Brand search's rows for the same slots (tandem.domain.search.encode_rows): creation time,
+    # flags and the name only of brands that show it. Absent on shards written before search.
+    search = BinaryAttribute(legacy_encoding=False, null=True)
     version = NumberAttribute(default=0)
     vocab = NumberAttribute(default=0)  # matching.VOCAB_VERSION the records were packed with
     slots = NumberAttribute(default=0)  # shard size when written
@@ -163,3 +167,41 @@ class MatchIndexShard(TandemModel):
     @property
     def shard(self) -> int:
         return keys.shard_of_sk(self.sk)
+
+
+@_register
+class MatchIndexManifest(TandemModel):
+    """Every shard's current version (pk=MATCHINDEX-VERSIONS, sk=META), one small item: a warm brand
+    search reads it to tell which shards changed since its container loaded them."""
+
+    versions = MapAttribute(default=dict)  # {"<shard>": version}
+
+    @classmethod
+    def key(cls) -> Key:
+        return keys.MATCH_INDEX_MANIFEST, keys.META
+
+    @classmethod
+    def record(cls, shard: int, version: int) -> None:
+        """Note that `shard` is now at `version` (never lowers a later one)."""
+        from tandem.store.base import update_only
+        from tandem.store.errors import ConditionFailed
+
+        field = cls.versions[str(shard)]
+        newer = field.does_not_exist() | (field < version)
+        try:
+            update_only(cls, cls.key(), [field.set(version)], cls.versions.exists() & newer)
+            return
+        except ConditionFailed:
+            pass
+        try:  # no manifest yet
+            cls(*cls.key(), versions={str(shard): version}).save(condition=cls.pk.does_not_exist())
+        except ConditionFailed:  # it exists: its version is as new already, or it just appeared
+            try:
+                update_only(cls, cls.key(), [field.set(version)], newer)
+            except ConditionFailed:
+                pass
+
+    @property
+    def shard_versions(self) -> dict[int, int]:
+        raw = self.versions.as_dict() if self.versions else {}
+        return {int(k): int(v) for k, v in raw.items()}

@@ -57,7 +57,7 @@ from tandem.store.brands import (
     SocialLinks,
 )
 from tandem.store.credits import CreditBucket, CreditHold, LedgerEntry
-from tandem.store.matches import Match, MatchCard, MatchCards, MatchIndexShard, MatchRun
+from tandem.store.matches import Match, MatchCard, MatchCards, MatchIndexManifest, MatchIndexShard, MatchRun
 from tandem.store.requests import ConnectionRequest
 
 __all__ = [
@@ -94,6 +94,7 @@ __all__ = [
     "MatchCard",
     "MatchCards",
     "MatchIndexShard",
+    "MatchIndexManifest",
     "StripeCustomer",
     "StripeEvent",
     "CreditBucket",

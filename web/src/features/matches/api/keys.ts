@@ -9,6 +9,10 @@ export const matchKeys = {
   allLists: (brand: string) => ['matches', brand, 'lists'] as const,
   /** Both lists (Potentials and Saved) of one brand, for a brand filter ('' for none). */
   lists: (brand: string, filter: readonly number[]) => ['matches', brand, 'lists', filter.join(',')] as const,
+  /** Every loaded search of one brand. */
+  allSearches: (brand: string) => ['matches', brand, 'search'] as const,
+  /** One search (GET brands/search) of one brand: its query string without the cursor. */
+  search: (brand: string, query: string) => ['matches', brand, 'search', query] as const,
   /** The member's changes to matches of one brand (save, dismiss, undo): a mutation key. */
   changes: (brand: string) => ['matches', brand, 'changes'] as const,
   /** All match runs followed for one brand. */

@@ -15,7 +15,8 @@ export interface MatchCardProps {
   /** The brand's page within Matches. */
   readonly detailPath: string;
   readonly onToggleSave: (match: Match) => void;
-  readonly onDismiss: (match: Match) => void;
+  /** Matches offers Dismiss; search results do not (nothing to dismiss from). */
+  readonly onDismiss?: (match: Match) => void;
   /** The request popup sent a request to this brand. */
   readonly onRequested?: (match: Match) => void;
   readonly saving?: boolean;
@@ -94,16 +95,18 @@ export function MatchCard({
             {match.saved ? 'Unsave' : 'Save'}
             <span className="visually-hidden"> {match.name}</span>
           </Button>
-          <Button
-            variant="ghost"
-            className="match-card__dismiss"
-            busy={dismissing}
-            onClick={() => {
-              onDismiss(match);
-            }}
-          >
-            Dismiss<span className="visually-hidden"> {match.name}</span>
-          </Button>
+          {onDismiss && (
+            <Button
+              variant="ghost"
+              className="match-card__dismiss"
+              busy={dismissing}
+              onClick={() => {
+                onDismiss(match);
+              }}
+            >
+              Dismiss<span className="visually-hidden"> {match.name}</span>
+            </Button>
+          )}
         </div>
       </div>
     </article>

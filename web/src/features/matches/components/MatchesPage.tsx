@@ -12,7 +12,7 @@ import { describeError, messageOf } from '@/lib/api';
 import { useFindNewMatches, useMatchRun } from '../api/match-run';
 import { matchRequested, parseBrandIds, useMatchLists, type MatchCard as Match, type MatchList } from '../api/matches';
 import { useMatchActions } from '../hooks/use-match-actions';
-import { listOfPath, listPath, matchDetailPath } from '../utils';
+import { listOfPath, listPath, matchDetailPath, searchPath } from '../utils';
 import { MatchCard } from './MatchCard';
 import { UndoBar } from './UndoBar';
 
@@ -119,6 +119,9 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         <Tab to={listPath('saved', userBrand)} current={list === 'saved'} label="Saved">
           {loaded ? saved.length : null}
         </Tab>
+        <Tab to={searchPath(userBrand)} current={false} label="Search">
+          {null}
+        </Tab>
       </nav>
 
       {filter.length > 0 && (
@@ -185,7 +188,7 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
   );
 }
 
-function Tab({ to, current, label, children: count }: { readonly to: string; readonly current: boolean; readonly label: string; readonly children: number | null }) {
+export function Tab({ to, current, label, children: count }: { readonly to: string; readonly current: boolean; readonly label: string; readonly children: number | null }) {
   return (
     <Link to={to} className={current ? 'tabs__tab tabs__tab--current' : 'tabs__tab'} aria-current={current ? 'page' : undefined}>
       {label}
@@ -194,7 +197,7 @@ function Tab({ to, current, label, children: count }: { readonly to: string; rea
   );
 }
 
-function MatchesHeader({ brandName, children }: { readonly brandName: string | undefined; readonly children?: ReactNode }) {
+export function MatchesHeader({ brandName, children }: { readonly brandName: string | undefined; readonly children?: ReactNode }) {
   return (
     <header className="page-header matches__header">
       <div>

@@ -1,0 +1,542 @@
+"""Brand search (pure: no I/O): the query and its checks, name tokens, the search rows kept
+beside the packed match records, and the in-memory index that answers a search.
+
+The index holds the names only of brands that show their name: a brand that hides its name is
+written to its row without it (`encode_rows`), so no query can reach it by its name, and no
+count, order or timing can depend on that name either (docs/decisions.md, 2026-11-29).
+
+What a query matches:
+- name tokens (for viewers who see names): exact, a word prefix, or one edit away (a typo or a
+  missing letter: "northwnd" finds "Northwind") for words of 4 letters or more;
+- topic words for everyone: the category, the values and the kinds of collaboration a brand
+  lists ("outdoors", "vegan", "giveaways"), exact or as a prefix.
+Every word of the query must match. Exact name hits rank first.
+
+numpy is imported inside the functions that need it (the API imports this module).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import struct
+import unicodedata
+import zlib
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tandem.domain import brand_profile
+from tandem.domain.matching import (
+    AGE_BANDS,
+    CATEGORIES,
+    COLLAB_KINDS,
+    COMPANY_SIZES,
+    COUNTRIES,
+    GENDERS,
+    VALUES,
+    Packed,
+    category_code,
+)
+from tandem.errors import ValidationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+PAGE_SIZE = 20
+MAX_QUERY = 100  # characters
+MAX_WORDS = 8
+MAX_OFFSET = 10_000  # a cursor past this is not one we gave out
+FUZZY_MIN = 4  # words this long may be one edit away
+SORTS = ("best", "newest", "name")
+
+HIDDEN = 1  # the brand hides its name: the row carries no name
+FEATURE_ONLY = 2  # the brand's account is feature-only (not open to requests)
+
+# ---------------------------------------------------------------- the query
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str = ""
+    category: str | None = None
+    country: str | None = None
+    size: str | None = None
+    age: str | None = None
+    gender: str | None = None
+    collab: str | None = None
+    open_only: bool = False
+    sort: str = "best"
+    offset: int = 0
+
+    @property
+    def words(self) -> list[str]:
+        return tokens(self.text)
+
+    def signature(self) -> int:
+        """What a cursor belongs to (a cursor of another search is refused)."""
+        parts = (self.text.strip().lower(), self.category, self.country, self.size, self.age, self.gender)
+        return zlib.crc32(json.dumps([*parts, self.collab, self.open_only, self.sort]).encode())
+
+
+def _choice(raw: str | None, allowed: Sequence[str], message: str) -> str | None:
+    if raw is None or not raw.strip():
+        return None
+    wanted = raw.strip().lower()
+    for term in allowed:
+        if term.lower() == wanted:
+            return term
+    raise ValidationError(message)
+
+
+def parse_query(params: Mapping[str, str | None]) -> Query:
+    """The query string of GET brands/search, checked: a 400 with a clear message otherwise."""
+    text = params.get("q") or ""
+    if len(text) > MAX_QUERY:
+        raise ValidationError(f"Search for at most {MAX_QUERY} characters")
+    if len(tokens(text)) > MAX_WORDS:
+        raise ValidationError(f"Search for at most {MAX_WORDS} words")
+    country = params.get("country")
+    if country is not None and country.strip():
+        country = country.strip().upper()
+        if country not in COUNTRIES:
+            raise ValidationError("Choose a country from the list")
+    else:
+        country = None
+    open_raw = (params.get("open") or "").strip().lower()
+    if open_raw not in ("", "true", "false", "1", "0"):
+        raise ValidationError("open must be true or false")
+    sort = (params.get("sort") or "best").strip().lower()
+    if sort not in SORTS:
+        raise ValidationError("Sort by best, newest or name")
+    query = Query(
+        text=text.strip(),
+        category=_choice(params.get("category"), CATEGORIES, "Choose a category from the list"),
+        country=country,
+        size=_choice(params.get("audienceSize"), COMPANY_SIZES, "Choose a size from the list"),
+        age=_choice(params.get("age"), AGE_BANDS, "Choose an age range from the list"),
+        gender=_choice(params.get("gender"), GENDERS, "Choose an audience gender from the list"),
+        collab=_choice(
+            params.get("collabType"), COLLAB_KINDS, "Choose a kind of collaboration from the list"
+        ),
+        open_only=open_raw in ("true", "1"),
+        sort=sort,
+    )
+    cursor = params.get("cursor")
+    if cursor:
+        return Query(**{**query.__dict__, "offset": read_cursor(cursor, query)})
+    return query
+
+
+EXPIRED_CURSOR = "That page of results is no longer available: search again"
+
+
+def make_cursor(query: Query, offset: int) -> str:
+    raw = json.dumps({"o": offset, "s": query.signature()}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def read_cursor(cursor: str, query: Query) -> int:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        data = json.loads(raw)
+        offset, signature = int(data["o"]), int(data["s"])
+    except (ValueError, TypeError, KeyError):
+        raise ValidationError(EXPIRED_CURSOR) from None
+    if signature != query.signature() or not 0 < offset <= MAX_OFFSET:
+        raise ValidationError(EXPIRED_CURSOR)
+    return offset
+
+
+# ---------------------------------------------------------------- words
+
+_WORD = re.compile(r"[0-9a-z]+")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: 'Café' -> 'cafe'."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def tokens(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+def name_key(name: str) -> str:
+    return " ".join(tokens(name))
+
+
+def _topic_words() -> dict[str, list[tuple[str, str]]]:
+    """Each word of a listed category, value or kind -> the (field, term) it stands for."""
+    words: dict[str, list[tuple[str, str]]] = {}
+    for kind, terms in (("cat", CATEGORIES), ("values", VALUES), ("kinds", COLLAB_KINDS)):
+        for term in terms:
+            for word in tokens(term):
+                words.setdefault(word, []).append((kind, term))
+    return words
+
+
+TOPIC_WORDS = _topic_words()
+
+# ---------------------------------------------------------------- rows beside the packed records
+
+_ROW_HEAD = struct.Struct("<H")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One brand's search row: where it sits in its shard, when it was created, its flags, and
+    its name, given only when the brand shows it."""
+
+    slot: int
+    created: int
+    flags: int
+    name: str = ""
+
+
+def row_for(slot: int, created: int, name: str, hides_name: bool, feature_only: bool) -> Row:
+    """The one place a row is made: a hidden name is never written."""
+    flags = (HIDDEN if hides_name else 0) | (FEATURE_ONLY if feature_only else 0)
+    return Row(slot=slot, created=created, flags=flags, name="" if hides_name else name.replace("\n", " "))
+
+
+def encode_rows(rows: Iterable[Row]) -> bytes:
+    """Rows as one compressed blob: slot, created and flags columns, then the names."""
+    rows = sorted(rows, key=lambda r: r.slot)
+    head = _ROW_HEAD.pack(len(rows))
+    slots = struct.pack(f"<{len(rows)}H", *(r.slot for r in rows))
+    created = struct.pack(f"<{len(rows)}I", *(max(0, r.created) for r in rows))
+    flags = bytes(r.flags for r in rows)
+    names = "\n".join(("" if r.flags & HIDDEN else r.name) for r in rows).encode()
+    return zlib.compress(head + slots + created + flags + names, 6)
+
+
+def decode_rows(blob: bytes | None) -> list[Row]:
+    if not blob:
+        return []
+    data = zlib.decompress(blob)
+    (n,) = _ROW_HEAD.unpack_from(data)
+    at = _ROW_HEAD.size
+    slots = struct.unpack_from(f"<{n}H", data, at)
+    at += 2 * n
+    created = struct.unpack_from(f"<{n}I", data, at)
+    at += 4 * n
+    flags = data[at : at + n]
+    names = data[at + n :].decode().split("\n") if n else []
+    return [Row(slots[i], created[i], flags[i], names[i]) for i in range(n)]
+
+
+def decode_columns(blob: bytes | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The rows as columns (slots, created, flags, names): how the index loads them."""
+    import numpy as np
+
+    if not blob:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0, dtype=np.uint8), []
+    data = zlib.decompress(blob)
+    (n,) = _ROW_HEAD.unpack_from(data)
+    at = _ROW_HEAD.size
+    slots = np.frombuffer(data, dtype="<u2", count=n, offset=at).astype(np.int64)
+    created = np.frombuffer(data, dtype="<u4", count=n, offset=at + 2 * n).astype(np.int64)
+    flags = np.frombuffer(data, dtype=np.uint8, count=n, offset=at + 6 * n)
+    names = data[at + 7 * n :].decode().split("\n") if n else []
+    return slots, created, flags, names
+
+
+def splice_row(blob: bytes | None, row: Row | None, slot: int) -> bytes:
+    """The shard's rows with `slot` replaced by `row` (None: removed)."""
+    rows = {r.slot: r for r in decode_rows(blob)}
+    rows.pop(slot, None)
+    if row is not None:
+        rows[slot] = row
+    return encode_rows(rows.values())
+
+
+# ---------------------------------------------------------------- the index
+
+
+@dataclass
+class Shard:
+    """One shard as loaded: its packed records and its search rows."""
+
+    number: int
+    version: int
+    records: bytes
+    search: bytes | None  # encode_rows' blob (None: written before search)
+
+
+@dataclass
+class Index:
+    """Every brand, in id order, as columns: the packed match records (scoring and filters),
+    creation time, flags, and the name words of brands that show their name."""
+
+    packed: Packed
+    created: np.ndarray
+    flags: np.ndarray
+    names: list[str]  # "" where the name is hidden or unknown
+    vocab: list[str]  # distinct name words, sorted
+    word_offsets: np.ndarray  # CSR: brands of vocab[i] are word_brands[o[i]:o[i+1]]
+    word_brands: np.ndarray
+    name_keys: list[str]  # each brand's name words joined by spaces ("" where not shown)
+    name_order: np.ndarray  # rank by name as a subscriber sees it (hidden: the masked name)
+    masked_order: np.ndarray  # rank by the masked name (category), then id
+    by_length: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    versions: dict[int, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+    @property
+    def ids(self) -> np.ndarray:
+        return self.packed.ids
+
+
+def build(shards: Sequence[Shard], shard_size: int) -> Index:
+    """The index from loaded shards (a cold start, or after shards changed). Vectorised where
+    it can be: it runs on a cold start (docs/decisions.md: about 0.3 s of CPU at 100,000)."""
+    import numpy as np
+
+    from tandem.domain.matching import record_dtype
+
+    dtype = record_dtype()
+    parts, created_parts, flag_parts, names = [], [], [], []
+    for shard in sorted(shards, key=lambda s: s.number):
+        usable = len(shard.records) - len(shard.records) % dtype.itemsize
+        records = np.frombuffer(shard.records[:usable], dtype=dtype)
+        records = records[records["id"] != 0]
+        slots, created, flags, shard_names = decode_columns(shard.search)
+        at = np.full(shard_size, -1, dtype=np.int64)  # slot -> its row
+        at[slots] = np.arange(len(slots))
+        row = at[records["id"].astype(np.int64) % shard_size]
+        has = row >= 0
+        created_parts.append(np.where(has, created[row], 0))
+        # No row yet (a shard from before search): no name, to be safe.
+        flag_parts.append(np.where(has, flags[row], HIDDEN).astype(np.uint8))
+        shown = np.where(has, (flags[row] & HIDDEN) == 0, False)
+        names.extend(shard_names[r] if ok else "" for r, ok in zip(row.tolist(), shown.tolist(), strict=True))
+        parts.append(records)
+    packed = Packed(np.concatenate(parts) if parts else np.zeros(0, dtype=dtype))
+    n = len(packed)
+    findall = _WORD.findall
+    named = [position for position, name in enumerate(names) if name]
+    name_keys = [""] * n
+    for position in named:
+        name_keys[position] = " ".join(findall(fold(names[position])))
+    named = [position for position in named if name_keys[position]]
+    words = " ".join(name_keys[position] for position in named).split()
+    if words:
+        vocab = sorted(set(words))
+        word_id = {word: i for i, word in enumerate(vocab)}
+        inverse = np.fromiter(map(word_id.__getitem__, words), dtype=np.int64, count=len(words))
+        counts = np.fromiter((name_keys[p].count(" ") + 1 for p in named), dtype=np.int64, count=len(named))
+        owners = np.repeat(np.array(named, dtype=np.int32), counts)
+        order = np.argsort(inverse, kind="stable")
+        brands = owners[order]
+        offsets = np.searchsorted(inverse[order], np.arange(len(vocab) + 1)).astype(np.int64)
+    else:
+        vocab, brands, offsets = [], np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64)
+    grouped = {}
+    by_length: dict[int, list[int]] = {}
+    for i, word in enumerate(vocab):
+        if len(word) >= FUZZY_MIN - 1:
+            by_length.setdefault(len(word), []).append(i)
+    for length, ids in by_length.items():
+        codes = np.frombuffer("".join(vocab[i] for i in ids).encode(), dtype=np.uint8).reshape(-1, length)
+        grouped[length] = (np.array(ids, dtype=np.int64), codes.astype(np.uint32))
+    masked = [brand_profile.masked_name(CATEGORIES[c - 1] if 1 <= c <= len(CATEGORIES) else "").lower()
+              for c in range(len(CATEGORIES) + 1)]  # fmt: skip
+    cat = np.minimum(packed.cat, len(masked) - 1).tolist()
+    shown_as = [name.casefold() if name else masked[c] for name, c in zip(names, cat, strict=True)]
+    by_name = sorted(range(n), key=shown_as.__getitem__)  # stable: ties keep id order
+    return Index(
+        packed=packed,
+        created=np.concatenate(created_parts) if created_parts else np.zeros(0, dtype=np.int64),
+        flags=np.concatenate(flag_parts) if flag_parts else np.zeros(0, dtype=np.uint8),
+        names=names,
+        vocab=vocab,
+        word_offsets=offsets,
+        word_brands=brands,
+        name_keys=name_keys,
+        name_order=_ranks(np.array(by_name, dtype=np.int64)),
+        masked_order=_ranks(np.lexsort((packed.ids, np.minimum(packed.cat, len(masked) - 1)))),
+        by_length=grouped,
+        versions={s.number: s.version for s in shards},
+    )
+
+
+def _ranks(order: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    ranks = np.empty(len(order), dtype=np.int64)
+    ranks[order] = np.arange(len(order))
+    return ranks
+
+
+# ---------------------------------------------------------------- matching words
+
+
+def _one_edit(index: Index, word: str) -> list[int]:
+    """Vocabulary words one edit from `word` (a letter changed, missing or extra)."""
+    import numpy as np
+
+    n = len(word)
+    q = np.array([ord(c) for c in word], dtype=np.uint32)
+    found: list[np.ndarray] = []
+    same = index.by_length.get(n)
+    if same is not None:
+        ids, codes = same
+        found.append(ids[(codes != q).sum(axis=1) <= 1])
+    longer = index.by_length.get(n + 1)  # the query misses a letter
+    if longer is not None:
+        ids, codes = longer
+        prefix = np.cumprod(codes[:, :n] == q, axis=1).sum(axis=1)
+        suffix = np.cumprod((codes[:, 1:] == q)[:, ::-1], axis=1).sum(axis=1)
+        found.append(ids[prefix + suffix >= n])
+    shorter = index.by_length.get(n - 1)  # the query has a letter too many
+    if shorter is not None and n > 1:
+        ids, codes = shorter
+        prefix = np.cumprod(codes == q[: n - 1], axis=1).sum(axis=1)
+        suffix = np.cumprod((codes == q[1:])[:, ::-1], axis=1).sum(axis=1)
+        found.append(ids[prefix + suffix >= n - 1])
+    return sorted({int(i) for part in found for i in part})
+
+
+def _word_brands(index: Index, word_ids: Iterable[int]) -> np.ndarray:
+    import numpy as np
+
+    o, b = index.word_offsets, index.word_brands
+    parts = [b[o[i] : o[i + 1]] for i in word_ids]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int32)
+
+
+def _topic_mask(index: Index, word: str) -> np.ndarray | None:
+    """Brands whose category, values or kinds have a word starting with `word`."""
+    import numpy as np
+
+    from tandem.domain.matching.vocabulary import _KIND_BIT, _VALUE_BIT
+
+    terms = [
+        t for w, ts in TOPIC_WORDS.items() if w.startswith(word) and (len(word) >= 3 or w == word) for t in ts
+    ]
+    if not terms:
+        return None
+    packed = index.packed
+    mask = np.zeros(len(packed), dtype=bool)
+    cats = [category_code(t) for kind, t in terms if kind == "cat"]
+    if cats:
+        mask |= np.isin(packed.cat, cats)
+    values = sum(1 << _VALUE_BIT[t.lower()] for kind, t in terms if kind == "values")
+    if values:
+        mask |= (packed.values & np.uint64(values)) != 0
+    kinds = sum(1 << _KIND_BIT[t.lower()] for kind, t in terms if kind == "kinds")
+    if kinds:
+        mask |= (packed.kinds & np.uint64(kinds)) != 0
+    return mask
+
+
+def text_tiers(index: Index, words: list[str], by_name: bool) -> np.ndarray:
+    """Per brand: 0 no match, 1 every word matched (some by topic or one edit away), 2 every word
+    matched a name word exactly or as a prefix, 3 the whole name is the query."""
+    import numpy as np
+
+    n = len(index)
+    tier = np.full(n, 2 if by_name else 1, dtype=np.int8)
+    for word in words:
+        best = np.zeros(n, dtype=np.int8)
+        if by_name:
+            lo = bisect_left(index.vocab, word)
+            if len(word) >= 2:
+                hi = bisect_left(index.vocab, word + "\uffff")
+            else:
+                hi = lo + 1 if lo < len(index.vocab) and index.vocab[lo] == word else lo
+            prefixed = _word_brands(index, range(lo, hi))
+            if len(word) >= FUZZY_MIN:
+                near = _word_brands(index, _one_edit(index, word))
+                best[near] = 1
+            best[prefixed] = 2
+        topic = _topic_mask(index, word)
+        if topic is not None:
+            best = np.where(topic & (best == 0), np.int8(1), best)
+        tier = np.minimum(tier, best)
+    if by_name and words:
+        key, keys = " ".join(words), index.name_keys
+        exact = [int(p) for p in np.flatnonzero(tier == 2) if keys[p] == key]
+        tier[exact] = 3
+    return tier
+
+
+# ---------------------------------------------------------------- a search
+
+
+@dataclass
+class Page:
+    positions: list[int]  # index positions of this page's brands, in order
+    total: int
+    next_offset: int | None
+
+
+def filter_mask(index: Index, query: Query, excluded: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    from tandem.domain.matching.vocabulary import _AGE_BIT, _COUNTRY_BIT, _GENDER_BIT, _KIND_BIT, _SIZE_CODE
+
+    p = index.packed
+    mask = ~excluded
+    if query.category:
+        mask &= p.cat == category_code(query.category)
+    if query.size:
+        mask &= p.size == _SIZE_CODE[query.size.lower()]
+    if query.age:
+        mask &= (p.ages & np.uint64(1 << _AGE_BIT[query.age.lower()])) != 0
+    if query.gender:
+        mask &= (p.genders & np.uint64(1 << _GENDER_BIT[query.gender.lower()])) != 0
+    if query.collab:
+        mask &= (p.kinds & np.uint64(1 << _KIND_BIT[query.collab.lower()])) != 0
+    if query.country:
+        bit = _COUNTRY_BIT[query.country.lower()]
+        mask &= (p.countries[:, bit // 64] & np.uint64(1 << (bit % 64))) != 0
+    return mask
+
+
+def search(
+    index: Index, query: Query, *, excluded: np.ndarray, by_name: bool, fit: np.ndarray | None
+) -> Page:
+    """One page of a search. `excluded`: a mask of brands this viewer never gets (its own,
+    blocked, suspended, and for `open` the feature-only ones); `by_name`: the viewer sees names
+    (else only topic words match); `fit`: the reciprocal score of each brand for the viewer."""
+    import numpy as np
+
+    mask = filter_mask(index, query, excluded)
+    words = query.words
+    tier = text_tiers(index, words, by_name) if words else np.zeros(len(index), dtype=np.int8)
+    if words:
+        mask &= tier > 0
+    hits = np.flatnonzero(mask)
+    total = len(hits)
+    end = min(total, query.offset + PAGE_SIZE)
+    if query.offset >= total:
+        return Page([], total, None)
+    exact_first = -(tier[hits] == 3).astype(np.int8)
+    if query.sort == "newest":
+        keys = (-index.ids[hits], -index.created[hits], exact_first)  # ties: the later id is newer
+    elif query.sort == "name":
+        ranks = index.name_order if by_name else index.masked_order
+        keys = (ranks[hits], exact_first)
+    else:
+        score = fit[hits] if fit is not None else np.zeros(total, dtype=np.float32)
+        keys = (index.ids[hits], -score, -tier[hits])
+    order = np.lexsort(keys)[query.offset : end]
+    return Page([int(i) for i in hits[order]], total, end if end < total else None)
+
+
+def excluded_mask(index: Index, brand_ids: Iterable[int]) -> np.ndarray:
+    """A mask over the index of `brand_ids`."""
+    import numpy as np
+
+    ids = np.fromiter(brand_ids, dtype=np.int64)
+    return np.isin(index.ids, ids) if len(ids) else np.zeros(len(index), dtype=bool)

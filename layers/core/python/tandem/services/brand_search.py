@@ -1,0 +1,132 @@
+"""GET brands/search: the whole directory, searched by name and topic, filtered and sorted, as
+the selected brand sees it (the same cards and masking as Matches).
+
+The index lives in the API container's memory (tandem.domain.search.Index), built from the
+match-index shards (their packed records and the search rows beside them) and kept current by
+a version check: at most once every CHECK_SECONDS a search also reads the shards' manifest (one
+small item, in the batch the screen reads anyway) and reloads only shards whose version moved.
+No search reads the brands table beyond the page it shows. Decision and figures:
+docs/decisions.md, 2026-11-29.
+
+DynamoDB calls of a search: (1) the viewer's partition (profile, relations, what is new);
+(2) one BatchGetItem of the caller's items, the viewer's account and, when due, the manifest;
+(3) one BatchGetItem of the page's brands. Loading the index (a cold container, or after shards
+changed) adds one BatchGetItem of the shards it needs.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from tandem.domain import search as rules
+from tandem.domain.matching import account_hash, pack, score_packed
+from tandem.errors import NotFound
+from tandem.services import access as caller
+from tandem.services import match_index
+from tandem.services.access import Access
+from tandem.services.matches import search_card, viewer_for
+from tandem.store import news
+from tandem.store.items import get_many
+from tandem.store.models import Account, Brand, MatchIndexManifest
+from tandem.store.partition import brand_items
+
+CHECK_SECONDS = 10.0  # a warm container checks the manifest at most this often
+
+
+class _Cache:
+    """The container's index: the shards as loaded, the index built from them, and when the
+    manifest was last checked."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.shards: dict[int, rules.Shard] = {}
+        self.index: rules.Index | None = None
+        self.checked = 0.0
+
+    def due(self, now: float) -> bool:
+        return self.index is None or now - self.checked >= CHECK_SECONDS
+
+    def current(self, manifest: MatchIndexManifest | None, now: float) -> rules.Index:
+        """The index, brought up to the manifest's versions (None: not read this time)."""
+        with self.lock:
+            if manifest is not None or self.index is None:
+                wanted = manifest.shard_versions if manifest is not None else {}
+                changed = [
+                    s for s, v in wanted.items() if self.shards.get(s) is None or self.shards[s].version != v
+                ]
+                gone = [s for s in self.shards if s not in wanted]
+                if changed:
+                    loaded, _ = match_index.load_for_search(changed)
+                    self.shards.update({s.number: s for s in loaded})
+                for s in gone:
+                    self.shards.pop(s, None)
+                if changed or gone or self.index is None:
+                    self.index = rules.build(list(self.shards.values()), match_index.SHARD_SIZE)
+                self.checked = now
+            return self.index
+
+
+_CACHE = _Cache()
+
+
+def forget_index() -> None:
+    """Drop the container's index (tests; the next search loads it again)."""
+    global _CACHE
+    _CACHE = _Cache()
+
+
+def excluded_brand_ids(viewer_brand: Brand, index: rules.Index, *, open_only: bool) -> set[int]:
+    """THE brands a viewer never finds in search: its own account's brands and, for "open to
+    requests now", brands of feature-only accounts. Brands blocked either way and suspended
+    brands belong here too (issue 27's Block and Suspend): add them to this set."""
+    import numpy as np
+
+    mine = index.packed.acct == np.uint64(account_hash(viewer_brand.account_id))
+    if open_only:
+        mine = mine | ((index.flags & rules.FEATURE_ONLY) != 0)
+    return {int(i) for i in index.ids[mine]}
+
+
+def search(brand_id: int, params: Mapping[str, str | None], access: Access | None = None) -> dict[str, Any]:
+    """One page of a search for the selected brand (see the module's note for its reads)."""
+    query = rules.parse_query(params)  # a 400 before anything is read
+    mine = brand_items(brand_id)  # call 1
+    now = time.monotonic()
+    cache = _CACHE
+    wanted = caller.keys_of(access)
+    account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
+    if account_key is not None:
+        wanted.append((Account, account_key))
+    due = cache.due(now)
+    if due:
+        wanted.append((MatchIndexManifest, MatchIndexManifest.key()))
+    found = get_many(wanted)  # call 2
+    caller.verify(access, found, mine.profile)
+    if mine.profile is None:
+        raise NotFound("Brand not found")
+    viewer = viewer_for(mine.profile, found.get(account_key))
+    manifest = found.get(MatchIndexManifest.key()) if due else None
+    index = cache.current(manifest, now)
+    excluded = rules.excluded_mask(index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only))
+    fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score if len(index) else None
+    page = rules.search(index, query, excluded=excluded, by_name=viewer.subscribed, fit=fit)
+    ids = [int(index.ids[p]) for p in page.positions]
+    others = get_many([(Brand, Brand.key(i)) for i in ids]) if ids else {}  # call 3
+    cards = []
+    for other_id in ids:
+        other = others.get(Brand.key(other_id))
+        if other is None:  # deleted since the index was loaded
+            continue
+        cards.append(search_card(viewer, other, mine.relations.get(other_id)))
+    open_run = news.open_run_of(mine.seen)
+    return {
+        "matches": cards,
+        "total": page.total,
+        "nextCursor": rules.make_cursor(query, page.next_offset) if page.next_offset is not None else None,
+        "showingBrandNames": viewer.subscribed,
+        "runOutstanding": open_run is not None,
+        "runId": open_run,
+    }

@@ -1,0 +1,85 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { closeFirstVisitPopups, DEMO, FREE, signIn } from './members';
+
+// A seeded brand that hides its name (infra/local/seed.py's population: its draw hides it).
+const HIDDEN_NAME = 'Amber Loom';
+
+const results = (page: Page) => page.getByRole('list', { name: 'Search results' }).getByRole('article');
+
+async function search(page: Page, words: string) {
+  await page.getByRole('searchbox').fill(words);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+test('demo@ finds a brand despite a typo, narrows, pages, opens a result and comes back', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO);
+  await closeFirstVisitPopups(page);
+  await page.goto('/matches');
+  await page.getByRole('navigation', { name: 'Match lists' }).getByRole('link', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/matches\/search$/);
+
+  await search(page, 'northwnd');
+  await expect(page).toHaveURL(/\?q=northwnd$/);
+  const northwind = results(page).filter({ hasText: 'Northwind Outdoor' });
+  await expect(northwind).toHaveCount(1);
+  await expect(northwind.getByText(/ · \d+%$/)).toBeVisible(); // its fit, as on Matches
+  await expect(northwind.getByRole('button', { name: 'Save Northwind Outdoor' })).toBeVisible();
+
+  // Narrow by category: more than a page of outdoors brands; the next page comes below.
+  await search(page, '');
+  await page.getByRole('combobox', { name: 'Category' }).selectOption('outdoors');
+  await expect(page).toHaveURL(/\?category=outdoors$/);
+  await expect(results(page)).toHaveCount(20);
+  await page.getByRole('button', { name: 'Show more brands' }).click();
+  await expect.poll(() => results(page).count()).toBeGreaterThan(20);
+  for (const category of await results(page).locator('.match-card__category').allTextContents()) {
+    expect(category).toBe('outdoors');
+  }
+
+  // ...and by country.
+  await page.getByRole('combobox', { name: 'Country' }).selectOption('GB');
+  await expect(page).toHaveURL(/\?category=outdoors&country=GB$/);
+  const found = page.getByText(/^\d+ brands? found$/);
+  await expect(found).toBeVisible();
+  const narrowed = await found.textContent();
+  const count = await results(page).count();
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThanOrEqual(20);
+
+  // Open a result, then come back to the same results with the back button.
+  const first = results(page).first();
+  const name = (await first.getByRole('heading').textContent()) ?? '';
+  await first.getByRole('link', { name: /View brand/ }).click();
+  await expect(page).toHaveURL(/\/matches\/brand\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/matches\/search\?category=outdoors&country=GB$/);
+  await expect(page.getByText(narrowed ?? '')).toBeVisible();
+  await expect(results(page)).toHaveCount(count);
+  await expect(results(page).first().getByRole('heading')).toHaveText(name);
+  await expect(page.getByRole('combobox', { name: 'Country' })).toHaveValue('GB');
+
+  // A subscriber cannot find a brand that hides its name by that name either.
+  await search(page, HIDDEN_NAME);
+  await expect(page.getByText('No brands match your search')).toBeVisible();
+});
+
+test('free@ sees masked results and cannot find a hidden-name brand by its name', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, FREE);
+  await closeFirstVisitPopups(page);
+  await page.goto('/matches/search?q=outdoors');
+  await expect(page.getByText('Brand names are hidden.')).toBeVisible();
+  await expect(results(page).first()).toBeVisible();
+  for (const heading of await results(page).getByRole('heading').allTextContents()) {
+    expect(heading).toBe('An outdoors brand');
+  }
+  await expect(results(page).locator('img.brand-logo')).toHaveCount(0);
+
+  await search(page, HIDDEN_NAME);
+  await expect(page).toHaveURL(/\?q=Amber\+Loom$/);
+  await expect(page.getByText('No brands match your search')).toBeVisible();
+  await expect(results(page)).toHaveCount(0);
+});

@@ -1,0 +1,246 @@
+"""GET brands/search (docs/api.md "Matches"): the whole directory, searched by name and topic,
+filtered, sorted and paged, with the masking of Matches."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tandem.services import brand_search, match_index
+from tandem.store.models import BrandRelation
+from tests.factories import auth_headers
+from tests.functional.helpers import Brand
+
+
+@pytest.fixture(autouse=True)
+def fresh_index():
+    brand_search.forget_index()  # each test's moto world is new: so is the container's index
+    yield
+    brand_search.forget_index()
+
+
+def directory(count: int = 0) -> list:
+    """Other members' brands: named ones, one that hides its name, and `count` more."""
+    from tandem.services import brands
+
+    made = [
+        brands.create_brand(
+            account_id="acct-northwind",
+            name="Northwind Outdoor",
+            category="outdoors",
+            collab_kinds=["giveaways"],
+            countries=["GB"],
+        ),
+        brands.create_brand(
+            account_id="acct-secret", name="Quietfox Labs", category="tech", hide_name=True, countries=["GB"]
+        ),
+        brands.create_brand(account_id="acct-moss", name="Moss Goods", category="home", countries=["US"]),
+    ]
+    for i in range(count):
+        made.append(
+            brands.create_brand(
+                account_id=f"acct-pop-{i}",
+                name=f"Kestrel {i:02d}",
+                category=["home", "beauty"][i % 2],
+                countries=["GB"],
+                collab_kinds=["giveaways"],
+            )
+        )
+    match_index.rebuild()
+    return made
+
+
+def search(api, who: Brand, **params) -> tuple[int, dict]:
+    return api.call("GET", f"/api/brands/search?{urlencode(params)}", who.headers)
+
+
+def names(body: dict) -> list[str]:
+    return [card["name"] for card in body["matches"]]
+
+
+def test_a_typo_finds_the_brand_and_exact_names_come_first(api):
+    me = Brand("me@example.com", "Oat & Co", category="food & drink", countries=["GB"])
+    directory()
+    status, body = search(api, me, q="northwnd")
+    assert status == 200, body
+    assert names(body) == ["Northwind Outdoor"]
+    card = body["matches"][0]
+    assert card["nameVisible"] is True and card["fit"] and isinstance(card["reasons"], list)
+    assert set(card) >= {"id", "name", "logoUrl", "category", "description", "score", "saved", "isNew"}
+    assert names(search(api, me, q="north")[1]) == ["Northwind Outdoor"]  # a word prefix
+    assert names(search(api, me, q="Northwind Outdoor", sort="name")[1])[0] == "Northwind Outdoor"
+
+
+def test_my_own_brands_are_never_found(api):
+    me = Brand("me@example.com", "Northwind Kitchen", category="home")
+    directory()
+    assert names(search(api, me, q="northwind")[1]) == ["Northwind Outdoor"]
+
+
+def test_a_hidden_name_is_never_found_by_its_name_even_by_a_subscriber(api):
+    me = Brand("me@example.com", "Oat & Co")
+    directory()
+    assert search(api, me, q="quietfox")[1]["matches"] == []
+    assert search(api, me, q="quietfx")[1]["matches"] == []
+    by_topic = search(api, me, q="tech")[1]["matches"]
+    assert [c["name"] for c in by_topic] == ["A tech brand"]  # found by what it does, masked
+    assert by_topic[0]["nameVisible"] is False and by_topic[0]["logoUrl"] is None
+
+
+def test_a_member_without_a_subscription_sees_masked_cards_and_cannot_search_names(api):
+    me = Brand("me@example.com", "Oat & Co", status="none")
+    directory()
+    status, body = search(api, me, q="northwind")
+    assert status == 200 and body["matches"] == [] and body["total"] == 0
+    body = search(api, me, q="outdoors")[1]
+    assert body["showingBrandNames"] is False
+    assert names(body) == ["An outdoors brand"]
+    assert body["matches"][0]["logoUrl"] is None
+
+
+def test_filters_narrow_the_results(api):
+    me = Brand("me@example.com", "Oat & Co")
+    directory(4)
+    assert set(names(search(api, me, country="US")[1])) == {"Moss Goods"}
+    assert set(names(search(api, me, category="outdoors", country="GB")[1])) == {"Northwind Outdoor"}
+    got = search(api, me, collabType="giveaways", category="beauty")[1]
+    assert names(got) == ["Kestrel 01", "Kestrel 03"] or set(names(got)) == {"Kestrel 01", "Kestrel 03"}
+
+
+def test_open_to_requests_leaves_out_feature_only_brands(api):
+    from tandem.services import accounts, brands
+
+    me = Brand("me@example.com", "Oat & Co")
+    directory()
+    account, _ = accounts.create_account_with_user(
+        email="fin@example.com", name="Fin", password=None, access="feature", confirmed=True
+    )
+    featured = brands.create_brand(
+        account_id=account.account_id, name="Northwind Trails", category="outdoors"
+    )
+    match_index.refresh(featured)  # as a profile save does
+    assert set(names(search(api, me, q="northwind")[1])) == {"Northwind Outdoor", "Northwind Trails"}
+    assert names(search(api, me, q="northwind", open="true")[1]) == ["Northwind Outdoor"]
+
+
+def test_pages_of_twenty_by_cursor_and_sorts(api):
+    me = Brand(
+        "me@example.com", "Oat & Co", category="food & drink", countries=["GB"], collab_kinds=["giveaways"]
+    )
+    made = directory(25)
+    first = search(api, me, sort="name")[1]
+    assert first["total"] == len(made) and len(first["matches"]) == 20 and first["nextCursor"]
+    second = search(api, me, sort="name", cursor=first["nextCursor"])[1]
+    assert second["nextCursor"] is None
+    everything = names(first) + names(second)
+    assert (
+        len(everything) == len(made) and len(set(c["id"] for c in first["matches"] + second["matches"])) == 28
+    )
+    assert everything == sorted(everything, key=str.casefold)
+    newest = search(api, me, sort="newest")[1]["matches"]
+    assert [c["id"] for c in newest][:3] == sorted((int(b.brand_id) for b in made), reverse=True)[:3]
+    best = search(api, me, sort="best")[1]["matches"]
+    assert [c["score"] for c in best] == sorted((c["score"] for c in best), reverse=True)
+    # A cursor belongs to its search.
+    status, body = search(api, me, sort="newest", cursor=first["nextCursor"])
+    assert status == 400 and body == {"error": "That page of results is no longer available: search again"}
+
+
+def test_saved_flags_show_on_the_cards(api):
+    me = Brand("me@example.com", "Oat & Co")
+    northwind = directory()[0]
+    BrandRelation.set_flags(me.id, int(northwind.brand_id), saved=True)
+    card = search(api, me, q="northwind")[1]["matches"][0]
+    assert card["saved"] is True
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"q": "x" * 101}, "Search for at most 100 characters"),
+        ({"category": "rockets"}, "Choose a category from the list"),
+        ({"country": "XX"}, "Choose a country from the list"),
+        ({"audienceSize": "huge"}, "Choose a size from the list"),
+        ({"age": "old"}, "Choose an age range from the list"),
+        ({"gender": "robots"}, "Choose an audience gender from the list"),
+        ({"collabType": "mergers"}, "Choose a kind of collaboration from the list"),
+        ({"open": "maybe"}, "open must be true or false"),
+        ({"sort": "random"}, "Sort by best, newest or name"),
+        ({"cursor": "not-a-cursor"}, "That page of results is no longer available: search again"),
+    ],
+)
+def test_bad_input_is_a_400_with_a_clear_message(api, params, message):
+    me = Brand("me@example.com", "Oat & Co")
+    status, body = search(api, me, **params)
+    assert (status, body) == (400, {"error": message})
+
+
+def test_another_members_brand_is_refused(api):
+    me = Brand("me@example.com", "Oat & Co")
+    them = Brand("them@example.com", "Moss Goods")
+    status, _ = api.call("GET", "/api/brands/search?q=moss", auth_headers(me.token, them.id))
+    assert status == 403
+    status, _ = api.call("GET", f"/api/brands/search?q=moss&userBrand={them.id}", me.headers)
+    assert status == 403
+
+
+def test_a_feature_only_account_cannot_search(api):
+    from tandem.services import accounts, brands, tokens
+
+    account, user = accounts.create_account_with_user(
+        email="fin@example.com", name="Fin", password=None, access="feature", confirmed=True
+    )
+    brand = brands.create_brand(account_id=account.account_id, name="Fin Goods")
+    token = tokens.issue_access_token(user.user_id, account.account_id, user.access)
+    status, body = api.call("GET", "/api/brands/search?q=oat", auth_headers(token, int(brand.brand_id)))
+    assert status == 403, body
+
+
+def test_a_name_hidden_after_the_index_was_loaded_is_no_longer_found(api):
+    from tandem.services import brands
+
+    me = Brand("me@example.com", "Oat & Co")
+    northwind = directory()[0]
+    assert names(search(api, me, q="northwind")[1]) == ["Northwind Outdoor"]
+    brands.update_profile(northwind, {"hideName": True})  # its owner's save
+    brand_search._CACHE.checked = 0.0  # as CHECK_SECONDS later: the next search checks the manifest
+    assert search(api, me, q="northwind")[1]["matches"] == []
+    assert names(search(api, me, q="outdoors")[1]) == ["An outdoors brand"]
+
+
+_FUZZ: dict = {}
+query_params = st.fixed_dictionaries(
+    {},
+    optional={
+        "q": st.text(max_size=120),
+        "category": st.sampled_from(["home", "outdoors", "HOME", "", "x", "food & drink"]),
+        "country": st.sampled_from(["GB", "us", "", "ZZ", "G"]),
+        "audienceSize": st.sampled_from(["1-10", "200+", "", "big"]),
+        "age": st.sampled_from(["25-34", "55+", "", "7"]),
+        "gender": st.sampled_from(["women", "men", "", "?"]),
+        "collabType": st.sampled_from(["giveaways", "events", "", "?"]),
+        "open": st.sampled_from(["true", "false", "", "yes"]),
+        "sort": st.sampled_from(["best", "newest", "name", "", "up"]),
+        "cursor": st.text(max_size=40),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(params=query_params)
+def test_any_query_string_is_answered_or_refused_never_a_server_error(api, params):
+    """The route's fuzz: whatever the query string, a 200 or a 400 with a message."""
+    if _FUZZ.get("api") is not api:  # one world for every example of this test
+        directory()
+        _FUZZ.update(api=api, me=Brand("me@example.com", "Oat"))
+    me = _FUZZ["me"]
+    params = {k: v.replace("\x00", "") for k, v in params.items()}
+    status, body = search(api, me, **params)
+    assert status in (200, 400), (params, status, body)
+    if status == 400:
+        assert isinstance(body["error"], str) and body["error"]
+    else:
+        assert len(body["matches"]) <= 20

@@ -1,0 +1,167 @@
+"""Brand search's index (tandem.domain.search): words, rows, typo tolerance, ranking, and the
+masking property: a hidden name changes nothing any search answers."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tandem.domain import matching
+from tandem.domain import search as rules
+from tandem.errors import ValidationError
+
+SHARD = 2000
+
+
+def build(brands: list[dict]) -> rules.Index:
+    """An index of `brands` ({name, hidden, category, feature, created}), ids 1..n."""
+    records = bytearray()
+    rows = []
+    for brand_id, b in enumerate(brands, start=1):
+        profile = matching.Profile(
+            brand_id=brand_id,
+            account_id=f"acct-{brand_id}",
+            category=b.get("category", "home"),
+            countries=frozenset(b.get("countries", ["GB"])),
+            collab_kinds=frozenset(b.get("kinds", ["giveaways"])),
+        )
+        slot = brand_id % SHARD
+        records += bytes(matching.RECORD_SIZE) * (slot - len(records) // matching.RECORD_SIZE)
+        records += matching.pack(profile)
+        rows.append(
+            rules.row_for(
+                slot, b.get("created", brand_id), b["name"], b.get("hidden", False), b.get("feature", False)
+            )
+        )
+    shard = rules.Shard(number=0, version=1, records=bytes(records), search=rules.encode_rows(rows))
+    return rules.build([shard], SHARD)
+
+
+def found(index: rules.Index, text: str, by_name: bool = True, sort: str = "best", **filters) -> list[int]:
+    query = rules.parse_query({"q": text, "sort": sort, **filters})
+    page = rules.search(
+        index, query, excluded=np.zeros(len(index), dtype=bool), by_name=by_name, fit=np.ones(len(index))
+    )
+    return [int(index.ids[p]) for p in page.positions]
+
+
+def test_words_are_folded_to_plain_lower_case():
+    assert rules.tokens("Café  Crème & Co.") == ["cafe", "creme", "co"]
+
+
+def test_a_hidden_name_is_never_written_to_its_row():
+    row = rules.row_for(5, 100, "Quietfox Labs", hides_name=True, feature_only=False)
+    assert row.name == "" and row.flags & rules.HIDDEN
+    blob = rules.encode_rows([row, rules.row_for(6, 100, "Moss Goods", False, True)])
+    assert b"Quietfox" not in zlib.decompress(blob)
+    assert rules.decode_rows(blob) == [row, rules.Row(6, 100, rules.FEATURE_ONLY, "Moss Goods")]
+
+
+def test_typos_missing_letters_and_prefixes_find_the_name():
+    index = build([{"name": "Northwind Outdoor"}, {"name": "Moss Goods"}, {"name": "Northern Lights"}])
+    assert found(index, "northwnd") == [1]  # a letter missing
+    assert found(index, "nortwhind") == []  # two edits away: not a typo we guess
+    assert found(index, "narthwind") == [1]  # a letter changed
+    assert found(index, "northwinds") == [1]  # a letter too many
+    assert set(found(index, "north")) == {1, 3}  # a word prefix
+    assert found(index, "north outd") == [1]  # every word must match
+    assert found(index, "zebra") == []
+
+
+def test_exact_name_hits_rank_first_whatever_the_fit():
+    index = build([{"name": "Moss Goods Extra"}, {"name": "Moss Goods"}, {"name": "Moss Good"}])
+    fit = np.array([0.9, 0.1, 0.8], dtype=np.float32)
+    query = rules.parse_query({"q": "moss goods"})
+    page = rules.search(index, query, excluded=np.zeros(3, dtype=bool), by_name=True, fit=fit)
+    assert [int(index.ids[p]) for p in page.positions] == [2, 1, 3]
+
+
+def test_topic_words_match_for_everyone_names_only_for_who_sees_them():
+    index = build(
+        [{"name": "Northwind Outdoor", "category": "outdoors"}, {"name": "Moss", "category": "home"}]
+    )
+    assert found(index, "northwind", by_name=False) == []
+    assert found(index, "outdoor", by_name=False) == [1]
+    assert set(found(index, "giveaway", by_name=False)) == {1, 2}
+
+
+def test_name_sort_orders_by_the_shown_name_and_masks_hidden_ones():
+    index = build(
+        [{"name": "Zest"}, {"name": "Apple", "hidden": True, "category": "tech"}, {"name": "Bloom"}]
+    )
+    assert found(index, "", sort="name") == [2, 3, 1]  # 'a tech brand', 'bloom', 'zest'
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"q": "a" * 101}, "Search for at most 100 characters"),
+        ({"q": "a b c d e f g h i"}, "Search for at most 8 words"),
+        ({"sort": "price"}, "Sort by best, newest or name"),
+        ({"category": "spaceships"}, "Choose a category from the list"),
+    ],
+)
+def test_bad_queries_are_refused_with_a_clear_message(params, message):
+    with pytest.raises(ValidationError, match=message):
+        rules.parse_query(params)
+
+
+def test_a_cursor_only_continues_its_own_search():
+    query = rules.parse_query({"q": "moss"})
+    cursor = rules.make_cursor(query, 20)
+    assert rules.parse_query({"q": "moss", "cursor": cursor}).offset == 20
+    with pytest.raises(ValidationError):
+        rules.parse_query({"q": "fern", "cursor": cursor})
+
+
+# ---------------------------------------------------------------- the masking property
+
+word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=9)
+brand_name = st.lists(word, min_size=1, max_size=3).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    shown=st.lists(brand_name, min_size=1, max_size=12),
+    hidden_name=brand_name,
+    other_hidden_name=brand_name,
+    typed=st.one_of(brand_name, st.just("")),
+    use_hidden=st.booleans(),
+    by_name=st.booleans(),
+    sort=st.sampled_from(rules.SORTS),
+    categories=st.lists(st.sampled_from(matching.CATEGORIES[:6]), min_size=13, max_size=13),
+)
+def test_a_hidden_name_changes_nothing_a_search_answers(
+    shown, hidden_name, other_hidden_name, typed, use_hidden, by_name, sort, categories
+):
+    """Two directories that differ only in the hidden brand's name answer every query (even the
+    hidden name itself, or a typo of it) with the same brands, in the same order, and the same
+    count. The hidden brand sits in the middle of the ids, as any brand might."""
+    text = hidden_name if use_hidden else typed
+
+    def directory(secret: str) -> list[dict]:
+        listed = [{"name": n, "category": categories[i]} for i, n in enumerate(shown)]
+        middle = len(listed) // 2
+        listed.insert(middle, {"name": secret, "hidden": True, "category": categories[12]})
+        return listed
+
+    one, two = build(directory(hidden_name)), build(directory(other_hidden_name))
+    query = rules.parse_query({"q": text, "sort": sort})
+    fit = np.linspace(0.1, 0.9, len(one)).astype(np.float32)
+    nobody = np.zeros(len(one), dtype=bool)
+    a = rules.search(one, query, excluded=nobody, by_name=by_name, fit=fit)
+    b = rules.search(two, query, excluded=nobody, by_name=by_name, fit=fit)
+    assert (a.positions, a.total, a.next_offset) == (b.positions, b.total, b.next_offset)
+    assert [n for n in one.names if n] == shown  # the index holds the shown names, no other
+
+
+def test_the_property_can_fail_a_shown_name_is_found():
+    """The control: the same name shown is found, so the property above is not vacuous."""
+    index = build([{"name": "Moss"}, {"name": "Quietfox Labs"}])
+    assert found(index, "quietfox") == [2]
+    hidden = build([{"name": "Moss"}, {"name": "Quietfox Labs", "hidden": True}])
+    assert found(hidden, "quietfox") == []

@@ -1,0 +1,81 @@
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { api, asBrand } from '@/lib/api';
+import { matchKeys } from './keys';
+import type { MatchCard } from './matches';
+
+/** docs/api.md "Matches": GET brands/search, one page (20 cards). */
+export interface SearchPage {
+  readonly matches: readonly MatchCard[];
+  readonly total: number;
+  readonly nextCursor: string | null;
+  readonly showingBrandNames: boolean;
+}
+
+/** The search and filters as they stand in the address (/matches/search?q=...). */
+export const SEARCH_FIELDS = ['q', 'category', 'country', 'audienceSize', 'age', 'gender', 'collabType', 'open', 'sort'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+export type SearchParams = Partial<Record<SearchField, string>>;
+
+export const SORTS = [
+  { value: 'best', label: 'Best fit' },
+  { value: 'newest', label: 'Newest' },
+  { value: 'name', label: 'Name' },
+] as const;
+
+/** The longest search the server accepts (a longer one is refused with a 400). */
+export const MAX_QUERY = 100;
+
+/** The fields of an address's query string that make a search, empty ones left out. */
+export function searchParamsOf(params: URLSearchParams): SearchParams {
+  const found: SearchParams = {};
+  for (const field of SEARCH_FIELDS) {
+    const value = params.get(field)?.trim();
+    if (value) found[field] = value;
+  }
+  return found;
+}
+
+/** The query string of a search (fields in a fixed order, so equal searches share a cache). */
+export function searchQueryString(params: SearchParams): string {
+  const query = new URLSearchParams();
+  for (const field of SEARCH_FIELDS) {
+    const value = params[field];
+    if (value) query.set(field, value);
+  }
+  return query.toString();
+}
+
+export function searchBrands(brand: string, query: string, cursor: string | null): Promise<SearchPage> {
+  const withCursor = cursor ? `${query ? `${query}&` : ''}cursor=${encodeURIComponent(cursor)}` : query;
+  return api.get<SearchPage>(`brands/search${withCursor ? `?${withCursor}` : ''}`, asBrand(brand));
+}
+
+/**
+ * The pages of one search of the member's brand (null: not known yet). Every page loaded is
+ * kept with the search, so coming back (the back button) shows them all again at once.
+ */
+export function useBrandSearch(brand: string | null, query: string) {
+  return useInfiniteQuery({
+    queryKey: matchKeys.search(brand ?? '', query),
+    queryFn: ({ pageParam }) => searchBrands(brand ?? '', query, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: brand !== null,
+    staleTime: 60_000,
+  });
+}
+
+/** A brand was saved or unsaved: every loaded search of the member's brand shows it. */
+export function updateSearches(client: QueryClient, brand: string, brandId: number, saved: boolean): void {
+  client.setQueriesData<InfiniteData<SearchPage>>({ queryKey: matchKeys.allSearches(brand) }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            matches: page.matches.map((card) => (card.id === brandId ? { ...card, saved } : card)),
+          })),
+        }
+      : data,
+  );
+}

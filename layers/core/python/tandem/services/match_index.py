@@ -131,8 +131,9 @@ def _write_record(brand_id: int, record: bytes) -> None:
 
 
 def refresh(brand: Brand) -> None:
-    """Put one brand's current profile into the index (after a create or a save)."""
-    _write_record(int(brand.brand_id), pack(to_profile(brand)))
+    """Put one brand's current profile into the index (after a create or a save); a suspended
+    brand's slot stays empty (it is no one's candidate)."""
+    _write_record(int(brand.brand_id), EMPTY_RECORD if brand.suspended else pack(to_profile(brand)))
 
 
 def remove(brand_id: int) -> None:
@@ -147,6 +148,8 @@ def _brands_of_shard(shard: int) -> Iterable[Brand]:
 def _rebuild_once(shard: int, current: MatchIndexShard | None, extra: dict[int, bytes]) -> bytes | None:
     blob = b""
     for brand in _brands_of_shard(shard):
+        if brand.suspended:
+            continue  # suspended by the team (issue 27): no one's candidate
         blob = _splice(blob, int(brand.brand_id) % SHARD_SIZE, pack(to_profile(brand)))
     for slot, record in extra.items():
         blob = _splice(blob, slot, record)

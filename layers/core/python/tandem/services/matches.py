@@ -17,7 +17,7 @@ from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
-from tandem.services import brands, entitlements
+from tandem.services import brands, entitlements, visibility
 from tandem.services.access import Access
 from tandem.store import news
 from tandem.store.items import get_many
@@ -131,6 +131,7 @@ def list_matches(
         ids = [i for i in ids if i in brand_ids]
     account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
     wanted = caller.keys_of(access) + [(Brand, Brand.key(i)) for i in ids]
+    wanted += visibility.keys(brand_id, with_blocks=False)  # blocks came with the partition
     if account_key is not None:
         wanted.append((Account, account_key))
     found = get_many(wanted)  # call 2
@@ -139,10 +140,11 @@ def list_matches(
         raise NotFound("Brand not found")
     viewer = viewer_for(mine.profile, found.get(account_key))
     fresh = news.ids(mine.seen, news.MATCHES)
+    hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     cards = []
     for other_id in ids:
         other = found.get(Brand.key(other_id))
-        if other is None or other.account_id == viewer.account_id:
+        if other is None or other.account_id == viewer.account_id or other_id in hidden or other.suspended:
             continue
         relation = rels.get(other_id)
         match = matches.get(other_id)
@@ -202,14 +204,17 @@ def set_dismissed(viewer: Viewer, other_id: int, dismissed: bool) -> dict[str, b
     return {"dismissed": dismissed}
 
 
-def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
+def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> dict[str, Any]:
     """GET brand/{brandId}: any brand as the selected brand sees it. Contact details only for
-    connected brands and the member's own."""
+    connected brands and the member's own. `hidden`: the caller's check read the
+    visibility items (tandem.services.visibility.keys) with the account."""
     try:
         other = brands.get_brand(other_id)
     except NotFound:
         raise NotFound("Brand not found") from None
     is_own = other.account_id == viewer.account_id
+    if not is_own and (other_id in visibility.hidden_from(viewer.brand_id, hidden) or other.suspended):
+        raise NotFound(visibility.NOT_FOUND)  # blocked either way, or suspended: as if unknown
     relation = (
         None
         if other_id == viewer.brand_id

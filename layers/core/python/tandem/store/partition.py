@@ -1,6 +1,7 @@
 """A brand's own items in one Query: its partition BRAND#<id> holds, in sort-key order,
 its matches (MATCH#), match runs (MATCHRUN#), profile (PROFILE), relations to other brands
-(REL#) and what is new to it (SEEN). A screen about the brand reads them in one call."""
+(REL#), its blocks (SAFETY, store/safety.py) and what is new to it (SEEN). A screen about the
+brand reads them in one call."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ class BrandItems:
     seen: BrandSeen | None = None
     relations: dict[int, BrandRelation] = field(default_factory=dict)
     matches: dict[int, Match] = field(default_factory=dict)
+    blocks: Any = None  # store.safety.BrandBlocks: the brands it blocked or that blocked it
 
 
 def brand_items(brand_id: int, with_matches: bool = False) -> BrandItems:
@@ -44,6 +46,10 @@ def brand_items(brand_id: int, with_matches: bool = False) -> BrandItems:
                 found.profile = Brand.from_raw_data(raw)
             elif sort_key == keys.SEEN:
                 found.seen = BrandSeen.from_raw_data(raw)
+            elif sort_key == keys.SAFETY_SK:
+                from tandem.store.safety import BrandBlocks
+
+                found.blocks = BrandBlocks.from_raw_data(raw)
             elif sort_key.startswith(keys.RELATION_PREFIX):
                 relation = BrandRelation.from_raw_data(raw)
                 found.relations[int(relation.other_id)] = relation

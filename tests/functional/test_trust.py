@@ -20,7 +20,9 @@ def _block(api, who: Brand, other: int, method: str = "POST"):
     return api.call(method, f"/api/brands/{other}/block", who.headers)
 
 
-def _report(api, who: Brand, other: int, reason: str = "spam", text: str = "Sent me the same message ten times"):
+def _report(
+    api, who: Brand, other: int, reason: str = "spam", text: str = "Sent me the same thing ten times"
+):
     return api.call("POST", f"/api/brands/{other}/report", who.headers, {"reason": reason, "text": text})
 
 
@@ -68,7 +70,7 @@ def test_blocking_cancels_the_pending_request_and_returns_the_senders_credit(api
     _, received = api.call("GET", "/api/requests?box=received", amy.headers)
     assert received["items"] == []
     _, out = api.call("GET", "/api/requests?box=sent", ben.headers)
-    assert ben.id not in _ids(out["items"]) and amy.id not in {i.get("toBrand", {}).get("id") for i in out["items"]}
+    assert out["items"] == []  # the cancelled request to the brand that blocked it is not listed
     assert send(api, ben, amy) == NOT_FOUND
     assert send(api, amy, ben) == NOT_FOUND
     # The brand pages answer as for an unknown brand, both ways.
@@ -214,7 +216,8 @@ def test_at_most_ten_reports_a_day_per_member(api):
     for other in others[:10]:
         assert _report(api, reporter, other.id)[0] == 201
     status, body = _report(api, reporter, others[10].id)
-    assert (status, body["error"]) == (429, "You can report up to 10 brands a day. Please try again tomorrow.")
+    too_many = "You can report up to 10 brands a day. Please try again tomorrow."
+    assert (status, body["error"]) == (429, too_many)
 
 
 def test_a_blocked_brand_cannot_be_reported_by_the_brand_it_blocked(api, pair):
@@ -236,7 +239,7 @@ def test_the_reports_queue_shows_the_brand_its_reports_and_its_recent_requests(a
     amy, ben = pair
     carl = Brand("carl@example.com", "Tide Tea")
     send(api, ben, carl)
-    _report(api, amy, ben.id, "spam", "Sent me the same message ten times")
+    _report(api, amy, ben.id, "spam", "Sent me the same thing ten times")
     admin = _admin()
     status, queue = api.call("GET", "/api/admin/reports", admin)
     assert status == 200, queue
@@ -245,7 +248,7 @@ def test_the_reports_queue_shows_the_brand_its_reports_and_its_recent_requests(a
     assert case["status"] == "open"
     (report,) = case["reports"]
     assert report["reasonLabel"] == "Spam"
-    assert report["text"] == "Sent me the same message ten times"
+    assert report["text"] == "Sent me the same thing ten times"
     assert report["reporter"]["email"] == "amy@example.com"
     status, detail = api.call("GET", f"/api/admin/reports/{ben.id}", admin)
     assert status == 200, detail
@@ -277,7 +280,8 @@ def test_a_warning_is_emailed_to_the_owner_with_the_admins_text(api, pair):
     status, body = api.call("POST", f"/api/admin/reports/{ben.id}/action", admin, {"action": "warn"})
     assert (status, body["error"]) == (400, "Please write the warning the brand's owner will read")
     text = "Please stop sending the same request to everyone."
-    status, _ = api.call("POST", f"/api/admin/reports/{ben.id}/action", admin, {"action": "warn", "text": text})
+    warn = {"action": "warn", "text": text}
+    status, _ = api.call("POST", f"/api/admin/reports/{ben.id}/action", admin, warn)
     assert status == 200
     (warning,) = [m for m in mail_to("ben@example.com") if "Tandem team" in m.subject]
     assert text in warning.body
@@ -325,3 +329,23 @@ def test_a_suspended_brand_leaves_the_match_index(api, pair):
     assert ben.id not in set(match_index.load([shard]).ids.tolist())
     match_index.rebuild_shard(shard)  # the nightly rebuild skips it too
     assert ben.id not in set(match_index.load([shard]).ids.tolist())
+
+
+def test_a_blocked_or_suspended_brands_feature_leaves_the_pitch_area(api, pair):
+    from tests.functional.test_pitch import live_feature
+
+    amy, ben = pair
+    carl = Brand("carl@example.com", "Tide Tea", credits=6)
+    admin = _admin()
+    fid = live_feature(api, amy, admin)
+    assert [f["id"] for f in api.call("GET", "/api/pitch", ben.headers)[1]["features"]] == [fid]
+    _block(api, ben, amy.id)  # ben blocks amy: neither sees the other's feature or can pitch
+    assert api.call("GET", "/api/pitch", ben.headers)[1]["features"] == []
+    assert api.call("GET", f"/api/pitch/{fid}", ben.headers)[0] == 404
+    status, body = api.call("POST", f"/api/pitch/{fid}/pitch", ben.headers, {"message": "Hello there"})
+    assert (status, body) == NOT_FOUND
+    assert available(ben.account) == 6
+    # Suspended: the feature leaves the Pitch Area for everyone.
+    assert [f["id"] for f in api.call("GET", "/api/pitch", carl.headers)[1]["features"]] == [fid]
+    api.call("POST", f"/api/admin/reports/{amy.id}/action", admin, {"action": "suspend"})
+    assert api.call("GET", "/api/pitch", carl.headers)[1]["features"] == []

@@ -232,7 +232,7 @@ def _described(entry: AuditEntry, people: _People) -> dict[str, Any]:
         subject = {"label": label, "href": f"/pitch/{target}"}
     elif action in BRAND_ACTIONS:
         label = str(details.get("brand") or f"Brand {target}")
-        subject = {"label": label, "href": f"/admin/reports/{target}"}
+        subject = {"label": label, "href": f"/admin/reports?brand={target}"}
     elif action.startswith("settings."):
         subject = {"label": "Site settings", "href": SETTINGS_PAGE}
     else:

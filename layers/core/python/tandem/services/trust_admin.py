@@ -180,6 +180,20 @@ def _mail_reporters(case: ReportCase | None) -> int:
     return len(told)
 
 
+def _mail_suspended(brand: Brand, text: str) -> None:
+    why = f"\n\nOur team's note:\n\n{text}" if text else ""
+    try:
+        mailer.send_to_account(
+            brand.account_id,
+            "Your brand is suspended on Tandem",
+            f"Hello,\n\nOur team has suspended {brand.name} on Tandem after members reported it. While it "
+            f"is suspended, other members don't see it and it can't send requests or pitches.{why}\n\n"
+            "You can reply to us from your dashboard.",
+        )
+    except Exception:  # noqa: BLE001 (an email never undoes the action)
+        logger.exception("Could not queue a suspension email")
+
+
 def _cancel_pending(brand_id: int) -> int:
     """Every open request the brand sent or received is cancelled (credits back to senders)."""
     from tandem.services.requests.transitions import transition
@@ -239,6 +253,7 @@ def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
         details["text"] = text
     if action == "suspend":
         set_suspended(brand_id, True)
+        _mail_suspended(brand, text)
         details["cancelledRequests"] = _cancel_pending(brand_id)
         try:
             match_index.remove(brand_id)

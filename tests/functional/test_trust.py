@@ -349,3 +349,15 @@ def test_a_blocked_or_suspended_brands_feature_leaves_the_pitch_area(api, pair):
     assert [f["id"] for f in api.call("GET", "/api/pitch", carl.headers)[1]["features"]] == [fid]
     api.call("POST", f"/api/admin/reports/{amy.id}/action", admin, {"action": "suspend"})
     assert api.call("GET", "/api/pitch", carl.headers)[1]["features"] == []
+
+
+def test_a_suspended_brands_owner_replies_to_the_team_from_the_dashboard_box(api, pair):
+    """The reply reaches the admin console's Issue reports (outside development the box is
+    open only to admins and to owners of a suspended brand)."""
+    amy, _ = pair
+    reply = {"description": "We fixed our profile, please look again.", "path": "suspended"}
+    admin = _admin()
+    api.call("POST", f"/api/admin/reports/{amy.id}/action", admin, {"action": "suspend"})
+    assert api.call("POST", "/api/issues/report", amy.headers, reply) == (201, {"message": "Issue sent"})
+    _, issues = api.call("GET", "/api/admin/issue-reports", admin)
+    assert [r["description"] for r in issues["reports"]] == [reply["description"]]

@@ -168,7 +168,7 @@ def list_matches(
     cards.sort(key=lambda c: order.get(c["id"], (1, -c["score"], c["id"])))
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
-        shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded}
+        shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded} | {str(i) for i in hidden}
         news.remove(brand_id, news.MATCHES, fresh & shown)  # call 3, only when there was news
     open_run = news.open_run_of(mine.seen)
     return {

@@ -83,7 +83,7 @@ function BrandReview({ brandId, status }: { readonly brandId: number; readonly s
             Warning to the owner of {name} (sent by email)
           </label>
           <textarea id={warnId} rows={4} maxLength={2000} value={warning} onChange={(event) => { setWarning(event.target.value); }} className="field__input field__input--textarea" />
-          <div className="admin__actions">
+          <div className="admin__row-actions">
             <Button type="submit" busy={act.isPending} disabled={warning.trim() === ''}>
               Send warning
             </Button>
@@ -93,7 +93,7 @@ function BrandReview({ brandId, status }: { readonly brandId: number; readonly s
           </div>
         </form>
       )}
-      <div className="admin__actions">
+      <div className="admin__row-actions">
         {status === 'open' && (
           <>
             <Button variant="secondary" busy={act.isPending && act.variables.action === 'dismiss'} onClick={() => { act.mutate({ brandId, action: 'dismiss' }); }}>

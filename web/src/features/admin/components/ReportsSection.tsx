@@ -170,7 +170,10 @@ export function ReportsSection() {
             key={tab.id}
             variant={tab.id === status ? 'primary' : 'secondary'}
             aria-pressed={tab.id === status}
-            onClick={() => { setSearch(tab.id === 'open' ? {} : { status: tab.id }); }}
+            onClick={() => {
+              setOpenId(null);
+              setSearch(tab.id === 'open' ? {} : { status: tab.id });
+            }}
           >
             {tab.label}
           </Button>

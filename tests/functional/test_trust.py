@@ -361,3 +361,15 @@ def test_a_suspended_brands_owner_replies_to_the_team_from_the_dashboard_box(api
     assert api.call("POST", "/api/issues/report", amy.headers, reply) == (201, {"message": "Issue sent"})
     _, issues = api.call("GET", "/api/admin/issue-reports", admin)
     assert [r["description"] for r in issues["reports"]] == [reply["description"]]
+
+
+def test_declines_leave_out_a_blocked_brand_both_ways(api, pair):
+    amy, ben = pair
+    _, sent = send(api, ben, amy)
+    status, _ = api.call("POST", f"/api/requests/{sent['request']['id']}/decline", amy.headers, {})
+    assert status == 200
+    assert len(api.call("GET", "/api/declines?dir=in", amy.headers)[1]["items"]) == 1
+    assert len(api.call("GET", "/api/declines?dir=out", ben.headers)[1]["items"]) == 1
+    _block(api, amy, ben.id)
+    assert api.call("GET", "/api/declines?dir=in", amy.headers)[1]["items"] == []
+    assert api.call("GET", "/api/declines?dir=out", ben.headers)[1]["items"] == []

@@ -59,6 +59,11 @@ def _fill(path: str, brand: int) -> str:
     return re.sub(r"\{runId\}", "0" * 32, path)
 
 
+# Routes whose path brand is ANOTHER brand the selected one acts on (block, report): API
+# Gateway allows one variable name under /brands, so they say {brandId}; the header is checked.
+OTHER_BRAND_IN_PATH = {"/api/brands/{brandId}/block", "/api/brands/{brandId}/report"}
+
+
 def test_every_private_route_refuses_another_members_brand(api, aws):
     """Walks the app's route table, so new routes are covered automatically."""
     from infra.local.lambda_inprocess import load_handler_module
@@ -79,7 +84,7 @@ def test_every_private_route_refuses_another_members_brand(api, aws):
             )
             assert status == 403, (method, path, status, body)
             # ...and in the path, where the route has one.
-            if "{brand}" in path or "{brandId}" in path:
+            if ("{brand}" in path or "{brandId}" in path) and path not in OTHER_BRAND_IN_PATH:
                 status, body = api.call(method, _fill(path, int(theirs.brand_id)), auth_headers(token))
                 assert status == 403, (method, path, status, body)
             checked += 1

@@ -32,6 +32,7 @@ const SPEC_PATHS: readonly (readonly [string, RouteAccess])[] = [
   ['/account/profile/', 'private'],
   ['/account/subscriptions/', 'private'],
   ['/account/notifications/', 'private'],
+  ['/account/blocked', 'private'],
   ['/account/subscriptions/payment-processing/cs_test_1', 'private'],
   ['/requests', 'private'],
   ['/requests/received', 'private'],

@@ -40,6 +40,7 @@ const pages = {
   brands: () => import('@/features/brands/components/BrandsPage').then((m) => m.BrandsPage),
   profile: () => import('@/features/account/components/ProfilePage').then((m) => m.ProfilePage),
   account: () => import('@/features/account/components/AccountPage').then((m) => m.AccountPage),
+  blocked: () => import('@/features/trust/components/BlockedPage').then((m) => m.BlockedPage),
   matches: () => import('@/features/matches/components/MatchesPage').then((m) => m.MatchesRoute),
   matchBrand: () => import('@/features/matches/components/BrandDetailPage').then((m) => m.MatchBrandPage),
   matchSearch: () => import('@/features/matches/components/SearchPage').then((m) => m.SearchPage),
@@ -147,6 +148,7 @@ export const routes: readonly AppRoute[] = [
   privatePage('/account/brands', 'Brands', pages.brands),
   privatePage('/account/profile', 'Profile', pages.profile),
   privatePage('/account/notifications', 'Notifications', pages.notifications),
+  privatePage('/account/blocked', 'Blocked brands', pages.blocked, 'Account'),
   privatePage('/account/subscriptions', 'Billing', pages.subscriptions, 'Billing', { subscriptionType: 'account' }),
   ...withPayment('/account/subscriptions', 'Billing', 'Billing', 'account', { bare: false, page: pages.subscriptions }),
 

@@ -135,3 +135,29 @@ def audit_log() -> dict:
     admin_only(bp.current_request)
     query = _query()
     return audit.recent(query.get("cursor"))
+
+
+@route(bp, "/admin/reports", methods=["GET"])
+def reports_queue() -> dict:
+    """Brands members reported (status=open) and suspended brands (status=suspended)."""
+    from tandem.services import trust_admin
+
+    admin_only(bp.current_request)
+    return trust_admin.queue(_query())
+
+
+@route(bp, "/admin/reports/{brandId}", methods=["GET"])
+def reported_brand(brandId: str) -> dict:  # noqa: N803
+    from tandem.services import trust_admin
+
+    admin_only(bp.current_request)
+    return trust_admin.detail(brandId)
+
+
+@route(bp, "/admin/reports/{brandId}/action", methods=["POST"])
+def act_on_brand(brandId: str) -> dict:  # noqa: N803
+    """dismiss | warn | suspend | lift, recorded in the audit log."""
+    from tandem.services import trust_admin
+
+    admin = admin_only(bp.current_request)
+    return trust_admin.act(admin, brandId, json_body(bp.current_request))

@@ -80,9 +80,39 @@ def logo_upload(brandId: str) -> dict:  # noqa: N803
 @route(bp, "/brand/{otherBrandId}", methods=["GET"])
 def public_brand(otherBrandId: str) -> dict:  # noqa: N803
     """Any brand, as the selected brand (X-Brand-Id) sees it."""
-    from tandem.services import entitlements, matches
+    from tandem.services import entitlements, matches, visibility
 
-    member = member_for_brand(bp.current_request, also=entitlements.with_account)
+    def also(brand_id: int | None, account_id: str) -> list:
+        return entitlements.with_account(brand_id, account_id) + visibility.keys(brand_id)
+
+    member = member_for_brand(bp.current_request, also=also)
     other_id = brand_id_param(otherBrandId)
     viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
-    return matches.public_view(viewer, other_id)
+    return matches.public_view(viewer, other_id, member.found)
+
+
+@route(bp, "/brands/{brandId}/block", methods=["POST"])
+def block_brand(brandId: str) -> dict:  # noqa: N803
+    """Block another brand (the path's brand: not one of the caller's) as the selected brand
+    (X-Brand-Id): both ways, silently."""
+    from tandem.services import trust
+
+    member = member_for_brand(bp.current_request)
+    return trust.block(member.brand, brand_id_param(brandId))
+
+
+@route(bp, "/brands/{brandId}/block", methods=["DELETE"])
+def unblock_brand(brandId: str) -> dict:  # noqa: N803
+    from tandem.services import trust
+
+    member = member_for_brand(bp.current_request)
+    return trust.unblock(member.brand, brand_id_param(brandId))
+
+
+@route(bp, "/brands/{brandId}/report", methods=["POST"])
+def report_brand(brandId: str) -> Response:  # noqa: N803
+    from tandem.services import trust
+
+    member = member_for_brand(bp.current_request)
+    result = trust.report(member.brand, member.user, brand_id_param(brandId), json_body(bp.current_request))
+    return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))

@@ -23,12 +23,21 @@ def _query(name: str) -> str | None:
 def _member(with_slot: bool = False) -> tuple[Member, Account | None]:
     """The caller, with the account (names shown by subscription; billing's record) read in the
     same call, and the brand's Pitch Area slot when `with_slot` (the pitch service says which)."""
-    from tandem.services import entitlements, pitch
+    from tandem.services import entitlements, pitch, visibility
 
-    member = member_for_brand(
-        bp.current_request, also=pitch.with_slot if with_slot else entitlements.with_account
-    )
+    read = pitch.with_slot if with_slot else entitlements.with_account
+
+    def also(brand_id: int | None, account_id: str) -> list:
+        return read(brand_id, account_id) + visibility.keys(brand_id)  # hidden brands' features
+
+    member = member_for_brand(bp.current_request, also=also)
     return member, member.item(Account, member.user.account_id)
+
+
+def _hidden(member: Member) -> frozenset[int]:
+    from tandem.services import visibility
+
+    return visibility.hidden_from(int(member.brand.brand_id), member.found)
 
 
 @route(bp, "/pitch", methods=["GET"])
@@ -37,7 +46,12 @@ def list_features() -> dict:
 
     member, account = _member()
     return pitch.list_live(
-        account, member.user.account_id, _query("kind"), _query("category"), _query("cursor")
+        account,
+        member.user.account_id,
+        _query("kind"),
+        _query("category"),
+        _query("cursor"),
+        hidden=_hidden(member),
     )
 
 
@@ -63,7 +77,7 @@ def get_feature(featureId: str) -> dict:  # noqa: N803 (the API's parameter name
     from tandem.services import pitch
 
     member, account = _member()
-    return pitch.view(featureId, member.brand, account)
+    return pitch.view(featureId, member.brand, account, hidden=_hidden(member))
 
 
 @route(bp, "/pitch/{featureId}", methods=["DELETE"])

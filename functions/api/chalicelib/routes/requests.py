@@ -25,7 +25,9 @@ def _query(name: str) -> str | None:
 def _with_news(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
     """The lists read what is new to the brand and the account (whose plan says whether names
     are shown) with the caller's check (one BatchGetItem)."""
-    account = [(Account, Account.key(account_id))]
+    from tandem.services import visibility
+
+    account = [(Account, Account.key(account_id))] + visibility.keys(brand_id)
     return account + ([(BrandSeen, BrandSeen.key(brand_id))] if brand_id is not None else [])
 
 
@@ -33,6 +35,13 @@ def _lister() -> tuple[Member, int, BrandSeen]:
     member = member_for_brand(bp.current_request, also=_with_news)
     brand_id = int(member.brand.brand_id)
     return member, brand_id, member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id)
+
+
+def _hidden(member: Member) -> frozenset[int]:
+    """Blocked (either way) and suspended brands, read with the caller (tandem.services.visibility)."""
+    from tandem.services import visibility
+
+    return visibility.hidden_from(int(member.brand.brand_id), member.found)
 
 
 def _sees_names(member: Member) -> bool:
@@ -56,7 +65,12 @@ def list_requests() -> dict:
 
     member, brand_id, seen = _lister()
     return requests.list_requests(
-        brand_id, _query("box") or "received", _query("cursor"), seen=seen, sees_names=_sees_names(member)
+        brand_id,
+        _query("box") or "received",
+        _query("cursor"),
+        seen=seen,
+        sees_names=_sees_names(member),
+        hidden=_hidden(member),
     )
 
 
@@ -113,7 +127,12 @@ def list_declines() -> dict:
 
     member, brand_id, seen = _lister()
     return requests.list_declines(
-        brand_id, _query("dir") or "out", _query("cursor"), seen=seen, sees_names=_sees_names(member)
+        brand_id,
+        _query("dir") or "out",
+        _query("cursor"),
+        seen=seen,
+        sees_names=_sees_names(member),
+        hidden=_hidden(member),
     )
 
 

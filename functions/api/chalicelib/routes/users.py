@@ -186,3 +186,12 @@ def brand_visibility_popup_done() -> dict:
 
     member = member_for_brand(bp.current_request, need_brand=False)
     return onboarding.finish(member.user, "brand-visibility-popup")
+
+
+@route(bp, "/users/blocked", methods=["GET"])
+def blocked_brands() -> dict:
+    """The brands the selected brand (X-Brand-Id) blocked (/account/blocked)."""
+    from tandem.services import trust
+
+    member = member_for_brand(bp.current_request, also=trust.with_blocks)
+    return trust.list_blocked(member.brand, member.found)

@@ -5,7 +5,7 @@ export interface AdminMenuLink {
   readonly to: string;
 }
 
-export const ADMIN_SECTIONS = ['users', 'approvals', 'refunds', 'credits', 'issues', 'message', 'audit'] as const;
+export const ADMIN_SECTIONS = ['users', 'approvals', 'reports', 'refunds', 'credits', 'issues', 'message', 'audit'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export const ADMIN_MENU: readonly AdminMenuLink[] = [
@@ -13,6 +13,7 @@ export const ADMIN_MENU: readonly AdminMenuLink[] = [
   { id: 'approvals', label: 'Approvals', to: '/admin/approvals' },
   // The Pitch Area's feature approval page (its own feature owns the route).
   { id: 'features', label: 'Features to approve', to: '/admin/features' },
+  { id: 'reports', label: 'Reports', to: '/admin/reports' },
   { id: 'refunds', label: 'Refunds', to: '/admin/refunds' },
   { id: 'credits', label: 'Gift credits', to: '/admin/credits' },
   { id: 'issues', label: 'Issue reports', to: '/admin/issues' },
@@ -35,6 +36,10 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'settings.approveNewMembers': 'Changed approval of new members',
   'feature.approve': 'Approved feature',
   'feature.refuse': 'Refused feature',
+  'brand.dismiss': 'Dismissed reports',
+  'brand.warn': 'Warned brand',
+  'brand.suspend': 'Suspended brand',
+  'brand.lift': 'Lifted suspension',
 };
 
 export const STATUS_LABELS: Readonly<Record<string, string>> = {

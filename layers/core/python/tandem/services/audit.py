@@ -84,6 +84,7 @@ ACCOUNT_ACTIONS = (
     "grant.end",
 )
 FEATURE_ACTIONS = ("feature.approve", "feature.refuse")
+BRAND_ACTIONS = ("brand.dismiss", "brand.warn", "brand.suspend", "brand.lift")  # Reports queue
 SETTINGS_PAGE = "/admin/message"
 
 
@@ -173,6 +174,8 @@ def _facts(action: str, details: dict[str, Any]) -> list[str]:
             facts.append(f"{_money(payment.get('amount'), payment.get('currency'))}{refunded}")
         if details.get("creditsReturned"):
             facts.append(f"{details['creditsReturned']} credits returned")
+    elif action in BRAND_ACTIONS:
+        facts.append(_brand_fact(action, details))
     elif action.startswith("settings."):
         for key, value in details.items():
             if key == "globalMessage":
@@ -184,6 +187,20 @@ def _facts(action: str, details: dict[str, Any]) -> list[str]:
     elif action.startswith("grant."):
         facts.append(_grant_fact(action, details.get("grant")))
     return facts
+
+
+def _brand_fact(action: str, details: dict[str, Any]) -> str:
+    """A Reports queue action (tandem.services.trust_admin), in words."""
+    reports = details.get("reports")
+    about = f" ({reports} report{'s' if reports != 1 else ''})" if reports else ""
+    if action == "brand.dismiss":
+        return f"Reports dismissed{about}"
+    if action == "brand.warn":
+        return f"Owner warned{about}: {details.get('text', '')}"
+    if action == "brand.suspend":
+        cancelled = details.get("cancelledRequests")
+        return f"Brand suspended{about}" + (f", {cancelled} pending requests cancelled" if cancelled else "")
+    return "Suspension lifted"
 
 
 def _grant_fact(action: str, grant: Any) -> str:
@@ -213,6 +230,9 @@ def _described(entry: AuditEntry, people: _People) -> dict[str, Any]:
         brand, title = details.get("brand"), details.get("title")
         label = f"{brand}: {title}" if brand and title else str(title or brand or "Feature")
         subject = {"label": label, "href": f"/pitch/{target}"}
+    elif action in BRAND_ACTIONS:
+        label = str(details.get("brand") or f"Brand {target}")
+        subject = {"label": label, "href": f"/admin/reports?brand={target}"}
     elif action.startswith("settings."):
         subject = {"label": "Site settings", "href": SETTINGS_PAGE}
     else:

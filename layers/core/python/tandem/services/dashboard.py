@@ -73,7 +73,8 @@ def build(
             "connections": news.count(seen, news.CONNECTIONS),  # its requests accepted since
             "declines": news.count(seen, news.DECLINES),  # its requests declined since
         },
-        "dashboard": {"brandId": brand_id, "brandName": brand.name},
+        # Suspended by the team (issue 27): the dashboard shows a notice with a way to reply.
+        "dashboard": {"brandId": brand_id, "brandName": brand.name, "suspended": bool(brand.suspended)},
         "credits": credits_info,
         "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
         "whatsNew": content.whats_new_now(),

@@ -165,7 +165,11 @@ def _write_record(brand_id: int, record: bytes, row: search_rows.Row | None) -> 
 
 
 def refresh(brand: Brand) -> None:
-    """Put one brand's current profile into the index (after a create or a save)."""
+    """Put one brand's current profile into the index (after a create or a save); a suspended
+    brand's slot stays empty (it is no one's candidate, and no search finds it)."""
+    if brand.suspended:
+        _write_record(int(brand.brand_id), EMPTY_RECORD, None)
+        return
     row = search_row(brand, _feature_only(brand.account_id))
     _write_record(int(brand.brand_id), pack(to_profile(brand)), row)
 
@@ -193,6 +197,8 @@ def _rebuild_once(
     blob = b""
     rows: dict[int, search_rows.Row] = {}
     for brand in _brands_of_shard(shard):
+        if brand.suspended:
+            continue  # suspended by the team (issue 27): no one's candidate, found by no search
         slot = int(brand.brand_id) % SHARD_SIZE
         blob = _splice(blob, slot, pack(to_profile(brand)))
         rows[slot] = search_row(brand, slot in feature)

@@ -229,9 +229,13 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
 
 
 def _exclusions(brand_id: int) -> tuple[set[int], set[int]]:
-    """(never suggest: dismissed, requested, connected, declined; saved and still allowed)."""
+    """(never suggest: dismissed, requested, connected, declined, blocked either way or
+    suspended (tandem.services.visibility); saved and still allowed)."""
+    from tandem.services import visibility
+
     rels = BrandRelation.of_brand(brand_id)
     excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
+    excluded |= visibility.hidden_from(brand_id)
     saved = {other for other, r in rels.items() if r.saved and other not in excluded}
     return excluded, saved
 

@@ -18,7 +18,7 @@ from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
-from tandem.services import brands, entitlements
+from tandem.services import brands, entitlements, visibility
 from tandem.services.access import Access
 from tandem.services.requests import reply_stats
 from tandem.store import news
@@ -131,6 +131,7 @@ def list_matches(
     # this same BatchGetItem (100 keys a call).
     wanted = caller.keys_of(access) + [(Brand, Brand.key(i)) for i in ids]
     wanted += [reply_stats.stats_key(i) for i in ids]
+    wanted += visibility.keys(brand_id, with_blocks=False)  # blocks came with the partition
     if account_key is not None:
         wanted.append((Account, account_key))
     found = get_many(wanted)  # call 2
@@ -139,10 +140,11 @@ def list_matches(
         raise NotFound("Brand not found")
     viewer = viewer_for(mine.profile, found.get(account_key))
     fresh = news.ids(mine.seen, news.MATCHES)
+    hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     cards = []
     for other_id in ids:
         other = found.get(Brand.key(other_id))
-        if other is None or other.account_id == viewer.account_id:
+        if other is None or other.account_id == viewer.account_id or other_id in hidden or other.suspended:
             continue
         relation = rels.get(other_id)
         match = matches.get(other_id)
@@ -167,7 +169,7 @@ def list_matches(
     cards.sort(key=lambda c: order.get(c["id"], (1, -c["score"], c["id"])))
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
-        shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded}
+        shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded} | {str(i) for i in hidden}
         news.remove(brand_id, news.MATCHES, fresh & shown)  # call 3, only when there was news
     open_run = news.open_run_of(mine.seen)
     return {
@@ -230,14 +232,17 @@ def set_dismissed(viewer: Viewer, other_id: int, dismissed: bool) -> dict[str, b
     return {"dismissed": dismissed}
 
 
-def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
+def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> dict[str, Any]:
     """GET brand/{brandId}: any brand as the selected brand sees it. Contact details only for
-    connected brands and the member's own."""
+    connected brands and the member's own. `hidden`: the caller's check read the
+    visibility items (tandem.services.visibility.keys) with the account."""
     try:
         other = brands.get_brand(other_id)
     except NotFound:
         raise NotFound("Brand not found") from None
     is_own = other.account_id == viewer.account_id
+    if not is_own and (other_id in visibility.hidden_from(viewer.brand_id, hidden) or other.suspended):
+        raise NotFound(visibility.NOT_FOUND)  # blocked either way, or suspended: as if unknown
     relation = (
         None
         if other_id == viewer.brand_id

@@ -60,6 +60,8 @@ class Brand(TandemModel):
     collab_kinds = UnicodeSetAttribute(null=True)
     audience = Audience(null=True)
     hide_name = BooleanAttribute(default=False)
+    # Suspended by the team (issue 27): hidden everywhere, sends nothing, out of the match index.
+    suspended = BooleanAttribute(default=False)
     logo_key = UnicodeAttribute(null=True)  # logos/<brand id>/<random>.<ext> in the assets bucket
     social = SocialLinks(null=True)
     contact = Contact(null=True)

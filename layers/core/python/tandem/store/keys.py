@@ -323,3 +323,24 @@ def email_owner_pk(email: str) -> str:
 
 def rate_pk(scope: str, subject: str) -> str:
     return f"RATE#{scope}#{subject.lower()}"
+
+
+# Trust and safety (store/safety.py, issue 27): a brand's blocks, the suspended brands, reports.
+# SAFETY sorts between PROFILE and SEEN, so a brand's partition Query (store/partition.py) reads
+# its blocks with its profile, relations and what is new.
+SAFETY_SK = "SAFETY"
+SUSPENDED_SK = "SUSPENDED"  # pk=SITE: the ids of every suspended brand
+REPORT_CASE_SK = "CASE"
+
+
+def reports_pk(brand_id: int) -> str:
+    return f"REPORTS#{brand_id}"
+
+
+def reporter_sk(account_id: str) -> str:
+    return f"FROM#{account_id}"
+
+
+def report_cases_gsi(status: str) -> str:
+    """gsi1pk of report cases by status (open | suspended); a closed case is deleted."""
+    return f"REPORTS#{status}"

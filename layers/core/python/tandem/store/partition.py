@@ -1,7 +1,7 @@
 """A brand's own items in one Query: its partition BRAND#<id> holds, in sort-key order,
 its matches (MATCH#), its match list (MATCHCARDS), match runs (MATCHRUN#), profile (PROFILE),
-relations to other brands (REL#) and what is new to it (SEEN). A screen about the brand reads
-them in one call."""
+relations to other brands (REL#), its blocks (SAFETY, store/safety.py) and what is new to it
+(SEEN). A screen about the brand reads them in one call."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ class BrandItems:
     relations: dict[int, BrandRelation] = field(default_factory=dict)
     matches: dict[int, Match] = field(default_factory=dict)
     cards: dict[int, MatchCard] | None = None  # None: no match list written (yet)
+    blocks: Any = None  # store.safety.BrandBlocks: the brands it blocked or that blocked it
 
 
 def brand_items(brand_id: int, with_matches: bool = False, with_cards: bool = False) -> BrandItems:
@@ -47,6 +48,10 @@ def brand_items(brand_id: int, with_matches: bool = False, with_cards: bool = Fa
                 found.profile = Brand.from_raw_data(raw)
             elif sort_key == keys.SEEN:
                 found.seen = BrandSeen.from_raw_data(raw)
+            elif sort_key == keys.SAFETY_SK:
+                from tandem.store.safety import BrandBlocks
+
+                found.blocks = BrandBlocks.from_raw_data(raw)
             elif sort_key.startswith(keys.RELATION_PREFIX):
                 relation = BrandRelation.from_raw_data(raw)
                 found.relations[int(relation.other_id)] = relation

@@ -116,6 +116,10 @@ export function AccountPage() {
         <Section id="account-notifications" title="Notification settings" to={NOTIFICATIONS_PATH} action="Choose notifications">
           <p>What Tandem tells you about, and where: email, this browser, Slack.</p>
         </Section>
+
+        <Section id="account-blocked" title="Blocked brands" to="/account/blocked" action="Manage blocked brands">
+          <p>Brands you blocked: you and they don't see each other on Tandem.</p>
+        </Section>
       </div>
 
       <section className="card account-home__section" aria-labelledby="account-everywhere">

@@ -49,12 +49,94 @@ describe('Admin console', () => {
       'UUsers',
       'AApprovals',
       'FFeatures to approve',
+      'RReports',
       'RRefunds',
       'GGift credits',
       'IIssue reports',
       'GGlobal message',
       'AAudit log',
     ]);
+  });
+
+  it('lists reported brands with their reports, reviews one and suspends it after confirming', async () => {
+    const oakCase = {
+      brand: { id: 7, name: 'Loud Co' },
+      status: 'open',
+      openedAt: '2026-11-28T09:00:00Z',
+      reports: [
+        {
+          reason: 'spam',
+          reasonLabel: 'Spam',
+          text: 'Sent me the same message ten times',
+          at: '2026-11-28T09:00:00Z',
+          reporter: { email: 'amy@oat.co', brandId: 3, brandName: 'Oat & Co' },
+        },
+      ],
+    };
+    const { api, user } = open('/admin/reports', {
+      'GET admin/reports?status=open': { cases: [oakCase], nextCursor: null },
+      'GET admin/reports/7': {
+        brand: { id: 7, name: 'Loud Co', category: 'Food', accountId: 'acc7', suspended: false },
+        case: oakCase,
+        recentRequests: [{ id: 'r1', to: 'Fern Candles', status: 'declined', at: '2026-11-27T10:00:00Z', isPitch: false }],
+      },
+      'POST admin/reports/7/action': { done: 'suspend' },
+    });
+    const card = await screen.findByRole('listitem', { name: 'Loud Co' });
+    expect(within(card).getByText('Spam')).toBeInTheDocument();
+    expect(within(card).getByText('Sent me the same message ten times')).toBeInTheDocument();
+    expect(within(card).getByText(/amy@oat\.co \(Oat & Co\)/)).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Review Loud Co' }));
+    expect(await within(card).findByText('Declined')).toBeInTheDocument();
+    expect(within(card).getByText(/to Fern Candles/)).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Suspend Loud Co' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Suspend Loud Co?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByText('Brand suspended')).toBeInTheDocument();
+    expect(api.calls('POST admin/reports/7/action')[0]?.body).toEqual({ action: 'suspend' });
+  });
+
+  it('warns a reported brand only with a text, and sends it', async () => {
+    const loud = { brand: { id: 7, name: 'Loud Co' }, status: 'open', openedAt: '2026-11-28T09:00:00Z', reports: [] };
+    const { api, user } = open('/admin/reports', {
+      'GET admin/reports?status=open': { cases: [loud], nextCursor: null },
+      'GET admin/reports/7': {
+        brand: { id: 7, name: 'Loud Co', category: '', accountId: 'acc7', suspended: false },
+        case: loud,
+        recentRequests: [],
+      },
+      'POST admin/reports/7/action': { done: 'warn' },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Review Loud Co' }));
+    await user.click(await screen.findByRole('button', { name: 'Warn Loud Co' }));
+    const send = screen.getByRole('button', { name: 'Send warning' });
+    expect(send).toBeDisabled();
+    await user.type(screen.getByRole('textbox', { name: /Warning to the owner of Loud Co/ }), 'Please stop.');
+    await user.click(send);
+    expect(await screen.findByText('Warning sent to the owner')).toBeInTheDocument();
+    expect(api.calls('POST admin/reports/7/action')[0]?.body).toEqual({ action: 'warn', text: 'Please stop.' });
+  });
+
+  it('lists suspended brands and lifts a suspension', async () => {
+    const held = { brand: { id: 9, name: 'Gone Co' }, status: 'suspended', openedAt: '2026-11-28T09:00:00Z', reports: [] };
+    const { api, user } = open('/admin/reports?status=suspended', {
+      'GET admin/reports?status=suspended': { cases: [held], nextCursor: null },
+      'GET admin/reports/9': {
+        brand: { id: 9, name: 'Gone Co', category: '', accountId: 'acc9', suspended: true },
+        case: held,
+        recentRequests: [],
+      },
+      'POST admin/reports/9/action': { done: 'lift' },
+    });
+    expect(await screen.findByRole('button', { name: 'Suspended brands', pressed: true })).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Review Gone Co' }));
+    expect(await screen.findByRole('button', { name: 'Lift suspension of Gone Co' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Dismiss/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Lift suspension of Gone Co' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Lift suspension' }));
+    expect(await screen.findByText('Suspension lifted')).toBeInTheDocument();
+    expect(api.calls('POST admin/reports/9/action')).toHaveLength(1);
   });
 
   it('searches users on the server and pages with the cursor', async () => {

@@ -8,11 +8,13 @@ import { CreditsSection } from './CreditsSection';
 import { IssuesSection } from './IssuesSection';
 import { MessageSection } from './MessageSection';
 import { RefundsSection } from './RefundsSection';
+import { ReportsSection } from './ReportsSection';
 import { UsersSection } from './UsersSection';
 
 const SECTIONS: Readonly<Record<AdminSection, () => React.JSX.Element>> = {
   users: UsersSection,
   approvals: ApprovalsSection,
+  reports: ReportsSection,
   refunds: RefundsSection,
   credits: CreditsSection,
   issues: IssuesSection,

@@ -162,7 +162,12 @@ export interface CreditsProduct {
 /** GET dashboard or dashboard/{brand} answer (SPEC section 3). */
 export interface DashboardResponse {
   readonly menuCounts?: Partial<MenuCounts>;
-  readonly dashboard?: { readonly brandId?: number | string; readonly brandName?: string };
+  readonly dashboard?: {
+    readonly brandId?: number | string;
+    readonly brandName?: string;
+    /** Suspended by the team (issue 27): the dashboard shows a notice with a way to reply. */
+    readonly suspended?: boolean;
+  };
   readonly credits?: CreditsInfo | null;
   readonly userBrands?: readonly UserBrand[];
   readonly whatsNew?: readonly WhatsNewItem[];

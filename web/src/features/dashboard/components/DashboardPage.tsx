@@ -11,6 +11,7 @@ import {
   useDashboard,
   type MenuCounts,
 } from '../api/dashboard';
+import { SuspendedNotice } from '@/features/trust';
 import { greeting } from './greeting';
 import { nextStep } from './next-step';
 
@@ -71,6 +72,8 @@ export function DashboardPage() {
           </Button>
         </Alert>
       )}
+
+      {data?.dashboard?.suspended && <SuspendedNotice brandName={brandName ?? 'Your brand'} />}
 
       {data?.matchRunOutstanding && (
         <Alert tone="info" title="New matches on the way">

@@ -19,6 +19,7 @@ import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { readPendingSend } from '@/features/requests';
 import { usePaymentComplete } from '@/features/subscriptions';
+import { TrustActions } from '@/features/trust';
 import { ApiError, describeError, messageOf } from '@/lib/api';
 import { useRelationChange } from '../api/match-changes';
 import { FitMeter } from './FitMeter';
@@ -358,6 +359,11 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
                 </Detail>
               )}
             </dl>
+          </section>
+        )}
+        {!view.isOwn && (
+          <section className="brand-profile__section brand-profile__trust" aria-label="Safety">
+            <TrustActions brandId={brand.id} brandName={brand.name} onBlocked={() => void navigate('/matches', { replace: true })} />
           </section>
         )}
       </article>

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { BrandLogo } from '@/features/brands';
+import { TrustActions } from '@/features/trust';
 import type { MatchCard as Match } from '../api/matches';
 import { FitMeter } from './FitMeter';
 import { MaskedNameHint } from './MaskedNameHint';
@@ -107,6 +108,12 @@ export function MatchCard({
               Dismiss<span className="visually-hidden"> {match.name}</span>
             </Button>
           )}
+          <details className="match-card__trust">
+            <summary className="button button--ghost">
+              More<span className="visually-hidden"> for {match.name}</span>
+            </summary>
+            <TrustActions brandId={match.id} brandName={match.name} compact />
+          </details>
         </div>
       </div>
     </article>

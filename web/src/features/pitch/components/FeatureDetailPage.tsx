@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { TextAreaField } from '@/components/form/TextAreaField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
@@ -12,6 +12,7 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { BrandLogo } from '@/features/brands';
 import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
+import { TrustActions } from '@/features/trust';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { useIsFeatureOnly } from '@/lib/login-check';
 import { showToast } from '@/lib/toast';
@@ -190,6 +191,7 @@ export function FeatureDetailPage() {
   const brand = useCurrentBrandId();
   const item = useFeature(brand, featureId);
   const [pitching, setPitching] = useState(false);
+  const navigate = useNavigate();
 
   if (item.isError) {
     const gone = item.error instanceof ApiError && item.error.status === 404;
@@ -297,6 +299,11 @@ export function FeatureDetailPage() {
                 <p>It has ended or expired.</p>
               </Alert>
             )}
+          </section>
+        )}
+        {!feature.own && (
+          <section className="feature-detail__trust" aria-label="Safety">
+            <TrustActions brandId={feature.brand.id} brandName={feature.brand.name} onBlocked={() => void navigate(PITCH_PATH, { replace: true })} />
           </section>
         )}
       </article>

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { requestQuery } from '../api/requests';
+import { TrustActions } from '@/features/trust';
+import { otherBrand, requestQuery } from '../api/requests';
 import { useRouteBrand } from '../hooks/use-route-brand';
 import { LoadFailed, UnknownBrand } from '@/components/ui/ListStates';
 import { RequestCard } from './RequestCard';
@@ -16,6 +17,8 @@ export function RequestDetailPage() {
   const ready = route.status === 'ready';
   const backTo = userBrand ? `/requests/received/${userBrand}` : '/requests/received';
   const request = useQuery({ ...requestQuery(ready ? route.brand : '', requestId), enabled: ready });
+  const navigate = useNavigate();
+  const other = request.data ? otherBrand(request.data) : null;
 
   return (
     <div className="requests-page">
@@ -28,7 +31,15 @@ export function RequestDetailPage() {
       {route.status === 'unknown' ? (
         <UnknownBrand backTo="/requests/received" backLabel="See your requests" />
       ) : request.data ? (
-        <RequestCard item={request.data} />
+        <>
+          <RequestCard item={request.data} />
+          {other && (
+            <section className="card request-trust" aria-label="Safety">
+              <p className="muted">Something wrong with this request?</p>
+              <TrustActions brandId={other.id} brandName={other.name} onBlocked={() => void navigate(backTo, { replace: true })} />
+            </section>
+          )}
+        </>
       ) : request.isError ? (
         <LoadFailed title="We couldn't open this request" error={request.error} retry={() => void request.refetch()} />
       ) : (

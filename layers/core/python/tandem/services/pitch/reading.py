@@ -23,9 +23,11 @@ def list_live(
     category: Any = None,
     cursor: Any = None,
     now: int | None = None,
+    hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """GET pitch: a page of live features, newest approval first (ONE Query; the caller's check
-    read the account). Filters: `kind` (a collaboration kind), `category` (the brand's)."""
+    read the account). Filters: `kind` (a collaboration kind), `category` (the brand's).
+    `hidden`: brands blocked either way or suspended (tandem.services.visibility), left out."""
     now = int(now if now is not None else time.time())
     try:
         kind = rules.check_filter("collaboration kind", kind, brand_profile.COLLAB_KINDS)
@@ -50,13 +52,20 @@ def list_live(
                 f, viewer_account_id=viewer_account_id, sees_names=sees, now=now, owner_account=account
             )
             for f in found
+            if int(f.brand_id) not in hidden
         ],
         "cursor": after,
         "options": options(),
     }
 
 
-def view(feature_id: str, brand: Brand, account: Account | None, now: int | None = None) -> dict[str, Any]:
+def view(
+    feature_id: str,
+    brand: Brand,
+    account: Account | None,
+    now: int | None = None,
+    hidden: frozenset[int] = frozenset(),
+) -> dict[str, Any]:
     """GET pitch/{id}: a feature that was live (live, expired, ended) for anyone; one that never
     was (pending, refused, withdrawn before approval) only for its owner.
     `pitch`: this brand's pitch to it, if any (one BatchGetItem of the feature and the pitch)."""
@@ -73,7 +82,7 @@ def view(feature_id: str, brand: Brand, account: Account | None, now: int | None
     never_live = feature is not None and (
         feature.status in (rules.PENDING, rules.REFUSED) or feature.approved_at is None
     )  # pending, refused, or ended (withdrawn) before it was approved
-    if feature is None or (never_live and not own):
+    if feature is None or (not own and (never_live or int(feature.brand_id) in hidden)):
         raise NotFound(rules.NOT_FOUND)
     answer = feature_json(
         feature,

@@ -56,6 +56,7 @@ def list_box(
     cursor: str | None,
     seen: BrandSeen | None = None,
     sees_names: bool = True,
+    hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """One page of the brand's received (`side` in) or sent (out) requests in `box`, newest
     first; `kind` names its new items (None: the list flags nothing). `seen`: the brand's
@@ -67,21 +68,36 @@ def list_box(
     items, following = boxes.page(side, brand_id, box, start, rules.PAGE_SIZE)
     if kind is not None:
         mark_seen(brand_id, kind, fresh, start is None, bool(items))
+    # Blocked (either way) and suspended brands are left out (tandem.services.visibility).
+    items = [r for r in items if _other_of(r, brand_id) not in hidden]
     return {
         "items": [request_json(r, brand_id, r.request_id in fresh, sees_names=sees_names) for r in items],
         "nextCursor": encode_cursor(following),
     }
 
 
+def _other_of(req: Any, brand_id: int) -> int:
+    return int(req.to_brand_id) if int(req.from_brand_id) == brand_id else int(req.from_brand_id)
+
+
 def list_requests(
-    brand_id: int, box: str, cursor: str | None = None, seen: BrandSeen | None = None, sees_names: bool = True
+    brand_id: int,
+    box: str,
+    cursor: str | None = None,
+    seen: BrandSeen | None = None,
+    sees_names: bool = True,
+    hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """GET requests?box=received|sent: open requests, newest first, 20 a page."""
     if box not in ("received", "sent"):
         raise ValidationError("box must be received or sent")
     if box == "received":
-        return list_box(brand_id, boxes.IN, rules.RECEIVED_BOX[rules.PENDING], news.REQUESTS, cursor, seen)
-    return list_box(brand_id, boxes.OUT, rules.SENT_BOX[rules.PENDING], None, cursor, sees_names=sees_names)
+        return list_box(
+            brand_id, boxes.IN, rules.RECEIVED_BOX[rules.PENDING], news.REQUESTS, cursor, seen, hidden=hidden
+        )
+    return list_box(
+        brand_id, boxes.OUT, rules.SENT_BOX[rules.PENDING], None, cursor, sees_names=sees_names, hidden=hidden
+    )
 
 
 def list_declines(
@@ -90,10 +106,13 @@ def list_declines(
     cursor: str | None = None,
     seen: BrandSeen | None = None,
     sees_names: bool = True,
+    hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """GET declines?dir=out|in: out = this brand's requests that were declined (new ones are
     flagged), in = requests this brand declined."""
     if direction not in (boxes.IN, boxes.OUT):
         raise ValidationError("dir must be in or out")
     kind = news.DECLINES if direction == boxes.OUT else None
-    return list_box(brand_id, direction, rules.RECEIVED_BOX[rules.DECLINED], kind, cursor, seen, sees_names)
+    return list_box(
+        brand_id, direction, rules.RECEIVED_BOX[rules.DECLINED], kind, cursor, seen, sees_names, hidden
+    )

@@ -55,8 +55,15 @@ def list_connections(
     brand asked for that the other brand accepted (its own accepts are not news to it)."""
     start = _start(cursor)
     mine = brand_items(brand_id)  # call 1
+    # A connection with a brand blocked either way is hidden (tandem.services.visibility; the
+    # blocks came with the partition); one with a suspended brand is left out below.
+    blocked = mine.blocks.hidden() if mine.blocks is not None else set()
     connected = sorted(
-        (r for r in mine.relations.values() if r.request_state == rel.CONNECTED and r.request_id),
+        (
+            r
+            for r in mine.relations.values()
+            if r.request_state == rel.CONNECTED and r.request_id and int(r.other_id) not in blocked
+        ),
         key=_order,
         reverse=True,
     )
@@ -75,6 +82,8 @@ def list_connections(
         if req is None or req.status != rules.ACCEPTED:
             continue
         live = found.get(Brand.key(int(relation.other_id)))
+        if live is not None and live.suspended:
+            continue
         asked = int(req.from_brand_id) == brand_id
         items.append(connection_json(req, brand_id, live, asked and req.request_id in fresh))
     if start is None and any(i["direction"] == "sent" for i in items) and fresh:
@@ -83,8 +92,13 @@ def list_connections(
 
 
 def connection_with(brand_id: int, other_id: int) -> dict[str, Any]:
-    """GET connections/{brandId}: the connection with one brand (404 when not connected)."""
+    """GET connections/{brandId}: the connection with one brand (404 when not connected, or
+    hidden by a block or a suspension)."""
+    from tandem.services import visibility
+
     relation = BrandRelation.find(brand_id, other_id, consistent=True)
+    if other_id in visibility.hidden_from(brand_id):
+        raise NotFound(NOT_CONNECTED)
     if relation is None or relation.request_state != rel.CONNECTED or not relation.request_id:
         raise NotFound(NOT_CONNECTED)
     req_key, brand_key = ConnectionRequest.key(relation.request_id), Brand.key(other_id)

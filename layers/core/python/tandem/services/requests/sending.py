@@ -17,7 +17,7 @@ from tandem.domain import credits as credit_rules
 from tandem.domain import relations as rel
 from tandem.domain import requests as rules
 from tandem.domain.ids import parse_id
-from tandem.errors import Conflict, NotFound, PaymentRequired, ValidationError
+from tandem.errors import Conflict, Forbidden, NotFound, PaymentRequired, ValidationError
 from tandem.observability import count_event
 from tandem.services import credits, entitlements
 from tandem.services.requests.mail import mail_pitch, mail_received
@@ -28,6 +28,11 @@ from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest
+
+SUSPENDED = (
+    "Your brand is suspended, so it can't send requests or pitches. "
+    "Please contact us from your dashboard if you think this is a mistake."
+)
 
 
 class PaymentNeeded(PaymentRequired):
@@ -51,6 +56,7 @@ def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
     sender_id = int(from_brand.brand_id)
     target_key, account_key = Brand.key(to_brand_id), Account.key(from_brand.account_id)
     out_key, in_key = BrandRelation.key(sender_id, to_brand_id), BrandRelation.key(to_brand_id, sender_id)
+    from tandem.services import visibility
     from tandem.store.pitch import FeatureSlot
 
     slot_key = FeatureSlot.key(sender_id)
@@ -61,11 +67,13 @@ def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
             (BrandRelation, out_key),
             (BrandRelation, in_key),
             (FeatureSlot, slot_key),
+            *visibility.keys(sender_id),
         ],
         consistent=True,
     )
-    if target_key not in found:
-        raise NotFound("Brand not found")
+    # A blocked (either way) or suspended brand answers as a brand that does not exist.
+    if target_key not in found or to_brand_id in visibility.hidden_from(sender_id, found):
+        raise NotFound(visibility.NOT_FOUND)
     out, into = found.get(out_key), found.get(in_key)
     return _SendContext(
         target=found[target_key],
@@ -130,6 +138,8 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
     sender_id = int(from_brand.brand_id)
     if to_brand_id == sender_id:
         raise ValidationError(rules.OWN_BRAND)
+    if from_brand.suspended:
+        raise Forbidden(SUSPENDED)
 
     ctx = _send_context(from_brand, to_brand_id)  # call 1
     if ctx.target.account_id == from_brand.account_id:

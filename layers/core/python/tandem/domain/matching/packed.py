@@ -25,12 +25,14 @@ from tandem.domain.matching.scoring import (
 )
 from tandem.domain.matching.vocabulary import (
     _AGE_BIT,
+    _AUDIENCE_CODE,
     _COUNTRY_BIT,
     _GENDER_BIT,
     _KIND_BIT,
     _SIZE_CODE,
     _VALUE_BIT,
     AGE_BANDS,
+    AUDIENCE_SIZES,
     CATEGORIES,
     COLLAB_KINDS,
     COMPANY_SIZES,
@@ -49,6 +51,13 @@ from tandem.domain.matching.vocabulary import (
 RECORD_FORMAT = "<IQBBHBBQQ4Q"
 RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
 FLAG_PRESENT = 1
+# The flags byte's bits 1-3 hold the audience-size code (0 = not given, 1.. = AUDIENCE_SIZES):
+# the record keeps its size and the index its layout (an old record reads as "not given").
+_AUDIENCE_SHIFT = 1
+
+
+def audience_code(flags: int) -> int:
+    return (flags >> _AUDIENCE_SHIFT) & 7
 
 
 def account_hash(account_id: str) -> int:
@@ -69,7 +78,7 @@ def pack(profile: Profile) -> bytes:
         _SIZE_CODE.get((profile.company_size or "").strip().lower(), 0),
         _bits(profile.age_bands, _AGE_BIT, 16),
         _bits(profile.genders, _GENDER_BIT, 8),
-        FLAG_PRESENT,
+        FLAG_PRESENT | _AUDIENCE_CODE.get((profile.audience_size or "").strip().lower(), 0) << _AUDIENCE_SHIFT,
         _bits(profile.collab_kinds, _KIND_BIT),
         _bits(profile.values, _VALUE_BIT),
         *words,
@@ -78,13 +87,15 @@ def pack(profile: Profile) -> bytes:
 
 def unpack(record: bytes, account_id: str = "") -> Profile:
     """A record back to a profile (listed terms only; unlisted ones are hashed, not kept)."""
-    brand_id, _, cat, size, ages, genders, _, kinds, values, *words = struct.unpack(RECORD_FORMAT, record)
+    brand_id, _, cat, size, ages, genders, flags, kinds, values, *words = struct.unpack(RECORD_FORMAT, record)
+    audience = audience_code(flags)
     countries = sum(w << (64 * i) for i, w in enumerate(words))
     return Profile(
         brand_id=brand_id,
         account_id=account_id,
         category=CATEGORIES[cat - 1] if 1 <= cat <= len(CATEGORIES) else "",
         company_size=COMPANY_SIZES[size - 1] if 1 <= size <= len(COMPANY_SIZES) else "",
+        audience_size=AUDIENCE_SIZES[audience - 1] if 1 <= audience <= len(AUDIENCE_SIZES) else "",
         values=frozenset(_terms(values, VALUES)),
         collab_kinds=frozenset(_terms(kinds, COLLAB_KINDS)),
         countries=frozenset(_terms(countries, COUNTRIES)),
@@ -146,6 +157,7 @@ class Packed:
         self.acct = np.ascontiguousarray(records["acct"])
         self.cat = np.ascontiguousarray(records["cat"]).astype(np.intp)
         self.size = np.ascontiguousarray(records["size"]).astype(np.intp)
+        self.audience = ((records["flags"] >> _AUDIENCE_SHIFT) & 7).astype(np.intp)
         self.ages = np.ascontiguousarray(records["ages"]).astype(np.uint64)
         self.genders = np.ascontiguousarray(records["genders"]).astype(np.uint64)
         self.kinds = np.ascontiguousarray(records["kinds"])

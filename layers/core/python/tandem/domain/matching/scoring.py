@@ -79,6 +79,7 @@ class Profile:
     account_id: str
     category: str = ""
     company_size: str = ""
+    audience_size: str = ""  # AUDIENCE_SIZES band, optional
     values: frozenset[str] = frozenset()
     collab_kinds: frozenset[str] = frozenset()
     countries: frozenset[str] = frozenset()

@@ -94,7 +94,9 @@ class World:
         formats = np.where(shared_formats > 0, 0.9 + 0.05 * np.minimum(shared_formats, 3), 0.0)
         same_niche = (self.cat[t] == self.cat[j]) & (self.niche[t] == self.niche[j])
         tier_gap = np.abs(self.tier[t] - self.tier[j])
-        compete = np.where(same_niche & (tier_gap == 0), 0.0, np.where(same_niche & (tier_gap == 1), 0.5, 1.0))
+        compete = np.where(
+            same_niche & (tier_gap == 0), 0.0, np.where(same_niche & (tier_gap == 1), 0.5, 1.0)
+        )
         n_values = np.maximum(self.values[j].sum(axis=1), 1)
         values = 0.85 + 0.15 * (self.values[t] & self.values[j]).sum(axis=1) / n_values
         u = coverage**0.7 * audience * size * formats * compete * values
@@ -213,7 +215,9 @@ def _public(w: World, i: int, rng: np.random.Generator, noise: float) -> Profile
         if roll < noise / 2:
             out[name] = frozenset()  # left empty
         elif roll < noise:
-            out[name] = frozenset(rng.choice(vocab, size=min(len(vocab), int(rng.integers(1, 4))), replace=False))
+            out[name] = frozenset(
+                rng.choice(vocab, size=min(len(vocab), int(rng.integers(1, 4))), replace=False)
+            )
         else:
             out[name] = frozenset(truth)
     size, audience = _size_band(w.headcount[i]), _audience_band(w.followers[i])

@@ -31,10 +31,10 @@ _setup.moto_environment("ERROR")
 
 import numpy as np  # noqa: E402
 
-from tests.bench import eval_world  # noqa: E402
 from tandem.domain import matching  # noqa: E402
 from tandem.domain.matching import learned  # noqa: E402
 from tandem.services import match_runs  # noqa: E402
+from tests.bench import eval_world  # noqa: E402
 
 NOISES = (0.0, 0.2, 0.4)
 SEEDS = (11, 12, 13)
@@ -174,7 +174,9 @@ def main() -> None:
         base = float(np.mean(results.base_rate))
         if base <= 0 or base > 0.2:
             raise RuntimeError(f"bench setup wrong: base rate {base:.4f} at noise {noise}")
-        print(f"noise {noise:.0%}: {n} brands x {len(SEEDS)} seeds, {queries} ranked each; base rate {base:.2%}")
+        print(
+            f"noise {noise:.0%}: {n} brands x {len(SEEDS)} seeds, {queries} ranked each; base rate {base:.2%}"
+        )
         for name in RANKERS:
             p, nd = np.mean(results.p[name]), np.mean(results.ndcg[name])
             print(f"  {name:13s} p@10 {p:.3f}  NDCG@10 {nd:.3f}")

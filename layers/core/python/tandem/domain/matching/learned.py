@@ -75,7 +75,10 @@ def pair_features(me: bytes, cands: Packed) -> np.ndarray:
     my_cat = int(mine["cat"])
     out[:, 15] = (cands.cat == my_cat) & (my_cat != 0)
     out[:, 16] = _tables()[0][my_cat, cands.cat]
-    for col, mine_code, theirs in ((17, int(mine["size"]), cands.size), (20, _audience(mine), cands.audience)):
+    for col, mine_code, theirs in (
+        (17, int(mine["size"]), cands.size),
+        (20, _audience(mine), cands.audience),
+    ):
         known = (theirs > 0) & (mine_code > 0)
         step = np.where(known, theirs.astype(f32) - mine_code, 0)
         out[:, col] = np.maximum(step, 0)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 from tandem.domain.matching.scoring import (
+    AUDIENCE_FIT,
     COMPETING_FACTOR,
     SIZE_FIT,
     UNKNOWN_COMPLEMENT,
@@ -78,7 +79,8 @@ def pack(profile: Profile) -> bytes:
         _SIZE_CODE.get((profile.company_size or "").strip().lower(), 0),
         _bits(profile.age_bands, _AGE_BIT, 16),
         _bits(profile.genders, _GENDER_BIT, 8),
-        FLAG_PRESENT | _AUDIENCE_CODE.get((profile.audience_size or "").strip().lower(), 0) << _AUDIENCE_SHIFT,
+        FLAG_PRESENT
+        | _AUDIENCE_CODE.get((profile.audience_size or "").strip().lower(), 0) << _AUDIENCE_SHIFT,
         _bits(profile.collab_kinds, _KIND_BIT),
         _bits(profile.values, _VALUE_BIT),
         *words,
@@ -124,14 +126,14 @@ def record_dtype() -> np.dtype:
 
 
 def _category_table() -> np.ndarray:
-    """complement() as a 256x256 lookup on category codes (unlisted codes: UNKNOWN, same: 0)."""
+    """complement() as a 256x256 lookup on category codes (unlisted: UNKNOWN, same: SAME_CATEGORY)."""
     import numpy as np
 
     table = np.full((256, 256), UNKNOWN_COMPLEMENT, dtype=np.float32)
     for a in range(1, len(CATEGORIES) + 1):
         for b in range(1, len(CATEGORIES) + 1):
             table[a, b] = complement(CATEGORIES[a - 1], CATEGORIES[b - 1])
-    np.fill_diagonal(table, 0.0)
+    np.fill_diagonal(table, complement("x", "x"))
     table[0, 0] = UNKNOWN_COMPLEMENT
     return table
 
@@ -142,6 +144,18 @@ def _size_table() -> np.ndarray:
     n = len(COMPANY_SIZES) + 1
     table = np.full((n, n), UNKNOWN_SIZE_FIT, dtype=np.float32)
     table[1:, 1:] = np.array(SIZE_FIT, dtype=np.float32)
+    return table
+
+
+def _audience_table() -> np.ndarray:
+    """AUDIENCE_FIT as [my band, their band] on codes (0 = not given: NaN, headcount decides)."""
+    import numpy as np
+
+    n = len(AUDIENCE_SIZES) + 1
+    table = np.full((n, n), np.nan, dtype=np.float32)
+    for mine in range(1, n):
+        for theirs in range(1, n):
+            table[mine, theirs] = AUDIENCE_FIT[theirs - mine + n - 2]
     return table
 
 
@@ -188,10 +202,11 @@ class Packed:
 _TABLES: dict[str, Any] = {}
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray]:
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not _TABLES:
         _TABLES["category"], _TABLES["size"] = _category_table(), _size_table()
-    return _TABLES["category"], _TABLES["size"]
+        _TABLES["audience"] = _audience_table()
+    return _TABLES["category"], _TABLES["size"], _TABLES["audience"]
 
 
 @dataclass
@@ -236,22 +251,27 @@ def score_packed(
     )
     k_ab, k_ba = both_ways(common(mine["kinds"], cands.kinds), int(count(mine["kinds"])), cands.n_kinds)
     v_ab, v_ba = both_ways(common(mine["values"], cands.values), int(count(mine["values"])), cands.n_values)
-    category_table, size_table = _tables()
+    category_table, size_table, audience_table = _tables()
     cat_fit = category_table[int(mine["cat"]), cands.cat]
+    my_size, my_audience = int(mine["size"]), audience_code(int(mine["flags"]))
+    size_ab = audience_table[my_audience, cands.audience]
+    size_ab = np.where(np.isnan(size_ab), size_table[my_size, cands.size], size_ab)
+    size_ba = audience_table[cands.audience, my_audience]
+    size_ba = np.where(np.isnan(size_ba), size_table[cands.size, my_size], size_ba)
     w = WEIGHTS
     fit_ab = (
         w["audience"] * _audience(c_ab, a_ab, g_ab)
         + w["kinds"] * k_ab
         + w["category"] * cat_fit
         + w["values"] * v_ab
-        + w["size"] * size_table[int(mine["size"]), cands.size]
+        + w["size"] * size_ab
     )
     fit_ba = (
         w["audience"] * _audience(c_ba, a_ba, g_ba)
         + w["kinds"] * k_ba
         + w["category"] * cat_fit
         + w["values"] * v_ba
-        + w["size"] * size_table[cands.size, int(mine["size"])]
+        + w["size"] * size_ba
     )
     if one_sided:
         score = fit_ab.astype(f32)

@@ -24,6 +24,7 @@ from tandem.errors import ValidationError
 # every option has a place in the packed index.
 CATEGORIES = matching.CATEGORIES
 COMPANY_SIZES = matching.COMPANY_SIZES
+AUDIENCE_SIZES = matching.AUDIENCE_SIZES  # followers or list size, the biggest channel
 VALUES = (
     "sustainable",
     "vegan",
@@ -89,6 +90,7 @@ def options() -> dict[str, Any]:
     return {
         "categories": list(CATEGORIES),
         "companySizes": list(COMPANY_SIZES),
+        "audienceSizes": list(AUDIENCE_SIZES),
         "values": list(VALUES),
         "collabKinds": list(COLLAB_KINDS),
         "countries": [{"code": code, "name": name} for code, name in COUNTRIES],
@@ -195,7 +197,8 @@ def _choice(value: Any, name: str, allowed: tuple[str, ...], out: _Collector, la
     if value is None or value == "":
         return ""
     if not isinstance(value, str) or value not in allowed:
-        out.add(name, f"Choose a {label} from the list")
+        article = "an" if label[:1] in "aeiou" else "a"
+        out.add(name, f"Choose {article} {label} from the list")
         return None
     return value
 
@@ -246,7 +249,7 @@ def clean_profile(body: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
     """Validate a BrandProfile body (all fields on create, any subset on update).
 
     Returns the cleaned values keyed by model attribute name (name, website, description,
-    category, company_size, values, collab_kinds, audience {age_bands, genders, countries},
+    category, company_size, audience_size, values, collab_kinds, audience {age_bands, genders, countries},
     social {network: url|None}, contact {name, email, phone}, hide_name), holding only the
     fields the body named. Raises ProfileInvalid with every field's first error otherwise.
     Error keys are the API's field names (`website`, `audience.countries`, `contact.email`).
@@ -274,6 +277,10 @@ def clean_profile(body: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
         size = _choice(body["companySize"], "companySize", COMPANY_SIZES, out, "company size")
         if size is not None:
             clean["company_size"] = size
+    if "audienceSize" in body:
+        reach = _choice(body["audienceSize"], "audienceSize", AUDIENCE_SIZES, out, "audience size")
+        if reach is not None:
+            clean["audience_size"] = reach
     lists = (("values", "values", VALUES), ("collabKinds", "collab_kinds", COLLAB_KINDS))
     for api_name, attr, allowed in lists:
         if api_name in body:

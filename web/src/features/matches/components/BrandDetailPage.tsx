@@ -236,7 +236,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
               {brand.name}
             </h1>
             {masked && <MaskedNameHint showingBrandNames={dashboard.data?.showingBrandNames !== false} />}
-            <p className="muted brand-profile__meta">{[brand.category, brand.companySize && `${brand.companySize} people`].filter(Boolean).join(' · ')}</p>
+            <p className="muted brand-profile__meta">{[brand.category, brand.companySize && `${brand.companySize} people`, brand.audienceSize && `audience ${brand.audienceSize}`].filter(Boolean).join(' · ')}</p>
             {brand.website && (
               <a href={brand.website} target="_blank" rel="noopener noreferrer" className="brand-profile__website">
                 {brand.website.replace(/^https?:\/\//, '')}

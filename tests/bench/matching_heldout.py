@@ -13,7 +13,9 @@ Reports p@10 (share of the top 10 that are true mutual fits), NDCG@10 and paired
 95% intervals over brands, and prints:
 - `BENCH match_heldout_p_at_10`: production p@10 at 20% noise (mean over seeds);
 - `BENCH match_heldout_vs_one_sided`: production / one-sided p@10, the LOWEST over noise levels;
-- `BENCH match_heldout_vs_learned`: production / learned p@10, the LOWEST over noise levels.
+- `BENCH match_heldout_vs_learned`: production / learned p@10, the LOWEST over noise levels;
+- `BENCH match_learned_replay_p_at_10`: a simulated history replayed (`replay`): the rules
+  blended with a model trained on the first 80% of requests, on the last 20% (rules alone beside).
 
 Run: `.venv/bin/python tests/bench/matching_heldout.py` (BENCH_QUICK=1: 2,000 brands, fewer
 queries). Fails loudly when the world is degenerate (no true fits, or everything fits).
@@ -31,7 +33,7 @@ _setup.moto_environment("ERROR")
 
 import numpy as np  # noqa: E402
 
-from tandem.domain import matching  # noqa: E402
+from tandem.domain import brand_profile, matching  # noqa: E402
 from tandem.domain.matching import learned  # noqa: E402
 from tandem.services import match_runs  # noqa: E402
 from tests.bench import eval_world  # noqa: E402
@@ -88,6 +90,7 @@ def _top(scores: np.ndarray, ids: np.ndarray) -> list[int]:
 def rankings(me: bytes, cands: matching.Packed, model: np.ndarray, rng: np.random.Generator) -> dict:
     top = match_runs._top_entries(me, cands, excluded=[], saved=[])["top"]
     chosen, _ = match_runs._choose(matching.unpack(me), top, set())
+    shown = {s.candidate_id: brand_profile.score_percent(s.score) for s in chosen[:K]}
     scores = matching.score_packed(me, cands)
     one = matching.score_packed(me, cands, one_sided=True).score
     blocked = scores.score <= 0
@@ -95,7 +98,8 @@ def rankings(me: bytes, cands: matching.Packed, model: np.ndarray, rng: np.rando
     prob[blocked] = 0
     allowed = np.flatnonzero(~blocked)
     return {
-        "production": [s.candidate_id for s in chosen[:K]],
+        "production": list(shown),
+        "shown": shown,
         "no-diversify": _top(scores.score, cands.ids),
         "one-sided": _top(np.where(blocked, 0, one), cands.ids),
         "learned": _top(prob.astype(np.float32) + 1e-9 * (~blocked), cands.ids),
@@ -119,6 +123,7 @@ class Results:
     ndcg: dict[str, list[float]] = field(default_factory=lambda: {r: [] for r in RANKERS})
     base_rate: list[float] = field(default_factory=list)
     extra: dict[str, list[float]] = field(default_factory=dict)
+    picks: list[tuple[int, bool]] = field(default_factory=list)  # (percent shown, true fit)
 
     def add_extra(self, name: str, value: float) -> None:
         self.extra.setdefault(name, []).append(value)
@@ -133,6 +138,7 @@ def evaluate(world: eval_world.World, model: np.ndarray, queries: int, seed: int
         truth[a] = False
         into.base_rate.append(truth.sum() / (world.n - 1))
         lists = rankings(records[a], cands, model, rng)
+        into.picks += [(percent, bool(truth[i - 1])) for i, percent in lists.pop("shown").items()]
         for name, picks in lists.items():
             into.p[name].append(p_at_k(picks, truth))
             into.ndcg[name].append(ndcg_at_k(picks, truth))
@@ -149,6 +155,26 @@ def _incomplete(p: matching.Profile) -> bool:
     return not (p.countries and p.age_bands and p.genders and p.collab_kinds and p.values and p.company_size)
 
 
+def label_check(picks: list[tuple[int, bool]]) -> str:
+    """What each fit label's picks turned out to be: the share of true mutual fits."""
+    parts = []
+    for label in ("Great fit", "Good fit", "Worth a look"):
+        hits = [fit for percent, fit in picks if brand_profile.fit_label(percent) == label]
+        share = f"{np.mean(hits):.0%} true fits" if hits else "none"
+        parts.append(f"{label}: {len(hits) / max(len(picks), 1):.0%} of picks, {share}")
+    return "; ".join(parts)
+
+
+def calibration(picks: list[tuple[int, bool]]) -> str:
+    """Share of true fits among picks shown at or above each percent."""
+    rows = []
+    for t in range(20, 100, 5):
+        hits = [fit for percent, fit in picks if percent >= t]
+        if hits:
+            rows.append(f"{t}%+: {np.mean(hits):.2f} of {len(hits)}")
+    return ", ".join(rows)
+
+
 def paired_interval(a: list[float], b: list[float], rng: np.random.Generator, ratio: bool) -> tuple:
     """Bootstrap over brands (paired): 95% interval of mean(a) - mean(b), or mean(a) / mean(b)."""
     x, y = np.asarray(a), np.asarray(b)
@@ -157,6 +183,41 @@ def paired_interval(a: list[float], b: list[float], rng: np.random.Generator, ra
     stat = xs / np.maximum(ys, 1e-9) if ratio else xs - ys
     point = x.mean() / max(y.mean(), 1e-9) if ratio else x.mean() - y.mean()
     return point, float(np.percentile(stat, 2.5)), float(np.percentile(stat, 97.5))
+
+
+def replay(n: int, queries: int) -> tuple[float, float, int]:
+    """A simulated history on the evaluation world (seed 11, 20% noise): brands, in order, send
+    requests to their production top 10 and learn whether the pair was a true mutual fit. The
+    model is trained (learned.fit_logistic on learned.pair_features) on the first 80% of brands'
+    requests and blended with the rules (learned.blend) to rank the last 20%'s candidates.
+    Returns (p@10 blended, p@10 rules alone, requests trained on)."""
+    world = eval_world.build(SEEDS[0], n, 0.2)
+    records, cands = packed_world(world)
+    order = np.random.default_rng(99).choice(n, size=queries, replace=False)
+    cut = int(len(order) * 0.8)
+    xs, ys = [], []
+    for a in order[:cut]:
+        top = match_runs._top_entries(records[a], cands, excluded=[], saved=[])["top"]
+        chosen, _ = match_runs._choose(matching.unpack(records[a]), top, set())
+        sent = np.array([s.candidate_id - 1 for s in chosen[:K]], dtype=np.int64)
+        if not len(sent):
+            continue
+        truth = world.mutual(int(a))
+        positions = np.searchsorted(cands.ids, sent + 1)
+        xs.append(learned.pair_features(records[a], cands)[positions])
+        ys.append(truth[sent].astype(np.float64))
+    x, y = np.vstack(xs), np.concatenate(ys)
+    if y.sum() < 20 or y.sum() == len(y):
+        raise RuntimeError(f"bench setup wrong: replay history has {int(y.sum())} acceptances of {len(y)}")
+    model = learned.fit_logistic(x, y, l2=1.0)
+    blended, rules = [], []
+    for a in order[cut:]:
+        truth = world.mutual(int(a))
+        score = matching.score_packed(records[a], cands).score
+        prob = learned.predict(model, learned.pair_features(records[a], cands))
+        rules.append(p_at_k(_top(score, cands.ids), truth))
+        blended.append(p_at_k(_top(learned.blend(score, prob, len(y)), cands.ids), truth))
+    return float(np.mean(blended)), float(np.mean(rules)), len(y)
 
 
 def main() -> None:
@@ -185,6 +246,7 @@ def main() -> None:
             print(f"  production - {name}: p@10 {d:+.3f} (95% {lo:+.3f} .. {hi:+.3f})")
         for name, values in results.extra.items():
             print(f"  {name} {np.mean(values):.3f}")
+        print("  " + label_check(results.picks))
     ratios_one = []
     ratios_learned = []
     for noise, results in summary.items():
@@ -198,6 +260,9 @@ def main() -> None:
     print(f"BENCH match_heldout_p_at_10 {np.mean(summary[0.2].p['production']):.3f}")
     print(f"BENCH match_heldout_vs_one_sided {min(r[0] for r in ratios_one):.2f}")
     print(f"BENCH match_heldout_vs_learned {min(r[0] for r in ratios_learned):.2f}")
+    learned_p, rules_p, trained = replay(n, 5 * queries)
+    print(f"replay: trained on {trained} requests (first 80% of brands); last 20%, rules alone {rules_p:.3f}")
+    print(f"BENCH match_learned_replay_p_at_10 {learned_p:.3f}")
     sys.stdout.flush()
 
 

@@ -411,9 +411,40 @@ def score_percent(score: float) -> int:
     return max(0, min(100, round(float(score) * 100)))
 
 
-def fit_label(percent: int) -> str:
-    if percent >= 70:
-        return "Great fit"
-    if percent >= 40:
-        return "Good fit"
+# What a label promises, and the lowest percent that keeps the promise. Set on the held-out
+# evaluation world at 20% profile noise (tests/bench/matching_heldout.py; docs/decisions.md,
+# 2026-11-29): of the brands shown as a "Great fit" at least 1 in 4 would say yes to each
+# other, of a "Good fit" at least 1 in 6. Recalibrated from real outcomes with
+# `calibrated_thresholds` once there are enough.
+FIT_PROMISES = (("Great fit", 0.25), ("Good fit", 1 / 6))
+FIT_THRESHOLDS = {"Great fit": 88, "Good fit": 78}
+CALIBRATION_MINIMUM = 200  # outcomes at or above a threshold before it moves
+
+
+def fit_label(percent: int, thresholds: Mapping[str, int] = FIT_THRESHOLDS) -> str:
+    for label, _ in FIT_PROMISES:
+        if percent >= thresholds[label]:
+            return label
     return "Worth a look"
+
+
+def calibrated_thresholds(
+    outcomes: list[tuple[int, bool]], current: Mapping[str, int] = FIT_THRESHOLDS
+) -> dict[str, int]:
+    """Thresholds from outcomes ((percent shown, accepted) per request answered): for each label,
+    best first, the lowest percent whose band (from it up to the label above) was accepted at
+    the promised rate over at least CALIBRATION_MINIMUM requests; a label keeps its threshold
+    until there are enough. A lower label never ends above a higher one."""
+    out = dict(current)
+    ceiling = 101
+    for label, promise in FIT_PROMISES:
+        for t in range(0, ceiling):
+            band = [accepted for percent, accepted in outcomes if t <= percent < ceiling]
+            if len(band) < CALIBRATION_MINIMUM:
+                break
+            if sum(band) / len(band) >= promise:
+                out[label] = t
+                break
+        out[label] = min(out[label], ceiling)
+        ceiling = out[label]
+    return out

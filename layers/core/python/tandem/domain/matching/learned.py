@@ -121,3 +121,24 @@ def predict(weights: Any, x: np.ndarray) -> np.ndarray:
 
     w = np.asarray(weights, dtype=np.float32)
     return 1 / (1 + np.exp(-np.clip(x @ w[:-1] + w[-1], -30, 30)))
+
+
+BLEND_HALF = 2000  # answered requests at which the learned model weighs as much as the rules
+BLEND_MAX = 0.8  # the rules always keep a say (a model can drift; the rules explain a match)
+
+
+def blend_weight(outcomes: int) -> float:
+    """The learned model's share of the score: 0 for a new marketplace, rising with history."""
+    return min(BLEND_MAX, outcomes / (outcomes + BLEND_HALF)) if outcomes > 0 else 0.0
+
+
+def blend(rules: np.ndarray, probability: np.ndarray, outcomes: int) -> np.ndarray:
+    """Rules and model together, geometrically: rules^(1-w) x probability^w (w = blend_weight).
+    Zero rules (excluded candidates) stay zero."""
+    import numpy as np
+
+    w = blend_weight(outcomes)
+    if w == 0.0:
+        return rules
+    out = np.power(np.maximum(rules, 0), 1 - w) * np.power(np.maximum(probability, 1e-9), w)
+    return np.where(rules > 0, out, 0).astype(np.float32)

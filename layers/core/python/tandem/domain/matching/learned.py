@@ -124,7 +124,8 @@ def predict(weights: Any, x: np.ndarray) -> np.ndarray:
 
 
 BLEND_HALF = 2000  # answered requests at which the learned model weighs as much as the rules
-BLEND_MAX = 0.8  # the rules always keep a say (a model can drift; the rules explain a match)
+BLEND_MAX = 0.5  # the rules always keep a say (a model can drift; the rules explain a match)
+BLEND_POOL = 100  # the model reorders the rules' best this many (a match run's pool)
 
 
 def blend_weight(outcomes: int) -> float:
@@ -132,13 +133,18 @@ def blend_weight(outcomes: int) -> float:
     return min(BLEND_MAX, outcomes / (outcomes + BLEND_HALF)) if outcomes > 0 else 0.0
 
 
-def blend(rules: np.ndarray, probability: np.ndarray, outcomes: int) -> np.ndarray:
-    """Rules and model together, geometrically: rules^(1-w) x probability^w (w = blend_weight).
-    Zero rules (excluded candidates) stay zero."""
+def blend(rules: np.ndarray, probability: np.ndarray, outcomes: int, pool: int = BLEND_POOL) -> np.ndarray:
+    """Rules and model together, geometrically: rules^(1-w) x probability^w (w = blend_weight),
+    only over the rules' best `pool` (the model learns from requests sent to suggested brands,
+    so it only reorders what the rules suggest; everything else scores 0, as excluded ones do)."""
     import numpy as np
 
     w = blend_weight(outcomes)
     if w == 0.0:
         return rules
+    from tandem.domain.matching.packed import top_positions
+
+    keep = np.zeros(len(rules), dtype=bool)
+    keep[top_positions(rules, pool)] = True
     out = np.power(np.maximum(rules, 0), 1 - w) * np.power(np.maximum(probability, 1e-9), w)
-    return np.where(rules > 0, out, 0).astype(np.float32)
+    return np.where(keep & (rules > 0), out, 0).astype(np.float32)

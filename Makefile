@@ -90,6 +90,7 @@ bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/screens.py
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py
+	$(PY) tests/bench/matching_heldout.py
 	$(PY) tests/bench/local_stack.py
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py

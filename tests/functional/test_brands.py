@@ -22,6 +22,7 @@ FULL_PROFILE = {
     "description": "Small-batch oat snacks, baked in Bristol.",
     "category": "food & drink",
     "companySize": "11-50",
+    "audienceSize": "10K-100K",
     "audience": {"ageBands": ["25-34", "35-44"], "genders": ["women"], "countries": ["GB", "IE"]},
     "values": ["sustainable", "independent"],
     "collabKinds": ["giveaways", "newsletter swaps"],
@@ -53,6 +54,7 @@ def test_options_are_the_lists_the_forms_offer(api):
     }
     assert "food & drink" in body["categories"]
     assert body["companySizes"] == ["1-10", "11-50", "51-200", "200+"]
+    assert body["audienceSizes"] == ["under 1K", "1K-10K", "10K-100K", "100K-1M", "1M+"]
     assert {"code": "GB", "name": "United Kingdom"} in body["countries"]
     assert body["genders"] == ["women", "men", "non-binary"]
     assert "newsletter swaps" in body["collabKinds"]
@@ -72,6 +74,7 @@ def test_brands_lists_the_callers_brands_with_every_profile_field(api):
         "description",
         "category",
         "companySize",
+        "audienceSize",
         "audience",
         "values",
         "collabKinds",
@@ -103,6 +106,7 @@ def test_create_saves_the_whole_profile_and_starts_a_match_run(api):
     }
     assert brand["values"] == ["independent", "sustainable"]
     assert brand["collabKinds"] == ["giveaways", "newsletter swaps"]
+    assert brand["audienceSize"] == "10K-100K"
     assert brand["social"]["instagram"] == "https://instagram.com/oatandhoney"
     assert brand["social"]["tiktok"] is None
     assert brand["contact"] == {
@@ -145,6 +149,7 @@ BAD_FIELDS = [
     ({"description": "x" * 1001}, "description", "Must be 1,000 characters or fewer"),
     ({"category": "cars"}, "category", "Choose a category from the list"),
     ({"companySize": "5"}, "companySize", "Choose a company size from the list"),
+    ({"audienceSize": "lots"}, "audienceSize", "Choose an audience size from the list"),
     ({"values": ["evil"]}, "values", "Not one of the options: evil"),
     ({"collabKinds": "giveaways"}, "collabKinds", "Must be a list of options"),
     ({"audience": {"countries": ["XX"]}}, "audience.countries", "Not one of the options: XX"),
@@ -508,6 +513,7 @@ def test_a_non_subscriber_sees_other_brands_masked(api):
         description="Oat & Honey bakes oat snacks.",
         social={"instagram": "https://instagram.com/oatandhoney"},
         contact={"email": "dana@oatandhoney.example"},
+        audienceSize="10K-100K",
     )
     status, body = api.call("GET", f"/api/brand/{int(theirs.brand_id)}", auth_headers(token))
     assert status == 200, body
@@ -517,6 +523,7 @@ def test_a_non_subscriber_sees_other_brands_masked(api):
     assert brand["description"] == "This brand bakes oat snacks."
     assert brand["social"]["instagram"] is None
     assert brand["contact"] is None
+    assert brand["audienceSize"] == ""  # shown only where the brand's name is
     assert brand["category"] == "food & drink"
     assert body["isOwn"] is False
     assert body["relation"] == {
@@ -536,12 +543,21 @@ def test_a_subscriber_sees_names_unless_the_brand_hides_its_name(api):
         "other@example.com", brand_names=("Oat & Honey", "Secret Soap"), category="beauty"
     )
     _profile(api, their_token, int(hidden.brand_id), hideName=True)
-    _profile(api, their_token, int(shown.brand_id), contact={"email": "dana@oatandhoney.example"})
+    _profile(
+        api,
+        their_token,
+        int(shown.brand_id),
+        contact={"email": "dana@oatandhoney.example"},
+        audienceSize="1M+",
+    )
+    _profile(api, their_token, int(hidden.brand_id), audienceSize="1M+")
     status, body = api.call("GET", f"/api/brand/{int(shown.brand_id)}", auth_headers(token))
     assert body["brand"]["name"] == "Oat & Honey" and body["brand"]["nameVisible"] is True
+    assert body["brand"]["audienceSize"] == "1M+"
     assert body["brand"]["contact"] is None  # contact only once connected
     status, body = api.call("GET", f"/api/brand/{int(hidden.brand_id)}", auth_headers(token))
     assert body["brand"]["name"] == "A beauty brand" and body["brand"]["nameVisible"] is False
+    assert body["brand"]["audienceSize"] == ""
 
 
 def test_connected_brands_see_name_and_contact_even_when_hidden(api):
@@ -589,7 +605,7 @@ def test_public_view_carries_the_match_and_the_relation(api):
         keys.match_sk(int(theirs.brand_id)),
         brand_id=int(mine.brand_id),
         candidate_id=int(theirs.brand_id),
-        score=0.734,
+        score=0.894,
         reasons=["They want newsletter swaps, like you"],
         run_id="r",
         created_at=datetime.now(UTC),
@@ -598,7 +614,7 @@ def test_public_view_carries_the_match_and_the_relation(api):
     status, body = api.call("GET", f"/api/brand/{int(theirs.brand_id)}", auth_headers(token))
     assert status == 200
     assert body["match"] == {
-        "score": 73,
+        "score": 89,
         "fit": "Great fit",
         "reasons": ["They want newsletter swaps, like you"],
     }

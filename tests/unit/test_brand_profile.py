@@ -156,15 +156,29 @@ def test_masked_names_and_descriptions():
     ("score", "percent", "fit"),
     [
         (0.0, 0, "Worth a look"),
-        (0.394, 39, "Worth a look"),
-        (0.4, 40, "Good fit"),
-        (0.7, 70, "Great fit"),
+        (0.774, 77, "Worth a look"),
+        (0.78, 78, "Good fit"),
+        (0.879, 88, "Great fit"),
         (1.2, 100, "Great fit"),
     ],
 )
 def test_scores_as_members_see_them(score, percent, fit):
     assert bp.score_percent(score) == percent
     assert bp.fit_label(percent) == fit
+
+
+def test_fit_thresholds_move_only_with_enough_outcomes_and_keep_their_promise():
+    few = [(95, False)] * 50
+    assert bp.calibrated_thresholds(few) == bp.FIT_THRESHOLDS
+    # 600 answered requests: 22% accepted at 92%, 15% at 75%, 2% at 50%.
+    outcomes = [(92, i % 50 < 11) for i in range(200)] + [(75, i % 20 < 3) for i in range(200)]
+    outcomes += [(50, i % 50 == 0) for i in range(200)]
+    thresholds = bp.calibrated_thresholds(outcomes)
+    assert thresholds == {"Great fit": 76, "Good fit": 51}
+    for label, promise in bp.FIT_PROMISES:
+        shown = [ok for percent, ok in outcomes if bp.fit_label(percent, thresholds) == label]
+        assert shown and sum(shown) / len(shown) >= promise
+    assert thresholds["Great fit"] >= thresholds["Good fit"]
 
 
 def test_every_form_option_has_a_place_in_the_match_index():

@@ -124,18 +124,36 @@ def test_rank_excludes_own_account_itself_excluded_and_zero():
     assert [s.candidate_id for s in ranked] == [3]
 
 
-def test_diversity_breaks_up_near_copies():
-    # Ten near-identical home brands score a little above one different (wellness) brand.
+def test_diversity_breaks_up_near_copies_only_among_near_ties():
+    # Ten near-identical home brands score a hair above one different (wellness) brand.
     copies = [
         Scored(i, 0.80 - i * 0.001, ("r",), "home", frozenset({"kinds:giveaways", "values:vegan"}))
         for i in range(10)
     ]
-    different = Scored(99, 0.74, ("s",), "wellness", frozenset({"audience:GB"}))
+    different = Scored(99, 0.79, ("s",), "wellness", frozenset({"audience:GB"}))
     plain = merge_ranked([[*copies, different]], limit=5)
     assert 99 not in [s.candidate_id for s in plain]
     diverse = diversify([*copies, different], limit=5)
     assert [s.candidate_id for s in diverse][:2] == [0, 99]
     assert diversify([*copies, different], limit=5, lam=1.0) == plain
+    # A clearly weaker different brand (8% below) is never pulled above the better ones.
+    far = Scored(98, 0.74, ("s",), "wellness", frozenset({"audience:GB"}))
+    assert diversify([*copies, far], limit=5) == merge_ranked([[*copies, far]], limit=5)
+
+
+def test_same_category_is_allowed_and_audience_size_judged_both_ways():
+    me = p(1, "me", **OAT)
+    same = p(2, "x", **OAT)  # same category: another niche or tier is a fine partner
+    assert score_pair(me, same).score > 0
+    small = p(3, "s", **{**OAT, "category": "home", "audience_size": "1K-10K"})
+    big = p(4, "b", **{**OAT, "category": "home", "audience_size": "100K-1M"})
+    peer = p(5, "q", **{**OAT, "category": "home", "audience_size": "1K-10K"})
+    # The small brand gains from the big one; the big one gains little from the small one.
+    assert matching.fit(small, big) > matching.fit(big, small)
+    # Both ways together: partners of like size rank first.
+    assert score_pair(small, peer).score > score_pair(small, big).score
+    back = unpack(pack(big), "b")
+    assert back.audience_size == "100K-1M" and len(pack(big)) == matching.RECORD_SIZE
 
 
 def test_pack_round_trip_keeps_listed_terms():
@@ -153,6 +171,7 @@ def _random_profile(rng, i):
         f"acct{i % 300}",
         category=rng.choice((*brand_profile.CATEGORIES, "", "something else")),
         company_size=rng.choice((*brand_profile.COMPANY_SIZES, "")),
+        audience_size=rng.choice((*matching.AUDIENCE_SIZES, "", "")),
         values=frozenset(rng.sample((*brand_profile.VALUES, "unlisted"), rng.randint(0, 3))),
         collab_kinds=frozenset(rng.sample(brand_profile.COLLAB_KINDS, rng.randint(0, 3))),
         countries=frozenset(rng.sample(["GB", "US", "IE", "FR", "DE", "NL", "ZA", "JP"], rng.randint(0, 3))),
@@ -219,3 +238,26 @@ def test_a_run_suggests_only_candidates_it_can_give_reasons_for():
     chosen, extra = match_runs._choose(me, top["top"], saved=set())
     assert [s.candidate_id for s in chosen] == [2] and extra == []
     assert chosen[0].reasons[0] == "You both reach women 25-34 in the UK"
+
+
+def test_learned_model_blends_in_with_history_and_not_before():
+    import numpy as np
+
+    from tandem.domain.matching import learned
+
+    profiles = [_random_profile(random.Random(3), i) for i in range(1, 60)]
+    packed = Packed.from_bytes(pack(x) for x in profiles)
+    features = learned.pair_features(pack(profiles[0]), packed)
+    assert features.shape == (len(profiles), len(learned.FEATURES))
+    # A model that learned "more shared kinds, more yeses" from a history.
+    x = np.array([[k] for k in (0.0, 0.2, 0.5, 0.8, 1.0) * 40])
+    y = (x[:, 0] + np.tile([0.1, -0.1, 0.3, -0.3, 0.0], 40)[: len(x)] > 0.5).astype(float)
+    weights = learned.fit_logistic(x, y)
+    assert learned.predict(weights, np.array([[1.0]], dtype=np.float32))[0] > 0.5
+    assert learned.predict(weights, np.array([[0.0]], dtype=np.float32))[0] < 0.5
+    rules = np.array([0.5, 0.4, 0.0], dtype=np.float32)
+    model = np.array([0.1, 0.9, 0.9], dtype=np.float32)
+    assert learned.blend(rules, model, outcomes=0) is rules  # a new marketplace: rules alone
+    mixed = learned.blend(rules, model, outcomes=5000)
+    assert mixed[1] > mixed[0] and mixed[2] == 0  # history reorders; excluded stays out
+    assert learned.blend_weight(10**9) == learned.BLEND_MAX

@@ -25,6 +25,7 @@ export function matchesBody(matches: readonly MatchCard[], overrides: Record<str
 export const OPTIONS: { [K in keyof BrandOptions]: BrandOptions[K] } = {
   categories: ['food & drink', 'beauty', 'home'],
   companySizes: ['1-10', '11-50'],
+  audienceSizes: ['under 1K', '1K-10K'],
   values: ['sustainable', 'vegan'],
   collabKinds: ['giveaways', 'newsletter swaps'],
   countries: [
@@ -44,6 +45,7 @@ export function brandProfile(overrides: Partial<BrandProfile> = {}): BrandProfil
     description: 'Oat milk',
     category: 'food & drink',
     companySize: '1-10',
+    audienceSize: '',
     audience: { ageBands: ['25-34'], genders: ['women'], countries: ['GB'] },
     values: ['sustainable'],
     collabKinds: ['giveaways'],

@@ -47,6 +47,7 @@ def to_profile(brand: Brand) -> Profile:
         account_id=brand.account_id,
         category=brand.category or "",
         company_size=brand.company_size or "",
+        audience_size=brand.audience_size or "",
         values=frozenset(brand.values or ()),
         collab_kinds=frozenset(brand.collab_kinds or ()),
         countries=frozenset((audience.countries or ()) if audience else ()),

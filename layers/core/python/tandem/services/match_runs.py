@@ -152,7 +152,17 @@ def start_run(brand_id: int, trigger: str = "on-demand") -> MatchRun:
 
 # Profile fields whose change can change who fits a brand (and so starts a run).
 MATCH_FIELDS = frozenset(
-    {"category", "company_size", "values", "collab_kinds", "audience", "countries", "age_bands", "genders"}
+    {
+        "category",
+        "company_size",
+        "audience_size",
+        "values",
+        "collab_kinds",
+        "audience",
+        "countries",
+        "age_bands",
+        "genders",
+    }
 )
 
 

@@ -264,6 +264,8 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
             "description": identity["description"],
             "category": other.category or "",
             "companySize": other.company_size or "",
+            # Audience size only where the brand shows who it is (its name).
+            "audienceSize": (other.audience_size or "") if visible else "",
             "audience": brands.audience_json(other),
             "values": sorted(other.values or ()),
             "collabKinds": sorted(other.collab_kinds or ()),

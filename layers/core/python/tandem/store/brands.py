@@ -56,6 +56,7 @@ class Brand(TandemModel):
     description = UnicodeAttribute(default="")
     website = UnicodeAttribute(null=True)
     company_size = UnicodeAttribute(default="")
+    audience_size = UnicodeAttribute(default="")  # AUDIENCE_SIZES band, optional
     values = UnicodeSetAttribute(null=True)
     collab_kinds = UnicodeSetAttribute(null=True)
     audience = Audience(null=True)

@@ -37,6 +37,8 @@ export interface BrandProfile {
   readonly description: string;
   readonly category: string;
   readonly companySize: string;
+  /** Followers or list size of the brand's biggest channel, a band of `audienceSizes` ("" when not given). */
+  readonly audienceSize: string;
   readonly audience: Audience;
   readonly values: readonly string[];
   readonly collabKinds: readonly string[];
@@ -57,6 +59,7 @@ export interface Country {
 export interface BrandOptions {
   readonly categories: readonly string[];
   readonly companySizes: readonly string[];
+  readonly audienceSizes: readonly string[];
   readonly values: readonly string[];
   readonly collabKinds: readonly string[];
   readonly countries: readonly Country[];
@@ -80,6 +83,8 @@ export interface PublicBrand {
   readonly description: string;
   readonly category: string;
   readonly companySize: string;
+  /** "" unless the brand shows its name. */
+  readonly audienceSize?: string;
   readonly audience: Partial<Audience> | null;
   readonly values: readonly string[];
   readonly collabKinds: readonly string[];

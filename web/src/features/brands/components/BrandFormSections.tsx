@@ -62,11 +62,22 @@ export function AboutSection({ formId, form, options, logo }: SectionProps & { r
   );
 }
 
-/** Who the brand reaches: age bands, genders and countries. */
+/** Who the brand reaches: audience size, age bands, genders and countries. */
 export function AudienceSection({ formId, form, options }: SectionProps & { readonly options: BrandOptions }) {
   return (
     <Section id={`${formId}-audience`} title="Your audience">
-      <p className="muted small">We match you with brands that reach the same people.</p>
+      <p className="muted small">
+        We match you with brands that reach the same people, and of a size that suits you both (the followers or
+        list size of your biggest channel).
+      </p>
+      <SelectField
+        field={form.audienceSize}
+        name="audienceSize"
+        label="Audience size"
+        options={options.audienceSizes}
+        placeholder="Followers or list size"
+        optional
+      />
       <CheckboxGroup
         legend="Age bands"
         name="ageBands"

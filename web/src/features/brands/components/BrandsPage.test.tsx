@@ -121,6 +121,7 @@ describe('Brands page', () => {
     });
     await user.type(await screen.findByLabelText('Brand name'), 'Fig Tree');
     await user.selectOptions(field('Category'), 'beauty');
+    await user.selectOptions(field('Audience size'), '1K-10K');
     await user.click(screen.getByRole('checkbox', { name: '25-34' }));
     await user.type(screen.getByRole('searchbox', { name: 'Find a country' }), 'king');
     await user.click(screen.getByRole('checkbox', { name: 'United Kingdom' }));
@@ -132,6 +133,7 @@ describe('Brands page', () => {
     expect(api.calls('POST brands')[0]?.body).toMatchObject({
       name: 'Fig Tree',
       category: 'beauty',
+      audienceSize: '1K-10K',
       audience: { ageBands: ['25-34'], genders: [], countries: ['GB'] },
       collabKinds: ['newsletter swaps'],
       website: null,

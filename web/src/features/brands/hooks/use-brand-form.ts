@@ -51,6 +51,7 @@ export function useBrandForm(brand: BrandProfile | null) {
   const description = useField({ initialValue: brand?.description ?? '', required: false, rules: DESCRIPTION_RULES });
   const category = useField({ initialValue: brand?.category ?? '' });
   const companySize = useField({ initialValue: brand?.companySize ?? '', required: false });
+  const audienceSize = useField({ initialValue: brand?.audienceSize ?? '', required: false });
   const contactName = useField({ initialValue: brand?.contact?.name ?? '', required: false, rules: CONTACT_NAME_RULES });
   const contactEmail = useField({ initialValue: brand?.contact?.email ?? '', required: false, rules: EMAIL_RULES });
   const contactPhone = useField({ initialValue: brand?.contact?.phone ?? '', required: false, rules: PHONE_RULES });
@@ -72,6 +73,7 @@ export function useBrandForm(brand: BrandProfile | null) {
     description,
     category,
     companySize,
+    audienceSize,
     'contact.name': contactName,
     'contact.email': contactEmail,
     'contact.phone': contactPhone,
@@ -124,6 +126,7 @@ export function useBrandForm(brand: BrandProfile | null) {
     description: description.value.trim(),
     category: category.value,
     companySize: companySize.value,
+    audienceSize: audienceSize.value,
     audience: { ageBands: choices.ageBands, genders: choices.genders, countries: choices.countries },
     values: choices.values,
     collabKinds: choices.collabKinds,
@@ -142,6 +145,7 @@ export function useBrandForm(brand: BrandProfile | null) {
     description,
     category,
     companySize,
+    audienceSize,
     contactName,
     contactEmail,
     contactPhone,

@@ -237,7 +237,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
               {brand.name}
             </h1>
             {masked && <MaskedNameHint showingBrandNames={dashboard.data?.showingBrandNames !== false} />}
-            <p className="muted brand-profile__meta">{[brand.category, brand.companySize && `${brand.companySize} people`].filter(Boolean).join(' · ')}</p>
+            <p className="muted brand-profile__meta">{[brand.category, brand.companySize && `${brand.companySize} people`, brand.audienceSize && `audience ${brand.audienceSize}`].filter(Boolean).join(' · ')}</p>
             {brand.replyLabels && brand.replyLabels.length > 0 && (
               <p className="muted brand-profile__reply">{brand.replyLabels.join(' · ')}</p>
             )}

@@ -57,6 +57,7 @@ from tandem.domain.matching.scoring import (
 )
 from tandem.domain.matching.vocabulary import (
     AGE_BANDS,
+    AUDIENCE_SIZES,
     CATEGORIES,
     COLLAB_KINDS,
     COMPANY_SIZES,
@@ -71,6 +72,7 @@ from tandem.domain.matching.vocabulary import (
 __all__ = [
     "CATEGORIES",
     "COMPANY_SIZES",
+    "AUDIENCE_SIZES",
     "AGE_BANDS",
     "GENDERS",
     "COLLAB_KINDS",

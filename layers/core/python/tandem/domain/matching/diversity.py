@@ -10,6 +10,10 @@ from tandem.domain.matching.scoring import Scored
 
 POOL_FACTOR = 2  # diversity picks `limit` from the best `limit * POOL_FACTOR`
 DIVERSITY_LAMBDA = 0.7  # 1.0 = pure score order
+# Diversity chooses only among candidates whose score is within this share of the best one
+# left: a near-tie is broken towards variety, a clearly better candidate is never passed over
+# for a different one further down (docs/decisions.md, 2026-11-29).
+DIVERSITY_MARGIN = 0.03
 
 
 def _similarity(a: Scored, b: Scored) -> float:
@@ -19,16 +23,20 @@ def _similarity(a: Scored, b: Scored) -> float:
     return 0.5 * same_category + 0.5 * same_reasons
 
 
-def diversify(ranked: Sequence[Scored], limit: int, lam: float = DIVERSITY_LAMBDA) -> list[Scored]:
-    """Maximal marginal relevance: take the best, then each next one by score minus its
-    likeness (same category, same reasons) to what is already taken."""
+def diversify(
+    ranked: Sequence[Scored], limit: int, lam: float = DIVERSITY_LAMBDA, margin: float = DIVERSITY_MARGIN
+) -> list[Scored]:
+    """Maximal marginal relevance among near-ties: take the best, then each next one by score
+    minus its likeness (same category, same reasons) to what is already taken, choosing only
+    among candidates within `margin` (a share) of the best score left."""
     pool = list(ranked)
     chosen: list[Scored] = []
     top = max((s.score for s in pool), default=1.0) or 1.0
     closest = [0.0] * len(pool)
     while pool and len(chosen) < limit:
+        floor = max(s.score for s in pool) * (1 - margin)
         best = max(
-            range(len(pool)),
+            (i for i in range(len(pool)) if pool[i].score >= floor),
             key=lambda i: (lam * pool[i].score / top - (1 - lam) * closest[i], -pool[i].candidate_id),
         )
         pick = pool.pop(best)

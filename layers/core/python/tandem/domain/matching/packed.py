@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 from tandem.domain.matching.scoring import (
+    AUDIENCE_FIT,
     COMPETING_FACTOR,
     SIZE_FIT,
     UNKNOWN_COMPLEMENT,
@@ -25,12 +26,14 @@ from tandem.domain.matching.scoring import (
 )
 from tandem.domain.matching.vocabulary import (
     _AGE_BIT,
+    _AUDIENCE_CODE,
     _COUNTRY_BIT,
     _GENDER_BIT,
     _KIND_BIT,
     _SIZE_CODE,
     _VALUE_BIT,
     AGE_BANDS,
+    AUDIENCE_SIZES,
     CATEGORIES,
     COLLAB_KINDS,
     COMPANY_SIZES,
@@ -49,6 +52,13 @@ from tandem.domain.matching.vocabulary import (
 RECORD_FORMAT = "<IQBBHBBQQ4Q"
 RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
 FLAG_PRESENT = 1
+# The flags byte's bits 1-3 hold the audience-size code (0 = not given, 1.. = AUDIENCE_SIZES):
+# the record keeps its size and the index its layout (an old record reads as "not given").
+_AUDIENCE_SHIFT = 1
+
+
+def audience_code(flags: int) -> int:
+    return (flags >> _AUDIENCE_SHIFT) & 7
 
 
 def account_hash(account_id: str) -> int:
@@ -69,7 +79,8 @@ def pack(profile: Profile) -> bytes:
         _SIZE_CODE.get((profile.company_size or "").strip().lower(), 0),
         _bits(profile.age_bands, _AGE_BIT, 16),
         _bits(profile.genders, _GENDER_BIT, 8),
-        FLAG_PRESENT,
+        FLAG_PRESENT
+        | _AUDIENCE_CODE.get((profile.audience_size or "").strip().lower(), 0) << _AUDIENCE_SHIFT,
         _bits(profile.collab_kinds, _KIND_BIT),
         _bits(profile.values, _VALUE_BIT),
         *words,
@@ -78,13 +89,15 @@ def pack(profile: Profile) -> bytes:
 
 def unpack(record: bytes, account_id: str = "") -> Profile:
     """A record back to a profile (listed terms only; unlisted ones are hashed, not kept)."""
-    brand_id, _, cat, size, ages, genders, _, kinds, values, *words = struct.unpack(RECORD_FORMAT, record)
+    brand_id, _, cat, size, ages, genders, flags, kinds, values, *words = struct.unpack(RECORD_FORMAT, record)
+    audience = audience_code(flags)
     countries = sum(w << (64 * i) for i, w in enumerate(words))
     return Profile(
         brand_id=brand_id,
         account_id=account_id,
         category=CATEGORIES[cat - 1] if 1 <= cat <= len(CATEGORIES) else "",
         company_size=COMPANY_SIZES[size - 1] if 1 <= size <= len(COMPANY_SIZES) else "",
+        audience_size=AUDIENCE_SIZES[audience - 1] if 1 <= audience <= len(AUDIENCE_SIZES) else "",
         values=frozenset(_terms(values, VALUES)),
         collab_kinds=frozenset(_terms(kinds, COLLAB_KINDS)),
         countries=frozenset(_terms(countries, COUNTRIES)),
@@ -113,14 +126,14 @@ def record_dtype() -> np.dtype:
 
 
 def _category_table() -> np.ndarray:
-    """complement() as a 256x256 lookup on category codes (unlisted codes: UNKNOWN, same: 0)."""
+    """complement() as a 256x256 lookup on category codes (unlisted: UNKNOWN, same: SAME_CATEGORY)."""
     import numpy as np
 
     table = np.full((256, 256), UNKNOWN_COMPLEMENT, dtype=np.float32)
     for a in range(1, len(CATEGORIES) + 1):
         for b in range(1, len(CATEGORIES) + 1):
             table[a, b] = complement(CATEGORIES[a - 1], CATEGORIES[b - 1])
-    np.fill_diagonal(table, 0.0)
+    np.fill_diagonal(table, complement("x", "x"))
     table[0, 0] = UNKNOWN_COMPLEMENT
     return table
 
@@ -131,6 +144,18 @@ def _size_table() -> np.ndarray:
     n = len(COMPANY_SIZES) + 1
     table = np.full((n, n), UNKNOWN_SIZE_FIT, dtype=np.float32)
     table[1:, 1:] = np.array(SIZE_FIT, dtype=np.float32)
+    return table
+
+
+def _audience_table() -> np.ndarray:
+    """AUDIENCE_FIT as [my band, their band] on codes (0 = not given: NaN, headcount decides)."""
+    import numpy as np
+
+    n = len(AUDIENCE_SIZES) + 1
+    table = np.full((n, n), np.nan, dtype=np.float32)
+    for mine in range(1, n):
+        for theirs in range(1, n):
+            table[mine, theirs] = AUDIENCE_FIT[theirs - mine + n - 2]
     return table
 
 
@@ -146,6 +171,7 @@ class Packed:
         self.acct = np.ascontiguousarray(records["acct"])
         self.cat = np.ascontiguousarray(records["cat"]).astype(np.intp)
         self.size = np.ascontiguousarray(records["size"]).astype(np.intp)
+        self.audience = ((records["flags"] >> _AUDIENCE_SHIFT) & 7).astype(np.intp)
         self.ages = np.ascontiguousarray(records["ages"]).astype(np.uint64)
         self.genders = np.ascontiguousarray(records["genders"]).astype(np.uint64)
         self.kinds = np.ascontiguousarray(records["kinds"])
@@ -176,10 +202,11 @@ class Packed:
 _TABLES: dict[str, Any] = {}
 
 
-def _tables() -> tuple[np.ndarray, np.ndarray]:
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not _TABLES:
         _TABLES["category"], _TABLES["size"] = _category_table(), _size_table()
-    return _TABLES["category"], _TABLES["size"]
+        _TABLES["audience"] = _audience_table()
+    return _TABLES["category"], _TABLES["size"], _TABLES["audience"]
 
 
 @dataclass
@@ -224,22 +251,27 @@ def score_packed(
     )
     k_ab, k_ba = both_ways(common(mine["kinds"], cands.kinds), int(count(mine["kinds"])), cands.n_kinds)
     v_ab, v_ba = both_ways(common(mine["values"], cands.values), int(count(mine["values"])), cands.n_values)
-    category_table, size_table = _tables()
+    category_table, size_table, audience_table = _tables()
     cat_fit = category_table[int(mine["cat"]), cands.cat]
+    my_size, my_audience = int(mine["size"]), audience_code(int(mine["flags"]))
+    size_ab = audience_table[my_audience, cands.audience]
+    size_ab = np.where(np.isnan(size_ab), size_table[my_size, cands.size], size_ab)
+    size_ba = audience_table[cands.audience, my_audience]
+    size_ba = np.where(np.isnan(size_ba), size_table[cands.size, my_size], size_ba)
     w = WEIGHTS
     fit_ab = (
         w["audience"] * _audience(c_ab, a_ab, g_ab)
         + w["kinds"] * k_ab
         + w["category"] * cat_fit
         + w["values"] * v_ab
-        + w["size"] * size_table[int(mine["size"]), cands.size]
+        + w["size"] * size_ab
     )
     fit_ba = (
         w["audience"] * _audience(c_ba, a_ba, g_ba)
         + w["kinds"] * k_ba
         + w["category"] * cat_fit
         + w["values"] * v_ba
-        + w["size"] * size_table[cands.size, int(mine["size"])]
+        + w["size"] * size_ba
     )
     if one_sided:
         score = fit_ab.astype(f32)

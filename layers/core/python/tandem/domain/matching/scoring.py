@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tandem.domain.matching.vocabulary import _SIZE_CODE, category_code
+from tandem.domain.matching.vocabulary import _AUDIENCE_CODE, _SIZE_CODE, AUDIENCE_SIZES, category_code
 
 # ---------------------------------------------------------------- rules (tables and weights)
-# How well a partner's category complements mine (symmetric). Same category: competing, 0.
+# How well a partner's category complements mine (symmetric). The same category is not
+# competition by itself (another niche or price tier is a fine partner): SAME_CATEGORY.
 _C = {
     "food & drink": {
         "beauty": 0.5, "home": 0.9, "fashion": 0.4, "wellness": 0.9, "kids": 0.7, "pets": 0.4, "outdoors": 0.8
@@ -37,6 +38,10 @@ _C = {
     },
 }  # fmt: skip
 UNKNOWN_COMPLEMENT = 0.4  # a category outside the table, or none given
+# Same category: customers' interests overlap, and another niche or tier is a fine partner
+# (true fits share a category as often as not on the evaluation world); kept under
+# COMPLEMENTS_WELL, so no "complements your range" reason is given for it.
+SAME_CATEGORY = 0.65
 COMPLEMENTS_WELL = 0.7  # from here a reason says the ranges complement each other
 
 
@@ -45,7 +50,7 @@ def complement(a: str, b: str) -> float:
     if not ca or not cb:
         return UNKNOWN_COMPLEMENT
     if ca == cb:
-        return 0.0
+        return SAME_CATEGORY
     a, b = a.strip().lower(), b.strip().lower()
     return _C.get(a, {}).get(b) or _C.get(b, {}).get(a) or UNKNOWN_COMPLEMENT
 
@@ -59,10 +64,31 @@ SIZE_FIT = (
     (0.3, 0.5, 0.8, 1.0),
 )
 UNKNOWN_SIZE_FIT = 0.7
-UNKNOWN_OVERLAP = 0.3  # a side left a list empty: we cannot tell, so a little credit
+# AUDIENCE_FIT[their band - my band + 4]: what a partner's audience (followers or list size) is
+# worth to me. A bigger audience is worth the most; a smaller one less with every band down (a
+# big brand rarely wants a tiny one). Both directions multiply in the pair's score, so partners
+# of like size rank first. Used when both brands gave an audience size; headcount otherwise.
+AUDIENCE_FIT = (0.1, 0.25, 0.45, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0)
 
-WEIGHTS = {"audience": 0.30, "kinds": 0.25, "category": 0.20, "values": 0.15, "size": 0.10}
-COMPETING_FACTOR = 0.75  # same category: the pair competes more than it complements
+
+def size_fit(my_size: int, their_size: int, my_audience: int, their_audience: int) -> float:
+    """Partner size as I judge it, from codes (0 = not given): audience bands, else headcount."""
+    if my_audience and their_audience:
+        return AUDIENCE_FIT[their_audience - my_audience + len(AUDIENCE_SIZES) - 1]
+    if my_size and their_size:
+        return SIZE_FIT[my_size - 1][their_size - 1]
+    return UNKNOWN_SIZE_FIT
+
+
+# A side left a list empty: we cannot tell, so half credit (0.3 showed incomplete profiles half
+# as often as they are true partners, at no gain in precision; docs/decisions.md, 2026-11-29).
+UNKNOWN_OVERLAP = 0.5
+
+# Measured on the held-out evaluation world (tests/bench/matching_heldout.py, a training seed)
+# and the old synthetic bench: size judged both ways carries most; shared values predicted
+# nothing (kept in the reasons, not in the score).
+WEIGHTS = {"audience": 0.30, "kinds": 0.20, "category": 0.15, "values": 0.0, "size": 0.35}
+COMPETING_FACTOR = 1.0  # a category alone is not competition (0.75 kept every such pair out)
 
 
 def _audience(countries: float, ages: float, genders: float) -> float:
@@ -79,6 +105,7 @@ class Profile:
     account_id: str
     category: str = ""
     company_size: str = ""
+    audience_size: str = ""  # AUDIENCE_SIZES band, optional
     values: frozenset[str] = frozenset()
     collab_kinds: frozenset[str] = frozenset()
     countries: frozenset[str] = frozenset()
@@ -113,9 +140,12 @@ def fit(me: Profile, other: Profile) -> float:
         _overlap(me.age_bands, other.age_bands),
         _overlap(me.genders, other.genders),
     )
-    size_me = _SIZE_CODE.get(me.company_size.strip().lower())
-    size_other = _SIZE_CODE.get(other.company_size.strip().lower())
-    size = SIZE_FIT[size_me - 1][size_other - 1] if size_me and size_other else UNKNOWN_SIZE_FIT
+    size = size_fit(
+        _SIZE_CODE.get(me.company_size.strip().lower(), 0),
+        _SIZE_CODE.get(other.company_size.strip().lower(), 0),
+        _AUDIENCE_CODE.get(me.audience_size.strip().lower(), 0),
+        _AUDIENCE_CODE.get(other.audience_size.strip().lower(), 0),
+    )
     return (
         WEIGHTS["audience"] * audience
         + WEIGHTS["kinds"] * _overlap(me.collab_kinds, other.collab_kinds)

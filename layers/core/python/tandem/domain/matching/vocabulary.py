@@ -26,6 +26,8 @@ CATEGORIES = (
     "stationery",
 )
 COMPANY_SIZES = ("1-10", "11-50", "51-200", "200+")
+# Audience size (followers or list size, the brand's biggest channel): optional, its own bands.
+AUDIENCE_SIZES = ("under 1K", "1K-10K", "10K-100K", "100K-1M", "1M+")
 AGE_BANDS = ("under 18", "18-24", "25-34", "35-44", "45-54", "55-64", "55+", "65+")
 GENDERS = ("women", "men", "non-binary")
 COLLAB_KINDS = (
@@ -75,6 +77,7 @@ def _index(vocab: Sequence[str]) -> dict[str, int]:
 
 _CATEGORY_CODE = {term: i + 1 for term, i in _index(CATEGORIES).items()}  # 0 = none
 _SIZE_CODE = {term: i + 1 for term, i in _index(COMPANY_SIZES).items()}  # 0 = unknown
+_AUDIENCE_CODE = {term: i + 1 for term, i in _index(AUDIENCE_SIZES).items()}  # 0 = unknown
 _AGE_BIT, _GENDER_BIT = _index(AGE_BANDS), _index(GENDERS)
 _KIND_BIT, _VALUE_BIT = _index(COLLAB_KINDS), _index(VALUES)
 _COUNTRY_BIT = {code.lower(): i for i, code in enumerate(COUNTRIES)}

@@ -244,3 +244,32 @@ def test_any_query_string_is_answered_or_refused_never_a_server_error(api, param
         assert isinstance(body["error"], str) and body["error"]
     else:
         assert len(body["matches"]) <= 20
+
+
+def test_a_blocked_brand_is_found_by_neither_side_until_unblocked(api):
+    me = Brand("me@example.com", "Oat & Co", countries=["GB"])
+    fern = Brand("fern@example.com", "Fern Candles", countries=["GB"])
+    directory()
+    assert names(search(api, me, q="fern")[1]) == ["Fern Candles"]
+    before = search(api, me, q="")[1]["total"]
+
+    assert api.call("POST", f"/api/brands/{fern.id}/block", me.headers) == (200, {"blocked": True})
+    assert names(search(api, me, q="fern")[1]) == []
+    assert search(api, me, q="")[1]["total"] == before - 1  # gone from the count too
+    assert names(search(api, fern, q="oat")[1]) == []  # and the blocked side cannot find me
+
+    assert api.call("DELETE", f"/api/brands/{fern.id}/block", me.headers) == (200, {"blocked": False})
+    assert names(search(api, me, q="fern")[1]) == ["Fern Candles"]
+    assert names(search(api, fern, q="oat")[1]) == ["Oat & Co"]
+
+
+def test_a_suspended_brand_is_found_by_no_one(api):
+    from tandem.store.safety import set_suspended
+
+    me = Brand("me@example.com", "Oat & Co", countries=["GB"])
+    northwind = directory()[0]
+    assert names(search(api, me, q="northwind")[1]) == ["Northwind Outdoor"]
+    set_suspended(int(northwind.brand_id), True)  # hidden at once, before the index is rebuilt
+    assert names(search(api, me, q="northwind")[1]) == []
+    set_suspended(int(northwind.brand_id), False)
+    assert names(search(api, me, q="northwind")[1]) == ["Northwind Outdoor"]

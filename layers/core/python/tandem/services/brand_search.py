@@ -25,7 +25,7 @@ from tandem.domain import search as rules
 from tandem.domain.matching import account_hash, pack, score_packed
 from tandem.errors import NotFound
 from tandem.services import access as caller
-from tandem.services import match_index
+from tandem.services import match_index, visibility
 from tandem.services.access import Access
 from tandem.services.matches import search_card, viewer_for
 from tandem.store import news
@@ -78,16 +78,18 @@ def forget_index() -> None:
     _CACHE = _Cache()
 
 
-def excluded_brand_ids(viewer_brand: Brand, index: rules.Index, *, open_only: bool) -> set[int]:
-    """THE brands a viewer never finds in search: its own account's brands and, for "open to
-    requests now", brands of feature-only accounts. Brands blocked either way and suspended
-    brands belong here too (issue 27's Block and Suspend): add them to this set."""
+def excluded_brand_ids(
+    viewer_brand: Brand, index: rules.Index, *, open_only: bool, hidden: frozenset[int] = frozenset()
+) -> set[int]:
+    """THE brands a viewer never finds in search: its own account's brands, the brands hidden
+    from it either way (blocked by it or blocking it, suspended: `visibility.hidden_from`) and,
+    for "open to requests now", brands of feature-only accounts."""
     import numpy as np
 
     mine = index.packed.acct == np.uint64(account_hash(viewer_brand.account_id))
     if open_only:
         mine = mine | ((index.flags & rules.FEATURE_ONLY) != 0)
-    return {int(i) for i in index.ids[mine]}
+    return {int(i) for i in index.ids[mine]} | set(hidden)
 
 
 def search(brand_id: int, params: Mapping[str, str | None], access: Access | None = None) -> dict[str, Any]:
@@ -96,7 +98,7 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     mine = brand_items(brand_id)  # call 1
     now = time.monotonic()
     cache = _CACHE
-    wanted = caller.keys_of(access)
+    wanted = caller.keys_of(access) + visibility.keys(brand_id, with_blocks=False)  # blocks: partition
     account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
     if account_key is not None:
         wanted.append((Account, account_key))
@@ -110,7 +112,10 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     viewer = viewer_for(mine.profile, found.get(account_key))
     manifest = found.get(MatchIndexManifest.key()) if due else None
     index = cache.current(manifest, now)
-    excluded = rules.excluded_mask(index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only))
+    hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
+    excluded = rules.excluded_mask(
+        index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only, hidden=hidden)
+    )
     fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score if len(index) else None
     page = rules.search(index, query, excluded=excluded, by_name=viewer.subscribed, fit=fit)
     ids = [int(index.ids[p]) for p in page.positions]

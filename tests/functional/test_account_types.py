@@ -22,6 +22,7 @@ REFUSED = [
     ("DELETE", "/api/matches/{other}/dismissed", "Matches are not included in a feature-only account."),
     ("POST", "/api/matching/run/{mine}", "Matches are not included in a feature-only account."),
     ("GET", "/api/matching/run-check/{run}/{mine}", "Matches are not included in a feature-only account."),
+    ("GET", "/api/brands/search", "Matches are not included in a feature-only account."),
     ("POST", "/api/requests", "Sending connection requests is not included in a feature-only account."),
     (
         "POST",

@@ -171,7 +171,8 @@ describe('RequestsPage', () => {
   });
 
   it('keeps a cancelled request in the Sent list, marked Cancelled and with nothing left to do', async () => {
-    const cancelledAt = new Date(Date.now() - 2 * 3600_000).toISOString();
+    // minutes, not hours: an hour count never crosses midnight ('Yesterday' just after 00:00)
+    const cancelledAt = new Date(Date.now() - 2 * 60_000).toISOString();
     openRequests('/requests/sent', {
       'GET requests?box=sent': {
         items: [
@@ -187,7 +188,7 @@ describe('RequestsPage', () => {
     const cancelled = within(cancelledCard);
     expect(cancelled.getByRole('heading', { name: 'Bean Bros' })).toBeInTheDocument();
     expect(cancelled.getByText('Cancelled', { selector: '.status-chip' })).toBeInTheDocument();
-    expect(cancelledCard.querySelector('.time-ago')).toHaveTextContent(/^Cancelled 2 hours ago$/);
+    expect(cancelledCard.querySelector('.time-ago')).toHaveTextContent(/^Cancelled 2 minutes ago$/);
     expect(cancelled.queryByRole('button')).not.toBeInTheDocument();
     expect(cancelledCard).toHaveClass('request-card--closed');
     expect(within(openCard).getByRole('button', { name: 'Cancel request to Wild Fern Candles' })).toBeInTheDocument();

@@ -10,7 +10,18 @@ import {
   useWelcomeDone,
   WelcomePopup,
 } from '@/features/onboarding';
-import type { ShellPopupsProps } from './ShellPopups';
+import type { LoginCheck } from '@/lib/login-check';
+
+export type ShellPopup = 'help' | 'videoGuides';
+
+export interface ShellPopupsProps {
+  readonly firstName: string;
+  readonly check: LoginCheck | undefined;
+  /** Admins never get the tips tour (SPEC section 6). */
+  readonly isAdmin?: boolean;
+  readonly open: ShellPopup | null;
+  readonly onClose: () => void;
+}
 
 /**
  * The popups the shell owns: welcome, brand visibility update, the tips tour, help, video guides.

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { confirm } from '@/components/ui/confirm';
-import { hasHadLiveFeature, useDashboard } from '@/features/dashboard';
+import { hasHadLiveFeature, useDashboard } from '@/lib/session-state';
 import { BILLING_PATH, BRAND_PROFILE_PATH, NOTIFICATIONS_PATH, PROFILE_PATH } from '@/features/navigation';
 import { describeError } from '@/lib/api';
 import { goAfterSignOut } from '@/lib/force-logout';

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { useQueryClient } from '@tanstack/react-query';
-import { refreshDashboard, useDashboard } from '@/features/dashboard';
+import { refreshDashboard, useDashboard } from '@/lib/session-state';
 import { describeError, SessionEndedError } from '@/lib/api';
 import { setSelectedBrand } from '@/lib/session';
 import { brandSaved, useBrandOptions, useMyBrands, type BrandProfile } from '../api/brands';

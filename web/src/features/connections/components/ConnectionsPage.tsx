@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
-import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { useRouteBrand, useSeenRefresh } from '@/features/requests';
 import { connectionListQuery } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';

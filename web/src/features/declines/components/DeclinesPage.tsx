@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
-import { menuCountsOf, useDashboard } from '@/features/dashboard';
+import { menuCountsOf, useDashboard } from '@/lib/session-state';
 import { ListTabs, RequestCard, useRouteBrand, useSeenRefresh } from '@/features/requests';
 import { declineListQuery, type DeclineDirection } from '../api/declines';
 import { declinesPath, directionOf } from '../paths';

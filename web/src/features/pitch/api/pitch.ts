@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
-import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { applyCredits, refreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { api, asBrand } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';
 import { errorToast } from '@/lib/mutations';

@@ -10,7 +10,7 @@ import { LoadFailed } from '@/components/ui/ListStates';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { BrandLogo } from '@/features/brands';
-import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
+import { refreshDashboard, useCurrentBrandId } from '@/lib/session-state';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { useIsFeatureOnly } from '@/lib/login-check';

@@ -8,7 +8,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
+import { refreshDashboard, useCurrentBrandId } from '@/lib/session-state';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';

@@ -5,7 +5,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { applyCredits, refreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { api, asBrand } from '@/lib/api';
 import { cursorPaging, replaceInPages, withCursor, type Page, type Pages } from '@/lib/paging';
 import { requestKeyKind, requestKeys, type RequestBox } from './keys';

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
 import { useQueryClient } from '@tanstack/react-query';
-import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
+import { refreshDashboard, useCurrentBrandId } from '@/lib/session-state';
 import { openSubscriptionOverlay, paymentRefusal, useRouteSubscriptionType } from '@/features/subscriptions';
 import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { showToast } from '@/lib/toast';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/Button';
 import { ApiError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { fetchPaymentLink, OPERATIONS, type PaymentLinkKind, type ProductsResponse } from '../api/billing';
 import { LINK_COPIED, linkedOption, paymentLinkLabel } from '../billing-rules';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { messageOf } from '@/lib/api';
 import { showToast } from '@/lib/toast';
 import { leaveApp } from '@/lib/leave-app';

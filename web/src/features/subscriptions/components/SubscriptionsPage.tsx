@@ -5,7 +5,7 @@ import { confirm } from '@/components/ui/confirm';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { LoadFailed } from '@/components/ui/ListStates';
-import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { ApiError } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';

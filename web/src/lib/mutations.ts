@@ -1,5 +1,5 @@
 import { MutationCache, type Mutation } from '@tanstack/react-query';
-import { describeError, SessionEndedError } from './api';
+import { ApiError, describeError, SessionEndedError } from './api';
 import { showToast } from './toast';
 
 /**
@@ -13,6 +13,19 @@ export interface WriteMeta extends Record<string, unknown> {
    * (a form's fields, a card's alert): the handler stays quiet.
    */
   readonly errorTitle?: string | ((variables: never) => string);
+  /**
+   * The failures the write shows itself although it has an errorTitle (a 402 told in a
+   * dialog, a field's message): the handler stays quiet on those.
+   */
+  readonly shownElsewhere?: (error: unknown) => boolean;
+}
+
+/**
+ * A write's own failure, worded for the member, that no server answered (a refused
+ * clipboard): its toast shows this message instead of the generic apology.
+ */
+export class WriteError extends Error {
+  override readonly name: string = 'WriteError';
 }
 
 declare module '@tanstack/react-query' {
@@ -21,9 +34,20 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Meta for a write whose failure is told in an error toast (a title, or one made from its variables). */
-export function errorToast(title: string | ((variables: never) => string)): WriteMeta {
-  return { errorTitle: title };
+/**
+ * Meta for a write whose failure is told in an error toast (a title, or one made from its
+ * variables), but for the failures `shownElsewhere` picks out.
+ */
+export function errorToast(
+  title: string | ((variables: never) => string),
+  shownElsewhere?: (error: unknown) => boolean,
+): WriteMeta {
+  return shownElsewhere ? { errorTitle: title, shownElsewhere } : { errorTitle: title };
+}
+
+/** True for a failed call answered with one of these HTTP statuses. */
+export function hasStatus(error: unknown, ...statuses: readonly number[]): boolean {
+  return error instanceof ApiError && statuses.includes(error.status);
 }
 
 /**
@@ -34,8 +58,9 @@ export function errorToast(title: string | ((variables: never) => string)): Writ
 export function toastWriteError(error: unknown, variables: unknown, mutation: Pick<Mutation, 'meta'>): void {
   const title = mutation.meta?.errorTitle;
   if (title === undefined || error instanceof SessionEndedError) return;
+  if (mutation.meta?.shownElsewhere?.(error) === true) return;
   const text = typeof title === 'function' ? (title as (variables: unknown) => string)(variables) : title;
-  showToast({ tone: 'error', title: text, message: describeError(error) });
+  showToast({ tone: 'error', title: text, message: error instanceof WriteError ? error.message : describeError(error) });
 }
 
 /** The app's MutationCache: every write's failure goes through toastWriteError. */

@@ -2,14 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '@/components/form/FormField';
-import { fieldErrorsFor, showFieldErrors } from '@/components/form/server-errors';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { useField, type Field } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { useResendConfirmation } from '@/features/auth';
-import { messageOf } from '@/lib/api';
 import { email as emailRule, password as passwordRule } from '@/lib/validation';
 import { profileQuery, useChangeEmail, useChangeName, useChangePassword, type Profile } from '../api/profile';
 
@@ -39,8 +38,7 @@ function outcomeOf(
   fields: Readonly<Record<string, Field>> = {},
 ): Outcome {
   if (save.data !== undefined) return { tone: 'success', text: typeof save.data === 'string' ? save.data : save.data.message };
-  if (save.error === null || fieldErrorsFor(save.error, fields).length > 0) return null;
-  const text = messageOf(save.error);
+  const text = formErrorOf(save.error, fields);
   return text === null ? null : { tone: 'error', text };
 }
 

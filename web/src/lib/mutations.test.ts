@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
-import { api } from './api';
+import { api, ApiError } from './api';
 import { setAppNavigator } from './force-logout';
-import { createMutationCache, errorToast, hasStatus, WriteError, type WriteMeta } from './mutations';
+import { createMutationCache, errorToast, type WriteMeta } from './mutations';
 import { getToasts } from './toast';
 
 /** Runs one write through a QueryClient with the app's MutationCache; resolves once it settled. */
@@ -29,7 +29,7 @@ describe('a failed write', () => {
   it('stays quiet without an errorTitle (the form shows it) and on what it shows elsewhere', async () => {
     mockApi({ 'POST x': jsonResponse({ error: 'Nope' }, 400), 'POST y': jsonResponse({ error: 'No credits' }, 402) });
     await write(undefined, () => api.post('x'));
-    await write(errorToast('yearlyUpgrade', (error) => hasStatus(error, 402)), () => api.post('y'));
+    await write(errorToast('yearlyUpgrade', (error) => error instanceof ApiError && error.status === 402), () => api.post('y'));
     expect(getToasts()).toEqual([]);
   });
 
@@ -42,7 +42,7 @@ describe('a failed write', () => {
   });
 
   it("shows a write's own words for a failure no server answered", async () => {
-    await write(errorToast('generatePaymentLink'), () => Promise.reject(new WriteError("Your browser didn't let us copy the link.")));
+    await write(errorToast('generatePaymentLink'), () => Promise.reject(new ApiError(0, "Your browser didn't let us copy the link.")));
     expect(getToasts()).toMatchObject([{ title: 'generatePaymentLink', message: "Your browser didn't let us copy the link." }]);
   });
 });

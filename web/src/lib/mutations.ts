@@ -1,5 +1,5 @@
 import { MutationCache, type Mutation } from '@tanstack/react-query';
-import { ApiError, describeError, SessionEndedError } from './api';
+import { describeError, SessionEndedError } from './api';
 import { showToast } from './toast';
 
 /**
@@ -20,14 +20,6 @@ export interface WriteMeta extends Record<string, unknown> {
   readonly shownElsewhere?: (error: unknown) => boolean;
 }
 
-/**
- * A write's own failure, worded for the member, that no server answered (a refused
- * clipboard): its toast shows this message instead of the generic apology.
- */
-export class WriteError extends Error {
-  override readonly name: string = 'WriteError';
-}
-
 declare module '@tanstack/react-query' {
   interface Register {
     mutationMeta: WriteMeta;
@@ -42,25 +34,22 @@ export function errorToast(
   title: string | ((variables: never) => string),
   shownElsewhere?: (error: unknown) => boolean,
 ): WriteMeta {
-  return shownElsewhere ? { errorTitle: title, shownElsewhere } : { errorTitle: title };
-}
-
-/** True for a failed call answered with one of these HTTP statuses. */
-export function hasStatus(error: unknown, ...statuses: readonly number[]): boolean {
-  return error instanceof ApiError && statuses.includes(error.status);
+  return { errorTitle: title, shownElsewhere };
 }
 
 /**
  * The one place a failed write is told (SPEC section 8): an error toast titled by the
- * write's `meta.errorTitle`, with the server's message. A session that ended is not told:
- * the member is already on the way to sign in.
+ * write's `meta.errorTitle`, with the ApiError's message (the server's; a write's own words
+ * for a step no server answered, such as a refused clipboard, come as an ApiError with
+ * status 0, like a network failure). A session that ended is not told: the member is
+ * already on the way to sign in.
  */
 export function toastWriteError(error: unknown, variables: unknown, mutation: Pick<Mutation, 'meta'>): void {
   const title = mutation.meta?.errorTitle;
   if (title === undefined || error instanceof SessionEndedError) return;
   if (mutation.meta?.shownElsewhere?.(error) === true) return;
   const text = typeof title === 'function' ? (title as (variables: unknown) => string)(variables) : title;
-  showToast({ tone: 'error', title: text, message: error instanceof WriteError ? error.message : describeError(error) });
+  showToast({ tone: 'error', title: text, message: describeError(error) });
 }
 
 /** The app's MutationCache: every write's failure goes through toastWriteError. */

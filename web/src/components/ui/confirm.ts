@@ -50,17 +50,6 @@ export function confirm(options: ConfirmOptions): Promise<void> {
   });
 }
 
-/** `confirm` as a yes or no: true when confirmed, false when the user cancelled. */
-export function confirmed(options: ConfirmOptions): Promise<boolean> {
-  return confirm(options).then(
-    () => true,
-    (reason: unknown) => {
-      if (reason instanceof Error && reason.message === USER_CANCELLED) return false;
-      throw reason;
-    },
-  );
-}
-
 /** Drops every pending question without settling it (tests, full resets). */
 export function resetConfirms(): void {
   pending.set([]);

@@ -2,7 +2,7 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PagedSection } from '@/components/ui/ListStates';
-import { confirmed } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { describeError, messageOf } from '@/lib/api';
 import { formatListDateTime, parseDate } from '@/lib/format';
 import { useApproveAccount, useRefuseAccount, useSaveSiteSettings } from '../api/actions';

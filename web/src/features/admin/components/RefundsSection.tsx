@@ -3,7 +3,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { PagedSection } from '@/components/ui/ListStates';
-import { confirmed } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { describeError } from '@/lib/api';
 import { formatListDateTime, formatMoney, parseDate } from '@/lib/format';
 import { useRefund } from '../api/actions';

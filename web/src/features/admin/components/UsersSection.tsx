@@ -2,7 +2,7 @@ import { useId, useState, type SubmitEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { PagedSection } from '@/components/ui/ListStates';
-import { confirmed } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { useRequireApproval } from '../api/actions';
 import { useMembers, type Member } from '../api/console';
 import { STATUS_LABELS } from '../menu';

@@ -1,6 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { errorToast } from '@/lib/mutations';
 
 /** The plain `{ message }` answer of the account-link calls. */
 export interface MessageResponse {
@@ -27,14 +25,6 @@ export function confirmEmail(code: string): Promise<MessageResponse> {
 /** Sends the signed-in user a new confirmation email. */
 export function resendConfirmationEmail(): Promise<MessageResponse> {
   return api.get<MessageResponse>('users/confirm-email/resend');
-}
-
-/** Resend confirmation email (the top bar's action, the Profile page): a refusal is an error toast. */
-export function useResendConfirmation() {
-  return useMutation({
-    meta: errorToast('Resend confirmation email'),
-    mutationFn: resendConfirmationEmail,
-  });
 }
 
 /** Always answers 200 (it never reveals whether the email has an account). */

@@ -5,7 +5,7 @@ import { TextAreaField } from '@/components/form/TextAreaField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { confirmed } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { confirmed } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { describeError } from '@/lib/api';
 import { declineStaysOpen, requestActionError, useRequestAction } from '../api/request-actions';
 import { isOpen, otherBrand, type RequestItem } from '../api/requests';

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { api, asBrand } from '@/lib/api';
+import { api, ApiError, asBrand } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';
-import { errorToast, hasStatus, WriteError } from '@/lib/mutations';
+import { errorToast } from '@/lib/mutations';
 import { storage } from '@/lib/storage';
 
 /**
@@ -144,7 +144,7 @@ export function usePortal() {
 /** Upgrade to yearly. A refused payment (402) is the page's to tell in its dialog; other refusals are a toast. */
 export function useYearlyUpgrade() {
   return useMutation({
-    meta: errorToast(OPERATIONS.yearlyUpgrade, (error) => hasStatus(error, 402)),
+    meta: errorToast(OPERATIONS.yearlyUpgrade, (error) => error instanceof ApiError && error.status === 402),
     mutationFn: upgradeToYearly,
   });
 }
@@ -156,7 +156,7 @@ export function useCopyPaymentLink() {
     mutationFn: async (kind: PaymentLinkKind) => {
       const { link } = await fetchPaymentLink(kind);
       await navigator.clipboard.writeText(link).catch(() => {
-        throw new WriteError("Your browser didn't let us copy the link.");
+        throw new ApiError(0, "Your browser didn't let us copy the link."); // no answer to give: told like a failed call
       });
     },
   });

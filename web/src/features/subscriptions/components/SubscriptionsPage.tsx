@@ -6,7 +6,7 @@ import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/lib/session-state';
-import { hasStatus } from '@/lib/mutations';
+import { ApiError } from '@/lib/api';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { storage } from '@/lib/storage';
 import { PORTAL_KEY, usePortal, useYearlyUpgrade } from '../api/billing';
@@ -139,7 +139,7 @@ export function SubscriptionsPage() {
       },
       // A refused payment is told here; other refusals are the write's error toast.
       onError: (error) => {
-        if (hasStatus(error, 402)) setUpgrade({ ok: false, message: YEARLY_UPGRADE_FAILED });
+        if (error instanceof ApiError && error.status === 402) setUpgrade({ ok: false, message: YEARLY_UPGRADE_FAILED });
       },
     });
   };

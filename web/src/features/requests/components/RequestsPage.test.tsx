@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   dashboardBody,
   FEATURE_ONLY_AREAS,
@@ -151,6 +151,12 @@ describe('RequestsPage', () => {
   });
 
   it('keeps a cancelled request in the Sent list, marked Cancelled and with nothing left to do', async () => {
+    // Midday: two hours earlier is the same day whenever the suite runs (just after midnight it read 'Yesterday').
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 10, 28, 12, 0, 0));
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const cancelledAt = new Date(Date.now() - 2 * 3600_000).toISOString();
     openRequests('/requests/sent', {
       'GET requests?box=sent': {

@@ -61,7 +61,7 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.app.json' })],
     },
     rules: {
-      // Features depend on each other one way only (e.g. matches -> brands -> dashboard).
+      // Features depend on each other one way only (e.g. matches -> brands).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'react-refresh/only-export-components': ['error', { allowConstantExport: true }],
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],

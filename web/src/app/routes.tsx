@@ -48,10 +48,10 @@ const pages = {
   requests: () => import('@/features/requests/components/RequestsPage').then((m) => m.RequestsPage),
   request: () => import('@/features/requests/components/RequestDetailPage').then((m) => m.RequestDetailPage),
   connections: () =>
-    import('@/features/connections/components/ConnectionsPage').then((m) => m.ConnectionsPage),
+    import('@/features/requests/components/ConnectionsPage').then((m) => m.ConnectionsPage),
   connection: () =>
-    import('@/features/connections/components/ConnectionDetailPage').then((m) => m.ConnectionDetailPage),
-  declines: () => import('@/features/declines/components/DeclinesPage').then((m) => m.DeclinesPage),
+    import('@/features/requests/components/ConnectionDetailPage').then((m) => m.ConnectionDetailPage),
+  declines: () => import('@/features/requests/components/DeclinesPage').then((m) => m.DeclinesPage),
   subscriptions: () =>
     import('@/features/subscriptions/components/SubscriptionsPage').then((m) => m.SubscriptionsPage),
   collabIdeas: () => import('@/features/collab/components/CollabIdeasPage').then((m) => m.CollabIdeasPage),

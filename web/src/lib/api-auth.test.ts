@@ -191,14 +191,8 @@ describe('response side channels', () => {
   });
 });
 
-describe('error toasts', () => {
-  it('shows a toast titled by the operation when the caller names one', async () => {
-    mockApi({ 'GET products': jsonResponse({ error: 'Stripe is unavailable' }, 502) });
-    await expect(api.get('products', { operation: 'loadProducts' })).rejects.toThrow('Stripe is unavailable');
-    expect(getToasts()).toMatchObject([{ tone: 'error', title: 'loadProducts', message: 'Stripe is unavailable' }]);
-  });
-
-  it('stays quiet when no operation is named', async () => {
+describe('failures', () => {
+  it('are not toasted by the client: a write tells its own (lib/mutations.ts)', async () => {
     mockApi({ 'GET products': jsonResponse({ error: 'Nope' }, 500) });
     await expect(api.get('products')).rejects.toThrow('Nope');
     expect(getToasts()).toEqual([]);

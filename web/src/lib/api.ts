@@ -10,7 +10,6 @@ import {
   setGlobalMessage,
   updateTokens,
 } from './session';
-import { showToast } from './toast';
 
 /** Header names shared with the server (DESIGN: the brand header is checked on every route). */
 export const API_HEADERS = {
@@ -75,8 +74,6 @@ export interface RequestOptions {
    * no bearer token is sent and a 401/403 is an ordinary error. Default true.
    */
   readonly auth?: boolean;
-  /** Names the operation: a failure is then also shown as an error toast with this title. */
-  readonly operation?: string;
 }
 
 const NETWORK_ERROR = 'Could not reach Tandem. Check your connection and try again.';
@@ -267,18 +264,11 @@ async function request<T>(path: string, options: RequestOptions): Promise<T> {
  * Calls the API and resolves with the parsed JSON body, or rejects with ApiError.
  *
  * SPEC section 8: a 401 runs one shared token refresh and retries the call once;
- * a refused refresh or a 403 signs the user out (SessionEndedError). When the
- * caller names an `operation`, other failures also show an error toast.
+ * a refused refresh or a 403 signs the user out (SessionEndedError). A write's failure
+ * is told by the app's one MutationCache handler (lib/mutations.ts), not here.
  */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  try {
-    return await request<T>(path, options);
-  } catch (error) {
-    if (options.operation && error instanceof ApiError && !(error instanceof SessionEndedError)) {
-      showToast({ tone: 'error', title: options.operation, message: error.message });
-    }
-    throw error;
-  }
+export function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return request<T>(path, options);
 }
 
 type BodylessOptions = Omit<RequestOptions, 'method' | 'body'>;

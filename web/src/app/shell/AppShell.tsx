@@ -8,7 +8,7 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { config } from '@/config/env';
 import { LazyAdminMenu, LazyImpersonateField } from '@/features/admin';
 import { logout } from '@/features/auth';
-import { menuAreasOf, menuCountsOf, useDashboard } from '@/features/dashboard';
+import { menuAreasOf, menuCountsOf, useDashboard } from '@/lib/session-state';
 import { BrandSwitcher } from '@/features/navigation/components/BrandSwitcher';
 import { MainMenu } from '@/features/navigation/components/MainMenu';
 import { UserMenu } from '@/features/navigation/components/UserMenu';

@@ -1,16 +1,8 @@
 import { lazy, Suspense } from 'react';
-import type { LoginCheck } from '@/lib/login-check';
+// Types only (erased): the popups themselves still load on demand, below.
+import type { ShellPopupsProps } from './ShellPopupsShown';
 
-export type ShellPopup = 'help' | 'videoGuides';
-
-export interface ShellPopupsProps {
-  readonly firstName: string;
-  readonly check: LoginCheck | undefined;
-  /** Admins never get the tips tour (SPEC section 6). */
-  readonly isAdmin?: boolean;
-  readonly open: ShellPopup | null;
-  readonly onClose: () => void;
-}
+export type { ShellPopup, ShellPopupsProps } from './ShellPopupsShown';
 
 // The popups, and what records them, load when one is due: most visits show none of them
 // (the welcome and the visibility note once per member, the tour once, help and the video

@@ -10,7 +10,22 @@ import {
   useWelcomeDone,
   WelcomePopup,
 } from '@/features/onboarding';
-import type { ShellPopupsProps } from './ShellPopups';
+import type { LoginCheck } from '@/lib/login-check';
+
+function noop(): void {
+  // settled: nothing more to do here
+}
+
+export type ShellPopup = 'help' | 'videoGuides';
+
+export interface ShellPopupsProps {
+  readonly firstName: string;
+  readonly check: LoginCheck | undefined;
+  /** Admins never get the tips tour (SPEC section 6). */
+  readonly isAdmin?: boolean;
+  readonly open: ShellPopup | null;
+  readonly onClose: () => void;
+}
 
 /**
  * The popups the shell owns: welcome, brand visibility update, the tips tour, help, video guides.
@@ -27,28 +42,11 @@ export function ShellPopupsShown({ firstName, check, isAdmin = false, open, onCl
   // The tips tour comes after the welcome and the visibility note, and waits while a popup is open.
   const showTour = !isAdmin && !showWelcome && !showVisibility && open === null && check?.showInstructions === true;
 
-  const endWelcome = async () => {
-    try {
-      await welcomeDone.mutateAsync();
-    } catch {
-      // Shown as a toast by the API client; the popup stays closed on this visit.
-    }
-  };
-
-  const onVisibilityDone = async () => {
-    try {
-      await visibilitySeen.mutateAsync();
-    } catch {
-      // Shown as a toast by the API client.
-    }
-  };
-
+  // A refusal is told by the write's error toast; the popup stays closed on this visit.
+  const endWelcome = () => welcomeDone.mutateAsync().then(noop, noop);
+  const onVisibilityDone = () => visibilitySeen.mutateAsync().then(noop, noop);
   const endTour = () => {
-    instructionsDone.mutate(undefined, {
-      onError: () => {
-        // Shown as a toast by the API client; the tour stays closed on this visit.
-      },
-    });
+    instructionsDone.mutate();
   };
 
   return (

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { BarMessage } from '@/components/layout/MessageBar';
+import { useResendConfirmation } from '@/features/auth';
 import { CONFIRM_EMAIL_MESSAGE, type LoginCheck } from '@/lib/login-check';
 import { dismissGlobalMessage, setGlobalMessage, useGlobalMessage } from '@/lib/session';
 import { showToast } from '@/lib/toast';
@@ -14,7 +15,7 @@ const RESEND_CONFIRMATION = 'Resend confirmation email';
  */
 export function useShellMessages(check: LoginCheck | undefined): BarMessage[] {
   const globalMessage = useGlobalMessage();
-  const [resending, setResending] = useState(false);
+  const resend = useResendConfirmation();
   const confirmed = check?.emailConfirmed === true;
   const globalIsConfirmNotice = globalMessage === CONFIRM_EMAIL_MESSAGE;
 
@@ -22,19 +23,6 @@ export function useShellMessages(check: LoginCheck | undefined): BarMessage[] {
     if (globalIsConfirmNotice && confirmed) setGlobalMessage(null);
   }, [globalIsConfirmNotice, confirmed]);
 
-  const resend = async () => {
-    setResending(true);
-    try {
-      // The account calls load when asked for: the shell's first load does not carry them.
-      const { resendConfirmationEmail } = await import('@/features/auth/api/account');
-      const { message } = await resendConfirmationEmail();
-      showToast({ tone: 'success', title: 'Confirmation email sent', message });
-    } catch {
-      // The API client has shown the error toast.
-    } finally {
-      setResending(false);
-    }
-  };
 
   const messages: BarMessage[] = [];
   if (globalMessage && !globalIsConfirmNotice) {
@@ -48,7 +36,17 @@ export function useShellMessages(check: LoginCheck | undefined): BarMessage[] {
     messages.push({
       id: 'confirm-email',
       text: CONFIRM_EMAIL_MESSAGE,
-      action: { label: RESEND_CONFIRMATION, busy: resending, onClick: () => void resend() },
+      action: {
+        label: RESEND_CONFIRMATION,
+        busy: resend.isPending,
+        onClick: () => {
+          resend.mutate(undefined, {
+            onSuccess: ({ message }) => {
+              showToast({ tone: 'success', title: 'Confirmation email sent', message });
+            },
+          });
+        },
+      },
     });
   }
   return messages;

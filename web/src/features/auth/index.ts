@@ -1,4 +1,4 @@
 /** The auth feature's public face: what the app shell and other features may use. */
-export { resendConfirmationEmail } from './api/account';
+export { useResendConfirmation } from './api/resend-confirmation';
 export { logout } from './api/logout';
 export { toSession, type LoginResponse } from './api/login';

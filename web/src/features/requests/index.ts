@@ -1,6 +1,7 @@
 /**
- * The requests feature's public face. Connections and declines are lists of requests
- * (accepted, declined): they read through `requestKeys` and show `RequestCard`s.
+ * The requests feature's public face. Requests, connections and declines are one feature:
+ * the Received and Sent lists, the connections (accepted) and the declines (declined) are
+ * lists of requests that read through `requestKeys` and show `RequestCard`s.
  */
 export {
   isOpen,

@@ -2,7 +2,7 @@
  * Who sees which purchase options, and the billing texts (SPEC sections 2, 4, 6, 8 and 9),
  * as pure functions of the dashboard's credits info so each rule is testable.
  */
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { formatMoney, parseDate, yearlySaving } from '@/lib/format';
 import {
   PRICE_PERIODS,

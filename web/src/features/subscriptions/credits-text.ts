@@ -1,4 +1,4 @@
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 
 /**
  * The badge text 'available/total' ('5/6'), or null when it is hidden (no credits info or a total

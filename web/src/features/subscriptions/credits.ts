@@ -2,7 +2,7 @@
  * Credits and plan texts (SPEC sections 1, 2 "Subscriptions screen", 3 and 9), as
  * pure functions of the dashboard's credits info so the rules are testable.
  */
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { formatOrdinalDate, parseDate } from '@/lib/format';
 
 // The badge text lives on its own so the shell's top bar does not carry these rules (./credits-text).

@@ -1,7 +1,10 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { goAfterSignOut } from '@/lib/force-logout';
+import { errorToast } from '@/lib/mutations';
 import { updateLoginCheck } from '@/lib/login-check';
 import { clearSession, getSession, saveSession } from '@/lib/session';
+import { showToast } from '@/lib/toast';
 import { toSession, type LoginResponse } from '@/features/auth';
 
 /** GET users/profile: the signed-in member's own details (/account/profile/). */
@@ -74,4 +77,39 @@ export async function signOutEverywhere(): Promise<string> {
   const answer = await api.post<{ readonly message: string }>('users/logout-everywhere', {});
   clearSession();
   return answer.message;
+}
+
+// ---------------------------------------------------------------- writes (mutations)
+// The Profile forms show a refusal on their fields or above them: no error toast.
+
+export function useChangeName() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (name: string) => changeName(client, name) });
+}
+
+export function useChangeEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ email, currentPassword }: { readonly email: string; readonly currentPassword: string }) =>
+      changeEmail(client, email, currentPassword),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: ({ currentPassword, newPassword }: { readonly currentPassword: string; readonly newPassword: string }) =>
+      changePassword(currentPassword, newPassword),
+  });
+}
+
+/** Sign out everywhere (the Account page): the server's message in a toast, then the sign-in page; a refusal is an error toast. */
+export function useSignOutEverywhere() {
+  return useMutation({
+    meta: errorToast("We couldn't sign you out everywhere"),
+    mutationFn: signOutEverywhere,
+    onSuccess: (message) => {
+      showToast({ tone: 'success', title: message });
+      goAfterSignOut('/login/');
+    },
+  });
 }

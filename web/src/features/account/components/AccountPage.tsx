@@ -1,15 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { confirm } from '@/components/ui/confirm';
-import { hasHadLiveFeature, useDashboard } from '@/features/dashboard';
+import { hasHadLiveFeature, useDashboard } from '@/lib/session-state';
 import { BILLING_PATH, BRAND_PROFILE_PATH, NOTIFICATIONS_PATH, PROFILE_PATH } from '@/features/navigation';
-import { describeError } from '@/lib/api';
-import { goAfterSignOut } from '@/lib/force-logout';
 import { useIsFeatureOnly } from '@/lib/login-check';
-import { showToast } from '@/lib/toast';
-import { profileQuery, signOutEverywhere } from '../api/profile';
+import { profileQuery, useSignOutEverywhere } from '../api/profile';
 
 function Section({ id, title, children, to, action }: {
   readonly id: string;
@@ -45,7 +41,9 @@ export function AccountPage() {
   const profile = useQuery(profileQuery());
   const dashboard = useDashboard();
   const featureOnly = useIsFeatureOnly();
-  const [leaving, setLeaving] = useState(false);
+  const signOut = useSignOutEverywhere();
+  // Once signed out, the page is on its way to sign-in: the button stays busy.
+  const leaving = signOut.isPending || signOut.isSuccess;
   const brands = dashboard.data?.userBrands ?? [];
   const credits = dashboard.data?.credits ?? undefined;
   // Billing is offered where the user menu offers it (features/navigation/menu.ts).
@@ -62,15 +60,7 @@ export function AccountPage() {
     } catch {
       return;
     }
-    setLeaving(true);
-    try {
-      const message = await signOutEverywhere();
-      showToast({ tone: 'success', title: message });
-      goAfterSignOut('/login/');
-    } catch (failure) {
-      setLeaving(false);
-      showToast({ tone: 'error', title: "We couldn't sign you out everywhere", message: describeError(failure) });
-    }
+    signOut.mutate();
   };
 
   return (

@@ -1,16 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode, type SubmitEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, type ReactNode, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '@/components/form/FormField';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { useField, type Field } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { resendConfirmationEmail } from '@/features/auth';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
+import { useResendConfirmation } from '@/features/auth';
 import { email as emailRule, password as passwordRule } from '@/lib/validation';
-import { changeEmail, changeName, changePassword, profileQuery, type Profile } from '../api/profile';
+import { profileQuery, useChangeEmail, useChangeName, useChangePassword, type Profile } from '../api/profile';
 
 const NAME_FIELD = { rules: [(value: string) => (value.trim().length > 100 ? 'Please use at most 100 characters' : null)] };
 const EMAIL_FIELD = { rules: [emailRule] };
@@ -30,25 +30,16 @@ function validateAll(fields: readonly Field[]): boolean {
 }
 
 /**
- * Runs a save: per-field messages of a 400 go on their fields (named as the API names them),
- * anything else becomes the section's error. Returns the success message or null.
+ * What a save says under its form: the server's success message, or its refusal (unless it
+ * went on the fields, see showFieldErrors, or the session ended).
  */
-async function save(run: () => Promise<string>, fields: Readonly<Record<string, Field>>): Promise<Outcome> {
-  try {
-    return { tone: 'success', text: await run() };
-  } catch (error) {
-    if (error instanceof SessionEndedError) return null;
-    if (error instanceof ApiError) {
-      const known = Object.entries(error.fieldErrors).filter(([name]) => name in fields);
-      for (const [name, message] of known) fields[name]?.setError(message);
-      if (known.length > 0) {
-        const first = fields[known[0]?.[0] ?? ''];
-        if (first) document.getElementById(first.id)?.focus();
-        return null;
-      }
-    }
-    return { tone: 'error', text: describeError(error) };
-  }
+function outcomeOf(
+  save: { readonly data?: { readonly message: string } | string; readonly error: unknown },
+  fields: Readonly<Record<string, Field>> = {},
+): Outcome {
+  if (save.data !== undefined) return { tone: 'success', text: typeof save.data === 'string' ? save.data : save.data.message };
+  const text = formErrorOf(save.error, fields);
+  return text === null ? null : { tone: 'error', text };
 }
 
 function Section({ title, id, children }: { readonly title: string; readonly id: string; readonly children: ReactNode }) {
@@ -68,22 +59,20 @@ function OutcomeMessage({ outcome }: { readonly outcome: Outcome }) {
 }
 
 function NameForm({ profile }: { readonly profile: Profile }) {
-  const client = useQueryClient();
   const name = useField({ ...NAME_FIELD, initialValue: profile.name });
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const save = useChangeName();
+  const busy = save.isPending;
+  const outcome = outcomeOf(save, { name });
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || !validateAll([name])) return;
-    setBusy(true);
-    setOutcome(await save(() => changeName(client, name.value.trim()), { name }));
-    setBusy(false);
+    save.mutate(name.value.trim(), { onError: (error) => showFieldErrors(error, { name }) });
   };
 
   return (
     <Section title="Your name" id="profile-name">
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         <FormField field={name} name="name" label="Name" autoComplete="name" maxLength={100} />
         <OutcomeMessage outcome={outcome} />
         <div className="actions actions--end">
@@ -97,13 +86,8 @@ function NameForm({ profile }: { readonly profile: Profile }) {
 }
 
 function ConfirmationState({ profile }: { readonly profile: Profile }) {
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const resend = async () => {
-    setBusy(true);
-    setOutcome(await save(async () => (await resendConfirmationEmail()).message, {}));
-    setBusy(false);
-  };
+  const resend = useResendConfirmation();
+  const outcome = outcomeOf(resend);
   if (profile.emailConfirmed) {
     return (
       <p className="profile__email">
@@ -120,7 +104,13 @@ function ConfirmationState({ profile }: { readonly profile: Profile }) {
       </p>
       <p className="muted small">Confirm your address with the link we emailed you, so brands can reach you.</p>
       <div className="actions">
-        <Button variant="secondary" busy={busy} onClick={() => void resend()}>
+        <Button
+          variant="secondary"
+          busy={resend.isPending}
+          onClick={() => {
+            resend.mutate();
+          }}
+        >
           Resend confirmation email
         </Button>
       </div>
@@ -130,32 +120,32 @@ function ConfirmationState({ profile }: { readonly profile: Profile }) {
 }
 
 function EmailForm({ profile }: { readonly profile: Profile }) {
-  const client = useQueryClient();
   const email = useField(EMAIL_FIELD);
   const current = useField(REQUIRED);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const save = useChangeEmail();
+  const busy = save.isPending;
+  const fields = { email, currentPassword: current };
+  const outcome = outcomeOf(save, fields);
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || !validateAll([email, current])) return;
-    setBusy(true);
-    const result = await save(() => changeEmail(client, email.value.trim(), current.value), {
-      email,
-      currentPassword: current,
-    });
-    setOutcome(result);
-    if (result?.tone === 'success') {
-      email.setValue('');
-      current.setValue('');
-    }
-    setBusy(false);
+    save.mutate(
+      { email: email.value.trim(), currentPassword: current.value },
+      {
+        onSuccess: () => {
+          email.setValue('');
+          current.setValue('');
+        },
+        onError: (error) => showFieldErrors(error, fields),
+      },
+    );
   };
 
   return (
     <Section title="Email address" id="profile-email">
       <ConfirmationState profile={profile} />
-      <form className="form profile__subform" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form profile__subform" noValidate onSubmit={submit}>
         <h3 className="profile__subtitle">Change your email address</h3>
         <FormField
           field={email}
@@ -182,8 +172,10 @@ function PasswordForm({ profile }: { readonly profile: Profile }) {
   const next = useField(NEW_PASSWORD_FIELD);
   const matches = useMemo(() => ({ rules: [(value: string) => (value === next.value ? null : PASSWORDS_DIFFER)] }), [next.value]);
   const confirmation = useField(matches);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const save = useChangePassword();
+  const busy = save.isPending;
+  const fields = { currentPassword: current, newPassword: next };
+  const outcome = outcomeOf(save, fields);
 
   if (!profile.hasPassword) {
     return (
@@ -195,24 +187,23 @@ function PasswordForm({ profile }: { readonly profile: Profile }) {
     );
   }
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || !validateAll([current, next, confirmation])) return;
-    setBusy(true);
-    const result = await save(() => changePassword(current.value, next.value), {
-      currentPassword: current,
-      newPassword: next,
-    });
-    setOutcome(result);
-    if (result?.tone === 'success') {
-      for (const field of [current, next, confirmation]) field.setValue('');
-    }
-    setBusy(false);
+    save.mutate(
+      { currentPassword: current.value, newPassword: next.value },
+      {
+        onSuccess: () => {
+          for (const field of [current, next, confirmation]) field.setValue('');
+        },
+        onError: (error) => showFieldErrors(error, fields),
+      },
+    );
   };
 
   return (
     <Section title="Password" id="profile-password">
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         <FormField field={current} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
         <FormField field={next} name="newPassword" label="New password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
         <FormField field={confirmation} name="confirmPassword" label="Confirm new password" type="password" autoComplete="new-password" />

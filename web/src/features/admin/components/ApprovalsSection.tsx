@@ -1,44 +1,30 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SubmitEvent } from 'react';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PagedSection } from '@/components/ui/ListStates';
-import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
-import { describeError } from '@/lib/api';
+import { confirmed } from '@/components/ui/confirmed';
+import { describeError, messageOf } from '@/lib/api';
 import { formatListDateTime, parseDate } from '@/lib/format';
-import { showToast } from '@/lib/toast';
-import { adminActions, useApprovals, useSiteSettings, type WaitingAccount } from '../api/console';
-import { adminKeys } from '../api/keys';
+import { useApproveAccount, useRefuseAccount, useSaveSiteSettings } from '../api/actions';
+import { useApprovals, useSiteSettings, type WaitingAccount } from '../api/console';
 
 const REASON_MAX = 1000;
 
 function RefuseForm({ account, onDone }: { readonly account: WaitingAccount; readonly onDone: () => void }) {
-  const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
   const id = useId();
-  const refuse = useMutation({
-    mutationFn: () => adminActions.refuse(account.accountId, reason.trim()),
-    onSuccess: (result) => {
-      const held = result.cancelledRequests;
-      showToast({
-        tone: 'success',
-        title: 'Subscription refused',
-        message: `${account.email} was emailed and refunded; ${held} held request${held === 1 ? ' was' : 's were'} cancelled.`,
-      });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      onDone();
-    },
-    onError: (failure) => { setError(describeError(failure)); },
-  });
+  const refuse = useRefuseAccount(account);
+  const error = missing ? 'Please give a reason' : refuse.isError ? messageOf(refuse.error) : null;
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!reason.trim()) {
-      setError('Please give a reason');
+      refuse.reset();
+      setMissing(true);
       return;
     }
-    setError(null);
-    refuse.mutate();
+    setMissing(false);
+    refuse.mutate(reason.trim(), { onSuccess: onDone });
   };
   return (
     <form className="admin__refuse" onSubmit={submit} noValidate>
@@ -74,35 +60,15 @@ function RefuseForm({ account, onDone }: { readonly account: WaitingAccount; rea
 }
 
 function Waiting({ account }: { readonly account: WaitingAccount }) {
-  const queryClient = useQueryClient();
   const [refusing, setRefusing] = useState(false);
-  const approve = useMutation({
-    mutationFn: () => adminActions.approve(account.accountId),
-    onSuccess: (result) => {
-      const n = result.released;
-      showToast({
-        tone: 'success',
-        title: 'Subscription approved',
-        message: `${account.email} was emailed; ${n} held request${n === 1 ? ' was' : 's were'} sent.`,
-      });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (failure) => {
-      showToast({ tone: 'error', title: 'Not approved', message: describeError(failure) });
-    },
-  });
+  const approve = useApproveAccount(account);
   const ask = async () => {
-    try {
-      await confirm({
-        title: 'Approve this subscription?',
-        message: `${account.email} will be emailed and the requests they sent meanwhile go out now.`,
-        confirmLabel: 'Approve',
-      });
-    } catch (reason) {
-      if (reason instanceof Error && reason.message === USER_CANCELLED) return;
-      throw reason;
-    }
-    approve.mutate();
+    const yes = await confirmed({
+      title: 'Approve this subscription?',
+      message: `${account.email} will be emailed and the requests they sent meanwhile go out now.`,
+      confirmLabel: 'Approve',
+    });
+    if (yes) approve.mutate();
   };
   const since = parseDate(account.since);
   return (
@@ -132,24 +98,8 @@ function Waiting({ account }: { readonly account: WaitingAccount }) {
 }
 
 function NewMembersSetting() {
-  const queryClient = useQueryClient();
   const settings = useSiteSettings();
-  const save = useMutation({
-    mutationFn: (on: boolean) => adminActions.saveSettings({ approveNewMembers: on }),
-    onSuccess: (next) => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      showToast({
-        tone: 'success',
-        title: 'Saved',
-        message: next.approveNewMembers
-          ? 'New members’ first plan now waits for approval.'
-          : 'New members’ plans start at once.',
-      });
-    },
-    onError: (failure) => {
-      showToast({ tone: 'error', title: 'Not saved', message: describeError(failure) });
-    },
-  });
+  const save = useSaveSiteSettings();
   if (!settings.data) return null;
   return (
     <label className="admin__toggle">
@@ -157,7 +107,7 @@ function NewMembersSetting() {
         type="checkbox"
         checked={settings.data.approveNewMembers}
         disabled={save.isPending}
-        onChange={(event) => { save.mutate(event.target.checked); }}
+        onChange={(event) => { save.mutate({ approveNewMembers: event.target.checked }); }}
       />
       <span>The first plan of members who sign up from now on waits for approval</span>
     </label>

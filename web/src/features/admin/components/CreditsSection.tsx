@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { ApiError, describeError } from '@/lib/api';
-import { adminActions, CREDIT_KINDS, type GiftInput } from '../api/console';
-import { adminKeys } from '../api/keys';
+import { useGiftCredits } from '../api/actions';
+import { CREDIT_KINDS, type GiftInput } from '../api/console';
 
 type Errors = Partial<Record<keyof GiftInput, string>>;
 
@@ -18,24 +17,24 @@ function fieldErrors(error: unknown): Errors {
 /** Gift credits to a member's account (POST admin/credits/grant). */
 export function CreditsSection() {
   const [params] = useSearchParams();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState({ email: params.get('email') ?? '', amount: '3', kind: 'gifted', days: '30' });
   const [done, setDone] = useState<string | null>(null);
   const id = useId();
-  const gift = useMutation({
-    mutationFn: adminActions.gift,
-    onSuccess: (result, input) => {
-      setDone(
-        `${input.amount} credit${input.amount === 1 ? '' : 's'} given to ${input.email}, valid ${input.days} days. They now have ${result.credits.available} available.`,
-      );
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-  });
+  const gift = useGiftCredits();
   const errors = gift.isError ? fieldErrors(gift.error) : {};
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setDone(null);
-    gift.mutate({ email: form.email.trim(), amount: Number(form.amount), kind: form.kind, days: Number(form.days) });
+    gift.mutate(
+      { email: form.email.trim(), amount: Number(form.amount), kind: form.kind, days: Number(form.days) },
+      {
+        onSuccess: (result, input) => {
+          setDone(
+            `${input.amount} credit${input.amount === 1 ? '' : 's'} given to ${input.email}, valid ${input.days} days. They now have ${result.credits.available} available.`,
+          );
+        },
+      },
+    );
   };
   const field = (name: keyof typeof form, label: string, props: Record<string, unknown>) => (
     <div className="field">

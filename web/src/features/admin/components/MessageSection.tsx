@@ -1,31 +1,27 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SubmitEvent } from 'react';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { describeError } from '@/lib/api';
-import { adminActions, useSiteSettings, type SiteSettings } from '../api/console';
-import { adminKeys } from '../api/keys';
+import { useSaveGlobalMessage } from '../api/actions';
+import { useSiteSettings, type SiteSettings } from '../api/console';
 
 export const MESSAGE_MAX = 300;
 
 function MessageForm({ current }: { readonly current: SiteSettings }) {
-  const queryClient = useQueryClient();
   const [text, setText] = useState(current.globalMessage);
   const [saved, setSaved] = useState<string | null>(null);
   const id = useId();
-  const save = useMutation({
-    mutationFn: (message: string) => adminActions.saveSettings({ globalMessage: message }),
-    onSuccess: (next) => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      setText(next.globalMessage);
-      setSaved(next.globalMessage ? 'Saved. Members see it in the top bar.' : 'The global message is removed.');
-    },
-  });
+  const save = useSaveGlobalMessage();
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSaved(null);
-    save.mutate(text);
+    save.mutate(text, {
+      onSuccess: (next) => {
+        setText(next.globalMessage);
+        setSaved(next.globalMessage ? 'Saved. Members see it in the top bar.' : 'The global message is removed.');
+      },
+    });
   };
   return (
     <form className="form card admin__form" onSubmit={submit} noValidate>

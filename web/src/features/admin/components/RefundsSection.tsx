@@ -1,52 +1,31 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { PagedSection } from '@/components/ui/ListStates';
-import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { describeError } from '@/lib/api';
 import { formatListDateTime, formatMoney, parseDate } from '@/lib/format';
-import { showToast } from '@/lib/toast';
-import { adminActions, useMembers, useRefundPreview } from '../api/console';
-import { adminKeys } from '../api/keys';
+import { useRefund } from '../api/actions';
+import { useMembers, useRefundPreview } from '../api/console';
 import { STATUS_LABELS } from '../menu';
 import { MemberSearch } from './UsersSection';
 
 function Preview({ accountId, email }: { readonly accountId: string; readonly email: string }) {
-  const queryClient = useQueryClient();
   const preview = useRefundPreview(accountId);
-  const refund = useMutation({
-    mutationFn: () => adminActions.refund(accountId),
-    onSuccess: (result) => {
-      showToast({
-        tone: 'success',
-        title: 'Refund issued',
-        message: `${formatMoney(result.refund.amount, 'gbp')} refunded to ${email}; the plan has ended and ${result.credits.available} credits are left.`,
-      });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (failure) => {
-      showToast({ tone: 'error', title: 'No refund', message: describeError(failure) });
-    },
-  });
+  const refund = useRefund(accountId, email);
   if (preview.isPending) return <PageLoader inline />;
   if (preview.isError) return <Alert>{describeError(preview.error)}</Alert>;
   const { payment, message, plan } = preview.data;
   const ask = async () => {
     if (!payment) return;
-    try {
-      await confirm({
-        title: `Refund ${formatMoney(payment.amount, payment.currency)}?`,
-        message: `${email}'s plan ends now and the credits it gave that are not spent yet are taken back. They are emailed about the refund.`,
-        confirmLabel: 'Refund',
-        danger: true,
-      });
-    } catch (reason) {
-      if (reason instanceof Error && reason.message === USER_CANCELLED) return;
-      throw reason;
-    }
-    refund.mutate();
+    const yes = await confirmed({
+      title: `Refund ${formatMoney(payment.amount, payment.currency)}?`,
+      message: `${email}'s plan ends now and the credits it gave that are not spent yet are taken back. They are emailed about the refund.`,
+      confirmLabel: 'Refund',
+      danger: true,
+    });
+    if (yes) refund.mutate();
   };
   const paidAt = parseDate(payment?.paidAt);
   return (

@@ -1,13 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SubmitEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { PagedSection } from '@/components/ui/ListStates';
-import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
-import { describeError } from '@/lib/api';
-import { showToast } from '@/lib/toast';
-import { adminActions, useMembers, type Member } from '../api/console';
-import { adminKeys } from '../api/keys';
+import { confirmed } from '@/components/ui/confirmed';
+import { useRequireApproval } from '../api/actions';
+import { useMembers, type Member } from '../api/console';
 import { STATUS_LABELS } from '../menu';
 
 /** No plan in force: nothing held, or gifted credits only. Such a member's next plan can wait for approval. */
@@ -26,31 +23,16 @@ function PlanCell({ member }: { readonly member: Member }) {
 }
 
 function MemberActions({ member }: { readonly member: Member }) {
-  const queryClient = useQueryClient();
-  const require = useMutation({
-    mutationFn: () => adminActions.requireApproval(member.accountId),
-    onSuccess: () => {
-      showToast({ tone: 'success', title: 'Approval required', message: `${member.email}'s next plan waits for approval.` });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    },
-    onError: (error) => {
-      showToast({ tone: 'error', title: 'Not changed', message: describeError(error) });
-    },
-  });
+  const require = useRequireApproval(member);
   // Only a member's (not a feature-only user's) next plan can wait for approval.
   const canRequire = WITHOUT_PLAN.has(member.plan.status) && member.plan.approval === null && member.access === 'member';
   const ask = async () => {
-    try {
-      await confirm({
-        title: 'Require approval?',
-        message: `${member.email}'s next plan will wait for a team member's approval, and the requests they send meanwhile are held.`,
-        confirmLabel: 'Require approval',
-      });
-    } catch (reason) {
-      if (reason instanceof Error && reason.message === USER_CANCELLED) return;
-      throw reason;
-    }
-    require.mutate();
+    const yes = await confirmed({
+      title: 'Require approval?',
+      message: `${member.email}'s next plan will wait for a team member's approval, and the requests they send meanwhile are held.`,
+      confirmLabel: 'Require approval',
+    });
+    if (yes) require.mutate();
   };
   return (
     <div className="admin__row-actions">

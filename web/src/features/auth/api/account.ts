@@ -24,9 +24,7 @@ export function confirmEmail(code: string): Promise<MessageResponse> {
 
 /** Sends the signed-in user a new confirmation email. */
 export function resendConfirmationEmail(): Promise<MessageResponse> {
-  return api.get<MessageResponse>('users/confirm-email/resend', {
-    operation: 'Resend confirmation email',
-  });
+  return api.get<MessageResponse>('users/confirm-email/resend');
 }
 
 /** Always answers 200 (it never reveals whether the email has an account). */

@@ -1,6 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { describeError, messageOf } from '@/lib/api';
-import { createBrand, updateBrand, uploadLogo, type BrandInput, type BrandProfile } from './brands';
+import { refreshDashboard } from '@/lib/session-state';
+import { brandSaved, createBrand, updateBrand, uploadLogo, type BrandInput, type BrandProfile } from './brands';
 
 export interface SavedBrand {
   readonly brand: BrandProfile;
@@ -45,9 +46,18 @@ async function saveBrand({ brand, input, logo, removeLogo }: BrandSave): Promise
 }
 
 /**
- * Adds or saves one of the member's brands, then uploads its new logo. A refusal is the
+ * Adds or saves one of the member's brands, then uploads its new logo. Saved: the member's
+ * brands show it at once, and the dashboard is asked again (it names the brands and the
+ * match run a save starts, which the app shell's MatchRunWatcher follows). A refusal is the
  * form's to show, on its fields (a 400's per-field messages) or above them.
  */
 export function useSaveBrand() {
-  return useMutation({ mutationFn: saveBrand });
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveBrand,
+    onSuccess: ({ brand, created }) => {
+      brandSaved(client, brand, created);
+      void refreshDashboard(client);
+    },
+  });
 }

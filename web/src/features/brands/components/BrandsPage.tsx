@@ -3,11 +3,10 @@ import { Link, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { useQueryClient } from '@tanstack/react-query';
-import { refreshDashboard, useDashboard } from '@/features/dashboard';
-import { describeError, SessionEndedError } from '@/lib/api';
+import { useDashboard } from '@/lib/session-state';
+import { messageOf } from '@/lib/api';
 import { setSelectedBrand } from '@/lib/session';
-import { brandSaved, useBrandOptions, useMyBrands, type BrandProfile } from '../api/brands';
+import { useBrandOptions, useMyBrands, type BrandProfile } from '../api/brands';
 import { missingForMatching } from '../utils';
 import type { SavedBrand } from '../api/save-brand';
 import { BrandForm } from './BrandForm';
@@ -29,7 +28,6 @@ export function BrandsPage() {
   const selectedId = String(dashboard.data?.dashboard?.brandId ?? '');
   const myBrands = useMyBrands();
   const brandOptions = useBrandOptions();
-  const client = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Moving between the list and the form puts focus (and the view) on the new heading.
@@ -47,11 +45,8 @@ export function BrandsPage() {
     [setParams],
   );
 
+  // useSaveBrand has put the saved brand in the lists and asked for the dashboard again.
   const onSaved = ({ brand, created, runId, logoError }: SavedBrand) => {
-    brandSaved(client, brand, created);
-    // The dashboard names the brands and the match run a save starts: the app shell's
-    // MatchRunWatcher follows the run the dashboard calls outstanding.
-    void refreshDashboard(client);
     setNotice({ brand, created, matching: runId !== null, logoError });
     openForm(null);
   };
@@ -68,12 +63,13 @@ export function BrandsPage() {
   }
 
   if (myBrands.data === undefined || brandOptions.data === undefined) {
-    if (failed?.error instanceof SessionEndedError) return null;
+    const message = messageOf(failed?.error);
+    if (message === null) return null; // the session ended: on the way to sign in
     return (
       <div className="brands-page">
         <BrandsHeader />
         <Alert title="We couldn't load your brands">
-          <p>{describeError(failed?.error)}</p>
+          <p>{message}</p>
           <Button
             variant="secondary"
             className="alert__action"

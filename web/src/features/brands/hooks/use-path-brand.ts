@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useDashboard } from '@/features/dashboard';
+import { useDashboard } from '@/lib/session-state';
 import { setSelectedBrand, useSelectedBrand } from '@/lib/session';
 
 export interface PathBrand {

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
-import { showToast } from '@/lib/toast';
 import type { CollabIdea, CollabList } from '../api/collab';
+import { useCopyTemplate } from '../api/copy-template';
 import { LightMarkdown } from './LightMarkdown';
 
 export interface IdeaPopupProps {
@@ -14,20 +14,9 @@ export interface IdeaPopupProps {
 
 /** The collab idea popup (SPEC section 2): the whole idea, an example and a template to copy. */
 export function IdeaPopup({ idea, labels, onClose }: IdeaPopupProps) {
+  const copy = useCopyTemplate();
+  // Copied once stays 'Copied' (a later failed copy is told in its toast).
   const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(idea.template_info);
-      setCopied(true);
-      showToast({ title: 'Template copied', message: 'Paste it into your message or document.', tone: 'success' });
-    } catch {
-      showToast({
-        title: "Couldn't copy the template",
-        message: 'Your browser blocked the clipboard: select the text and copy it instead.',
-        tone: 'error',
-      });
-    }
-  };
   return (
     <Modal open title={idea.title} width={1000} onClose={onClose}>
       <article className="idea-detail">
@@ -82,7 +71,16 @@ export function IdeaPopup({ idea, labels, onClose }: IdeaPopupProps) {
         <section className="idea-detail__template" aria-labelledby={`${idea.slug}-template`}>
           <div className="idea-detail__template-head">
             <h3 id={`${idea.slug}-template`}>Template</h3>
-            <Button variant="secondary" onClick={() => void copy()}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                copy.mutate(idea.template_info, {
+                  onSuccess: () => {
+                    setCopied(true);
+                  },
+                });
+              }}
+            >
               {copied ? 'Copied' : 'Copy template'}
             </Button>
           </div>

@@ -10,7 +10,7 @@ import {
   menuCountsOf,
   useDashboard,
   type MenuCounts,
-} from '../api/dashboard';
+} from '@/lib/session-state';
 import { SuspendedNotice } from '@/features/trust';
 import { greeting } from './greeting';
 import { nextStep } from './next-step';

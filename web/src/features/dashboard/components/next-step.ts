@@ -1,4 +1,4 @@
-import type { MenuCounts } from '../api/dashboard';
+import type { MenuCounts } from '@/lib/session-state';
 
 export interface NextStep {
   readonly title: string;

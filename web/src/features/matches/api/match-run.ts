@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { refreshDashboard, type DashboardResponse } from '@/features/dashboard';
+import { refreshDashboard, type DashboardResponse } from '@/lib/session-state';
 import { api, ApiError, asBrand, SessionEndedError } from '@/lib/api';
 import { errorToast } from '@/lib/mutations';
 import { showToast } from '@/lib/toast';

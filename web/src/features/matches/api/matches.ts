@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { Fit } from '@/features/brands';
-import { refreshDashboard } from '@/features/dashboard';
+import { refreshDashboard } from '@/lib/session-state';
 import { api, asBrand } from '@/lib/api';
 import { matchKeys } from './keys';
 import { followMatchRun } from './match-run';

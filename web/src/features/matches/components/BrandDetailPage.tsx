@@ -15,7 +15,7 @@ import {
   type BrandRelation,
   type PublicBrandView,
 } from '@/features/brands';
-import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { readPendingSend } from '@/features/requests';
 import { usePaymentComplete } from '@/features/subscriptions';

@@ -1,4 +1,4 @@
-import { useDashboard } from '@/features/dashboard';
+import { useDashboard } from '@/lib/session-state';
 import { openSubscriptionOverlay, useRouteSubscriptionType } from '@/features/subscriptions';
 
 /**

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useCurrentBrandId } from '@/features/dashboard';
+import { useCurrentBrandId } from '@/lib/session-state';
 import { endMatchRun, followMatchRun, matchRunQuery, runOutcome, type MatchRun } from '../api/match-run';
 
 /** Polls one run (every 3 s, see matchRunQuery) and acts on its end. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useDashboard } from '@/features/dashboard';
+import { useDashboard } from '@/lib/session-state';
 import { useFollowedRuns } from '../api/followed-runs';
 
 // The polling and what a run's end does load when there is a run to follow (BENCH web_initial_js_gz_kb).

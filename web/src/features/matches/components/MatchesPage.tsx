@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { usePathBrand } from '@/features/brands';
-import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { openSubscriptionOverlay } from '@/features/subscriptions';
 import { describeError, messageOf } from '@/lib/api';

@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { useBrandOptions, usePathBrand } from '@/features/brands';
-import { useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { openSubscriptionOverlay } from '@/features/subscriptions';
 import { asBrand, describeError } from '@/lib/api';
 import { showToast } from '@/lib/toast';

@@ -1,15 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { errorToast } from '@/lib/mutations';
 import { updateLoginCheck } from '@/lib/login-check';
 
 /** Records that the user is done with the welcome popup. */
 export function finishWelcome(): Promise<unknown> {
-  return api.post('users/action/welcome', undefined, { operation: 'Welcome' });
+  return api.post('users/action/welcome');
 }
 
 /** Records that the user has seen the brand visibility update. */
 export function acknowledgeBrandVisibility(): Promise<unknown> {
-  return api.post('users/action/brand-visibility-pupup', undefined, { operation: 'Brand visibility' });
+  return api.post('users/action/brand-visibility-pupup');
 }
 
 /**
@@ -21,6 +22,7 @@ export function acknowledgeBrandVisibility(): Promise<unknown> {
 export function useWelcomeDone() {
   const client = useQueryClient();
   return useMutation({
+    meta: errorToast('Welcome'),
     mutationFn: finishWelcome,
     onMutate: () => {
       updateLoginCheck(client, { showWelcome: false, showWelcomeOpenerMessage: false, showNewbiePopup: false });
@@ -32,6 +34,7 @@ export function useWelcomeDone() {
 export function useBrandVisibilitySeen() {
   const client = useQueryClient();
   return useMutation({
+    meta: errorToast('Brand visibility'),
     mutationFn: acknowledgeBrandVisibility,
     onMutate: () => {
       updateLoginCheck(client, { showBrandVisibilityUpdatePupup: false });
@@ -41,13 +44,14 @@ export function useBrandVisibilitySeen() {
 
 /** Records that the user is done with the tips tour (finished or skipped). */
 export function finishInstructions(): Promise<unknown> {
-  return api.post('users/action/instructions', undefined, { operation: 'Tips tour' });
+  return api.post('users/action/instructions');
 }
 
 /** The tips tour is done with: recorded, and the loaded login check stops asking at once. */
 export function useInstructionsDone() {
   const client = useQueryClient();
   return useMutation({
+    meta: errorToast('Tips tour'),
     mutationFn: finishInstructions,
     onMutate: () => {
       updateLoginCheck(client, { showInstructions: false });

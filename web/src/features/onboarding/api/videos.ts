@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, asBrand } from '@/lib/api';
+import { errorToast } from '@/lib/mutations';
 import { useSelectedBrand } from '@/lib/session';
 
 /**
@@ -54,8 +55,8 @@ export function useVideoViewed() {
   const client = useQueryClient();
   const brand = useSelectedBrand();
   return useMutation({
-    mutationFn: (slug: string) =>
-      api.put(`users/video-view/${encodeURIComponent(slug)}`, undefined, { operation: 'Video Guides' }),
+    meta: errorToast('Video Guides'),
+    mutationFn: (slug: string) => api.put(`users/video-view/${encodeURIComponent(slug)}`),
     onMutate: (slug) => {
       client.setQueryData<VideoList>(videoKeys.list(brand), (list) =>
         list ? { videos: list.videos.map((g) => (g.slug === slug ? { ...g, watched: true } : g)) } : list,

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
-import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { paymentRefusal } from '@/features/subscriptions';
 import { api, asBrand } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';
 import { errorToast } from '@/lib/mutations';
+import { applyCredits, refreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { showToast } from '@/lib/toast';
 import { pitchKeys } from './keys';
 
@@ -239,6 +240,74 @@ export function useApproveFeature() {
     mutationFn: (feature: Feature) => approveFeature(client, feature.id),
     onSuccess: (_done, feature) => {
       showToast({ tone: 'success', title: 'Feature approved', message: `${feature.brand.name} is live in the Pitch Area and has been emailed.` });
+    },
+  });
+}
+
+/**
+ * Creates a feature once the terms are accepted. A feature-only account then pays it at
+ * checkout (the page leaves for it); a member's goes for approval, said in a toast. A payment
+ * refusal asks again for the credits (the page opens the subscription overlay, which shows
+ * them); what else failed is the form's to show, on its fields or in the terms dialog.
+ */
+export function useCreateFeature(brand: string, featureOnly: boolean) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: NewFeature) => {
+      const created = await createFeature(client, brand, body);
+      return { created, checkout: featureOnly ? await featureCheckout(brand, created.feature.id) : null };
+    },
+    onSuccess: ({ checkout }) => {
+      if (checkout) {
+        leaveApp(checkout.url);
+        return;
+      }
+      showToast({
+        tone: 'success',
+        title: 'Feature sent for approval',
+        message: "We normally approve features within 24 hours and we'll confirm by email.",
+      });
+    },
+    onError: (failure) => {
+      if (paymentRefusal(failure)) void refreshDashboard(client);
+    },
+  });
+}
+
+/**
+ * Pitches to a feature. Sent: a toast. A payment refusal asks again for the credits (the dialog
+ * opens the subscription overlay); what else failed is the pitch dialog's to show.
+ */
+export function usePitchTo(brand: string, feature: Feature) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (message: string) => pitchTo(client, brand, feature.id, message),
+    onSuccess: () => {
+      showToast({ tone: 'success', title: 'Pitch sent', message: `We've let ${feature.brand.name} know. You'll hear from us when they reply.` });
+    },
+    onError: (failure) => {
+      if (paymentRefusal(failure)) void refreshDashboard(client);
+    },
+  });
+}
+
+/** An admin refuses a feature with a reason: what went back to the member is said in a toast; a refusal of it is the dialog's to show. */
+export function useRefuseFeature() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ feature, reason }: { readonly feature: Feature; readonly reason: string }) => refuseFeature(client, feature.id, reason),
+    onSuccess: (done) => {
+      showToast({
+        tone: 'success',
+        title: 'Feature refused',
+        message: done.creditsReturned
+          ? `${done.creditsReturned} credits went back to the member.`
+          : done.payment
+            ? done.payment.refunded
+              ? 'Their payment was refunded in full.'
+              : "Their payment couldn't be refunded automatically: refund it from the member's account."
+            : '',
+      });
     },
   });
 }

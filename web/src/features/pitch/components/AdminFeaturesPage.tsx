@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { TextAreaField } from '@/components/form/TextAreaField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
@@ -7,45 +7,28 @@ import { Button } from '@/components/ui/Button';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
 import { isAdmin } from '@/lib/session';
-import { showToast } from '@/lib/toast';
-import { dayOf, refuseFeature, useAdminFeatures, useApproveFeature, type Feature } from '../api/pitch';
+import { dayOf, useAdminFeatures, useApproveFeature, useRefuseFeature, type Feature } from '../api/pitch';
 
 function RefuseDialog({ feature, onClose }: { readonly feature: Feature | null; readonly onClose: () => void }) {
   const reason = useField();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const client = useQueryClient();
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const refuse = useRefuseFeature();
+  const busy = refuse.isPending;
+  const error = formErrorOf(refuse.error, { reason });
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!feature || busy || reason.validate() !== null) return;
-    setBusy(true);
-    try {
-      const done = await refuseFeature(client, feature.id, reason.value.trim());
-      showToast({
-        tone: 'success',
-        title: 'Feature refused',
-        message: done.creditsReturned
-          ? `${done.creditsReturned} credits went back to the member.`
-          : done.payment
-            ? done.payment.refunded
-              ? 'Their payment was refunded in full.'
-              : "Their payment couldn't be refunded automatically: refund it from the member's account."
-            : '',
-      });
-      onClose();
-    } catch (failure) {
-      setBusy(false);
-      if (failure instanceof SessionEndedError) return;
-      const fieldError = failure instanceof ApiError ? failure.fieldErrors.reason : undefined;
-      if (fieldError) reason.setError(fieldError);
-      else setError(describeError(failure));
-    }
+    refuse.mutate(
+      { feature, reason: reason.value.trim() },
+      {
+        onSuccess: onClose,
+        onError: (failure) => showFieldErrors(failure, { reason }, { focus: false }),
+      },
+    );
   };
   return (
     <Modal open={feature !== null} title={feature ? `Refuse “${feature.title}”` : ''} onClose={onClose} closeOnOverlayClick={false}>
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         {error && (
           <Alert title="We couldn't refuse it">
             <p>{error}</p>

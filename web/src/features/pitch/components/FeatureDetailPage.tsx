@@ -1,22 +1,21 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { TextAreaField } from '@/components/form/TextAreaField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { confirm } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { BrandLogo } from '@/features/brands';
-import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
 import { TrustActions } from '@/features/trust';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
+import { ApiError } from '@/lib/api';
 import { useIsFeatureOnly } from '@/lib/login-check';
-import { showToast } from '@/lib/toast';
-import { dayOf, pitchTo, useEndFeature, useFeatureCheckout, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
+import { useCurrentBrandId } from '@/lib/session-state';
+import { dayOf, useEndFeature, usePitchTo, useFeatureCheckout, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
 import { featurePath, PITCH_PATH } from '../paths';
 
 const MESSAGE_MAX = 1000;
@@ -36,38 +35,30 @@ function PitchDialog({
   readonly onClose: () => void;
 }) {
   const message = useField({ rules: MESSAGE_RULES });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const client = useQueryClient();
+  const pitch = usePitchTo(brand, feature);
+  const busy = pitch.isPending;
+  const error = paymentRefusal(pitch.error) ? null : formErrorOf(pitch.error, { message });
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || message.validate() !== null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await pitchTo(client, brand, feature.id, message.value.trim());
-      showToast({ tone: 'success', title: 'Pitch sent', message: `We've let ${feature.brand.name} know. You'll hear from us when they reply.` });
-      onClose();
-    } catch (failure) {
-      setBusy(false);
-      if (failure instanceof SessionEndedError) return;
-      const refusal = paymentRefusal(failure);
-      if (refusal) {
-        void refreshDashboard(client);
-        onClose();
-        openSubscriptionOverlay({ reason: refusal.reason, type: 'pitch', requiredCredits: options.pitchCost });
-        return;
-      }
-      const fieldError = failure instanceof ApiError ? failure.fieldErrors.message : undefined;
-      if (fieldError) message.setError(fieldError);
-      else setError(describeError(failure));
-    }
+    pitch.mutate(message.value.trim(), {
+      onSuccess: onClose,
+      onError: (failure) => {
+        const refusal = paymentRefusal(failure);
+        if (refusal) {
+          onClose();
+          openSubscriptionOverlay({ reason: refusal.reason, type: 'pitch', requiredCredits: options.pitchCost });
+          return;
+        }
+        showFieldErrors(failure, { message }, { focus: false });
+      },
+    });
   };
 
   return (
     <Modal open={open} width={800} title={`Pitch to ${feature.brand.name}`} onClose={onClose} closeOnOverlayClick={false}>
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         <p className="muted small">
           Pitching costs {options.pitchCost} credit. {feature.brand.name} sees your brand and message, and if they accept you both get
           each other's contact details.
@@ -114,27 +105,23 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
   const expires = dayOf(feature.expiresAt);
 
   const end = async () => {
-    try {
-      await confirm(
-        withdrawable
-          ? {
-              title: 'Withdraw your feature?',
-              message: "Nothing has been paid for it, so nothing is lost. You can feature your brand again afterwards.",
-              confirmLabel: 'Withdraw feature',
-              danger: true,
-            }
-          : {
-              title: 'End your feature early?',
-              message:
-                `It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in ${featureOnly ? 'Pitches Received' : 'Requests'}.`,
-              confirmLabel: 'End feature',
-              danger: true,
-            },
-      );
-    } catch {
-      return;
-    }
-    ending.mutate(feature.id);
+    const yes = await confirmed(
+      withdrawable
+        ? {
+            title: 'Withdraw your feature?',
+            message: "Nothing has been paid for it, so nothing is lost. You can feature your brand again afterwards.",
+            confirmLabel: 'Withdraw feature',
+            danger: true,
+          }
+        : {
+            title: 'End your feature early?',
+            message:
+              `It leaves the Pitch Area now and brands can no longer pitch to it. Ending early gives no refund. Pitches you received stay in ${featureOnly ? 'Pitches Received' : 'Requests'}.`,
+            confirmLabel: 'End feature',
+            danger: true,
+          },
+    );
+    if (yes) ending.mutate(feature.id);
   };
 
   const pay = () => {

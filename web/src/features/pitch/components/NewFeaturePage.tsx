@@ -1,20 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FormField } from '@/components/form/FormField';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { TextAreaField } from '@/components/form/TextAreaField';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
 import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscriptions';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { leaveApp } from '@/lib/leave-app';
+import { ApiError, describeError } from '@/lib/api';
+import { useCurrentBrandId } from '@/lib/session-state';
 import { isFeatureOnlySession } from '@/lib/session';
-import { showToast } from '@/lib/toast';
-import { createFeature, featureCheckout, useMyFeatures, STATUS_LABEL, type NewFeature, type PitchOptions } from '../api/pitch';
+import { useCreateFeature, useMyFeatures, STATUS_LABEL, type NewFeature, type PitchOptions } from '../api/pitch';
 import { featurePath, PITCH_PATH } from '../paths';
 
 const maxLength = (max: number) => (value: string) =>
@@ -107,7 +105,6 @@ function TermsDialog({
 export function NewFeaturePage() {
   const brand = useCurrentBrandId();
   const mine = useMyFeatures(brand);
-  const client = useQueryClient();
   const navigate = useNavigate();
   const featureOnly = isFeatureOnlySession();
   const title = useField({ rules: TITLE_RULES });
@@ -119,8 +116,13 @@ export function NewFeaturePage() {
   const [kindsError, setKindsError] = useState<string | null>(null);
   const [months, setMonths] = useState(3);
   const [termsOpen, setTermsOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const create = useCreateFeature(brand ?? '', featureOnly);
+  // Created, the page is on its way to the feature or the checkout: the button stays busy.
+  const busy = create.isPending || create.isSuccess;
+  const fieldMap = { title, offer, lookingFor, audience, closingDate };
+  const kindsRefusal = (failure: unknown) => (failure instanceof ApiError ? failure.fieldErrors.collabKinds : undefined);
+  const error =
+    paymentRefusal(create.error) || kindsRefusal(create.error) !== undefined ? null : formErrorOf(create.error, fieldMap);
 
   if (mine.isPending || brand === null) return <PageLoader />;
   const options = mine.data?.options;
@@ -160,14 +162,12 @@ export function NewFeaturePage() {
     const kindError = kinds.length === 0 ? 'Choose at least one kind of collaboration' : null;
     setKindsError(kindError);
     if (errors.some((found) => found !== null) || kindError) return;
-    setError(null);
+    create.reset();
     setTermsOpen(true);
   };
 
-  const submit = async () => {
+  const submit = () => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
     const body: NewFeature = {
       title: title.value.trim(),
       offer: offer.value.trim(),
@@ -178,46 +178,25 @@ export function NewFeaturePage() {
       months,
       acceptTerms: true,
     };
-    try {
-      const created = await createFeature(client, brand, body);
-      if (featureOnly) {
-        const { url } = await featureCheckout(brand, created.feature.id);
-        leaveApp(url);
-        return;
-      }
-      setTermsOpen(false);
-      showToast({
-        tone: 'success',
-        title: 'Feature sent for approval',
-        message: "We normally approve features within 24 hours and we'll confirm by email.",
-      });
-      void navigate(featurePath(created.feature.id));
-    } catch (failure) {
-      setBusy(false);
-      if (failure instanceof SessionEndedError) return;
-      const refusal = paymentRefusal(failure);
-      if (refusal) {
-        void refreshDashboard(client);
+    create.mutate(body, {
+      onSuccess: ({ created, checkout }) => {
+        if (checkout) return; // leaving for the checkout
         setTermsOpen(false);
-        openSubscriptionOverlay({ reason: refusal.reason, type: 'pitch', requiredCredits: options.featureCost });
-        return;
-      }
-      const fields = failure instanceof ApiError ? failure.fieldErrors : {};
-      const fieldMap = { title, offer, lookingFor, audience, closingDate } as const;
-      let shown = false;
-      for (const [name, message] of Object.entries(fields)) {
-        const field = fieldMap[name as keyof typeof fieldMap] as (typeof fieldMap)[keyof typeof fieldMap] | undefined;
-        if (field) {
-          field.setError(message);
-          shown = true;
-        } else if (name === 'collabKinds') {
-          setKindsError(message);
-          shown = true;
+        void navigate(featurePath(created.feature.id));
+      },
+      onError: (failure) => {
+        const refusal = paymentRefusal(failure);
+        if (refusal) {
+          setTermsOpen(false);
+          openSubscriptionOverlay({ reason: refusal.reason, type: 'pitch', requiredCredits: options.featureCost });
+          return;
         }
-      }
-      if (shown) setTermsOpen(false);
-      else setError(describeError(failure));
-    }
+        // A refusal of the fields is shown on them, with the terms dialog closed.
+        const kindsMessage = kindsRefusal(failure);
+        if (kindsMessage !== undefined) setKindsError(kindsMessage);
+        if (showFieldErrors(failure, fieldMap, { focus: false }) || kindsMessage !== undefined) setTermsOpen(false);
+      },
+    });
   };
 
   return (
@@ -293,7 +272,7 @@ export function NewFeaturePage() {
         months={months}
         busy={busy}
         error={error}
-        onAccept={() => void submit()}
+        onAccept={submit}
         onClose={() => {
           setTermsOpen(false);
         }}

@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { useCurrentBrandId } from '@/features/dashboard';
+import { useCurrentBrandId } from '@/lib/session-state';
 import { useFeatureList, useMyFeatures, STATUS_LABEL, dayOf, type Feature } from '../api/pitch';
 import { featurePath, NEW_FEATURE_PATH } from '../paths';
 import { FeatureCard } from './FeatureCard';

@@ -1,12 +1,15 @@
 import {
   infiniteQueryOptions,
   queryOptions,
+  useMutation,
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { applyCredits, refreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { applyCredits, refreshDashboard, type CreditsInfo } from '@/lib/session-state';
+import { paymentRefusal } from '@/features/subscriptions';
 import { api, asBrand } from '@/lib/api';
+import { showToast } from '@/lib/toast';
 import { cursorPaging, replaceInPages, withCursor, type Page, type Pages } from '@/lib/paging';
 import { requestKeyKind, requestKeys, type RequestBox } from './keys';
 
@@ -165,5 +168,31 @@ export function requestSent(client: QueryClient, sent: SentRequest): void {
   void client.invalidateQueries({
     queryKey: requestKeys.all,
     predicate: (query) => requestKeyKind(query.queryKey) === 'list' && query.queryKey[3] === 'sent',
+  });
+}
+
+/**
+ * Send a request to a brand (the Connect popup). Sent: a toast, and the badge and the Sent
+ * lists show it. A payment refusal asks again for the credits (the overlay shows them as they
+ * are now); what else failed is the popup's to show, on the message or above it.
+ */
+export function useSendRequest(brand: BrandSummary) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (message: string) => sendRequest(brand.id, message),
+    onSuccess: (sent) => {
+      requestSent(client, sent);
+      showToast({
+        tone: 'success',
+        title: 'Request sent',
+        message:
+          sent.request.status === 'awaiting_approval'
+            ? `It goes to ${brand.name} once your subscription is approved (normally within 24 hours).`
+            : `We've let ${brand.name} know. You'll hear from us when they reply.`,
+      });
+    },
+    onError: (failure) => {
+      if (paymentRefusal(failure)) void refreshDashboard(client);
+    },
   });
 }

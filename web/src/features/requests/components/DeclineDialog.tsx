@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
@@ -12,26 +11,21 @@ const REPLY_RULES = [maxLengthRule(REPLY_MAX_LENGTH)];
 export interface DeclineDialogProps {
   readonly brandName: string;
   readonly onCancel: () => void;
-  /** Declines with the reply (may be empty); rejects with a message to show in the dialog. */
-  readonly onDecline: (reply: string) => Promise<void>;
+  /** Declines with the reply (may be empty). */
+  readonly onDecline: (reply: string) => void;
+  /** The decline is on its way. */
+  readonly busy: boolean;
+  /** A refused decline the dialog shows (it stays open to try again). */
+  readonly error: string | null;
 }
 
 /** Asks to confirm a decline, with an optional reply we send on the member's behalf. */
-export function DeclineDialog({ brandName, onCancel, onDecline }: DeclineDialogProps) {
+export function DeclineDialog({ brandName, onCancel, onDecline, busy, error }: DeclineDialogProps) {
   const reply = useField({ required: false, rules: REPLY_RULES });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
 
-  const decline = async () => {
+  const decline = () => {
     if (busy || reply.validate() !== null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onDecline(reply.value);
-    } catch (failure) {
-      setBusy(false);
-      setError(failure instanceof Error ? failure.message : String(failure));
-    }
+    onDecline(reply.value);
   };
 
   return (
@@ -46,7 +40,7 @@ export function DeclineDialog({ brandName, onCancel, onDecline }: DeclineDialogP
           <Button variant="secondary" onClick={onCancel}>
             Keep request
           </Button>
-          <Button variant="danger" busy={busy} onClick={() => void decline()}>
+          <Button variant="danger" busy={busy} onClick={decline}>
             Decline request
           </Button>
         </>

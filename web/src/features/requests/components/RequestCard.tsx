@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { confirm, USER_CANCELLED } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { describeError } from '@/lib/api';
 import { declineStaysOpen, requestActionError, useRequestAction } from '../api/request-actions';
 import { expiresLabel, isOpen, otherBrand, type RequestItem } from '../api/requests';
@@ -51,32 +51,29 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
   };
 
   const cancel = async () => {
-    try {
-      await confirm({
-        title: 'Cancel this request?',
-        message: `Your request to ${brand.name} will be withdrawn. If it is still the same subscription month, the credit it holds comes back to you.`,
-        confirmLabel: 'Cancel request',
-        cancelLabel: 'Keep request',
-        danger: true,
-      });
-    } catch (reason) {
-      if (reason instanceof Error && reason.message === USER_CANCELLED) return;
-      throw reason;
-    }
-    action.mutate({ kind: 'cancel' });
+    const yes = await confirmed({
+      title: 'Cancel this request?',
+      message: `Your request to ${brand.name} will be withdrawn. If it is still the same subscription month, the credit it holds comes back to you.`,
+      confirmLabel: 'Cancel request',
+      cancelLabel: 'Keep request',
+      danger: true,
+    });
+    if (yes) action.mutate({ kind: 'cancel' });
   };
 
-  /** Resolves once declined; rejects with the message the dialog shows, else closes it. */
-  const decline = (reply: string) =>
-    action.mutateAsync({ kind: 'decline', reply }).then(
-      () => {
-        setDeclining(false);
-      },
-      (failure: unknown) => {
-        if (declineStaysOpen(failure)) throw new Error(describeError(failure));
-        setDeclining(false);
+  /** Declined: the dialog closes. A refusal it shows keeps it open to try again; any other closes it. */
+  const decline = (reply: string) => {
+    action.mutate(
+      { kind: 'decline', reply },
+      {
+        onSettled: (_change, failure) => {
+          if (!declineStaysOpen(failure)) setDeclining(false);
+        },
       },
     );
+  };
+  const declineError =
+    action.isError && action.variables.kind === 'decline' && declineStaysOpen(action.error) ? describeError(action.error) : null;
 
   return (
     <article
@@ -147,6 +144,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
                 variant="secondary"
                 disabled={busy !== null}
                 onClick={() => {
+                  action.reset();
                   setDeclining(true);
                 }}
               >
@@ -170,6 +168,8 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
             setDeclining(false);
           }}
           onDecline={decline}
+          busy={busy === 'decline'}
+          error={declineError}
         />
       )}
     </article>

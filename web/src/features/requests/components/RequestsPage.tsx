@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/features/dashboard';
+import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { useIsFeatureOnly } from '@/lib/login-check';
 import { requestListQuery, type RequestBox } from '../api/requests';
 import { useSeenRefresh } from '../hooks/use-seen-refresh';

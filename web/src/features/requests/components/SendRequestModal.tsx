@@ -1,14 +1,12 @@
 import { useState, type SubmitEvent } from 'react';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
-import { useQueryClient } from '@tanstack/react-query';
-import { refreshDashboard, useCurrentBrandId } from '@/features/dashboard';
+import { useCurrentBrandId } from '@/lib/session-state';
 import { openSubscriptionOverlay, paymentRefusal, useRouteSubscriptionType } from '@/features/subscriptions';
-import { ApiError, describeError, SessionEndedError } from '@/lib/api';
-import { showToast } from '@/lib/toast';
-import { requestSent, sendRequest, type BrandSummary, type RequestItem } from '../api/requests';
+import { useSendRequest, type BrandSummary, type RequestItem } from '../api/requests';
 import { BrandIdentity } from './BrandIdentity';
 import { maxLengthRule } from '../utils/rules';
 import { CountedTextArea } from './CountedTextArea';
@@ -35,50 +33,36 @@ function SendRequestForm({
   // A send stopped by the 'Buy more to continue' overlay comes back filled in (pending-send.ts).
   const [pending] = useState(() => readPendingSend(brand.id, from));
   const message = useField({ rules: MESSAGE_RULES, initialValue: pending ?? '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const type = useRouteSubscriptionType();
-  const client = useQueryClient();
+  const send = useSendRequest(brand);
+  const busy = send.isPending;
+  const error = paymentRefusal(send.error) ? null : formErrorOf(send.error, { message });
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || message.validate() !== null) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const sent = await sendRequest(brand.id, message.value.trim());
-      clearPendingSend(brand.id);
-      requestSent(client, sent);
-      showToast({
-        tone: 'success',
-        title: 'Request sent',
-        message:
-          sent.request.status === 'awaiting_approval'
-            ? `It goes to ${brand.name} once your subscription is approved (normally within 24 hours).`
-            : `We've let ${brand.name} know. You'll hear from us when they reply.`,
-      });
-      onClose();
-      onSent?.(sent.request);
-    } catch (failure) {
-      setBusy(false);
-      if (failure instanceof SessionEndedError) return;
-      const refusal = paymentRefusal(failure);
-      if (refusal) {
-        void refreshDashboard(client); // the overlay shows the credits as they are now
-        // Kept through the hosted checkout: after paying, the popup comes back filled in.
-        savePendingSend(brand.id, from, message.value);
+    send.mutate(message.value.trim(), {
+      onSuccess: (sent) => {
+        clearPendingSend(brand.id);
         onClose();
-        openSubscriptionOverlay({ reason: refusal.reason, type: type ?? 'request' });
-        return;
-      }
-      const fieldError = failure instanceof ApiError ? failure.fieldErrors.message : undefined;
-      if (fieldError) message.setError(fieldError);
-      else setError(describeError(failure));
-    }
+        onSent?.(sent.request);
+      },
+      onError: (failure) => {
+        const refusal = paymentRefusal(failure);
+        if (refusal) {
+          // Kept through the hosted checkout: after paying, the popup comes back filled in.
+          savePendingSend(brand.id, from, message.value);
+          onClose();
+          openSubscriptionOverlay({ reason: refusal.reason, type: type ?? 'request' });
+          return;
+        }
+        showFieldErrors(failure, { message }, { focus: false });
+      },
+    });
   };
 
   return (
-    <form className="form send-request" noValidate onSubmit={(event) => void submit(event)}>
+    <form className="form send-request" noValidate onSubmit={submit}>
       <BrandIdentity brand={brand} as="h3" />
       <p className="muted small">
         Sending a request holds 1 credit. It comes back to you if {brand.name} declines or you cancel within the same

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { useDashboard } from '@/features/dashboard';
+import { useDashboard } from '@/lib/session-state';
 import { setSelectedBrand, useSelectedBrand } from '@/lib/session';
 
 export type RouteBrand =

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useRefreshDashboard } from '@/features/dashboard';
+import { useRefreshDashboard } from '@/lib/session-state';
 import { itemsOf, type Pages } from '@/lib/paging';
 
 /**

@@ -1,4 +1,8 @@
-import { api, asBrand } from '@/lib/api';
+import { useMutation } from '@tanstack/react-query';
+import { api, ApiError, asBrand } from '@/lib/api';
+import { leaveApp } from '@/lib/leave-app';
+import { errorToast } from '@/lib/mutations';
+import { storage } from '@/lib/storage';
 
 /**
  * The billing calls of SPEC section 7 ("Payments") with the shapes of
@@ -61,7 +65,7 @@ export interface WebhooksInProgress {
 /** The payment-link kinds of SPEC section 7. */
 export type PaymentLinkKind = 'monthly' | 'yearly' | 'one_off' | '3month' | '6month';
 
-/** Operation names: a failure shows as a toast with this title (SPEC section 8). */
+/** Operation names: a failed write shows as a toast with this title (SPEC section 8, the writes' meta.errorTitle). */
 export const OPERATIONS = {
   loadProducts: 'loadProducts',
   generatePaymentLink: 'generatePaymentLink',
@@ -78,7 +82,7 @@ export function fetchProducts(brand: string, redirect: string | null): Promise<P
 
 /** The lazy form of the contract: one Checkout Session per Buy now. */
 export function createCheckout(priceId: string, redirect: string | null): Promise<{ url: string }> {
-  return api.post<{ url: string }>('checkout', { priceId, ...(redirect ? { redirect } : {}) }, { operation: OPERATIONS.loadProducts });
+  return api.post<{ url: string }>('checkout', { priceId, ...(redirect ? { redirect } : {}) });
 }
 
 export function fetchPaymentStatus(brand: string, sessionId: string): Promise<PaymentStatus> {
@@ -90,14 +94,14 @@ export function fetchWebhooksInProgress(brand: string): Promise<WebhooksInProgre
 }
 
 export function fetchPortalUrl(): Promise<{ url: string }> {
-  return api.get<{ url: string }>('users/stripe-portal-url', { operation: OPERATIONS.getPortalLink });
+  return api.get<{ url: string }>('users/stripe-portal-url');
 }
 
 export function fetchPaymentLink(kind: PaymentLinkKind): Promise<{ link: string }> {
-  return api.get<{ link: string }>(`payment-link/${kind}`, { operation: OPERATIONS.generatePaymentLink });
+  return api.get<{ link: string }>(`payment-link/${kind}`);
 }
 
-/** Upgrades the monthly subscription to yearly. Errors are not toasted here: the caller shows them. */
+/** Upgrades the monthly subscription to yearly. */
 export function upgradeToYearly(): Promise<{ upgraded: boolean; message?: string }> {
   return api.get<{ upgraded: boolean; message?: string }>('users/yearly-upgrade');
 }
@@ -107,4 +111,53 @@ export function fetchLastWebhookUpdate(brand: string): Promise<Readonly<Record<s
   return api
     .get<{ lastWebhookUpdate?: Readonly<Record<string, unknown>> }>('users', asBrand(brand))
     .then((user) => user.lastWebhookUpdate ?? {});
+}
+
+// ---------------------------------------------------------------- writes (mutations)
+
+/** Set when the member leaves for the billing portal: back on the Billing page, the update watch runs. */
+export const PORTAL_KEY = 'billing.portal-opened';
+
+/** Buy now without a ready link: one Checkout Session, then the page leaves for it. */
+export function useCheckout(redirect: string | null) {
+  return useMutation({
+    meta: errorToast(OPERATIONS.loadProducts),
+    mutationFn: (priceId: string) => createCheckout(priceId, redirect),
+    onSuccess: ({ url }) => {
+      leaveApp(url);
+    },
+  });
+}
+
+/** Manage subscription / Payments and invoices / Access invoices: the page leaves for the billing portal. */
+export function usePortal() {
+  return useMutation({
+    meta: errorToast(OPERATIONS.getPortalLink),
+    mutationFn: fetchPortalUrl,
+    onSuccess: ({ url }) => {
+      storage.set(PORTAL_KEY, Date.now());
+      leaveApp(url);
+    },
+  });
+}
+
+/** Upgrade to yearly. A refused payment (402) is the page's to tell in its dialog; other refusals are a toast. */
+export function useYearlyUpgrade() {
+  return useMutation({
+    meta: errorToast(OPERATIONS.yearlyUpgrade, (error) => error instanceof ApiError && error.status === 402),
+    mutationFn: upgradeToYearly,
+  });
+}
+
+/** Copies a payment link to the clipboard; a refused call or clipboard is an error toast. */
+export function useCopyPaymentLink() {
+  return useMutation({
+    meta: errorToast(OPERATIONS.generatePaymentLink),
+    mutationFn: async (kind: PaymentLinkKind) => {
+      const { link } = await fetchPaymentLink(kind);
+      await navigator.clipboard.writeText(link).catch(() => {
+        throw new ApiError(0, "Your browser didn't let us copy the link."); // no answer to give: told like a failed call
+      });
+    },
+  });
 }

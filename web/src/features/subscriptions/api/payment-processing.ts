@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { dashboardKeys, refreshDashboard } from '@/features/dashboard';
+import { dashboardKeys, refreshDashboard } from '@/lib/session-state';
 import { ApiError, SessionEndedError } from '@/lib/api';
 import { useSelectedBrand } from '@/lib/session';
 import { DASHBOARD_RELOAD_TIMEOUT_MS, WEBHOOK_POLL_MS, WEBHOOK_RETRY_MS } from '../billing-rules';

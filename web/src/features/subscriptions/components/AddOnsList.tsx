@@ -1,4 +1,4 @@
-import type { CreditAddOn } from '@/features/dashboard';
+import type { CreditAddOn } from '@/lib/session-state';
 import { formatOrdinalDate, parseDate } from '@/lib/format';
 import { addOnTypeLabel } from '../billing-rules';
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { creditsText } from '../credits-text';
 import { useRouteSubscriptionType } from '../use-subscription-type';
 

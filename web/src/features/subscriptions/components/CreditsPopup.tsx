@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { BILLING_PATH } from '@/features/navigation';
 import { openSubscriptionOverlay } from '../overlay-store';
 import type { SubscriptionType } from '../credits';

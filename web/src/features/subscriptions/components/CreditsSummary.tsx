@@ -1,4 +1,4 @@
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { formatOrdinalDate, parseDate } from '@/lib/format';
 import { creditsText, expiringLine, nextCreditsLine } from '../credits';
 

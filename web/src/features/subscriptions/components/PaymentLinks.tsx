@@ -1,9 +1,7 @@
-import { useState } from 'react';
 import { Button } from '@/components/ui/Button';
-import { ApiError } from '@/lib/api';
 import { showToast } from '@/lib/toast';
-import type { CreditsInfo } from '@/features/dashboard';
-import { fetchPaymentLink, OPERATIONS, type PaymentLinkKind, type ProductsResponse } from '../api/billing';
+import type { CreditsInfo } from '@/lib/session-state';
+import { useCopyPaymentLink, type PaymentLinkKind, type ProductsResponse } from '../api/billing';
 import { LINK_COPIED, linkedOption, paymentLinkLabel } from '../billing-rules';
 
 /**
@@ -20,24 +18,9 @@ export function PaymentLinks({
   readonly products: ProductsResponse | undefined;
   readonly credits: CreditsInfo | null | undefined;
 }) {
-  const [busy, setBusy] = useState<PaymentLinkKind | null>(null);
+  const copy = useCopyPaymentLink();
+  const busy = copy.isPending ? copy.variables : null;
   if (kinds.length === 0) return null;
-
-  const copy = async (kind: PaymentLinkKind) => {
-    setBusy(kind);
-    try {
-      const { link } = await fetchPaymentLink(kind);
-      await navigator.clipboard.writeText(link);
-      showToast({ tone: 'success', title: LINK_COPIED });
-    } catch (error) {
-      // A refused call was shown by the API client (generatePaymentLink); a refused clipboard is ours to say.
-      if (!(error instanceof ApiError)) {
-        showToast({ tone: 'error', title: OPERATIONS.generatePaymentLink, message: "Your browser didn't let us copy the link." });
-      }
-    } finally {
-      setBusy(null);
-    }
-  };
 
   return (
     <section className="card billing__section" aria-labelledby="billing-links-title">
@@ -47,7 +30,18 @@ export function PaymentLinks({
       <p className="muted small">Someone else paying for your brand? Copy a link for them: it pays for this brand.</p>
       <div className="billing__buttons">
         {kinds.map((kind) => (
-          <Button key={kind} variant="secondary" busy={busy === kind} onClick={() => void copy(kind)}>
+          <Button
+            key={kind}
+            variant="secondary"
+            busy={busy === kind}
+            onClick={() => {
+              copy.mutate(kind, {
+                onSuccess: () => {
+                  showToast({ tone: 'success', title: LINK_COPIED });
+                },
+              });
+            }}
+          >
             {paymentLinkLabel(kind, linkedOption(kind, products, credits))}
           </Button>
         ))}

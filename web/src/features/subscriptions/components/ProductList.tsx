@@ -1,12 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import type { CreditsInfo } from '@/features/dashboard';
+import type { CreditsInfo } from '@/lib/session-state';
 import { messageOf } from '@/lib/api';
 import { showToast } from '@/lib/toast';
-import { leaveApp } from '@/lib/leave-app';
-import { createCheckout, OPERATIONS, type PriceOption, type PricePeriod, type Product } from '../api/billing';
+import { OPERATIONS, useCheckout, type PriceOption, type PricePeriod, type Product } from '../api/billing';
 import { useProducts } from '../api/products';
 import { isTrialOption, pricePerPeriod, visibleOptions } from '../billing-rules';
 
@@ -43,7 +42,9 @@ function BuyNow({
   readonly redirect: string | null;
   readonly label: string;
 }) {
-  const [busy, setBusy] = useState(false);
+  const checkout = useCheckout(redirect);
+  // Once the checkout opens, the page is leaving for it: the button stays busy.
+  const busy = checkout.isPending || checkout.isSuccess;
   const label = `${text}: ${product.name}${option.label ? `, ${option.label}` : ''}`;
   if (option.link) {
     // A full-page navigation to Stripe's hosted checkout.
@@ -59,16 +60,7 @@ function BuyNow({
       busy={busy}
       aria-label={label}
       onClick={() => {
-        setBusy(true);
-        createCheckout(option.id, redirect).then(
-          ({ url }) => {
-            leaveApp(url);
-          },
-          () => {
-            // Shown as a toast (loadProducts) by the API client.
-            setBusy(false);
-          },
-        );
+        checkout.mutate(option.id);
       }}
     >
       {text}

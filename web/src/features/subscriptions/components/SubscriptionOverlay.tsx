@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { Modal } from '@/components/ui/Modal';
-import { useDashboard } from '@/features/dashboard';
+import { useDashboard } from '@/lib/session-state';
 import { BILLING_PATH } from '@/features/navigation';
 import { useIsFeatureOnly } from '@/lib/login-check';
 import { requiredCreditsFor, showProducts } from '../billing-rules';

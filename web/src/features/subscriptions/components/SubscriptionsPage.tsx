@@ -5,13 +5,11 @@ import { confirm } from '@/components/ui/confirm';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { LoadFailed } from '@/components/ui/ListStates';
-import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/features/dashboard';
+import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { ApiError } from '@/lib/api';
-import { leaveApp } from '@/lib/leave-app';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { storage } from '@/lib/storage';
-import { showToast } from '@/lib/toast';
-import { fetchPortalUrl, OPERATIONS, upgradeToYearly } from '../api/billing';
+import { PORTAL_KEY, usePortal, useYearlyUpgrade } from '../api/billing';
 import { useProducts } from '../api/products';
 import {
   mainPrices,
@@ -30,8 +28,6 @@ import { PaymentLinks } from './PaymentLinks';
 import { ProductList } from './ProductList';
 import { UpdateWatch, type WatchStart } from './UpdateWatch';
 
-/** Set when the member leaves for the billing portal: back on this page, the update watch runs. */
-const PORTAL_KEY = 'billing.portal-opened';
 const PORTAL_RETURN_MS = 60 * 60 * 1000;
 
 /** The feature-only account's feature, in one line (credits.featureDone; paying is the server's featureProductsAllowed). */
@@ -88,8 +84,10 @@ export function SubscriptionsPage() {
   const check = useLoginCheck();
   const featureOnly = useIsFeatureOnly();
   const products = useProducts(null);
-  const [portalBusy, setPortalBusy] = useState(false);
-  const [upgradeBusy, setUpgradeBusy] = useState(false);
+  const portal = usePortal();
+  // Once the portal's address is in, the page is leaving for it: the button stays busy.
+  const portalBusy = portal.isPending || portal.isSuccess;
+  const yearly = useYearlyUpgrade();
   const [upgrade, setUpgrade] = useState<UpgradeResult | null>(null);
   const baseline = check.data?.lastWebhookUpdate ?? null;
   // Back from the billing portal: a change made there arrives by webhook, so the update watch runs.
@@ -117,16 +115,8 @@ export function SubscriptionsPage() {
     return <PageLoader />;
   }
 
-  const openPortal = async () => {
-    setPortalBusy(true);
-    try {
-      const { url } = await fetchPortalUrl();
-      storage.set(PORTAL_KEY, Date.now());
-      leaveApp(url);
-    } catch {
-      // Shown as a toast titled getPortalLink by the API client.
-      setPortalBusy(false);
-    }
+  const openPortal = () => {
+    portal.mutate();
   };
 
   const prices = mainPrices(products.data, credits?.mainSubscripionProductId, credits);
@@ -141,21 +131,17 @@ export function SubscriptionsPage() {
     } catch {
       return; // 'User cancelled'
     }
-    setUpgradeBusy(true);
-    try {
-      await upgradeToYearly();
-      setUpgrade({ ok: true, message: YEARLY_UPGRADE_SUCCESS });
-      void refresh();
-      startWatch();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 402) {
-        setUpgrade({ ok: false, message: YEARLY_UPGRADE_FAILED });
-      } else if (error instanceof ApiError && error.name !== 'SessionEndedError') {
-        showToast({ tone: 'error', title: OPERATIONS.yearlyUpgrade, message: error.message });
-      }
-    } finally {
-      setUpgradeBusy(false);
-    }
+    yearly.mutate(undefined, {
+      onSuccess: () => {
+        setUpgrade({ ok: true, message: YEARLY_UPGRADE_SUCCESS });
+        void refresh();
+        startWatch();
+      },
+      // A refused payment is told here; other refusals are the write's error toast.
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 402) setUpgrade({ ok: false, message: YEARLY_UPGRADE_FAILED });
+      },
+    });
   };
 
   const badge = creditsText(credits);
@@ -183,12 +169,12 @@ export function SubscriptionsPage() {
         <PlanDetails credits={credits} />
         <div className="billing__buttons">
           {credits?.hasBillingAccount === true && (
-            <Button variant="secondary" busy={portalBusy} onClick={() => void openPortal()}>
+            <Button variant="secondary" busy={portalBusy} onClick={openPortal}>
               {credits.canManageSubscription === true ? 'Manage subscription' : 'Payments and invoices'}
             </Button>
           )}
           {credits?.canUpgradeToYearly === true && prices && (
-            <Button busy={upgradeBusy} onClick={() => void startUpgrade()}>
+            <Button busy={yearly.isPending} onClick={() => void startUpgrade()}>
               Upgrade to yearly
             </Button>
           )}
@@ -228,7 +214,7 @@ export function SubscriptionsPage() {
                 Close
               </Button>
             ) : (
-              <Button busy={portalBusy} onClick={() => void openPortal()}>
+              <Button busy={portalBusy} onClick={openPortal}>
                 Access invoices
               </Button>
             )

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { refreshDashboard } from '@/features/dashboard';
+import { refreshDashboard } from '@/lib/session-state';
 import { useSelectedBrand } from '@/lib/session';
 import { fetchLastWebhookUpdate } from '../api/billing';
 import { billingKeys } from '../api/keys';

@@ -1,15 +1,16 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { Toaster } from '@/components/ui/Toaster';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse } from '@/testing/render-route';
+import { jsonResponse, renderWithProviders } from '@/testing/render-route';
 import { IssueReportBox } from './IssueReportBox';
 
 function renderBox() {
   const user = userEvent.setup();
-  render(
+  // With the app's providers: the write's failure is told by the app's MutationCache.
+  renderWithProviders(
     <MemoryRouter initialEntries={['/matches/saved']}>
       <IssueReportBox />
       <Toaster />

@@ -5,7 +5,7 @@ import { useField } from '@/components/form/use-field';
 import { Button } from '@/components/ui/Button';
 import { Modal } from '@/components/ui/Modal';
 import { showToast } from '@/lib/toast';
-import { reportIssue } from '../api/report-issue';
+import { useReportIssue } from '../api/report-issue';
 
 export const DESCRIPTION_REQUIRED = 'Please enter a description';
 export const ISSUE_SENT = 'Issue sent';
@@ -13,9 +13,11 @@ export const ISSUE_SENT = 'Issue sent';
 function IssueForm({ onSent }: { readonly onSent: () => void }) {
   const location = useLocation();
   const description = useField();
-  const [sending, setSending] = useState(false);
+  const report = useReportIssue();
+  // Once sent, the box is closing: the button stays busy.
+  const sending = report.isPending || report.isSuccess;
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (sending) return;
     if (description.value.trim() === '') {
@@ -23,22 +25,19 @@ function IssueForm({ onSent }: { readonly onSent: () => void }) {
       document.getElementById(description.id)?.focus();
       return;
     }
-    setSending(true);
-    try {
-      await reportIssue({
-        description: description.value.trim(),
-        path: location.pathname + location.search,
-      });
-      showToast({ tone: 'success', title: ISSUE_SENT, message: 'Thanks, the team will look into it.' });
-      onSent();
-    } catch {
-      // The API client has shown the error toast; keep the text so it can be sent again.
-      setSending(false);
-    }
+    report.mutate(
+      { description: description.value.trim(), path: location.pathname + location.search },
+      {
+        onSuccess: () => {
+          showToast({ tone: 'success', title: ISSUE_SENT, message: 'Thanks, the team will look into it.' });
+          onSent();
+        },
+      },
+    );
   };
 
   return (
-    <form className="form" id="issue-report-form" noValidate onSubmit={(event) => void submit(event)}>
+    <form className="form" id="issue-report-form" noValidate onSubmit={submit}>
       <TextAreaField field={description} name="description" label="What went wrong?" rows={5} autoFocus />
       <p className="field__hint">The page you are on is sent along with your description.</p>
       <div className="actions actions--end">

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { requestKeys, type RequestItem } from '@/features/requests';
+import { requestKeys } from './keys';
+import type { RequestItem } from './requests';
 import { api, asBrand } from '@/lib/api';
 import { cursorPaging, withCursor, type Page } from '@/lib/paging';
 

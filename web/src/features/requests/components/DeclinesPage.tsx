@@ -1,8 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
-import { menuCountsOf, useDashboard } from '@/features/dashboard';
-import { ListTabs, RequestCard, useRouteBrand, useSeenRefresh } from '@/features/requests';
+import { menuCountsOf, useDashboard } from '@/lib/session-state';
+import { ListTabs } from './ListTabs';
+import { RequestCard } from './RequestCard';
+import { useRouteBrand } from '../hooks/use-route-brand';
+import { useSeenRefresh } from '../hooks/use-seen-refresh';
 import { declineListQuery, type DeclineDirection } from '../api/declines';
 import { declinesPath, directionOf } from '../paths';
 

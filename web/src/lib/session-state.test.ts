@@ -1,7 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { applyCredits, type DashboardResponse } from './dashboard';
-import { dashboardKeys } from './keys';
+import { applyCredits, dashboardKeys, type DashboardResponse } from './session-state';
 
 describe('applyCredits', () => {
   it("replaces the account's credits whole in every loaded dashboard, keeping each brand's own feature and areas", () => {

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { requestKeys, type BrandSummary, type ContactDetails } from '@/features/requests';
+import { requestKeys } from './keys';
+import type { BrandSummary, ContactDetails } from './requests';
 import { api, asBrand } from '@/lib/api';
 import { cursorPaging, withCursor, type Page } from '@/lib/paging';
 

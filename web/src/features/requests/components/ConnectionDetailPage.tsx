@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { LoadFailed, UnknownBrand } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { useRouteBrand } from '@/features/requests';
+import { useRouteBrand } from '../hooks/use-route-brand';
 import { connectionQuery } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';
 import { ShareCollabPanel } from './ShareCollabPanel';

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/Button';
 import { confirm } from '@/components/ui/confirm';
 import { useField } from '@/components/form/use-field';
 import { collabQuery } from '@/features/collab';
-import { CountedTextArea } from '@/features/requests';
+import { CountedTextArea } from './CountedTextArea';
 import { formatOrdinalDate, parseDate } from '@/lib/format';
 import type { Rule } from '@/lib/validation';
 import { shareQuery, useShareAction, type CollabShare } from '../api/share';

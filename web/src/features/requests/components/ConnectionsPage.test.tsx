@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { BEAN, FERN } from '@/features/requests/test-fixtures';
+import { BEAN, FERN } from '../test-fixtures';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';

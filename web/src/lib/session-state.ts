@@ -1,8 +1,22 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { api, asBrand } from '@/lib/api';
-import { useSelectedBrand, useSession } from '@/lib/session';
-import { dashboardKeys } from './keys';
+import { api, asBrand } from './api';
+import { useSelectedBrand, useSession } from './session';
+
+/**
+ * The app's session state: what the server says about the signed-in member for the selected
+ * brand (GET dashboard, SPEC section 3): the current brand, the account's credits and rights,
+ * the member's brands and the menu counts. One query, shared by the shell, the menu and every
+ * feature; the Dashboard page shows it too. `lib/session.ts` keeps what the browser holds (tokens,
+ * the selected brand); this file what the server answers about them.
+ */
+
+/** Query keys of the session state (the dashboard answer): one dashboard per selected brand. */
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  forBrand: (brand: string) => ['dashboard', brand] as const,
+};
+
 
 /** New-item counts shown on the main menu (SPEC section 3). */
 export interface MenuCounts {

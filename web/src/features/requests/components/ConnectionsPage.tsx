@@ -1,8 +1,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { PagedSection, UnknownBrand } from '@/components/ui/ListStates';
-import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/features/dashboard';
-import { useRouteBrand, useSeenRefresh } from '@/features/requests';
+import { menuCountsOf, useCurrentBrandId, useDashboard } from '@/lib/session-state';
+import { useRouteBrand } from '../hooks/use-route-brand';
+import { useSeenRefresh } from '../hooks/use-seen-refresh';
 import { connectionListQuery } from '../api/connections';
 import { ConnectionCard } from './ConnectionCard';
 

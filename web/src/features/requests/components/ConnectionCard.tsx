@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { BrandIdentity, ContactDetailsList } from '@/features/requests';
+import { BrandIdentity } from './BrandIdentity';
+import { ContactDetailsList } from './ContactDetailsList';
 import { formatListDateTime, formatOrdinalDate, parseDate } from '@/lib/format';
 import type { Connection } from '../api/connections';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FERN } from '@/features/requests/test-fixtures';
+import { FERN } from '../test-fixtures';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, asBrand } from '@/lib/api';
+import { errorToast } from '@/lib/mutations';
 import { memberCollabsQuery } from '@/features/collab';
 
 /**
@@ -45,8 +46,9 @@ export type ShareAction =
 export function useShareAction(brand: string, other: string) {
   const client = useQueryClient();
   return useMutation({
+    meta: errorToast('Share this collab'),
     mutationFn: async (action: ShareAction) => {
-      const options = { ...asBrand(brand), operation: 'Share this collab' };
+      const options = asBrand(brand);
       const answer =
         action.kind === 'propose'
           ? await api.post<{ share: CollabShare }>(path(other), { summary: action.summary, idea: action.idea }, options)

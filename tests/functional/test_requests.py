@@ -522,14 +522,18 @@ def test_a_decline_after_the_month_ended_spends_the_hold(api):
 
 
 def test_the_ledger_check_job_reports_a_mismatch(aws):
+    from tandem.services import accounts
     from tandem.store import keys
     from tandem.store.models import CreditBucket
 
-    grant("acc-1", 6)
-    bucket = next(iter(CreditBucket.query(keys.account_pk("acc-1"), CreditBucket.sk.startswith("BUCKET#"))))
+    account, _ = accounts.create_account_with_user(email="ledger@example.com", name="Lee", password=None)
+    grant(account.account_id, 6)
+    bucket = next(
+        iter(CreditBucket.query(keys.account_pk(account.account_id), CreditBucket.sk.startswith("BUCKET#")))
+    )
     bucket.update(actions=[CreditBucket.available.add(1)])  # a write that bypassed the ledger
     result = run_job(aws, "verify-credit-ledgers")
-    assert result["mismatched"] == {"acc-1": {bucket.bucket_id: [7, 6]}}
+    assert result["mismatched"] == {account.account_id: {bucket.bucket_id: [7, 6]}}
 
 
 # ---------------------------------------------------------------- admin grant, dashboard credits

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-REPLY_WEIGHT = 0.18  # a brand that never answers keeps 82% of its score
+REPLY_WEIGHT = 0.12  # a brand that never answers keeps 88% of its score
 REPLY_PIVOT = 0.6  # answering at least this share of requests costs nothing
 
 

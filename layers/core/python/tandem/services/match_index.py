@@ -206,8 +206,8 @@ def _rebuild_once(
         for r in search_rows.decode_rows(current.search if current else None)
         if r.flags & search_rows.FEATURE_ONLY
     }
+    # A brand suspended by the team (issue 27) is no one's candidate and found by no search.
     brands = [brand for brand in _brands_of_shard(shard) if not brand.suspended]
-    # suspended by the team (issue 27): no one's candidate, found by no search
     first = shard * SHARD_SIZE
     wanted = {int(brand.brand_id) for brand in brands} | {first + slot for slot, (_, r) in extra.items() if r}
     tiers = tiers_of(sorted(wanted))

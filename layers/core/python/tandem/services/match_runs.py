@@ -311,6 +311,7 @@ def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple
 
     # Every suggestion says why: a candidate we can name no reason for is not suggested.
     pool = [s for s in map(scored, ordered[:POOL]) if s.reasons]
+    # Diversity weighs the ranked score; the chosen keep the plain one (the fit the cards show).
     by_id = {e[0]: e for e in ordered[:POOL]}
     chosen = matching.diversify([replace(s, score=ranked(by_id[s.candidate_id])) for s in pool], MATCHES_KEPT)
     plain = {s.candidate_id: s for s in pool}

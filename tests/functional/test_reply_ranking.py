@@ -66,6 +66,14 @@ def run_order(api, me: Brand) -> list[tuple[int, int]]:
     return [(c["id"], c["score"]) for c in body["matches"]]
 
 
+def run_order_stored(me: Brand) -> list[tuple[int, int]]:
+    """(candidate id, rank) of the brand's stored list, best first."""
+    from tandem.store.models import Match
+
+    ranked = [(m.candidate_id, int(m.rank)) for m in Match.of_brand(me.id).values() if m.rank is not None]
+    return sorted(ranked, key=lambda pair: pair[1])
+
+
 def best_fit_order(api, me: Brand) -> list[tuple[int, int]]:
     status, body = api.call("GET", f"/api/brands/search?{urlencode({'sort': 'best'})}", me.headers)
     assert status == 200, body
@@ -91,6 +99,9 @@ def test_a_brand_that_rarely_answers_ranks_lower_in_matches_and_in_best_fit_sear
     found = best_fit_order(api, me)
     assert [i for i, _ in found] == [prompt.id, rare.id]
     assert found[0][1] == found[1][1]
+    # The nightly run (every brand against the whole index) ranks them the same way.
+    match_runs.nightly_batch("nightly-test", me.id, me.id)
+    assert [i for i, _ in run_order_stored(me)] == [prompt.id, rare.id]
 
 
 def test_no_effect_for_brands_with_fewer_than_3_ended_requests(api):

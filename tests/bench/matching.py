@@ -156,7 +156,11 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
                     )
                 )
         Counter(keys.COUNTER_PK, "brand", value=brands).save()
-        match_index.rebuild()
+        with DynamoCalls() as rebuild_calls:  # the nightly rebuild (reply tiers read by BatchGetItem)
+            rebuilt = match_index.rebuild()
+        detail = ", ".join(f"{op} {n}" for op, n in sorted(rebuild_calls.by_operation.items()))
+        print(f"index rebuild of {rebuilt['shards']} shards: DynamoDB calls: {detail}")
+        print(f"BENCH match_index_rebuild_ddb_calls_per_shard {rebuild_calls.count / rebuilt['shards']:.1f}")
 
         machine = plan.state_machines["MatchRunStateMachine"]
         me = brands // 2

@@ -54,6 +54,10 @@ SORTS = ("best", "newest", "name")
 
 HIDDEN = 1  # the brand hides its name: the row carries no name
 FEATURE_ONLY = 2  # the brand's account is feature-only (not open to requests)
+# Bits 2-3: the brand's reply tier (tandem.domain.matching.reply.reply_tier; 0 = no effect, so
+# rows written before it read as tier 0). Set by the nightly rebuild, kept by a profile save.
+REPLY_TIER_SHIFT = 2
+REPLY_TIER = 3 << REPLY_TIER_SHIFT
 
 # ---------------------------------------------------------------- the query
 
@@ -199,10 +203,35 @@ class Row:
     name: str = ""
 
 
-def row_for(slot: int, created: int, name: str, hides_name: bool, feature_only: bool) -> Row:
+def row_for(
+    slot: int, created: int, name: str, hides_name: bool, feature_only: bool, reply_tier: int = 0
+) -> Row:
     """The one place a row is made: a hidden name is never written."""
     flags = (HIDDEN if hides_name else 0) | (FEATURE_ONLY if feature_only else 0)
+    flags |= (reply_tier << REPLY_TIER_SHIFT) & REPLY_TIER
     return Row(slot=slot, created=created, flags=flags, name="" if hides_name else name.replace("\n", " "))
+
+
+def with_reply_tier(row: Row, tier: int) -> Row:
+    flags = (row.flags & ~REPLY_TIER) | ((tier << REPLY_TIER_SHIFT) & REPLY_TIER)
+    return Row(row.slot, row.created, flags, row.name)
+
+
+def reply_tiers(flags: np.ndarray) -> np.ndarray:
+    """The reply tier (0-3) of each row of a flags column."""
+    return (flags & REPLY_TIER) >> REPLY_TIER_SHIFT
+
+
+def flags_of(ids: np.ndarray, blob: bytes | None, shard_size: int) -> np.ndarray:
+    """The row flags of the brands `ids` of one shard, in that order (a brand without a row:
+    HIDDEN, as `build` reads it; its reply tier is 0)."""
+    import numpy as np
+
+    slots, _, flags, _ = decode_columns(blob)
+    at = np.full(shard_size, -1, dtype=np.int64)
+    at[slots] = np.arange(len(slots))
+    row = at[np.asarray(ids, dtype=np.int64) % shard_size]
+    return np.where(row >= 0, flags[row] if len(flags) else 0, HIDDEN).astype(np.uint8)
 
 
 def encode_rows(rows: Iterable[Row]) -> bytes:
@@ -248,11 +277,14 @@ def decode_columns(blob: bytes | None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return slots, created, flags, names
 
 
-def splice_row(blob: bytes | None, row: Row | None, slot: int) -> bytes:
-    """The shard's rows with `slot` replaced by `row` (None: removed)."""
+def splice_row(blob: bytes | None, row: Row | None, slot: int, keep: int = 0) -> bytes:
+    """The shard's rows with `slot` replaced by `row` (None: removed), keeping the flag bits
+    `keep` of the row it replaces (a profile save keeps the reply tier: REPLY_TIER)."""
     rows = {r.slot: r for r in decode_rows(blob)}
-    rows.pop(slot, None)
+    old = rows.pop(slot, None)
     if row is not None:
+        if keep and old is not None:
+            row = Row(row.slot, row.created, (row.flags & ~keep) | (old.flags & keep), row.name)
         rows[slot] = row
     return encode_rows(rows.values())
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tandem.domain import search as rules
-from tandem.domain.matching import account_hash, pack, score_packed
+from tandem.domain.matching import account_hash, pack, reply, score_packed
 from tandem.errors import NotFound
 from tandem.services import access as caller
 from tandem.services import match_index, visibility
@@ -116,7 +116,12 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     excluded = rules.excluded_mask(
         index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only, hidden=hidden)
     )
-    fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score if len(index) else None
+    fit = None
+    if len(index):
+        # Best fit: the reciprocal score times each brand's reply factor (its row's reply tier),
+        # as a match run ranks them; the cards still show the plain fit.
+        fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score
+        fit = fit * reply.tier_factors(rules.reply_tiers(index.flags))
     page = rules.search(index, query, excluded=excluded, by_name=viewer.subscribed, fit=fit)
     ids = [int(index.ids[p]) for p in page.positions]
     others = get_many([(Brand, Brand.key(i)) for i in ids]) if ids else {}  # call 3

@@ -13,6 +13,9 @@ read; a writer that loses the race reads again and retries (at most MAX_ATTEMPTS
 Each shard also carries brand search's rows for its slots (tandem.domain.search: creation time,
 flags, and the name only of brands that show it), written with the records, and every put notes
 the shard's new version in the manifest item that a warm search checks (services/brand_search.py).
+A row's flags also carry the brand's reply tier (tandem.domain.matching.reply): set from the
+brands' reply figures when a shard is rebuilt (nightly), kept as it is by a profile save, read
+by match runs (`load_ranked`) and search to rank brands that rarely answer lower.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, Counter, MatchIndexManifest, MatchIndexShard
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from tandem.domain.matching import Packed
 
 SHARD_SIZE = 2000  # slots per shard item (2000 * 66 B = 132 KB)
@@ -105,7 +110,7 @@ def _feature_only(account_id: str) -> bool:
     return any(user.access == "feature" for user in User.of_account(account_id))
 
 
-def search_row(brand: Brand, feature_only: bool) -> search_rows.Row:
+def search_row(brand: Brand, feature_only: bool, reply_tier: int = 0) -> search_rows.Row:
     created = brand.created_at
     return search_rows.row_for(
         slot=int(brand.brand_id) % SHARD_SIZE,
@@ -113,6 +118,7 @@ def search_row(brand: Brand, feature_only: bool) -> search_rows.Row:
         name=brand.name or "",
         hides_name=bool(brand.hide_name),
         feature_only=feature_only,
+        reply_tier=reply_tier,
     )
 
 
@@ -158,7 +164,8 @@ def _write_record(brand_id: int, record: bytes, row: search_rows.Row | None) -> 
             shard,
             _splice(current.records or b"", slot, record),
             current,
-            search_rows.splice_row(current.search, row, slot),
+            # The brand's reply tier stays as the last rebuild set it.
+            search_rows.splice_row(current.search, row, slot, keep=search_rows.REPLY_TIER),
         ):
             return
         _backoff(attempt)
@@ -186,39 +193,51 @@ def _brands_of_shard(shard: int) -> Iterable[Brand]:
 
 def _rebuild_once(
     shard: int, current: MatchIndexShard | None, extra: dict[int, tuple[bytes, search_rows.Row | None]]
-) -> bytes | None:
-    """Pack a shard from its brands. Whether a brand's account is feature-only is kept from the
-    rows already there (a profile save sets it; reading every account's users is not a rebuild's
-    job)."""
+) -> tuple[bytes, bytes] | None:
+    """Pack a shard from its brands: (records, rows) as written, None if another writer came
+    first. Whether a brand's account is feature-only is kept from the rows already there (a
+    profile save sets it; reading every account's users is not a rebuild's job); its reply tier
+    is read afresh from the brands' reply figures (BatchGetItem, 100 brands a call: at most
+    SHARD_SIZE / 100 calls, no scan)."""
+    from tandem.services.requests.reply_stats import tiers_of
+
     feature = {
         r.slot
         for r in search_rows.decode_rows(current.search if current else None)
         if r.flags & search_rows.FEATURE_ONLY
     }
+    # A brand suspended by the team (issue 27) is no one's candidate and found by no search.
+    brands = [brand for brand in _brands_of_shard(shard) if not brand.suspended]
+    first = shard * SHARD_SIZE
+    wanted = {int(brand.brand_id) for brand in brands} | {first + slot for slot, (_, r) in extra.items() if r}
+    tiers = tiers_of(sorted(wanted))
     blob = b""
     rows: dict[int, search_rows.Row] = {}
-    for brand in _brands_of_shard(shard):
-        if brand.suspended:
-            continue  # suspended by the team (issue 27): no one's candidate, found by no search
+    for brand in brands:
         slot = int(brand.brand_id) % SHARD_SIZE
         blob = _splice(blob, slot, pack(to_profile(brand)))
-        rows[slot] = search_row(brand, slot in feature)
+        rows[slot] = search_row(brand, slot in feature, tiers.get(int(brand.brand_id), 0))
     for slot, (record, row) in extra.items():
         blob = _splice(blob, slot, record)
         rows.pop(slot, None)
         if row is not None:
-            rows[slot] = row
-    return blob if _put(shard, blob, current, search_rows.encode_rows(rows.values())) else None
+            rows[slot] = search_rows.with_reply_tier(row, tiers.get(first + slot, 0))
+    encoded = search_rows.encode_rows(rows.values())
+    return (blob, encoded) if _put(shard, blob, current, encoded) else None
+
+
+def _rebuild(shard: int) -> tuple[bytes, bytes]:
+    for attempt in range(MAX_ATTEMPTS):
+        written = _rebuild_once(shard, _get(shard), {})
+        if written is not None:
+            return written
+        _backoff(attempt)
+    raise IndexBusy(f"match index shard {shard} kept changing during a rebuild")
 
 
 def rebuild_shard(shard: int) -> bytes:
     """Pack a shard afresh from its brands (conditional on the version read, retried)."""
-    for attempt in range(MAX_ATTEMPTS):
-        blob = _rebuild_once(shard, _get(shard), {})
-        if blob is not None:
-            return blob
-        _backoff(attempt)
-    raise IndexBusy(f"match index shard {shard} kept changing during a rebuild")
+    return _rebuild(shard)[0]
 
 
 def rebuild() -> dict[str, int]:
@@ -233,21 +252,26 @@ def rebuild() -> dict[str, int]:
     return {"shards": shards, "brands": brands}
 
 
-def read_shards(shards: Sequence[int]) -> list[bytes]:
-    """Record strings of `shards` in order: BatchGetItem (100 keys a call); shards packed under
-    other rules are rebuilt on the way (after a vocabulary change)."""
+def _read(shards: Sequence[int]) -> list[tuple[bytes, bytes | None]]:
+    """(records, search rows) of `shards` in order: BatchGetItem (100 keys a call); shards
+    packed under other rules are rebuilt on the way (after a vocabulary change)."""
     found: dict[int, MatchIndexShard] = {}
     if shards:
         for item in MatchIndexShard.batch_get([MatchIndexShard.key(s) for s in shards]):
             found[item.shard] = item
-    blobs = []
+    out: list[tuple[bytes, bytes | None]] = []
     for shard in shards:
         item = found.get(shard)
         if item is not None and _usable(item):
-            blobs.append(bytes(item.records or b""))
+            out.append((bytes(item.records or b""), bytes(item.search) if item.search else None))
         else:  # never built, or packed under other rules
-            blobs.append(rebuild_shard(shard))
-    return blobs
+            out.append(_rebuild(shard))
+    return out
+
+
+def read_shards(shards: Sequence[int]) -> list[bytes]:
+    """Record strings of `shards` in order (see `_read`)."""
+    return [records for records, _ in _read(shards)]
 
 
 def load(shards: Sequence[int]) -> Packed:
@@ -255,6 +279,23 @@ def load(shards: Sequence[int]) -> Packed:
     from tandem.domain.matching import Packed
 
     return Packed.from_bytes(read_shards(shards))
+
+
+def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray]:
+    """The candidates of `shards` and each one's reply tier (from the search rows of the same
+    shard items: no extra read), in the same order."""
+    import numpy as np
+
+    from tandem.domain.matching import Packed, record_dtype
+
+    read = _read(shards)
+    cands = Packed.from_bytes(records for records, _ in read)
+    dtype = record_dtype()
+    parts = [np.zeros(0, dtype=np.uint8)]
+    for records, rows in read:
+        ids = np.frombuffer(records[: len(records) - len(records) % dtype.itemsize], dtype=dtype)["id"]
+        parts.append(search_rows.reply_tiers(search_rows.flags_of(ids[ids != 0], rows, SHARD_SIZE)))
+    return cands, np.concatenate(parts)
 
 
 def load_for_search(

@@ -16,12 +16,14 @@ import base64
 import json
 import time
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tandem.config import settings
 from tandem.domain import matching
 from tandem.domain import relations as rel
+from tandem.domain.matching import reply
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger, record_metric
@@ -250,13 +252,18 @@ def _exclusions(brand_id: int) -> tuple[set[int], set[int]]:
     return excluded, saved
 
 
-def _top_entries(me: bytes, cands: matching.Packed, excluded: list[int], saved: list[int]) -> dict:
+def _top_entries(
+    me: bytes, cands: matching.Packed, excluded: list[int], saved: list[int], tiers: Any = None
+) -> dict:
     """Best POOL candidates (and any saved ones) as compact entries:
-    [candidate id, score, packed record (base64)]."""
+    [candidate id, score, packed record (base64), reply tier]. "Best" is by the score times the
+    candidate's reply factor (`tiers`: each candidate's reply tier, match_index.load_ranked; a
+    brand that rarely answers ranks lower); the score kept is the fit the cards show."""
     import numpy as np
 
     scores = matching.score_packed(me, cands, excluded)
-    positions = list(matching.top_positions(scores.score, POOL))
+    ranked = scores.score if tiers is None else scores.score * reply.tier_factors(tiers)
+    positions = list(matching.top_positions(ranked, POOL))
     if saved:
         wanted = np.flatnonzero(np.isin(cands.ids, np.asarray(saved, dtype=np.int64)) & (scores.score > 0))
         positions += [p for p in wanted.tolist() if p not in set(positions)]
@@ -264,7 +271,13 @@ def _top_entries(me: bytes, cands: matching.Packed, excluded: list[int], saved: 
     return {
         "scored": considered,
         "top": [
-            [int(cands.ids[p]), round(float(scores.score[p]), 4), _b64(cands.record(p))] for p in positions
+            [
+                int(cands.ids[p]),
+                round(float(scores.score[p]), 4),
+                _b64(cands.record(p)),
+                int(tiers[p]) if tiers is not None else 0,
+            ]
+            for p in positions
         ],
     }
 
@@ -273,17 +286,23 @@ def score_batch(
     run_id: str, brand_id: int, shards: list[int], *, me: str, excluded: list[int], saved: list[int]
 ) -> dict[str, Any]:
     """Score the brand against every candidate of `shards` (one BatchGetItem)."""
-    cands = match_index.load(shards)
-    return _top_entries(base64.b64decode(me), cands, excluded, saved)
+    cands, tiers = match_index.load_ranked(shards)
+    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers)
 
 
 def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple[list, list]:
-    """(diversified best MATCHES_KEPT, saved candidates outside them), each as Scored."""
+    """(diversified best MATCHES_KEPT, saved candidates outside them), each as Scored.
+    Ordered and diversified by the score times the reply factor of the entry's tier (entries
+    of a run started before tiers have none: tier 0); the Scored keep the plain score."""
     best: dict[int, list] = {}
     for entry in entries:
         if entry[0] not in best or entry[1] > best[entry[0]][1]:
             best[entry[0]] = entry
-    ordered = sorted(best.values(), key=lambda e: (-e[1], e[0]))
+
+    def ranked(entry: list) -> float:
+        return entry[1] * reply.tier_factor(entry[3] if len(entry) > 3 else 0)
+
+    ordered = sorted(best.values(), key=lambda e: (-ranked(e), e[0]))
 
     def scored(entry: list) -> matching.Scored:
         other = matching.unpack(base64.b64decode(entry[2]))
@@ -292,7 +311,11 @@ def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple
 
     # Every suggestion says why: a candidate we can name no reason for is not suggested.
     pool = [s for s in map(scored, ordered[:POOL]) if s.reasons]
-    chosen = matching.diversify(pool, MATCHES_KEPT)
+    # Diversity weighs the ranked score; the chosen keep the plain one (the fit the cards show).
+    by_id = {e[0]: e for e in ordered[:POOL]}
+    chosen = matching.diversify([replace(s, score=ranked(by_id[s.candidate_id])) for s in pool], MATCHES_KEPT)
+    plain = {s.candidate_id: s for s in pool}
+    chosen = [plain[s.candidate_id] for s in chosen]
     taken = {s.candidate_id for s in chosen}
     extra = [scored(e) for e in ordered if e[0] in saved and e[0] not in taken]
     return chosen, extra
@@ -417,14 +440,14 @@ def nightly_rebuild_shard(shard: int) -> dict[str, int]:
 def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     """Match every brand with an id in first..last against all candidates (index read once).
     A brand that fails is logged and counted; the others still get their matches."""
-    cands = match_index.load(list(range(match_index.shard_count())))
+    cands, tiers = match_index.load_ranked(list(range(match_index.shard_count())))
     done, failed = 0, []
     for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
         brand_id = int(cands.ids[position])
         try:
             record = cands.record(position)
             excluded, saved = _exclusions(brand_id)
-            entries = _top_entries(record, cands, sorted(excluded), sorted(saved))["top"]
+            entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers)["top"]
             chosen, extra = _choose(matching.unpack(record), entries, saved)
             store_matches(brand_id, run, chosen, extra)
             done += 1

@@ -45,3 +45,19 @@ def labels_of(brand_ids: list[int], now: int | None = None) -> dict[int, list[st
     """{brand id: labels} for many brands in one BatchGetItem (a list of cards)."""
     found = get_many([stats_key(b) for b in brand_ids])
     return {b: labels_from(found, b, now) for b in brand_ids}
+
+
+def tiers_of(brand_ids: list[int], now: int | None = None) -> dict[int, int]:
+    """{brand id: reply tier (tandem.domain.matching.reply.reply_tier)} of the brands that have
+    reply figures, read in BatchGetItem calls of 100 keys (the match index's shard rebuild)."""
+    from tandem.domain.matching.reply import reply_tier
+
+    at = int(now if now is not None else time.time())
+    found = get_many([stats_key(b) for b in brand_ids])
+    tiers = {}
+    for brand_id in brand_ids:
+        item = found.get(BrandReplyStats.key(brand_id))
+        if item is not None:
+            figures = item.figures(at)
+            tiers[brand_id] = reply_tier(figures.received, figures.answered)
+    return tiers

@@ -110,7 +110,7 @@ lint-web: deps test-deps
 	cd tests/e2e && npm run typecheck
 
 pytest: deps
-	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
+	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q --durations=25 || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
 
 web-test: deps
 	cd web && npm test

@@ -118,7 +118,7 @@ web-test: deps
 e2e: deps test-deps build-web
 	$(MAKE) --no-print-directory e2e-journeys
 
-e2e-journeys:                  # the journeys on the web app as last built (make test builds it in lane-web)
+e2e-journeys:                  # the journeys on the web app as last built (make test builds it among its checks)
 	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_s -- npx --no-install playwright test
 
 bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, the 1,000-event billing proof, web size

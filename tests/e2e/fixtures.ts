@@ -128,7 +128,8 @@ export const test = base.extend<
       await use(stack);
       await stack.stop();
     },
-    { scope: 'worker', timeout: 180_000 },
+    // Two stacks seed at once at a run's start (20-30 s of CPU each on a quiet machine).
+    { scope: 'worker', timeout: 300_000 },
   ],
   baseURL: async ({ localStack }, use) => {
     await use(localStack.url);

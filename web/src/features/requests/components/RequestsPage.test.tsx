@@ -153,7 +153,9 @@ describe('RequestsPage', () => {
   it('keeps a cancelled request in the Sent list, marked Cancelled and with nothing left to do', async () => {
     // Two hours before a local noon: run between midnight and 2 am, "2 hours ago" was "Yesterday".
     vi.useFakeTimers({ toFake: ['Date'] });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     vi.setSystemTime(new Date(2026, 5, 15, 12, 0, 0));
     const cancelledAt = new Date(Date.now() - 2 * 3600_000).toISOString();
     openRequests('/requests/sent', {

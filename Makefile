@@ -11,7 +11,7 @@ export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: sam-build deploy-rehearsal checkov cost
-.PHONY: dev job test deps test-deps lint pytest web-test e2e bench deploy build-web clean stripe-sync redrive replay-stripe-event guides
+.PHONY: dev job test deps test-deps lint lint-py lint-web pytest web-test e2e e2e-journeys bench deploy build-web clean stripe-sync redrive replay-stripe-event guides
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
@@ -20,8 +20,38 @@ dev: deps build-web            ## install, build the SPA, run the local stack on
 job:                           ## run a scheduled job now on the running local stack: make job JOB=expire-features
 	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
-test: deps test-deps lint pytest sam-build deploy-rehearsal web-test e2e   ## everything CI runs
+# The checks that are each mostly one process (the lints, sam build and its rehearsal, Vitest,
+# the SPA build) run two at a time, longest first, as make frees a slot; then pytest on two
+# workers; then Playwright on two workers, each with its own local stack (docs/decisions.md,
+# 2026-11-29). Each part prints BENCH ci_<part>_s (wall) and ci_<part>_cpu_s.
+# timed.py needs only the standard library: the system Python until the venv exists
+PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
+CI_CHECKS := ci-web-test ci-web-lint ci-web-typecheck ci-build-web ci-sam ci-lint-py ci-e2e-typecheck
+test:                          ## everything CI runs (installs first, two at a time)
+	@start=$$(date +%s); \
+	  $(PY_BOOT) tests/bench/timed.py ci_deps_s -- $(MAKE) --no-print-directory -j2 deps test-deps; \
+	  $(MAKE) --no-print-directory -j2 --output-sync=target $(CI_CHECKS); \
+	  $(MAKE) --no-print-directory pytest; \
+	  $(MAKE) --no-print-directory e2e-journeys; \
+	  echo "BENCH ci_test_s $$(( $$(date +%s) - start ))"
 	@echo "All checks passed."
+
+.PHONY: $(CI_CHECKS)
+ci-web-test: deps
+	$(PY) tests/bench/timed.py ci_web_test_s -- $(MAKE) --no-print-directory web-test
+ci-web-lint: deps
+	cd web && ../$(PY) ../tests/bench/timed.py ci_web_lint_s -- npm run lint
+ci-web-typecheck: deps
+	cd web && ../$(PY) ../tests/bench/timed.py ci_web_typecheck_s -- npm run typecheck
+ci-build-web: deps
+	$(PY) tests/bench/timed.py ci_build_web_s -- $(MAKE) --no-print-directory build-web
+ci-sam: deps test-deps
+	$(PY) tests/bench/timed.py ci_sam_build_s -- $(MAKE) --no-print-directory sam-build
+	$(PY) tests/bench/timed.py ci_deploy_rehearsal_s -- $(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build
+ci-lint-py: deps test-deps
+	$(PY) tests/bench/timed.py ci_lint_py_s -- $(MAKE) --no-print-directory lint-py
+ci-e2e-typecheck: test-deps
+	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_typecheck_s -- npm run typecheck
 
 ## ---- installs (stamped, so repeat runs are quick)
 deps: $(VENV)/.installed web/node_modules/.installed
@@ -63,7 +93,9 @@ build-web: web/node_modules/.installed
 	cd web && npm run build
 
 ## ---- checks
-lint: deps test-deps
+lint: lint-py lint-web
+
+lint-py: deps test-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check functions layers infra tests
 	$(VENV)/bin/cfn-lint template.yaml
@@ -72,16 +104,21 @@ lint: deps test-deps
 	$(MAKE) --no-print-directory checkov
 	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl
 	cd infra && npx --no-install asl-validator $$(for f in statemachines/*.asl.json ../.local/asl/*.json; do printf -- '--json-path %s ' $$f; done)
+
+lint-web: deps test-deps
 	cd web && npm run typecheck && npm run lint
 	cd tests/e2e && npm run typecheck
 
 pytest: deps
-	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
+	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q --durations=25 || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
 
 web-test: deps
 	cd web && npm test
 
 e2e: deps test-deps build-web
+	$(MAKE) --no-print-directory e2e-journeys
+
+e2e-journeys:                  # the journeys on the web app as last built (make test builds it among its checks)
 	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_s -- npx --no-install playwright test
 
 bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, the 1,000-event billing proof, web size

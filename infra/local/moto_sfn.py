@@ -12,6 +12,12 @@ the billing state machine, once per Stripe event). The parse tree of each defini
 (it is only read afterwards); moto's preprocessor still builds fresh evaluation components
 from it for every execution, so no execution's state is shared.
 
+moto also builds a new boto3 client for every Lambda task it runs (about 5 ms of CPU each, one
+or two per Stripe event); its `boto_client_for` ignores the state's credentials and depends only
+on the region, the service and whether calls are intercepted in-process (or the moto server's
+port), so one client per such key is kept for the Lambda tasks (botocore clients are
+thread-safe, and the executions run on their own threads).
+
 Importing the executing backend (the ASL parser) cost 2 s of CPU at every start of the local
 stack, half of it in moto's EC2 models: the parser's AWS Batch task imports one enum from
 `moto.batch.utils`, and the `moto.batch` package imports its models, which import EC2's. No
@@ -32,6 +38,7 @@ _MARK = "_tandem_shared_on_copy"
 _PARSED_MARK = "_tandem_parse_kept"
 _TREES: dict[str, Any] = {}  # definition text -> its ANTLR parse tree
 _TREES_KEPT = 64
+_CLIENTS_MARK = "_tandem_client_kept"
 
 
 def _lazy_batch_package() -> None:
@@ -93,9 +100,37 @@ def _parse_once() -> None:
     parser_class.parse = staticmethod(parse)  # type: ignore[method-assign]
 
 
+def _lambda_clients_once() -> None:
+    import threading
+
+    from moto.core.models import botocore_stubber
+    from moto.settings import moto_server_port
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task import lambda_eval_utils
+
+    original = lambda_eval_utils.boto_client_for
+    if getattr(original, _CLIENTS_MARK, False):
+        return
+    clients: dict[tuple[str, str, bool, str], Any] = {}
+    lock = threading.Lock()
+
+    def boto_client_for(region: str, service: str, state_credentials: Any = None) -> Any:
+        """moto's boto_client_for, one client per region, service and way of reaching moto."""
+        intercepted = bool(botocore_stubber.enabled)
+        key = (region, service, intercepted, "" if intercepted else str(moto_server_port()))
+        with lock:
+            client = clients.get(key)
+            if client is None:
+                client = clients[key] = original(region, service, state_credentials)
+        return client
+
+    setattr(boto_client_for, _CLIENTS_MARK, True)
+    lambda_eval_utils.boto_client_for = boto_client_for  # type: ignore[assignment]
+
+
 def install() -> None:
     _lazy_batch_package()
     _parse_once()
+    _lambda_clients_once()
     from moto.stepfunctions.parser.backend.execution import Execution
 
     if getattr(Execution, _MARK, False):

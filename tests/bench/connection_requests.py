@@ -46,15 +46,10 @@ def _queue_url() -> str:
 
 
 def main() -> None:
-    from moto import mock_aws
-
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+    with _setup.moto_world() as plan:
         from infra.local.lambda_inprocess import INVOCATIONS
-        from infra.local.provision import inline_queue_consumers, provision
-        from infra.local.runtime import apply_environment
+        from infra.local.provision import inline_queue_consumers
 
-        plan = provision()
-        apply_environment(plan)
         # The notifier is another Lambda reading the queue: the messages wait there (moto would
         # otherwise run it inline, inside the send, and its reads would be counted as the send's).
         inline_queue_consumers(False)

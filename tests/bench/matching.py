@@ -108,22 +108,17 @@ class DynamoCalls:
 def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
     from datetime import UTC, datetime
 
-    from moto import mock_aws
-
     from infra.local.lambda_inprocess import INVOCATIONS
-    from infra.local.provision import inline_queue_consumers, provision
-    from infra.local.runtime import apply_environment
+    from infra.local.provision import inline_queue_consumers
     from tandem.config import reset_settings
     from tandem.integrations.aws import reset_clients
     from tandem.services import match_index, match_runs
     from tandem.store import keys
     from tandem.store.models import Audience, Brand, Counter, bind_models
-    from tests.conftest import MOTO_CONFIG, wait_for_execution
+    from tests.conftest import wait_for_execution
 
     rng = random.Random(2)
-    with mock_aws(config=MOTO_CONFIG):
-        plan = provision()
-        apply_environment(plan)
+    with _setup.moto_world() as plan:
         # The run alone: the new-matches notifier is another Lambda reading the queue (moto would
         # run it inline, inside the run's Finalize, and count its calls as the run's).
         inline_queue_consumers(False)

@@ -86,15 +86,7 @@ class Client:
 def main() -> None:
     import json
 
-    from moto import mock_aws
-
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
-        from infra.local.provision import provision
-        from infra.local.runtime import apply_environment
-
-        plan = provision()
-        apply_environment(plan)
-        os.environ["POWERTOOLS_LOG_LEVEL"] = "ERROR"
+    with _setup.moto_world() as plan:  # at the bootstrap's log level (ERROR)
         _install_counter()
         from infra.local.provision import inline_queue_consumers
         from tandem.services import accounts, brands, credits, match_runs

@@ -1,5 +1,7 @@
 """Run one part of `make test` and print its wall time as a BENCH line (the Makefile's
-`pytest` and `e2e` parts: BENCH ci_pytest_s, BENCH ci_e2e_s), passing its exit status on.
+parts: BENCH ci_pytest_s, BENCH ci_e2e_s, ...) and, beside it, the CPU seconds (user + system)
+of everything it ran (BENCH ci_pytest_cpu_s...: the figure to compare on a shared machine,
+where wall time follows the load), passing its exit status on.
 
     python tests/bench/timed.py ci_pytest_s -- .venv/bin/python -m pytest -n 2 -q
 """
@@ -7,6 +9,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -18,11 +21,17 @@ def main(argv: list[str]) -> int:
         return 2
     name, command = argv[0], argv[2:]
     load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    code = subprocess.call(command)  # noqa: S603 (the Makefile's own command line)
+    # close_fds=False: a make under it keeps the jobserver of the make that called this
+    code = subprocess.call(command, close_fds=False)  # noqa: S603 (the Makefile's own command line)
     seconds = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print(f"{name}: exit {code}, load average {load:.2f} when it started", flush=True)
     print(f"BENCH {name} {seconds:.1f}", flush=True)
+    if name.endswith("_s"):
+        print(f"BENCH {name[:-2]}_cpu_s {cpu:.1f}", flush=True)
     return code
 
 

@@ -1,5 +1,6 @@
 import axe from 'axe-core';
 import { expect, test as base, type ConsoleMessage, type Page } from '@playwright/test';
+import { startStack, type LocalStack } from './stack';
 
 /**
  * Every journey checks every page it visits for accessibility: import `test` and
@@ -115,7 +116,25 @@ export interface CspWatcher {
 
 const CSP_CONSOLE = /Content Security Policy/i;
 
-export const test = base.extend<{ a11y: A11yWatcher; a11yLevel: A11yLevel; csp: CspWatcher }>({
+export const test = base.extend<
+  { a11y: A11yWatcher; a11yLevel: A11yLevel; csp: CspWatcher },
+  { localStack: LocalStack }
+>({
+  // This worker's own local stack (stack.ts); every page, request and new context of its tests
+  // uses it as baseURL.
+  localStack: [
+    async ({}, use, workerInfo) => {
+      const stack = await startStack(workerInfo.parallelIndex);
+      await use(stack);
+      await stack.stop();
+    },
+    // Two stacks seed at once at a run's start (20-30 s of CPU each on a quiet machine).
+    { scope: 'worker', timeout: 300_000 },
+  ],
+  baseURL: async ({ localStack }, use) => {
+    await use(localStack.url);
+  },
+
   a11yLevel: ['serious', { option: true }],
   csp: [
     async ({ context }, use) => {

@@ -1,13 +1,14 @@
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-// A fresh local stack per run: its own port and an empty data folder (so it seeds demo data).
-const port = Number(process.env.E2E_PORT ?? 8765);
+// One rule for every spec (README.md, "One stack per worker"): each worker starts its own local
+// stack on an empty data folder (stack.ts, the `localStack` fixture in fixtures.ts) and runs its
+// spec files one after another, in file-name order, against it. So a spec file must pass on a
+// fresh seed after ANY subset of the files named before it (or none) ran on the same stack:
+// read the seeded members (members.ts) freely, but a journey that changes what another spec reads
+// of a seeded member (credits, plan, profile, the global message...) signs up its own member
+// (`newMember`) instead. Import `test` from ./fixtures, never from '@playwright/test'.
 const root = resolve(__dirname, '../..');
-const dataDir = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
-const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: '.',
@@ -17,11 +18,11 @@ export default defineConfig({
   // first calls on a busy machine (issue 10 §1-2); a missing element fails after 15 s.
   expect: { timeout: 15_000 },
   retries: 0,
-  workers: 1,
+  // Two stacks and two browsers fill this 2-core machine; E2E_WORKERS=1 runs them one by one.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: [['list']],
   outputDir: join(root, '.local/e2e-results'),
   use: {
-    baseURL,
     screenshot: 'only-on-failure',
     // Popups open without their fade/rise animation (the app honours prefers-reduced-motion),
     // so a journey's screenshots and scans see them as they settle. A context option: `use`
@@ -39,17 +40,5 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
-  },
-  webServer: {
-    command: `${join(root, '.venv/bin/python')} -m infra.local.stack --port ${port} --data-dir ${dataDir}`,
-    cwd: root,
-    url: `${baseURL}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    // The journeys sign many members up from 127.0.0.1: the stack's sign-up limit per network
-    // (20 an hour) is raised for this run only (SIGN_UPS_PER_HOUR is honoured on the local stage).
-    env: { ...(process.env as Record<string, string>), SIGN_UPS_PER_HOUR: '500' },
-    stdout: 'ignore',
-    stderr: 'pipe',
   },
 });

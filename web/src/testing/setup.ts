@@ -11,10 +11,12 @@ import { installDialogShim, resetDialogShim } from './dialog-shim';
 
 installDialogShim();
 
-// findBy*/waitFor give up after 5 s, not 1 s: the first render of a route imports its
-// lazy page, which is slow on a busy machine (CI shares its cores). Nothing waits longer
-// than it has to; the limit only decides when a missing element counts as missing.
-configure({ asyncUtilTimeout: 5000 });
+// findBy*/waitFor give up after 15 s (Playwright's expect limit too), not 1 s: the first
+// render of a lazy page or popup makes Vite transform its modules inside the wait, and with
+// make test's checks two at a time on a loaded machine that took over 5 s (TipsTour's welcome,
+// CollabIdeasPage, PaymentProcessing at load 20-30). Nothing waits longer than it has to;
+// the limit only decides when a missing element counts as missing.
+configure({ asyncUtilTimeout: 15_000 });
 
 // No test reaches the network: unmocked calls answer 404.
 beforeEach(() => {

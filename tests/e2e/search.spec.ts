@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { closeFirstVisitPopups, DEMO, FREE, signIn } from './members';
+import { closeFirstVisitPopups, DEMO, newMember, signIn } from './members';
 
 // A seeded brand that hides its name (infra/local/seed.py's population: its draw hides it).
 const HIDDEN_NAME = 'Amber Loom';
@@ -66,9 +66,17 @@ test('demo@ finds a brand despite a typo, narrows, pages, opens a result and com
   await expect(page.getByText('No brands match your search')).toBeVisible();
 });
 
-test('free@ sees masked results and cannot find a hidden-name brand by its name', async ({ page }) => {
+// A member without a subscription, as free@ is when seeded: signed up here, because
+// payments.spec.ts subscribes free@ on the same worker's stack (tests/e2e/README.md's rule).
+test('a member without a subscription sees masked results and cannot find a hidden-name brand by its name', async ({ page, request }) => {
   test.setTimeout(90_000);
-  await signIn(page, FREE);
+  const member = await newMember(request, {
+    name: 'Nell Nosub',
+    email: `nell.${Date.now()}@example.com`,
+    password: 'Tandem-Search-2026',
+    brand: 'Nell Notebooks',
+  });
+  await signIn(page, member);
   await closeFirstVisitPopups(page);
   await page.goto('/matches/search?q=outdoors');
   await expect(page.getByText('Brand names are hidden.')).toBeVisible();

@@ -3,6 +3,9 @@ import { expect, test } from './fixtures';
 import { authed, badge, DEMO, logIn, newMember, outbox, signIn, type NewMember } from './members';
 
 /**
+ * Named to run last on its worker's stack: moving the jobs' clock 14 days ahead expires every
+ * request pending on that stack, the seeded ones other specs show included (tests/e2e/README.md).
+ *
  * Issue 28, on the local stack with the scheduler's clock moved ahead (POST /__local/clock;
  * the expire-requests job then runs as if later): demo@ sends a request to a new member's
  * brand (a pair no other spec uses), the receiver gets the day-3 reminder in the outbox,

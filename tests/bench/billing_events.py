@@ -115,17 +115,12 @@ def _written(params: dict) -> str:
 
 
 def main() -> None:
-    from moto import mock_aws
-
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}):
+    with _setup.moto_world() as plan:
         from infra import stripe_sync
         from infra.local.fake_stripe import FakeStripe
         from infra.local.lambda_inprocess import INVOCATIONS
-        from infra.local.provision import inline_queue_consumers, provision
-        from infra.local.runtime import apply_environment
+        from infra.local.provision import inline_queue_consumers
 
-        plan = provision()
-        apply_environment(plan)
         inline_queue_consumers(False)  # the notifier is another function: its writes are not the sync's
         fake = FakeStripe(api_key=API_KEY)
         fake.start(0)

@@ -89,14 +89,9 @@ def _populate(now: int) -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    from moto import mock_aws
+    with _setup.moto_world(execute_state_machines=False):
+        from infra.local.provision import inline_queue_consumers
 
-    with mock_aws():
-        from infra.local.provision import inline_queue_consumers, provision
-        from infra.local.runtime import apply_environment
-
-        plan = provision()
-        apply_environment(plan)
         inline_queue_consumers(False)
         from tandem.integrations import aws
         from tandem.integrations.aws import reset_clients

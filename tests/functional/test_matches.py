@@ -328,6 +328,34 @@ def test_list_defaults_to_potentials_and_joins_more_than_100_brands(api):
     assert body["matches"][-1]["score"] == 0  # 0.005 rounds to 0 of 100
 
 
+@pytest.fixture
+def operations(aws):
+    """Every DynamoDB operation made while the test runs, by name."""
+    from tandem.integrations import aws as integration
+
+    made: list[str] = []
+    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "matches-calls")
+    yield made
+    integration.unregister("before-call.dynamodb", "matches-calls")
+
+
+def test_fifty_new_match_cards_load_in_at_most_three_dynamodb_calls(api, operations):
+    """The house rule for a screen's load: the brand's partition, one BatchGetItem of the 50
+    brands with the caller's and viewer's items (the cards' reply labels are on the match list:
+    nobody's reply figures are read), and the UpdateItem that marks the new matches seen."""
+    user, (mine,), token = member()
+    subscribe(user.account_id)
+    others = population(50)
+    me = int(mine.brand_id)
+    for i, other in enumerate(others):
+        add_match(me, int(other.brand_id), (i + 1) / 100)
+    operations.clear()
+    body = listing(api, token, me)
+    assert len(body["matches"]) == 50
+    assert len(operations) <= 3, operations
+    assert operations.count("BatchGetItem") == 1, operations
+
+
 def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     user, _, token = member()
     subscribe(user.account_id)

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.functional.helpers import DAY, Brand, available, mail_to, run_job, send
+from tests.functional.helpers import DAY, Brand, available, mail_to, run_job, send, wait_for_run
 
 
 def _run(at: int) -> dict:
@@ -232,20 +232,64 @@ def test_reply_time_figures_from_a_hand_built_history(api, aws):
     assert reply_stats.figures_of(b.id, now=int(time.time()) + 100 * DAY).received == 0
 
 
-def test_the_brand_page_and_a_saved_card_show_the_reply_labels(api, aws):
-    b = Brand("b@example.com", "Fern Candles")
-    viewer = Brand("v@example.com", "Pine Press")
+def _answered_requests(api, to: Brand, count: int, prefix: str) -> None:
+    for i in range(count):
+        sender = Brand(f"{prefix}{i}@example.com", f"Sender {prefix}{i}", credits=1)
+        request_id = send(api, sender, to)[1]["request"]["id"]
+        assert api.call("POST", f"/api/requests/{request_id}/accept", to.headers)[0] == 200
+
+
+# Brands that match one another (the senders, without a profile, match nobody).
+ALIKE = {
+    "category": "food",
+    "collab_kinds": ["giveaways", "events"],
+    "values": ["vegan", "local"],
+    "countries": ["GB"],
+    "age_bands": ["25-34"],
+}
+
+
+def test_the_brand_page_shows_the_reply_labels_live_and_a_card_as_of_the_last_rebuild_and_run(api, aws):
+    from tandem.services import match_index
+
+    b = Brand("b@example.com", "Fern Candles", **ALIKE)
+    c = Brand("c@example.com", "Salt Studio", **ALIKE)
+    viewer = Brand("v@example.com", "Pine Press", **ALIKE)
     page = api.call("GET", f"/api/brand/{b.id}", viewer.headers)[1]
     assert page["brand"]["replyLabels"] == []  # no history: no label
-    for i in range(3):
-        sender = Brand(f"s{i}@example.com", f"Sender {i}", credits=1)
-        request_id = send(api, sender, b)[1]["request"]["id"]
-        api.call("POST", f"/api/requests/{request_id}/accept", b.headers)
+    _answered_requests(api, b, 3, "s")
+    _answered_requests(api, c, 2, "t")  # two ended: too few for a label
     labels = ["Usually replies within a day", "Replies to most requests"]
+    # The page reads the figures live.
     assert api.call("GET", f"/api/brand/{b.id}", viewer.headers)[1]["brand"]["replyLabels"] == labels
+    # A card shows what the last nightly rebuild and match run saw: nothing yet.
     api.call("PUT", f"/api/matches/{b.id}/saved", viewer.headers)
     (card,) = api.call("GET", "/api/matches?list=saved", viewer.headers)[1]["matches"]
+    assert card["id"] == b.id and card["replyLabels"] == []
+    match_index.rebuild()
+    status, started = api.call("POST", f"/api/matching/run/{viewer.id}", viewer.headers)
+    assert status == 202, started
+    assert wait_for_run(api, viewer.token, viewer.id, started["runId"])["status"] == "done"
+    (card,) = api.call("GET", "/api/matches?list=saved", viewer.headers)[1]["matches"]
     assert card["id"] == b.id and card["replyLabels"] == labels
+    listed = {c["id"]: c for c in api.call("GET", "/api/matches", viewer.headers)[1]["matches"]}
+    assert set(listed) == {b.id, c.id}
+    assert listed[b.id]["replyLabels"] == labels and listed[c.id]["replyLabels"] == []
+
+
+def test_the_nightly_rebuild_and_run_put_the_reply_labels_on_the_cards(api, aws):
+    from tandem.services import match_index, match_runs
+
+    b = Brand("b@example.com", "Fern Candles", **ALIKE)
+    viewer = Brand("v@example.com", "Pine Press", **ALIKE)
+    _answered_requests(api, b, 3, "s")
+    match_index.rebuild()
+    # A profile save after the rebuild keeps the brand's labels in its row.
+    assert api.call("PUT", f"/api/brands/{b.id}", b.headers, {"name": "Fern & Wick Candles"})[0] == 200
+    match_runs.nightly_batch("nightly-test", viewer.id, viewer.id)
+    listed = {c["id"]: c for c in api.call("GET", "/api/matches", viewer.headers)[1]["matches"]}
+    assert listed[b.id]["replyLabels"] == ["Usually replies within a day", "Replies to most requests"]
+    assert listed[b.id]["name"] == "Fern & Wick Candles"
 
 
 @pytest.mark.delivery

@@ -23,12 +23,19 @@ def _item_size(item: MatchCards) -> int:
 
 def test_cards_come_back_in_the_runs_order_with_score_reasons_and_rank() -> None:
     cards = [
-        MatchCard(42, 0.91, ("They want giveaways, like you",), 1),
+        MatchCard(42, 0.91, ("They want giveaways, like you",), 1, labels=5),
         MatchCard(7, 0.55, ("You share vegan values", "Both in London"), 2),
-        MatchCard(19, 0.3, (), None),  # a saved brand outside the chosen list
+        MatchCard(19, 0.3, (), None, labels=3),  # a saved brand outside the chosen list
     ]
     item = MatchCards.of(3, "run-1", cards, datetime.now(UTC))
     assert list(MatchCards.from_raw_data(item.serialize()).listed().values()) == cards
+
+
+def test_cards_written_before_the_reply_label_code_read_as_no_labels() -> None:
+    item = MatchCards(*MatchCards.key(3), brand_id=3, run_id="run-0", cards='[[42,0.91,1,["Why"]]]')
+    item.written_at = datetime.now(UTC)
+    (card,) = MatchCards.from_raw_data(item.serialize()).listed().values()
+    assert card == MatchCard(42, 0.91, ("Why",), 1) and card.labels == 0
 
 
 def test_the_largest_list_a_run_writes_fits_in_one_item() -> None:
@@ -39,7 +46,8 @@ def test_the_largest_list_a_run_writes_fits_in_one_item() -> None:
     extra = [
         Scored(20_000_000 + i, 0.123456, (reason,) * 4) for i in range(match_runs.SAVED_CARDS_KEPT + 100)
     ]
-    cards = match_runs._cards(chosen, extra)
+    labels = {s.candidate_id: 15 for s in [*chosen, *extra]}  # the widest code on every card
+    cards = match_runs._cards(chosen, extra, labels)
     assert len(cards) == match_runs.MATCHES_KEPT + match_runs.SAVED_CARDS_KEPT
     assert [c.rank for c in cards[:3]] == [1, 2, 3] and cards[-1].rank is None
     item = MatchCards.of(9_999_999_999, "f" * 32, cards, datetime.now(UTC))

@@ -75,6 +75,37 @@ class ReplyFigures:
         return out
 
 
+# A card's labels as one small code (0-15), kept in the brand's search row (the rebuild computes
+# it from the same figures as the tier) and in each match card, so the Matches screen shows the
+# labels without reading anyone's figures: bits 0-1 the speed (0 none, 1-3 SPEEDS' index + 1),
+# bit 2 "Replies to most requests". 0 = no labels (and what rows or cards written before read as).
+_SPEED_BITS = 3
+_MOST_BIT = 4
+LABEL_CODE_MAX = 15
+
+
+def label_code(figures: ReplyFigures) -> int:
+    """The code of `figures.labels()` (label_texts is its inverse)."""
+    if figures.received < MIN_RECEIVED:
+        return 0
+    median = figures.median_days()
+    speed = next((i + 1 for i, (days, _, _) in enumerate(SPEEDS) if days == median), 0)
+    return speed | (_MOST_BIT if figures.answered > MOST * figures.received else 0)
+
+
+def label_texts(code: int | None) -> list[str]:
+    """The labels a code stands for, in `ReplyFigures.labels` order (a code out of range, or
+    None: no labels)."""
+    if not code or not 0 < int(code) <= LABEL_CODE_MAX:
+        return []
+    code = int(code)
+    speed = code & _SPEED_BITS
+    out = [SPEEDS[speed - 1][2]] if speed else []
+    if code & _MOST_BIT:
+        out.append(REPLIES_TO_MOST)
+    return out
+
+
 def figures(weeks: dict[tuple[int, str], int], now: int) -> ReplyFigures:
     """Fold the weeks received in the last WINDOW_DAYS (whole weeks: the window's first week
     counts whole)."""

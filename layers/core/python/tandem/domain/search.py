@@ -58,6 +58,11 @@ FEATURE_ONLY = 2  # the brand's account is feature-only (not open to requests)
 # rows written before it read as tier 0). Set by the nightly rebuild, kept by a profile save.
 REPLY_TIER_SHIFT = 2
 REPLY_TIER = 3 << REPLY_TIER_SHIFT
+# Bits 4-7: the brand's reply labels as a code (tandem.domain.reply_time.label_code; 0 = no
+# labels, so rows written before read as none). Set and kept with the tier.
+REPLY_LABELS_SHIFT = 4
+REPLY_LABELS = 15 << REPLY_LABELS_SHIFT
+REPLY_SIGNAL = REPLY_TIER | REPLY_LABELS  # what a profile save keeps from the last rebuild
 
 # ---------------------------------------------------------------- the query
 
@@ -204,22 +209,38 @@ class Row:
 
 
 def row_for(
-    slot: int, created: int, name: str, hides_name: bool, feature_only: bool, reply_tier: int = 0
+    slot: int,
+    created: int,
+    name: str,
+    hides_name: bool,
+    feature_only: bool,
+    reply_tier: int = 0,
+    reply_labels: int = 0,
 ) -> Row:
     """The one place a row is made: a hidden name is never written."""
     flags = (HIDDEN if hides_name else 0) | (FEATURE_ONLY if feature_only else 0)
-    flags |= (reply_tier << REPLY_TIER_SHIFT) & REPLY_TIER
+    flags |= _reply_bits(reply_tier, reply_labels)
     return Row(slot=slot, created=created, flags=flags, name="" if hides_name else name.replace("\n", " "))
 
 
-def with_reply_tier(row: Row, tier: int) -> Row:
-    flags = (row.flags & ~REPLY_TIER) | ((tier << REPLY_TIER_SHIFT) & REPLY_TIER)
+def _reply_bits(tier: int, labels: int) -> int:
+    return ((tier << REPLY_TIER_SHIFT) & REPLY_TIER) | ((labels << REPLY_LABELS_SHIFT) & REPLY_LABELS)
+
+
+def with_reply_tier(row: Row, tier: int, labels: int = 0) -> Row:
+    """The row with its reply tier and label code set (both from the same figures)."""
+    flags = (row.flags & ~REPLY_SIGNAL) | _reply_bits(tier, labels)
     return Row(row.slot, row.created, flags, row.name)
 
 
 def reply_tiers(flags: np.ndarray) -> np.ndarray:
     """The reply tier (0-3) of each row of a flags column."""
     return (flags & REPLY_TIER) >> REPLY_TIER_SHIFT
+
+
+def reply_label_codes(flags: np.ndarray) -> np.ndarray:
+    """The reply label code (tandem.domain.reply_time.label_texts) of each row of a flags column."""
+    return (flags & REPLY_LABELS) >> REPLY_LABELS_SHIFT
 
 
 def flags_of(ids: np.ndarray, blob: bytes | None, shard_size: int) -> np.ndarray:
@@ -279,7 +300,7 @@ def decode_columns(blob: bytes | None) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def splice_row(blob: bytes | None, row: Row | None, slot: int, keep: int = 0) -> bytes:
     """The shard's rows with `slot` replaced by `row` (None: removed), keeping the flag bits
-    `keep` of the row it replaces (a profile save keeps the reply tier: REPLY_TIER)."""
+    `keep` of the row it replaces (a profile save keeps the reply tier and labels: REPLY_SIGNAL)."""
     rows = {r.slot: r for r in decode_rows(blob)}
     old = rows.pop(slot, None)
     if row is not None:

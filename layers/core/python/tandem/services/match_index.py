@@ -15,7 +15,9 @@ flags, and the name only of brands that show it), written with the records, and 
 the shard's new version in the manifest item that a warm search checks (services/brand_search.py).
 A row's flags also carry the brand's reply tier (tandem.domain.matching.reply): set from the
 brands' reply figures when a shard is rebuilt (nightly), kept as it is by a profile save, read
-by match runs (`load_ranked`) and search to rank brands that rarely answer lower.
+by match runs (`load_ranked`) and search to rank brands that rarely answer lower; and its reply
+label code (tandem.domain.reply_time.label_code), set and kept with the tier, which match runs
+copy onto their cards (the Matches screen shows the labels without reading the figures).
 """
 
 from __future__ import annotations
@@ -110,7 +112,9 @@ def _feature_only(account_id: str) -> bool:
     return any(user.access == "feature" for user in User.of_account(account_id))
 
 
-def search_row(brand: Brand, feature_only: bool, reply_tier: int = 0) -> search_rows.Row:
+def search_row(
+    brand: Brand, feature_only: bool, reply_tier: int = 0, reply_labels: int = 0
+) -> search_rows.Row:
     created = brand.created_at
     return search_rows.row_for(
         slot=int(brand.brand_id) % SHARD_SIZE,
@@ -119,6 +123,7 @@ def search_row(brand: Brand, feature_only: bool, reply_tier: int = 0) -> search_
         hides_name=bool(brand.hide_name),
         feature_only=feature_only,
         reply_tier=reply_tier,
+        reply_labels=reply_labels,
     )
 
 
@@ -164,8 +169,8 @@ def _write_record(brand_id: int, record: bytes, row: search_rows.Row | None) -> 
             shard,
             _splice(current.records or b"", slot, record),
             current,
-            # The brand's reply tier stays as the last rebuild set it.
-            search_rows.splice_row(current.search, row, slot, keep=search_rows.REPLY_TIER),
+            # The brand's reply tier and labels stay as the last rebuild set them.
+            search_rows.splice_row(current.search, row, slot, keep=search_rows.REPLY_SIGNAL),
         ):
             return
         _backoff(attempt)
@@ -197,9 +202,9 @@ def _rebuild_once(
     """Pack a shard from its brands: (records, rows) as written, None if another writer came
     first. Whether a brand's account is feature-only is kept from the rows already there (a
     profile save sets it; reading every account's users is not a rebuild's job); its reply tier
-    is read afresh from the brands' reply figures (BatchGetItem, 100 brands a call: at most
-    SHARD_SIZE / 100 calls, no scan)."""
-    from tandem.services.requests.reply_stats import tiers_of
+    and reply label code are read afresh from the brands' reply figures (BatchGetItem, 100
+    brands a call: at most SHARD_SIZE / 100 calls, no scan)."""
+    from tandem.services.requests.reply_stats import signals_of
 
     feature = {
         r.slot
@@ -210,18 +215,18 @@ def _rebuild_once(
     brands = [brand for brand in _brands_of_shard(shard) if not brand.suspended]
     first = shard * SHARD_SIZE
     wanted = {int(brand.brand_id) for brand in brands} | {first + slot for slot, (_, r) in extra.items() if r}
-    tiers = tiers_of(sorted(wanted))
+    signals = signals_of(sorted(wanted))
     blob = b""
     rows: dict[int, search_rows.Row] = {}
     for brand in brands:
         slot = int(brand.brand_id) % SHARD_SIZE
         blob = _splice(blob, slot, pack(to_profile(brand)))
-        rows[slot] = search_row(brand, slot in feature, tiers.get(int(brand.brand_id), 0))
+        rows[slot] = search_row(brand, slot in feature, *signals.get(int(brand.brand_id), (0, 0)))
     for slot, (record, row) in extra.items():
         blob = _splice(blob, slot, record)
         rows.pop(slot, None)
         if row is not None:
-            rows[slot] = search_rows.with_reply_tier(row, tiers.get(first + slot, 0))
+            rows[slot] = search_rows.with_reply_tier(row, *signals.get(first + slot, (0, 0)))
     encoded = search_rows.encode_rows(rows.values())
     return (blob, encoded) if _put(shard, blob, current, encoded) else None
 
@@ -281,9 +286,9 @@ def load(shards: Sequence[int]) -> Packed:
     return Packed.from_bytes(read_shards(shards))
 
 
-def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray]:
-    """The candidates of `shards` and each one's reply tier (from the search rows of the same
-    shard items: no extra read), in the same order."""
+def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray, np.ndarray]:
+    """The candidates of `shards`, each one's reply tier and each one's reply label code (from
+    the search rows of the same shard items: no extra read), in the same order."""
     import numpy as np
 
     from tandem.domain.matching import Packed, record_dtype
@@ -294,8 +299,9 @@ def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray]:
     parts = [np.zeros(0, dtype=np.uint8)]
     for records, rows in read:
         ids = np.frombuffer(records[: len(records) - len(records) % dtype.itemsize], dtype=dtype)["id"]
-        parts.append(search_rows.reply_tiers(search_rows.flags_of(ids[ids != 0], rows, SHARD_SIZE)))
-    return cands, np.concatenate(parts)
+        parts.append(search_rows.flags_of(ids[ids != 0], rows, SHARD_SIZE))
+    flags = np.concatenate(parts)
+    return cands, search_rows.reply_tiers(flags), search_rows.reply_label_codes(flags)
 
 
 def load_for_search(

@@ -253,12 +253,18 @@ def _exclusions(brand_id: int) -> tuple[set[int], set[int]]:
 
 
 def _top_entries(
-    me: bytes, cands: matching.Packed, excluded: list[int], saved: list[int], tiers: Any = None
+    me: bytes,
+    cands: matching.Packed,
+    excluded: list[int],
+    saved: list[int],
+    tiers: Any = None,
+    labels: Any = None,
 ) -> dict:
     """Best POOL candidates (and any saved ones) as compact entries:
-    [candidate id, score, packed record (base64), reply tier]. "Best" is by the score times the
-    candidate's reply factor (`tiers`: each candidate's reply tier, match_index.load_ranked; a
-    brand that rarely answers ranks lower); the score kept is the fit the cards show."""
+    [candidate id, score, packed record (base64), reply tier, reply label code]. "Best" is by
+    the score times the candidate's reply factor (`tiers`: each candidate's reply tier,
+    match_index.load_ranked; a brand that rarely answers ranks lower); the score kept is the fit
+    the cards show. `labels`: each candidate's label code from the same rows, kept on its card."""
     import numpy as np
 
     scores = matching.score_packed(me, cands, excluded)
@@ -276,6 +282,7 @@ def _top_entries(
                 round(float(scores.score[p]), 4),
                 _b64(cands.record(p)),
                 int(tiers[p]) if tiers is not None else 0,
+                int(labels[p]) if labels is not None else 0,
             ]
             for p in positions
         ],
@@ -286,8 +293,8 @@ def score_batch(
     run_id: str, brand_id: int, shards: list[int], *, me: str, excluded: list[int], saved: list[int]
 ) -> dict[str, Any]:
     """Score the brand against every candidate of `shards` (one BatchGetItem)."""
-    cands, tiers = match_index.load_ranked(shards)
-    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers)
+    cands, tiers, labels = match_index.load_ranked(shards)
+    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers, labels)
 
 
 def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple[list, list]:
@@ -327,11 +334,13 @@ def store_matches(
     chosen: list[matching.Scored],
     extra: list[matching.Scored],
     account_id: str | None = None,
+    labels: dict[int, int] | None = None,
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
     of the list, or excluded since); and the match list the Matches screen reads (MatchCards),
-    in the same batch of writes. New matches become new to the brand (BrandSeen), dropped
+    in the same batch of writes, each card with its brand's reply label code (`labels`,
+    `label_codes`; none: no labels). New matches become new to the brand (BrandSeen), dropped
     ones stop being new. Returns how many are new.
 
     New matches are marked new before they are written: a match that exists is never left
@@ -362,7 +371,7 @@ def store_matches(
         for candidate in stale:
             batch.delete(existing[candidate])
         # The Matches screen reads the list from this one item, written last.
-        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra), now))
+        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra, labels), now))
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run
@@ -372,12 +381,28 @@ def store_matches(
     return len(fresh)
 
 
-def _cards(chosen: list[matching.Scored], extra: list[matching.Scored]) -> list[MatchCard]:
-    """The match list: the chosen in order (rank 1..n), then saved brands outside it."""
+def _cards(
+    chosen: list[matching.Scored], extra: list[matching.Scored], labels: dict[int, int] | None = None
+) -> list[MatchCard]:
+    """The match list: the chosen in order (rank 1..n), then saved brands outside it, each with
+    its brand's reply label code (`labels`; none: no labels)."""
+    labels = labels or {}
     return [
-        MatchCard(s.candidate_id, float(s.score), tuple(s.reasons), place if place <= len(chosen) else None)
+        MatchCard(
+            s.candidate_id,
+            float(s.score),
+            tuple(s.reasons),
+            place if place <= len(chosen) else None,
+            labels.get(s.candidate_id, 0),
+        )
         for place, s in enumerate([*chosen, *extra[:SAVED_CARDS_KEPT]], start=1)
     ]
+
+
+def label_codes(entries: list[list]) -> dict[int, int]:
+    """{candidate id: reply label code} of `_top_entries` entries (entries of a run started
+    before the codes have none: no labels)."""
+    return {int(e[0]): int(e[4]) for e in entries if len(e) > 4 and e[4]}
 
 
 def _done_message(new: int) -> str:
@@ -402,7 +427,7 @@ def finalize(
     profile = matching.unpack(base64.b64decode(me))
     entries = [entry for result in batch_results for entry in result["top"]]
     chosen, extra = _choose(profile, entries, set(saved))
-    new = store_matches(brand_id, run_id, chosen, extra, account_id)
+    new = store_matches(brand_id, run_id, chosen, extra, account_id, label_codes(entries))
     scored = sum(int(result["scored"]) for result in batch_results)
     _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
     return {"runId": run_id, "brandId": brand_id, "status": DONE, "matches": len(chosen)}
@@ -440,16 +465,16 @@ def nightly_rebuild_shard(shard: int) -> dict[str, int]:
 def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     """Match every brand with an id in first..last against all candidates (index read once).
     A brand that fails is logged and counted; the others still get their matches."""
-    cands, tiers = match_index.load_ranked(list(range(match_index.shard_count())))
+    cands, tiers, labels = match_index.load_ranked(list(range(match_index.shard_count())))
     done, failed = 0, []
     for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
         brand_id = int(cands.ids[position])
         try:
             record = cands.record(position)
             excluded, saved = _exclusions(brand_id)
-            entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers)["top"]
+            entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers, labels)["top"]
             chosen, extra = _choose(matching.unpack(record), entries, saved)
-            store_matches(brand_id, run, chosen, extra)
+            store_matches(brand_id, run, chosen, extra, labels=label_codes(entries))
             done += 1
         except Exception:
             logger.exception("Nightly matching failed for a brand", extra={"brand_id": brand_id})

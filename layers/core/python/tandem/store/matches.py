@@ -96,16 +96,19 @@ class MatchCard:
     score: float
     reasons: tuple[str, ...]
     rank: int | None
+    labels: int = 0  # the brand's reply label code when the run wrote it (reply_time.label_texts)
 
 
 @_register
 class MatchCards(TandemModel):
     """A brand's match list as its Matches screen reads it (pk=BRAND#<id>, sk=MATCHCARDS): written
     by each run together with its Match items, and read in the Query of the brand's own items
-    instead of them. `cards` is JSON, [[candidate id, score, rank or null, [reasons]], ...] in the
-    run's order: one attribute value to read instead of one item of eight attributes per match.
-    The brands' names, logos and descriptions are not in it: they are read live (they change after
-    the run, and who may see a name is decided per viewer)."""
+    instead of them. `cards` is JSON, [[candidate id, score, rank or null, [reasons], reply label
+    code], ...] in the run's order (cards written before the code have four fields: no labels):
+    one attribute value to read instead of one item of eight attributes per match. The brands'
+    names, logos and descriptions are not in it: they are read live (they change after the run,
+    and who may see a name is decided per viewer); their reply labels are as the run found them
+    in the index rows (tandem.domain.reply_time.label_code, set by the nightly rebuild)."""
 
     brand_id = NumberAttribute()
     run_id = UnicodeAttribute()
@@ -118,7 +121,7 @@ class MatchCards(TandemModel):
 
     @classmethod
     def of(cls, brand_id: int, run_id: str, cards: Iterable[MatchCard], written_at: Any) -> MatchCards:
-        packed = [[c.candidate_id, c.score, c.rank, list(c.reasons)] for c in cards]
+        packed = [[c.candidate_id, c.score, c.rank, list(c.reasons), c.labels] for c in cards]
         return cls(
             *cls.key(brand_id),
             brand_id=brand_id,
@@ -130,7 +133,13 @@ class MatchCards(TandemModel):
     def listed(self) -> dict[int, MatchCard]:
         """The cards by candidate id, in the run's order."""
         return {
-            int(c[0]): MatchCard(int(c[0]), float(c[1]), tuple(c[3]), None if c[2] is None else int(c[2]))
+            int(c[0]): MatchCard(
+                int(c[0]),
+                float(c[1]),
+                tuple(c[3]),
+                None if c[2] is None else int(c[2]),
+                int(c[4]) if len(c) > 4 and c[4] else 0,
+            )
             for c in json.loads(self.cards or "[]")
         }
 

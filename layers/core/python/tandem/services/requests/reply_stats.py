@@ -49,15 +49,23 @@ def labels_of(brand_ids: list[int], now: int | None = None) -> dict[int, list[st
 
 def tiers_of(brand_ids: list[int], now: int | None = None) -> dict[int, int]:
     """{brand id: reply tier (tandem.domain.matching.reply.reply_tier)} of the brands that have
-    reply figures, read in BatchGetItem calls of 100 keys (the match index's shard rebuild)."""
+    reply figures (see `signals_of`)."""
+    return {b: tier for b, (tier, _) in signals_of(brand_ids, now).items()}
+
+
+def signals_of(brand_ids: list[int], now: int | None = None) -> dict[int, tuple[int, int]]:
+    """{brand id: (reply tier (tandem.domain.matching.reply.reply_tier), label code
+    (tandem.domain.reply_time.label_code))} of the brands that have reply figures, both from the
+    same figures, read in BatchGetItem calls of 100 keys (the match index's shard rebuild)."""
     from tandem.domain.matching.reply import reply_tier
 
     at = int(now if now is not None else time.time())
     found = get_many([stats_key(b) for b in brand_ids])
-    tiers = {}
+    signals = {}
     for brand_id in brand_ids:
         item = found.get(BrandReplyStats.key(brand_id))
         if item is not None:
             figures = item.figures(at)
-            tiers[brand_id] = reply_tier(figures.received, figures.answered)
-    return tiers
+            tier = reply_tier(figures.received, figures.answered)
+            signals[brand_id] = (tier, reply_time.label_code(figures))
+    return signals

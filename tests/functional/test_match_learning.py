@@ -58,6 +58,7 @@ def test_an_answer_or_a_cancel_records_its_outcome_once(api, aws, action, actor,
     assert api.call("POST", f"/api/requests/{request_id}/{action}", who.headers)[0] == 409
     (row,) = _outcomes()
     assert (row.request_id, row.outcome) == (request_id, outcome)
+    assert time.time() + 390 * DAY < row.ttl < time.time() + 410 * DAY  # gone after the training window
     from tandem.domain import matching
 
     assert matching.unpack(bytes(row.sender)).brand_id == a.id

@@ -130,3 +130,31 @@ def test_the_blend_is_rules_alone_under_its_minimum_history():
     assert learned.blend_weight(learned.BLEND_MIN - 1) == 0.0
     assert learned.blend(rules, np.array([0.1, 0.9], dtype=np.float32), learned.BLEND_MIN - 1) is rules
     assert 0 < learned.blend_weight(learned.BLEND_MIN) < learned.BLEND_MAX
+
+
+def test_the_send_and_answer_paths_record_the_pair_without_importing_numpy():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import sys\n"
+        "from tandem.services.requests import sending, transitions\n"
+        "from tandem.store.models import Audience, Brand\n"
+        "a = Brand('BRAND#1', 'PROFILE', brand_id=1, account_id='x', category='home', values={'vegan'},"
+        " audience=Audience(countries={'GB'}))\n"
+        "b = Brand('BRAND#2', 'PROFILE', brand_id=2, account_id='y', category='beauty')\n"
+        "records = sending.match_learning.pair_records(a, b)\n"
+        "assert len(records['from_record']) == len(records['to_record']) == 66\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root / "layers/core/python"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "False"

@@ -33,6 +33,7 @@ OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
 # learned from (the recipient never answered it); an expired one counts as a no.
 LABELS = {rules.ACCEPTED: 1.0, rules.DECLINED: 0.0, rules.EXPIRED: 0.0}
 TRAIN_MONTHS = 12  # the history the job learns from (one Query per month)
+KEEP_DAYS = 400  # an outcome row lives this long (TTL), a little over the months trained on
 MIN_ACCEPTED = 5  # fewer acceptances (or refusals) than this: no model (the rules alone)
 L2 = 1.0
 
@@ -57,6 +58,7 @@ def record_outcome(tx: Any, req: ConnectionRequest, status: str, at_ms: int) -> 
         sender=bytes(req.from_record),
         recipient=bytes(req.to_record),
         at=at_ms,
+        ttl=at_ms // 1000 + KEEP_DAYS * 86400,
     )
     tx.save(row, condition=MatchOutcome.sk.does_not_exist())
 

@@ -28,6 +28,7 @@ class MatchOutcome(TandemModel):
     sender = BinaryAttribute(legacy_encoding=False)
     recipient = BinaryAttribute(legacy_encoding=False)
     at = NumberAttribute()  # epoch ms of the outcome
+    ttl = NumberAttribute(null=True)  # epoch s: DynamoDB deletes it once training no longer reads it
 
     @classmethod
     def key(cls, at_ms: int, request_id: str) -> Key:

@@ -182,3 +182,11 @@ def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
         return sum(order.index(i) for i in vegan if i in order) / max(1, len(vegan & set(order)))
 
     assert vegan & set(rules) and place(blended) < place(rules)
+
+    # The nightly run (every brand against the whole index) blends the same stored model.
+    from tandem.services import match_index, match_runs
+
+    match_index.rebuild()
+    match_runs.nightly_batch("nightly-test", brand_id, brand_id)
+    nightly = {c: int(m.rank) for c, m in Match.of_brand(brand_id).items() if m.rank is not None}
+    assert sorted(nightly, key=nightly.__getitem__) == blended

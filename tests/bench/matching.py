@@ -6,7 +6,8 @@
   Target: at most 0.5 s.
 - `BENCH match_run_ddb_calls`: DynamoDB calls of one complete on-demand match run (start to
   'done', through the state machine) for a 10,000-brand dataset in moto: the run alone (the
-  new-matches notifier is another function, counted in notify_fanout). Target: at most 16. The
+  new-matches notifier is another function, counted in notify_fanout), with a stored learned
+  model to blend (issue 30). Target: at most 16. The
   bench fails when its setup is wrong (the notifier ran inside the run, a step other than
   Prepare, ScoreBatch and Finalize ran, no matches were stored).
 - `BENCH match_reciprocal_precision_at_10` / `BENCH match_one_sided_precision_at_10`: on a
@@ -111,10 +112,11 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
     from infra.local.lambda_inprocess import INVOCATIONS
     from infra.local.provision import inline_queue_consumers
     from tandem.config import reset_settings
+    from tandem.domain.matching import learned
     from tandem.integrations.aws import reset_clients
     from tandem.services import match_index, match_runs
     from tandem.store import keys
-    from tandem.store.models import Audience, Brand, Counter, bind_models
+    from tandem.store.models import Audience, Brand, Counter, MatchModel, bind_models
     from tests.conftest import wait_for_execution
 
     rng = random.Random(2)
@@ -151,6 +153,11 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
                     )
                 )
         Counter(keys.COUNTER_PK, "brand", value=brands).save()
+        # A learned model with history enough to weigh (issue 30): the run reads and blends it.
+        weights = [0.5] * len(learned.FEATURES) + [-2.0]
+        MatchModel(
+            *MatchModel.key(), weights=weights, outcomes=5_000, trained_at=1, features=len(weights) - 1
+        ).save()
         with DynamoCalls() as rebuild_calls:  # the nightly rebuild (reply tiers read by BatchGetItem)
             rebuilt = match_index.rebuild()
         detail = ", ".join(f"{op} {n}" for op, n in sorted(rebuild_calls.by_operation.items()))

@@ -35,7 +35,7 @@ import numpy as np  # noqa: E402
 
 from tandem.domain import brand_profile, matching  # noqa: E402
 from tandem.domain.matching import learned  # noqa: E402
-from tandem.services import match_runs  # noqa: E402
+from tandem.services import match_learning, match_runs  # noqa: E402
 from tests.bench import eval_world  # noqa: E402
 
 NOISES = (0.0, 0.2, 0.4)
@@ -188,36 +188,36 @@ def paired_interval(a: list[float], b: list[float], rng: np.random.Generator, ra
 def replay(n: int, queries: int) -> tuple[float, float, int]:
     """A simulated history on the evaluation world (seed 11, 20% noise): brands, in order, send
     requests to their production top 10 and learn whether the pair was a true mutual fit. The
-    model is trained (learned.fit_logistic on learned.pair_features) on the first 80% of brands'
-    requests and blended with the rules (learned.blend) to rank the last 20%'s candidates.
+    model is trained as the train-matching job trains it (match_learning.fit: learned.fit_logistic
+    on learned.pair_features) on the first 80% of brands' requests and blended with the rules as
+    a match run blends it (match_learning.rerank: learned.blend) to rank the last 20%'s candidates.
     Returns (p@10 blended, p@10 rules alone, requests trained on)."""
     world = eval_world.build(SEEDS[0], n, 0.2)
     records, cands = packed_world(world)
     order = np.random.default_rng(99).choice(n, size=queries, replace=False)
     cut = int(len(order) * 0.8)
-    xs, ys = [], []
+    history = []  # (sender's record, recipient's record, outcome): what a request records
     for a in order[:cut]:
         top = match_runs._top_entries(records[a], cands, excluded=[], saved=[])["top"]
         chosen, _ = match_runs._choose(matching.unpack(records[a]), top, set())
-        sent = np.array([s.candidate_id - 1 for s in chosen[:K]], dtype=np.int64)
-        if not len(sent):
-            continue
         truth = world.mutual(int(a))
-        positions = np.searchsorted(cands.ids, sent + 1)
-        xs.append(learned.pair_features(records[a], cands)[positions])
-        ys.append(truth[sent].astype(np.float64))
-    x, y = np.vstack(xs), np.concatenate(ys)
-    if y.sum() < 20 or y.sum() == len(y):
-        raise RuntimeError(f"bench setup wrong: replay history has {int(y.sum())} acceptances of {len(y)}")
-    model = learned.fit_logistic(x, y, l2=1.0)
+        for s in chosen[:K]:
+            said = "accepted" if truth[s.candidate_id - 1] else "declined"
+            history.append((records[a], records[s.candidate_id - 1], said))
+    accepted = sum(outcome == "accepted" for _, _, outcome in history)
+    if accepted < 20 or accepted == len(history):
+        raise RuntimeError(f"bench setup wrong: replay history has {accepted} acceptances of {len(history)}")
+    model = match_learning.fit(history)  # what the train-matching job stores
+    if model is None:
+        raise RuntimeError("bench setup wrong: no model fitted from the replay history")
     blended, rules = [], []
     for a in order[cut:]:
         truth = world.mutual(int(a))
         score = matching.score_packed(records[a], cands).score
-        prob = learned.predict(model, learned.pair_features(records[a], cands))
         rules.append(p_at_k(_top(score, cands.ids), truth))
-        blended.append(p_at_k(_top(learned.blend(score, prob, len(y)), cands.ids), truth))
-    return float(np.mean(blended)), float(np.mean(rules)), len(y)
+        # What a match run blends (match_learning.rerank), over every candidate's rules score.
+        blended.append(p_at_k(_top(match_learning.rerank(records[a], cands, score, model), cands.ids), truth))
+    return float(np.mean(blended)), float(np.mean(rules)), int(model["outcomes"])
 
 
 def main() -> None:

@@ -48,6 +48,7 @@ def finalize(event: dict[str, Any], context: Any) -> dict[str, Any]:
         saved=[int(i) for i in event.get("saved", [])],
         started_at=event.get("startedAt"),
         account_id=event.get("accountId"),
+        model=event.get("model"),
     )
 
 

@@ -31,7 +31,7 @@ from tandem.domain import search as search_rows
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, Counter, MatchIndexManifest, MatchIndexShard
+from tandem.store.models import Brand, Counter, MatchIndexManifest, MatchIndexShard, MatchModel
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -73,13 +73,13 @@ def highest_brand_id() -> int:
     return int(counter.value) if counter is not None else 0
 
 
-def brand_and_highest_id(brand_id: int) -> tuple[Brand | None, int]:
-    """(the brand or None, the highest brand id), read together in one BatchGetItem (a match
-    run's Prepare needs both)."""
-    brand_key, counter_key = Brand.key(brand_id), Counter.key("brand")
-    found = items.get_many([(Brand, brand_key), (Counter, counter_key)])
+def brand_and_highest_id(brand_id: int) -> tuple[Brand | None, int, MatchModel | None]:
+    """(the brand or None, the highest brand id, the learned match model or None), read
+    together in one BatchGetItem (a match run's Prepare needs all three)."""
+    brand_key, counter_key, model_key = Brand.key(brand_id), Counter.key("brand"), MatchModel.key()
+    found = items.get_many([(Brand, brand_key), (Counter, counter_key), (MatchModel, model_key)])
     counter = found.get(counter_key)
-    return found.get(brand_key), int(counter.value) if counter is not None else 0
+    return found.get(brand_key), int(counter.value) if counter is not None else 0, found.get(model_key)
 
 
 def shard_count(highest: int | None = None) -> int:

@@ -27,7 +27,7 @@ from tandem.domain.matching import reply
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger, record_metric
-from tandem.services import match_index, match_news
+from tandem.services import match_index, match_learning, match_news
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
@@ -216,11 +216,11 @@ def _b64(data: bytes) -> str:
 
 
 def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
-    """Pack the brand, read its relations once, plan the Map over index shards. The brand and
-    the brand-id counter are read together (one BatchGetItem); the run's update returns the
-    run, whose start time Finalize is given."""
+    """Pack the brand, read its relations once, plan the Map over index shards. The brand, the
+    brand-id counter and the learned match model are read together (one BatchGetItem); the
+    run's update returns the run, whose start time Finalize is given."""
     run = _run_key(brand_id, run_id)
-    me, highest = match_index.brand_and_highest_id(brand_id)
+    me, highest, model = match_index.brand_and_highest_id(brand_id)
     if me is None:
         raise NotFound("Brand not found")
     excluded, saved = _exclusions(brand_id)
@@ -237,6 +237,7 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
         "excluded": sorted(excluded),
         "saved": sorted(saved),
         "batches": batches,
+        "model": match_learning.model_json(model),  # the learned model Finalize blends, or None
     }
 
 
@@ -297,17 +298,39 @@ def score_batch(
     return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers, labels)
 
 
-def _choose(me: matching.Profile, entries: list[list], saved: set[int]) -> tuple[list, list]:
+def _learned(record: bytes, entries: list[list], ranked: dict[int, float], model: dict) -> dict[int, float]:
+    """The ranked scores blended with the learned model (match_learning.rerank over the
+    entries' packed records: no read)."""
+    import numpy as np
+
+    cands = matching.Packed.from_bytes(base64.b64decode(e[2]) for e in entries)
+    rules_scores = np.asarray([ranked[int(i)] for i in cands.ids], dtype=np.float32)
+    blended = match_learning.rerank(record, cands, rules_scores, model)
+    return {int(i): float(v) for i, v in zip(cands.ids, blended, strict=True)}
+
+
+def _choose(
+    me: matching.Profile,
+    entries: list[list],
+    saved: set[int],
+    model: dict | None = None,
+    record: bytes | None = None,
+) -> tuple[list, list]:
     """(diversified best MATCHES_KEPT, saved candidates outside them), each as Scored.
     Ordered and diversified by the score times the reply factor of the entry's tier (entries
-    of a run started before tiers have none: tier 0); the Scored keep the plain score."""
+    of a run started before tiers have none: tier 0), blended with the learned `model`
+    (match_learning.model_json; `record`: the brand's packed record) by how much history it
+    saw; the Scored keep the plain score."""
     best: dict[int, list] = {}
     for entry in entries:
         if entry[0] not in best or entry[1] > best[entry[0]][1]:
             best[entry[0]] = entry
+    rank = {e[0]: e[1] * reply.tier_factor(e[3] if len(e) > 3 else 0) for e in best.values()}
+    if model and record is not None and best:
+        rank = _learned(record, list(best.values()), rank, model)
 
     def ranked(entry: list) -> float:
-        return entry[1] * reply.tier_factor(entry[3] if len(entry) > 3 else 0)
+        return rank.get(entry[0], 0.0)
 
     ordered = sorted(best.values(), key=lambda e: (-ranked(e), e[0]))
 
@@ -420,13 +443,16 @@ def finalize(
     saved: list[int],
     started_at: str | None = None,
     account_id: str | None = None,
+    model: dict | None = None,
 ) -> dict:
-    """Merge the batches' best, diversify, store, and mark the run done. `started_at` and
-    `account_id` come from Prepare's output (without them the run and account are read)."""
+    """Merge the batches' best, blend with the learned `model`, diversify, store, and mark the
+    run done. `started_at`, `account_id` and `model` come from Prepare's output (without the
+    first two the run and account are read)."""
     run = _run_key(brand_id, run_id, started_at)
-    profile = matching.unpack(base64.b64decode(me))
+    record = base64.b64decode(me)
+    profile = matching.unpack(record)
     entries = [entry for result in batch_results for entry in result["top"]]
-    chosen, extra = _choose(profile, entries, set(saved))
+    chosen, extra = _choose(profile, entries, set(saved), model, record)
     new = store_matches(brand_id, run_id, chosen, extra, account_id, label_codes(entries))
     scored = sum(int(result["scored"]) for result in batch_results)
     _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
@@ -466,6 +492,7 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     """Match every brand with an id in first..last against all candidates (index read once).
     A brand that fails is logged and counted; the others still get their matches."""
     cands, tiers, labels = match_index.load_ranked(list(range(match_index.shard_count())))
+    model = match_learning.read_model()  # one GetItem for every brand of the batch
     done, failed = 0, []
     for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
         brand_id = int(cands.ids[position])
@@ -473,7 +500,7 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
             record = cands.record(position)
             excluded, saved = _exclusions(brand_id)
             entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers, labels)["top"]
-            chosen, extra = _choose(matching.unpack(record), entries, saved)
+            chosen, extra = _choose(matching.unpack(record), entries, saved, model, record)
             store_matches(brand_id, run, chosen, extra, labels=label_codes(entries))
             done += 1
         except Exception:

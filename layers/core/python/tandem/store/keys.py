@@ -27,6 +27,8 @@ Access patterns:
 - a customer's events in progress      gsi2pk=STRIPE_PENDING#<cus> gsi2sk=<received iso>
 - a customer's processed events        gsi1pk=STRIPE_DONE#<cus>  gsi1sk=<done iso>
 - the match-index shards' versions     pk=MATCHINDEX-VERSIONS   sk=META (brand search's check)
+- request outcomes by month (training)  pk=OUTCOMES#<YYYYMM>     sk=<outcome ms>#<request id>
+- the learned match model              pk=MATCHMODEL            sk=META
 """
 
 from __future__ import annotations
@@ -344,3 +346,18 @@ def reporter_sk(account_id: str) -> str:
 def report_cases_gsi(status: str) -> str:
     """gsi1pk of report cases by status (open | suspended); a closed case is deleted."""
     return f"REPORTS#{status}"
+
+
+# Learning from outcomes (store/learning.py, issue 30): each request's outcome with the pair's
+# packed records, in one partition per month of the outcome (the training job Queries the last
+# months, no scan), and the trained model as one item.
+def match_outcomes_pk(month: str) -> str:
+    """pk of the outcomes recorded in `month` (YYYYMM, UTC)."""
+    return f"OUTCOMES#{month}"
+
+
+def match_outcome_sk(at_ms: int, request_id: str) -> str:
+    return f"{str(int(at_ms)).zfill(TIME_WIDTH)}#{request_id}"
+
+
+MATCH_MODEL = "MATCHMODEL"  # pk of the learned model (sk=META)

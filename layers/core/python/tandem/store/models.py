@@ -57,6 +57,7 @@ from tandem.store.brands import (
     SocialLinks,
 )
 from tandem.store.credits import CreditBucket, CreditHold, LedgerEntry
+from tandem.store.learning import MatchModel, MatchOutcome
 from tandem.store.matches import Match, MatchCard, MatchCards, MatchIndexManifest, MatchIndexShard, MatchRun
 from tandem.store.requests import ConnectionRequest
 
@@ -95,6 +96,8 @@ __all__ = [
     "MatchCards",
     "MatchIndexShard",
     "MatchIndexManifest",
+    "MatchModel",
+    "MatchOutcome",
     "StripeCustomer",
     "StripeEvent",
     "CreditBucket",

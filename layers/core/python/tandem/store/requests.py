@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pynamodb.attributes import (
+    BinaryAttribute,
     MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
@@ -56,6 +57,10 @@ class ConnectionRequest(TandemModel):
     hold_bucket_id = UnicodeAttribute(null=True)
     hold_release_until = NumberAttribute(null=True)
     pitch = MapAttribute(null=True)  # a pitch to a Pitch Area feature: {feature_id, title}
+    # Both brands' packed match records when it was sent (tandem.domain.matching.pack, 66 bytes
+    # each): the pair's features at that moment, recorded with its outcome (store/learning.py).
+    from_record = BinaryAttribute(legacy_encoding=False, null=True)
+    to_record = BinaryAttribute(legacy_encoding=False, null=True)
     created_at = NumberAttribute()  # epoch milliseconds
     updated_at = NumberAttribute()
     # A pending request: when it expires (epoch s) and the next step of its schedule (a

@@ -126,11 +126,13 @@ def predict(weights: Any, x: np.ndarray) -> np.ndarray:
 BLEND_HALF = 2000  # answered requests at which the learned model weighs as much as the rules
 BLEND_MAX = 0.5  # the rules always keep a say (a model can drift; the rules explain a match)
 BLEND_POOL = 100  # the model reorders the rules' best this many (a match run's pool)
+BLEND_MIN = 200  # fewer learned-from requests than this: the rules alone (a new marketplace)
 
 
 def blend_weight(outcomes: int) -> float:
-    """The learned model's share of the score: 0 for a new marketplace, rising with history."""
-    return min(BLEND_MAX, outcomes / (outcomes + BLEND_HALF)) if outcomes > 0 else 0.0
+    """The learned model's share of the score: 0 for a new marketplace (under BLEND_MIN
+    outcomes), rising with history."""
+    return min(BLEND_MAX, outcomes / (outcomes + BLEND_HALF)) if outcomes >= BLEND_MIN else 0.0
 
 
 def blend(rules: np.ndarray, probability: np.ndarray, outcomes: int, pool: int = BLEND_POOL) -> np.ndarray:

@@ -19,7 +19,7 @@ from tandem.domain import requests as rules
 from tandem.domain.ids import parse_id
 from tandem.errors import Conflict, Forbidden, NotFound, PaymentRequired, ValidationError
 from tandem.observability import count_event
-from tandem.services import credits, entitlements
+from tandem.services import credits, entitlements, match_learning
 from tandem.services.requests.mail import mail_pitch, mail_received
 from tandem.services.requests.present import request_json, summary
 from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
@@ -153,6 +153,7 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
     request_id = pitch.request_id if pitch else secrets.token_hex(8)
     cost = credit_rules.PITCH_COST if pitch else credit_rules.REQUEST_HOLD
     sender_state, recipient_state = rules.RELATION_STATES[status]
+    records = match_learning.pair_records(from_brand, ctx.target)  # the pair's features now
     for _ in range(ATTEMPTS):
         now = int(time.time())
         at_ms = now_ms()
@@ -177,6 +178,7 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
             status=status,
             at_ms=at_ms,
             **held,
+            **records,
         )
         try:
             with transaction() as tx:  # call 3

@@ -2,7 +2,8 @@
 transaction: the request's status (conditional on the old one), both brands' relation items,
 the sender's credit (spent on accept; returned on decline, cancel or expiry within the month),
 what becomes new to each brand (store/news.py) and, for an answer or an expiry, the recipient's
-reply-time figures (store/brands.py BrandReplyStats). Every outcome goes through `transition`."""
+reply-time figures (store/brands.py BrandReplyStats), and the outcome with the pair's features
+(services/match_learning.py). Every outcome goes through `transition`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from tandem.domain import requests as rules
 from tandem.errors import Conflict, Forbidden
 from tandem.observability import count_event
-from tandem.services import credits, entitlements
+from tandem.services import credits, entitlements, match_learning
 from tandem.services.requests import reply_stats
 from tandem.services.requests.mail import mail_after, mail_received
 from tandem.services.requests.present import contact_snapshot, request_json
@@ -95,6 +96,7 @@ def transition_outcome(
                     actions=actions,
                     condition=ConnectionRequest.status.is_in(*starts),
                 )
+                match_learning.record_outcome(tx, req, status, at_ms)  # what the model learns from
                 # A closed request makes its sender wait before asking this brand again; an
                 # accepted one orders both brands' connections.
                 wait = [BrandRelation.resend_at.set(rules.resend_at(now))] if action in rules.CLOSING else []

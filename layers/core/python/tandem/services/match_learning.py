@@ -1,0 +1,160 @@
+"""Learning from outcomes (issue 30): what a request records, the training job, and the model
+a match run blends with the rules (tandem.domain.matching.learned).
+
+- At send, the request keeps both brands' packed match records (`pair_records`: pure Python
+  `pack`, no numpy on the API's path), written in the send's own transaction.
+- Every outcome (accept, decline, cancel, expire: all through requests/transitions.transition)
+  adds its training row in the transaction that changes the request's status
+  (`record_outcome`): store/learning.py MatchOutcome, one partition per month.
+- The scheduler's `train-matching` job (`train`) fits learned.fit_logistic on the last
+  TRAIN_MONTHS of answered and expired requests and stores the weights as one MatchModel item.
+- A match run reads that item with the brand it runs for (match_index.brand_and_highest_id)
+  and `rerank` blends the model with the rules by how much history it saw (learned.blend).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from tandem.domain import requests as rules
+from tandem.domain.matching import RECORD_SIZE, pack
+from tandem.store.learning import MatchModel, MatchOutcome
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from tandem.domain.matching import Packed
+    from tandem.store.models import Brand, ConnectionRequest
+
+OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
+# What the model learns: did the recipient say yes. A cancelled request is recorded but not
+# learned from (the recipient never answered it); an expired one counts as a no.
+LABELS = {rules.ACCEPTED: 1.0, rules.DECLINED: 0.0, rules.EXPIRED: 0.0}
+TRAIN_MONTHS = 12  # the history the job learns from (one Query per month)
+KEEP_DAYS = 400  # an outcome row lives this long (TTL), a little over the months trained on
+MIN_ACCEPTED = 5  # fewer acceptances (or refusals) than this: no model (the rules alone)
+L2 = 1.0
+
+
+def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
+    """The ConnectionRequest fields keeping the pair's features at send (both packed records)."""
+    from tandem.services.match_index import to_profile
+
+    return {"from_record": pack(to_profile(sender)), "to_record": pack(to_profile(recipient))}
+
+
+def record_outcome(tx: Any, req: ConnectionRequest, status: str, at_ms: int) -> None:
+    """Add the request's outcome row to the transaction moving it to `status` (its condition on
+    the old status makes it once per request). A request sent before records were kept, or a
+    move that is not an outcome (awaiting -> pending), adds nothing."""
+    if status not in OUTCOMES or not req.from_record or not req.to_record:
+        return
+    row = MatchOutcome(
+        *MatchOutcome.key(at_ms, req.request_id),
+        request_id=req.request_id,
+        outcome=status,
+        sender=bytes(req.from_record),
+        recipient=bytes(req.to_record),
+        at=at_ms,
+        ttl=at_ms // 1000 + KEEP_DAYS * 86400,
+    )
+    tx.save(row, condition=MatchOutcome.sk.does_not_exist())
+
+
+def _months(now: int, count: int) -> list[str]:
+    day = datetime.fromtimestamp(now, UTC)
+    year, month = day.year, day.month
+    out = []
+    for _ in range(count):
+        out.append(f"{year:04d}{month:02d}")
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return out
+
+
+def training_rows(outcomes: list[tuple[bytes, bytes, str]]) -> tuple[np.ndarray, np.ndarray]:
+    """(features, labels) of (sender record, recipient record, outcome) rows: the sender as
+    `me`, as a match run scores its candidates (learned.pair_features); rows not learned from
+    (cancelled, or a record of another size) are left out."""
+    import numpy as np
+
+    from tandem.domain.matching import Packed, learned
+
+    by_sender: dict[bytes, list[tuple[bytes, float]]] = {}
+    for sender, recipient, outcome in outcomes:
+        if outcome in LABELS and len(sender) == RECORD_SIZE and len(recipient) == RECORD_SIZE:
+            by_sender.setdefault(sender, []).append((recipient, LABELS[outcome]))
+    xs, ys = [np.zeros((0, len(learned.FEATURES)), dtype=np.float32)], [np.zeros(0)]
+    for sender, rows in by_sender.items():
+        cands = Packed.from_bytes(r for r, _ in rows)
+        if len(cands) != len(rows):  # an empty record (id 0): not a brand
+            continue
+        xs.append(learned.pair_features(sender, cands))
+        ys.append(np.array([y for _, y in rows]))
+    return np.vstack(xs), np.concatenate(ys)
+
+
+def fit(outcomes: list[tuple[bytes, bytes, str]]) -> dict[str, Any] | None:
+    """The model of these outcomes ({weights, outcomes, accepted}), or None when there are too
+    few acceptances or refusals to learn from."""
+    from tandem.domain.matching import learned
+
+    x, y = training_rows(outcomes)
+    accepted = int(y.sum())
+    if min(accepted, len(y) - accepted) < MIN_ACCEPTED:
+        return None
+    weights = learned.fit_logistic(x, y, l2=L2)
+    return {"weights": [round(float(w), 6) for w in weights], "outcomes": len(y), "accepted": accepted}
+
+
+def train(now: int | None = None) -> dict[str, Any]:
+    """Scheduler job `train-matching`: fit the model on the last TRAIN_MONTHS of outcomes and
+    store it (one item, overwritten: running it twice stores the same model). With too little
+    history the stored model is left as it is (none: the rules alone)."""
+    from tandem.domain.matching import learned
+
+    now = int(time.time()) if now is None else int(now)
+    rows = [
+        (bytes(o.sender), bytes(o.recipient), o.outcome)
+        for month in _months(now, TRAIN_MONTHS)
+        for o in MatchOutcome.of_month(month)
+    ]
+    model = fit(rows)
+    if model is None:
+        return {"trained": False, "rows": len(rows)}
+    MatchModel(
+        *MatchModel.key(),
+        weights=model["weights"],
+        outcomes=model["outcomes"],
+        accepted=model["accepted"],
+        trained_at=now,
+        features=len(learned.FEATURES),
+    ).save()
+    return {"trained": True, "rows": len(rows), "outcomes": model["outcomes"], "accepted": model["accepted"]}
+
+
+def model_json(model: MatchModel | None) -> dict[str, Any] | None:
+    """The stored model as a match run carries it (Prepare's output), or None when there is
+    none usable (the rules alone)."""
+    from tandem.domain.matching.learned import FEATURES
+
+    if model is None or int(model.features or 0) != len(FEATURES) or len(model.weights) != len(FEATURES) + 1:
+        return None
+    return {"weights": [float(w) for w in model.weights], "outcomes": int(model.outcomes)}
+
+
+def read_model() -> dict[str, Any] | None:
+    """The stored model (one GetItem; the nightly batch reads it once for all its brands)."""
+    return model_json(MatchModel.find())
+
+
+def rerank(me: bytes, cands: Packed, rules_scores: np.ndarray, model: dict[str, Any] | None) -> np.ndarray:
+    """The rules' scores blended with the model by how much history it saw (learned.blend:
+    the rules alone without a model or under its minimum)."""
+    from tandem.domain.matching import learned
+
+    if not model or learned.blend_weight(int(model["outcomes"])) == 0.0 or not len(cands):
+        return rules_scores
+    probability = learned.predict(model["weights"], learned.pair_features(me, cands))
+    return learned.blend(rules_scores, probability, int(model["outcomes"]))

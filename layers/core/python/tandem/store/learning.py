@@ -1,0 +1,57 @@
+"""Learning from outcomes (issue 30): a request's outcome kept with the pair's packed match
+records as they were when it was sent (MatchOutcome, one partition per month so the training
+job reads the months it wants without scanning), and the model trained from them (MatchModel,
+one small item the match run reads with the brand it runs for)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+from pynamodb.attributes import BinaryAttribute, ListAttribute, NumberAttribute, UnicodeAttribute
+
+from tandem.store import keys
+from tandem.store.base import Key, TandemModel, _register
+
+
+def month_of(at_ms: int) -> str:
+    return datetime.fromtimestamp(int(at_ms) / 1000, UTC).strftime("%Y%m")
+
+
+@_register
+class MatchOutcome(TandemModel):
+    """One request's outcome (pk=OUTCOMES#<YYYYMM>, sk=<ms>#<request id>): accepted, declined,
+    cancelled or expired, and both brands' packed records at send (sender, recipient)."""
+
+    request_id = UnicodeAttribute()
+    outcome = UnicodeAttribute()
+    sender = BinaryAttribute(legacy_encoding=False)
+    recipient = BinaryAttribute(legacy_encoding=False)
+    at = NumberAttribute()  # epoch ms of the outcome
+    ttl = NumberAttribute(null=True)  # epoch s: DynamoDB deletes it once training no longer reads it
+
+    @classmethod
+    def key(cls, at_ms: int, request_id: str) -> Key:
+        return keys.match_outcomes_pk(month_of(at_ms)), keys.match_outcome_sk(at_ms, request_id)
+
+    @classmethod
+    def of_month(cls, month: str) -> Iterator[MatchOutcome]:
+        """Every outcome recorded in `month` (YYYYMM), oldest first (one paged Query)."""
+        return cls.query(keys.match_outcomes_pk(month))
+
+
+@_register
+class MatchModel(TandemModel):
+    """The learned "will this pair accept" model (pk=MATCHMODEL, sk=META): logistic weights over
+    tandem.domain.matching.learned.FEATURES (bias last), how many outcomes it learned from, and
+    when it was trained (epoch s)."""
+
+    weights = ListAttribute(of=NumberAttribute)
+    outcomes = NumberAttribute()
+    accepted = NumberAttribute(default=0)
+    trained_at = NumberAttribute()
+    features = NumberAttribute(default=0)  # len(FEATURES) when trained (a model of other features is unused)
+
+    @classmethod
+    def key(cls) -> Key:
+        return keys.MATCH_MODEL, keys.META

@@ -1,0 +1,192 @@
+"""Learning from outcomes (issue 30): a request keeps the pair's packed records from its send,
+and its outcome (accepted, declined, cancelled, expired) is recorded once, in the transaction
+that changes its status; the train-matching job learns a model from the recorded history."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.functional.helpers import DAY, Brand, send
+
+
+def _outcomes() -> list:
+    from tandem.services import match_learning
+    from tandem.store.models import MatchOutcome
+
+    return [
+        o
+        for month in match_learning._months(int(time.time()) + 30 * DAY, 2)
+        for o in MatchOutcome.of_month(month)
+    ]
+
+
+def _pair(category: str = "Beauty") -> tuple[Brand, Brand]:
+    a = Brand("a@example.com", "Oat & Co", credits=6, category="Food & drink")
+    b = Brand("b@example.com", "Fern Candles", category=category)
+    return a, b
+
+
+def test_a_sent_request_keeps_both_brands_packed_records(api, aws):
+    from tandem.domain import matching
+    from tandem.services.match_index import to_profile
+    from tandem.store.models import Brand as BrandItem
+    from tandem.store.models import ConnectionRequest
+
+    a, b = _pair()
+    status, body = send(api, a, b)
+    assert status == 201, body
+    req = ConnectionRequest.find(body["request"]["id"], consistent=True)
+    assert bytes(req.from_record) == matching.pack(to_profile(BrandItem.find(a.id)))
+    assert bytes(req.to_record) == matching.pack(to_profile(BrandItem.find(b.id)))
+    assert matching.unpack(bytes(req.to_record)).category.lower() == "beauty"
+    assert _outcomes() == []  # nothing is an outcome yet
+
+
+@pytest.mark.parametrize(
+    ("action", "actor", "outcome"),
+    [("accept", "b", "accepted"), ("decline", "b", "declined"), ("cancel", "a", "cancelled")],
+)
+def test_an_answer_or_a_cancel_records_its_outcome_once(api, aws, action, actor, outcome):
+    a, b = _pair()
+    request_id = send(api, a, b)[1]["request"]["id"]
+    who = {"a": a, "b": b}[actor]
+    status, body = api.call("POST", f"/api/requests/{request_id}/{action}", who.headers)
+    assert status == 200, body
+    # A second try is refused and records nothing more.
+    assert api.call("POST", f"/api/requests/{request_id}/{action}", who.headers)[0] == 409
+    (row,) = _outcomes()
+    assert (row.request_id, row.outcome) == (request_id, outcome)
+    assert time.time() + 390 * DAY < row.ttl < time.time() + 410 * DAY  # gone after the training window
+    from tandem.domain import matching
+
+    assert matching.unpack(bytes(row.sender)).brand_id == a.id
+    assert matching.unpack(bytes(row.recipient)).brand_id == b.id
+
+
+def test_an_expired_request_records_its_outcome_once(api, aws):
+    from tandem.services.requests import expiry
+
+    a, b = _pair()
+    sent_at = int(time.time())
+    request_id = send(api, a, b)[1]["request"]["id"]
+    assert expiry.run(now=sent_at + 14 * DAY + 60) == {"expired": 1}
+    expiry.run(now=sent_at + 15 * DAY)  # its sender's email; nothing more is recorded
+    assert [(r.request_id, r.outcome) for r in _outcomes()] == [(request_id, "expired")]
+
+
+def test_a_request_sent_before_records_were_kept_records_no_outcome(api, aws):
+    from tandem.store.models import ConnectionRequest
+
+    a, b = _pair()
+    request_id = send(api, a, b)[1]["request"]["id"]
+    ConnectionRequest.at(request_id).update(
+        actions=[ConnectionRequest.from_record.remove(), ConnectionRequest.to_record.remove()]
+    )
+    assert api.call("POST", f"/api/requests/{request_id}/accept", b.headers)[0] == 200
+    assert _outcomes() == []
+
+
+def _history(count: int, at_ms: int) -> None:
+    """Hand-made outcomes: brands that share the sender's market say yes, the others no."""
+    from tandem.domain import matching
+    from tandem.store.models import MatchOutcome
+
+    me = matching.pack(_profile(1, ("GB",)))
+    for i in range(count):
+        shares = i % 2 == 0
+        other = matching.pack(_profile(i + 2, ("GB",) if shares else ("JP",)))
+        outcome = "accepted" if shares != (i % 10 == 1) else "declined"
+        MatchOutcome(
+            *MatchOutcome.key(at_ms + i, f"r{i}"),
+            request_id=f"r{i}",
+            outcome=outcome,
+            sender=me,
+            recipient=other,
+            at=at_ms + i,
+        ).save()
+
+
+def _profile(i: int, countries: tuple[str, ...]):
+    from tandem.domain.matching import Profile
+
+    return Profile(
+        i,
+        f"acct{i}",
+        "home",
+        "",
+        "",
+        frozenset(),
+        frozenset({"giveaways"}),
+        frozenset(countries),
+        frozenset({"25-34"}),
+        frozenset(),
+    )
+
+
+def test_the_train_matching_job_learns_from_the_history_and_stores_one_model(api, aws):
+    from tandem.domain.matching import learned
+    from tandem.store.models import MatchModel
+    from tests.functional.helpers import run_job
+
+    assert run_job(aws, "train-matching") == {"trained": False, "rows": 0}
+    assert MatchModel.find() is None  # no history: no model, the rules alone
+    now_ms = int(time.time() * 1000)
+    _history(240, now_ms - 40 * DAY * 1000)  # last month's partition and this one's
+    _history(60, now_ms)
+    first = run_job(aws, "train-matching")
+    assert first == {"trained": True, "rows": 300, "outcomes": 300, "accepted": first["accepted"]}
+    model = MatchModel.find(consistent=True)
+    assert model.outcomes == 300 and model.features == len(learned.FEATURES)
+    assert model.weights[learned.FEATURES.index("countries_ab")] > 1  # sharing a market: a yes
+    assert run_job(aws, "train-matching") == first  # again: the same model
+    assert [float(w) for w in MatchModel.find(consistent=True).weights] == [float(w) for w in model.weights]
+
+
+def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
+    from tandem.domain.matching import learned
+    from tandem.store.models import Match, MatchModel
+    from tests.factories import auth_headers, member, population
+    from tests.functional.helpers import subscribe, wait_for_run
+
+    user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
+    subscribe(user.account_id)
+    population(40)
+    brand_id = int(mine.brand_id)
+
+    def ranks() -> list[int]:
+        status, started = api.call("POST", f"/api/matching/run/{brand_id}", auth_headers(token, brand_id))
+        assert status == 202, started
+        assert wait_for_run(api, token, brand_id, started["runId"])["status"] == "done"
+        ranked = {c: int(m.rank) for c, m in Match.of_brand(brand_id).items() if m.rank is not None}
+        return sorted(ranked, key=ranked.__getitem__)
+
+    rules = ranks()
+    weights = [0.0] * (len(learned.FEATURES) + 1)
+    weights[learned.FEATURES.index("values_ab")] = 8.0  # "brands that share my values say yes"
+    model = MatchModel(*MatchModel.key(), weights=weights, outcomes=learned.BLEND_MIN - 1, trained_at=1)
+    model.features = len(learned.FEATURES)
+    model.save()
+    assert ranks() == rules  # too little history: the rules alone
+    model.outcomes = 20_000
+    model.save()
+    blended = ranks()
+    assert blended != rules and sorted(blended) == sorted(rules)
+    # The population's brands that share my value (vegan) moved up.
+    from tandem.store.models import Brand as BrandItem
+
+    vegan = {int(b.brand_id) for b in BrandItem.find_many(rules) if "vegan" in (b.values or ())}
+
+    def place(order: list[int]) -> float:
+        return sum(order.index(i) for i in vegan if i in order) / max(1, len(vegan & set(order)))
+
+    assert vegan & set(rules) and place(blended) < place(rules)
+
+    # The nightly run (every brand against the whole index) blends the same stored model.
+    from tandem.services import match_index, match_runs
+
+    match_index.rebuild()
+    match_runs.nightly_batch("nightly-test", brand_id, brand_id)
+    nightly = {c: int(m.rank) for c, m in Match.of_brand(brand_id).items() if m.rank is not None}
+    assert sorted(nightly, key=nightly.__getitem__) == blended

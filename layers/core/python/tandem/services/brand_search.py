@@ -124,13 +124,14 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         fit = fit * reply.tier_factors(rules.reply_tiers(index.flags))
     page = rules.search(index, query, excluded=excluded, by_name=viewer.subscribed, fit=fit)
     ids = [int(index.ids[p]) for p in page.positions]
+    labels = dict(zip(ids, rules.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True))
     others = get_many([(Brand, Brand.key(i)) for i in ids]) if ids else {}  # call 3
     cards = []
     for other_id in ids:
         other = others.get(Brand.key(other_id))
         if other is None:  # deleted since the index was loaded
             continue
-        cards.append(search_card(viewer, other, mine.relations.get(other_id)))
+        cards.append(search_card(viewer, other, mine.relations.get(other_id), labels[other_id]))
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,

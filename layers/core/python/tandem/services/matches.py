@@ -148,20 +148,15 @@ def list_matches(
             continue
         relation = rels.get(other_id)
         match = matches.get(other_id)
-        identity = _identity(other, _name_visible(viewer, other, relation))
         cards.append(
-            {
-                "id": other_id,
-                "name": identity["name"],
-                "nameVisible": identity["nameVisible"],
-                "logoUrl": identity["logoUrl"],
-                "category": other.category or "",
-                "description": identity["description"],
-                **(_score(match) if match is not None else _score_now(viewer.brand, other)),
-                "saved": bool(relation and relation.saved),
-                "isNew": match is not None and str(other_id) in fresh,
-                "replyLabels": reply_time.label_texts(match.labels if match is not None else 0),
-            }
+            _card(
+                viewer,
+                other,
+                relation,
+                _score(match) if match is not None else _score_now(viewer.brand, other),
+                is_new=match is not None and str(other_id) in fresh,
+                labels=match.labels if match is not None else 0,
+            )
         )
     # The run's diversified order (rank) first, so the list is not ten near-copies; saved
     # brands without a stored match go after, best score first.
@@ -293,9 +288,18 @@ def _match_json(match: Match) -> dict[str, Any]:
     return _score(match)
 
 
-def search_card(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> dict[str, Any]:
-    """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
-    (scored on the spot with the matching engine; search results are not stored matches)."""
+def _card(
+    viewer: Viewer,
+    other: Brand,
+    relation: BrandRelation | None,
+    scored: dict[str, Any],
+    *,
+    is_new: bool = False,
+    labels: int = 0,
+) -> dict[str, Any]:
+    """One MatchCard, as Matches and search show it: the other brand as the viewer may see it
+    (masking), its fit (`scored`), saved, new, and its reply labels (`labels`: the code a match
+    run or the search index keeps, tandem.domain.reply_time)."""
     identity = _identity(other, _name_visible(viewer, other, relation))
     return {
         "id": int(other.brand_id),
@@ -304,7 +308,16 @@ def search_card(viewer: Viewer, other: Brand, relation: BrandRelation | None) ->
         "logoUrl": identity["logoUrl"],
         "category": other.category or "",
         "description": identity["description"],
-        **_score_now(viewer.brand, other),
+        **scored,
         "saved": bool(relation and relation.saved),
-        "isNew": False,
+        "isNew": is_new,
+        "replyLabels": reply_time.label_texts(labels),
     }
+
+
+def search_card(
+    viewer: Viewer, other: Brand, relation: BrandRelation | None, labels: int = 0
+) -> dict[str, Any]:
+    """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
+    (scored on the spot with the matching engine; search results are not stored matches)."""
+    return _card(viewer, other, relation, _score_now(viewer.brand, other), labels=labels)

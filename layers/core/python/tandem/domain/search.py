@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from tandem.domain import brand_profile
 from tandem.domain.matching import (
     AGE_BANDS,
+    AUDIENCE_SIZES,
     CATEGORIES,
     COLLAB_KINDS,
     COMPANY_SIZES,
@@ -58,6 +59,11 @@ FEATURE_ONLY = 2  # the brand's account is feature-only (not open to requests)
 # rows written before it read as tier 0). Set by the nightly rebuild, kept by a profile save.
 REPLY_TIER_SHIFT = 2
 REPLY_TIER = 3 << REPLY_TIER_SHIFT
+
+# The audienceSize filter takes the profile's audience bands (AUDIENCE_SIZES). A brand that gave
+# no band is judged by its company size, read as the band a team of that size usually reaches
+# (COMPANY_SIZES[i] -> this band), so every brand with either answer belongs to one band.
+HEADCOUNT_AUDIENCE = dict(zip(COMPANY_SIZES, ("1K-10K", "10K-100K", "100K-1M", "1M+"), strict=True))
 
 # ---------------------------------------------------------------- the query
 
@@ -119,7 +125,7 @@ def parse_query(params: Mapping[str, str | None]) -> Query:
         text=text.strip(),
         category=_choice(params.get("category"), CATEGORIES, "Choose a category from the list"),
         country=country,
-        size=_choice(params.get("audienceSize"), COMPANY_SIZES, "Choose a size from the list"),
+        size=_choice(params.get("audienceSize"), AUDIENCE_SIZES, "Choose an audience size from the list"),
         age=_choice(params.get("age"), AGE_BANDS, "Choose an age range from the list"),
         gender=_choice(params.get("gender"), GENDERS, "Choose an audience gender from the list"),
         collab=_choice(
@@ -515,14 +521,24 @@ class Page:
 def filter_mask(index: Index, query: Query, excluded: np.ndarray) -> np.ndarray:
     import numpy as np
 
-    from tandem.domain.matching.vocabulary import _AGE_BIT, _COUNTRY_BIT, _GENDER_BIT, _KIND_BIT, _SIZE_CODE
+    from tandem.domain.matching.vocabulary import (
+        _AGE_BIT,
+        _AUDIENCE_CODE,
+        _COUNTRY_BIT,
+        _GENDER_BIT,
+        _KIND_BIT,
+        _SIZE_CODE,
+    )
 
     p = index.packed
     mask = ~excluded
     if query.category:
         mask &= p.cat == category_code(query.category)
     if query.size:
-        mask &= p.size == _SIZE_CODE[query.size.lower()]
+        # The brand's audience band; its company size only when it gave no band.
+        sizes = [_SIZE_CODE[size.lower()] for size, band in HEADCOUNT_AUDIENCE.items() if band == query.size]
+        in_band = p.audience == _AUDIENCE_CODE[query.size.lower()]
+        mask &= in_band | ((p.audience == 0) & np.isin(p.size, sizes))
     if query.age:
         mask &= (p.ages & np.uint64(1 << _AGE_BIT[query.age.lower()])) != 0
     if query.gender:

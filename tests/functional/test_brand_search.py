@@ -234,6 +234,43 @@ def test_a_name_hidden_after_the_index_was_loaded_is_no_longer_found(api):
     assert names(search(api, me, q="outdoors")[1]) == ["An outdoors brand"]
 
 
+@pytest.fixture
+def operations(aws):
+    """Every DynamoDB operation made while counting, by name."""
+    from tandem.integrations import aws as integration
+
+    made: list[str] = []
+    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "search-calls")
+    yield made
+    integration.unregister("before-call.dynamodb", "search-calls")
+
+
+def test_a_search_makes_at_most_three_dynamodb_calls_even_in_a_cold_container(api, operations):
+    """Cold (no index in the container): the shards come in the batch with the caller's items;
+    warm with the version check due, and warm without it: three calls too."""
+    me = Brand("me@example.com", "Oat & Co")
+    directory(4)
+    for state in ("cold", "check due", "warm"):
+        if state == "check due":
+            brand_search._CACHE.checked = 0.0
+        operations.clear()
+        status, body = search(api, me, q="northwnd")
+        assert (status, names(body)) == (200, ["Northwind Outdoor"]), state
+        assert operations == ["Query", "BatchGetItem", "BatchGetItem"], state
+
+
+def test_a_shard_changed_since_the_cold_load_is_read_again(api):
+    from tandem.services import brands
+
+    me = Brand("me@example.com", "Oat & Co")
+    directory()
+    assert names(search(api, me, q="wren")[1]) == []
+    brands.create_brand(account_id="acct-wren", name="Wren Paper")
+    match_index.rebuild()
+    brand_search._CACHE.checked = 0.0
+    assert names(search(api, me, q="wren")[1]) == ["Wren Paper"]
+
+
 _FUZZ: dict = {}
 query_params = st.fixed_dictionaries(
     {},

@@ -487,3 +487,18 @@ def test_the_block_checks_add_no_dynamodb_call_to_a_request_or_a_connection(api,
         operations.clear()
         assert api.call("GET", path, amy.headers)[0] == 200
         assert len(operations) <= 3, (path, operations)
+
+
+@pytest.mark.parametrize("path", ["saved", "dismissed"])
+@pytest.mark.parametrize("method", ["PUT", "DELETE"])
+def test_saving_or_dismissing_a_hidden_brand_answers_as_an_unknown_brand(api, pair, path, method):
+    amy, ben = pair
+    carl = Brand("carl@example.com", "Tide Tea", credits=6)
+    assert api.call(method, f"/api/matches/{ben.id}/{path}", amy.headers)[0] == 200
+    _block(api, ben, amy.id)
+    api.call("POST", f"/api/admin/reports/{carl.id}/action", _admin(), {"action": "suspend"})
+    unknown = api.call(method, f"/api/matches/999999/{path}", amy.headers)
+    assert unknown == NOT_FOUND
+    assert api.call(method, f"/api/matches/{ben.id}/{path}", amy.headers) == NOT_FOUND
+    assert api.call(method, f"/api/matches/{amy.id}/{path}", ben.headers) == NOT_FOUND
+    assert api.call(method, f"/api/matches/{carl.id}/{path}", amy.headers) == NOT_FOUND

@@ -110,6 +110,28 @@ def test_filters_narrow_the_results(api):
     assert names(got) == ["Kestrel 01", "Kestrel 03"] or set(names(got)) == {"Kestrel 01", "Kestrel 03"}
 
 
+def test_the_audience_size_filter_takes_the_brands_band_else_its_company_size(api):
+    from tandem.services import brands
+
+    me = Brand("me@example.com", "Oat & Co")
+    for name, band, size in (
+        ("Wren Small", "under 1K", "200+"),  # the band decides, not the 200+ people
+        ("Wren Mid", "10K-100K", ""),
+        ("Wren Staff", "", "11-50"),  # no band: 11-50 people reads as 10K-100K
+        ("Wren Unknown", "", ""),
+    ):
+        brands.create_brand(account_id=f"acct-{name}", name=name, audience_size=band, company_size=size)
+    match_index.rebuild()
+    assert names(search(api, me, audienceSize="under 1K")[1]) == ["Wren Small"]
+    assert set(names(search(api, me, audienceSize="10k-100k")[1])) == {"Wren Mid", "Wren Staff"}
+    assert names(search(api, me, audienceSize="1M+")[1]) == []
+    assert search(api, me, audienceSize="")[1]["total"] == 4
+    # The filter's values are the ones the profile offers.
+    _, options = api.call("GET", "/api/brands/options", me.headers)
+    for band in options["audienceSizes"]:
+        assert search(api, me, audienceSize=band)[0] == 200
+
+
 def test_open_to_requests_leaves_out_feature_only_brands(api):
     from tandem.services import accounts, brands
 
@@ -163,7 +185,8 @@ def test_saved_flags_show_on_the_cards(api):
         ({"q": "x" * 101}, "Search for at most 100 characters"),
         ({"category": "rockets"}, "Choose a category from the list"),
         ({"country": "XX"}, "Choose a country from the list"),
-        ({"audienceSize": "huge"}, "Choose a size from the list"),
+        ({"audienceSize": "huge"}, "Choose an audience size from the list"),
+        ({"audienceSize": "11-50"}, "Choose an audience size from the list"),  # a company size
         ({"age": "old"}, "Choose an age range from the list"),
         ({"gender": "robots"}, "Choose an audience gender from the list"),
         ({"collabType": "mergers"}, "Choose a kind of collaboration from the list"),
@@ -211,6 +234,43 @@ def test_a_name_hidden_after_the_index_was_loaded_is_no_longer_found(api):
     assert names(search(api, me, q="outdoors")[1]) == ["An outdoors brand"]
 
 
+@pytest.fixture
+def operations(aws):
+    """Every DynamoDB operation made while counting, by name."""
+    from tandem.integrations import aws as integration
+
+    made: list[str] = []
+    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "search-calls")
+    yield made
+    integration.unregister("before-call.dynamodb", "search-calls")
+
+
+def test_a_search_makes_at_most_three_dynamodb_calls_even_in_a_cold_container(api, operations):
+    """Cold (no index in the container): the shards come in the batch with the caller's items;
+    warm with the version check due, and warm without it: three calls too."""
+    me = Brand("me@example.com", "Oat & Co")
+    directory(4)
+    for state in ("cold", "check due", "warm"):
+        if state == "check due":
+            brand_search._CACHE.checked = 0.0
+        operations.clear()
+        status, body = search(api, me, q="northwnd")
+        assert (status, names(body)) == (200, ["Northwind Outdoor"]), state
+        assert operations == ["Query", "BatchGetItem", "BatchGetItem"], state
+
+
+def test_a_shard_changed_since_the_cold_load_is_read_again(api):
+    from tandem.services import brands
+
+    me = Brand("me@example.com", "Oat & Co")
+    directory()
+    assert names(search(api, me, q="wren")[1]) == []
+    brands.create_brand(account_id="acct-wren", name="Wren Paper")
+    match_index.rebuild()
+    brand_search._CACHE.checked = 0.0
+    assert names(search(api, me, q="wren")[1]) == ["Wren Paper"]
+
+
 _FUZZ: dict = {}
 query_params = st.fixed_dictionaries(
     {},
@@ -218,7 +278,7 @@ query_params = st.fixed_dictionaries(
         "q": st.text(max_size=120),
         "category": st.sampled_from(["home", "outdoors", "HOME", "", "x", "food & drink"]),
         "country": st.sampled_from(["GB", "us", "", "ZZ", "G"]),
-        "audienceSize": st.sampled_from(["1-10", "200+", "", "big"]),
+        "audienceSize": st.sampled_from(["under 1K", "1M+", "1-10", "", "big"]),
         "age": st.sampled_from(["25-34", "55+", "", "7"]),
         "gender": st.sampled_from(["women", "men", "", "?"]),
         "collabType": st.sampled_from(["giveaways", "events", "", "?"]),

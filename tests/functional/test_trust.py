@@ -343,7 +343,9 @@ def test_a_blocked_or_suspended_brands_feature_leaves_the_pitch_area(api, pair):
     assert api.call("GET", "/api/pitch", ben.headers)[1]["features"] == []
     assert api.call("GET", f"/api/pitch/{fid}", ben.headers)[0] == 404
     status, body = api.call("POST", f"/api/pitch/{fid}/pitch", ben.headers, {"message": "Hello there"})
-    assert (status, body) == NOT_FOUND
+    # The answer of an unknown feature: nothing reveals the block.
+    unknown = api.call("POST", "/api/pitch/nosuchfeature/pitch", ben.headers, {"message": "Hello there"})
+    assert (status, body) == unknown == (404, {"error": "Feature not found"})
     assert available(ben.account) == 6
     # Suspended: the feature leaves the Pitch Area for everyone.
     assert [f["id"] for f in api.call("GET", "/api/pitch", carl.headers)[1]["features"]] == [fid]
@@ -373,3 +375,130 @@ def test_declines_leave_out_a_blocked_brand_both_ways(api, pair):
     _block(api, amy, ben.id)
     assert api.call("GET", "/api/declines?dir=in", amy.headers)[1]["items"] == []
     assert api.call("GET", "/api/declines?dir=out", ben.headers)[1]["items"] == []
+
+
+def _connect(api, sender: Brand, to: Brand) -> str:
+    _, sent = send(api, sender, to)
+    request_id = sent["request"]["id"]
+    assert api.call("POST", f"/api/requests/{request_id}/accept", to.headers)[0] == 200
+    return request_id
+
+
+REQUEST_NOT_FOUND = (404, {"error": "Request not found"})
+
+
+@pytest.mark.parametrize("hide", ["block", "blocked", "suspend"])
+def test_a_request_with_a_hidden_brand_answers_as_an_unknown_request(api, pair, hide):
+    """GET requests/{id} and its actions, for both brands, once one blocked the other or the
+    other is suspended: the 404 of a request that does not exist."""
+    amy, ben = pair
+    request_id = _connect(api, ben, amy)
+    assert api.call("GET", f"/api/requests/{request_id}", amy.headers)[0] == 200
+    if hide == "suspend":
+        api.call("POST", f"/api/admin/reports/{ben.id}/action", _admin(), {"action": "suspend"})
+    else:
+        _block(api, amy if hide == "block" else ben, (ben if hide == "block" else amy).id)
+    assert api.call("GET", "/api/requests/nosuchrequest", amy.headers) == REQUEST_NOT_FOUND
+    assert api.call("GET", f"/api/requests/{request_id}", amy.headers) == REQUEST_NOT_FOUND
+    for action in ("accept", "decline"):
+        assert api.call("POST", f"/api/requests/{request_id}/{action}", amy.headers, {}) == REQUEST_NOT_FOUND
+    if hide != "suspend":  # a suspended brand's own screens are closed in other ways
+        assert api.call("GET", f"/api/requests/{request_id}", ben.headers) == REQUEST_NOT_FOUND
+        assert api.call("POST", f"/api/requests/{request_id}/cancel", ben.headers, {}) == REQUEST_NOT_FOUND
+
+
+def test_an_unblocked_request_opens_again(api, pair):
+    amy, ben = pair
+    request_id = _connect(api, ben, amy)
+    _block(api, amy, ben.id)
+    _block(api, amy, ben.id, "DELETE")
+    status, body = api.call("GET", f"/api/requests/{request_id}", amy.headers)
+    assert (status, body["request"]["status"]) == (200, "accepted")
+
+
+NOT_CONNECTED = (404, {"error": "You are not connected with this brand"})
+
+
+@pytest.mark.parametrize("hide", ["block", "suspend"])
+def test_a_connection_and_its_share_with_a_hidden_brand_answer_as_for_a_stranger(api, pair, hide):
+    amy, ben = pair
+    carl = Brand("carl@example.com", "Tide Tea", credits=6)
+    _connect(api, ben, amy)
+    summary = {"summary": "We ran a joint autumn giveaway on Instagram."}
+    assert api.call("POST", f"/api/connections/{ben.id}/share", amy.headers, summary)[0] == 200
+    if hide == "suspend":
+        api.call("POST", f"/api/admin/reports/{ben.id}/action", _admin(), {"action": "suspend"})
+    else:
+        _block(api, ben, amy.id)
+    stranger = api.call("GET", f"/api/connections/{carl.id}/share", amy.headers)
+    assert stranger == NOT_CONNECTED
+    assert api.call("GET", f"/api/connections/{ben.id}", amy.headers) == NOT_CONNECTED
+    assert api.call("GET", f"/api/connections/{ben.id}/share", amy.headers) == NOT_CONNECTED
+    assert api.call("POST", f"/api/connections/{ben.id}/share", amy.headers, summary) == NOT_CONNECTED
+    agree = {"proposedAt": 1}
+    assert api.call("POST", f"/api/connections/{ben.id}/share/agree", amy.headers, agree) == NOT_CONNECTED
+    assert api.call("DELETE", f"/api/connections/{ben.id}/share", amy.headers) == NOT_CONNECTED
+    if hide == "block":
+        assert api.call("GET", f"/api/connections/{amy.id}/share", ben.headers) == NOT_CONNECTED
+        assert api.call("DELETE", f"/api/connections/{amy.id}/share", ben.headers) == NOT_CONNECTED
+
+
+@pytest.mark.delivery
+def test_a_quick_action_link_from_a_brand_blocked_since_is_not_valid(api, pair):
+    from tests.functional.helpers import links, press
+
+    amy, ben = pair
+    send(api, ben, amy)
+    found = links("amy@example.com")
+    _block(api, amy, ben.id)
+    invalid = (400, {"error": "This link is not valid. Please sign in to answer the request."})
+    forged = found["accept"].rsplit("/", 1)[0] + "/forged"
+    assert press(api, forged) == invalid
+    assert press(api, found["accept"]) == invalid
+    assert press(api, found["decline"]) == invalid
+    assert api.call("GET", f"/api{found['accept']}") == invalid
+    assert available(ben.account) == 6
+
+
+@pytest.fixture
+def operations(aws):
+    """Every DynamoDB operation made while counting, by name."""
+    from tandem.integrations import aws as integration
+
+    made: list[str] = []
+    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "trust-calls")
+    yield made
+    integration.unregister("before-call.dynamodb", "trust-calls")
+
+
+def test_the_block_checks_add_no_dynamodb_call_to_a_request_or_a_connection(api, pair, operations):
+    """The blocks and suspensions come in the caller's check (one BatchGetItem): a request's or
+    a connection's screen stays within the three-call rule."""
+    amy, ben = pair
+    request_id = _connect(api, ben, amy)
+    _block(api, amy, ben.id)
+    request, connection = f"/api/requests/{request_id}", f"/api/connections/{ben.id}"
+    for path, expected in ((request, ["BatchGetItem", "GetItem"]), (connection, ["BatchGetItem"])):
+        operations.clear()
+        assert api.call("GET", path, amy.headers)[0] == 404
+        assert operations == expected, path
+    _block(api, amy, ben.id, "DELETE")
+    for path in (request, connection):
+        operations.clear()
+        assert api.call("GET", path, amy.headers)[0] == 200
+        assert len(operations) <= 3, (path, operations)
+
+
+@pytest.mark.parametrize("path", ["saved", "dismissed"])
+@pytest.mark.parametrize("method", ["PUT", "DELETE"])
+def test_saving_or_dismissing_a_hidden_brand_answers_as_an_unknown_brand(api, pair, path, method):
+    amy, ben = pair
+    carl = Brand("carl@example.com", "Tide Tea", credits=6)
+    assert api.call(method, f"/api/matches/{ben.id}/{path}", amy.headers)[0] == 200
+    _block(api, ben, amy.id)
+    api.call("POST", f"/api/admin/reports/{carl.id}/action", _admin(), {"action": "suspend"})
+    unknown = api.call(method, f"/api/matches/999999/{path}", amy.headers)
+    assert unknown == NOT_FOUND
+    assert api.call(method, f"/api/matches/{ben.id}/{path}", amy.headers) == NOT_FOUND
+    assert api.call(method, f"/api/matches/{amy.id}/{path}", ben.headers) == NOT_FOUND
+    assert api.call(method, f"/api/matches/{carl.id}/{path}", amy.headers) == NOT_FOUND

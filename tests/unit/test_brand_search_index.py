@@ -165,3 +165,23 @@ def test_the_property_can_fail_a_shown_name_is_found():
     assert found(index, "quietfox") == [2]
     hidden = build([{"name": "Moss"}, {"name": "Quietfox Labs", "hidden": True}])
     assert found(hidden, "quietfox") == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.text(alphabet="abcXYZ Café-Ø ß'.\t12ñ東", max_size=14), st.booleans()),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_the_index_holds_each_shown_names_words_as_name_key_reads_them(names):
+    """build folds every name in one pass: it must read each name exactly as `tokens` does."""
+    index = build([{"name": name, "hidden": hidden} for name, hidden in names])
+    for position, (name, hidden) in enumerate(names):
+        words = [] if hidden else rules.tokens(name)
+        assert int(index.word_counts[position]) == len(words)
+        for word in words:
+            i = index.vocab.index(word)
+            assert position in index.word_brands[index.word_offsets[i] : index.word_offsets[i + 1]].tolist()
+    assert len(index.word_brands) == sum(len(rules.tokens(n)) for n, hidden in names if not hidden)

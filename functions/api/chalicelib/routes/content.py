@@ -42,12 +42,21 @@ def collab_examples() -> dict:
 
 
 def _party(other: str) -> tuple[Member, BrandRelation | None]:
-    """The caller's brand (checked) and its relation to the other brand, in one BatchGetItem."""
+    """The caller's brand (checked) and its relation to the other brand, in one BatchGetItem;
+    a brand blocked either way or suspended (tandem.services.visibility, read in the same
+    BatchGetItem) is as a brand it is not connected with."""
+    from tandem.services import visibility
+
     other_id = brand_id_param(other)
-    member = member_for_brand(
-        bp.current_request, also=lambda brand_id, _: [(BrandRelation, BrandRelation.key(brand_id, other_id))]
-    )
-    return member, member.item(BrandRelation, int(member.brand.brand_id), other_id)
+
+    def also(brand_id: int, _account_id: str) -> list:
+        return [(BrandRelation, BrandRelation.key(brand_id, other_id)), *visibility.keys(brand_id)]
+
+    member = member_for_brand(bp.current_request, also=also)
+    brand_id = int(member.brand.brand_id)
+    if other_id in visibility.hidden_from(brand_id, member.found):
+        return member, None
+    return member, member.item(BrandRelation, brand_id, other_id)
 
 
 @route(bp, "/connections/{otherBrandId}/share", methods=["GET"], area=areas.CONNECTIONS)

@@ -17,11 +17,17 @@ if TYPE_CHECKING:
 bp = Blueprint(__name__)
 
 
-def _viewer() -> Viewer:
-    from tandem.services import entitlements, matches
+def _acting() -> tuple[Viewer, frozenset[int]]:
+    """The viewer, and the brands hidden from it (blocked either way, suspended:
+    tandem.services.visibility), read in the caller's check."""
+    from tandem.services import entitlements, matches, visibility
 
-    member = member_for_brand(bp.current_request, also=entitlements.with_account)
-    return matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
+    def also(brand_id: int | None, account_id: str) -> list:
+        return entitlements.with_account(brand_id, account_id) + visibility.keys(brand_id)
+
+    member = member_for_brand(bp.current_request, also=also)
+    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
+    return viewer, visibility.hidden_from(int(member.brand.brand_id), member.found)
 
 
 @route(bp, "/matches", methods=["GET"], area=areas.MATCHES)
@@ -39,32 +45,32 @@ def list_matches() -> dict:
 def save(otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
     from tandem.services import matches
 
-    viewer = _viewer()
-    return matches.set_saved(viewer, brand_id_param(otherBrandId), True)
+    viewer, hidden = _acting()
+    return matches.set_saved(viewer, brand_id_param(otherBrandId), True, hidden)
 
 
 @route(bp, "/matches/{otherBrandId}/saved", methods=["DELETE"], area=areas.MATCHES)
 def unsave(otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import matches
 
-    viewer = _viewer()
-    return matches.set_saved(viewer, brand_id_param(otherBrandId), False)
+    viewer, hidden = _acting()
+    return matches.set_saved(viewer, brand_id_param(otherBrandId), False, hidden)
 
 
 @route(bp, "/matches/{otherBrandId}/dismissed", methods=["PUT"], area=areas.MATCHES)
 def dismiss(otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import matches
 
-    viewer = _viewer()
-    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), True)
+    viewer, hidden = _acting()
+    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), True, hidden)
 
 
 @route(bp, "/matches/{otherBrandId}/dismissed", methods=["DELETE"], area=areas.MATCHES)
 def undo_dismiss(otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import matches
 
-    viewer = _viewer()
-    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False)
+    viewer, hidden = _acting()
+    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False, hidden)
 
 
 @route(bp, "/brands/search", methods=["GET"], area=areas.MATCHES)

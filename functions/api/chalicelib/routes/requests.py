@@ -79,15 +79,30 @@ def get_request(requestId: str) -> dict:  # noqa: N803 (the API's parameter name
     from tandem.services import requests
 
     member = member_for_brand(bp.current_request, also=_with_news)
-    return requests.view(requestId, int(member.brand.brand_id), sees_names=_sees_names(member))
+    return requests.view(
+        requestId, int(member.brand.brand_id), sees_names=_sees_names(member), hidden=_hidden(member)
+    )
+
+
+def _visibility(brand_id: int | None, _account_id: str) -> list[tuple[type[TandemModel], Key]]:
+    from tandem.services import visibility
+
+    return visibility.keys(brand_id)
 
 
 def _act(action: str, request_id: str) -> dict:
     from tandem.services import requests
 
-    member = member_for_brand(bp.current_request)
+    member = member_for_brand(bp.current_request, also=_visibility)
     body = json_body(bp.current_request) if action == "decline" else None
-    return requests.act(action, request_id, member.brand, body, feature_only=member.user.access == "feature")
+    return requests.act(
+        action,
+        request_id,
+        member.brand,
+        body,
+        feature_only=member.user.access == "feature",
+        hidden=_hidden(member),
+    )
 
 
 @route(bp, "/requests/{requestId}/accept", methods=["POST"])
@@ -117,8 +132,8 @@ def list_connections() -> dict:
 def get_connection(otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import requests
 
-    member = member_for_brand(bp.current_request)
-    return requests.connection_with(int(member.brand.brand_id), brand_id_param(otherBrandId))
+    member = member_for_brand(bp.current_request, also=_visibility)
+    return requests.connection_with(int(member.brand.brand_id), brand_id_param(otherBrandId), _hidden(member))
 
 
 @route(bp, "/declines", methods=["GET"], area=areas.DECLINES)

@@ -12,7 +12,8 @@ What a query matches:
   lists ("outdoors", "vegan", "giveaways"), exact or as a prefix.
 Every word of the query must match. Exact name hits rank first.
 
-numpy is imported inside the functions that need it (the API imports this module).
+numpy is imported inside the functions that need it (the API imports this module), and so is
+what only some searches use (docs/decisions.md, 2026-11-29: brand search cold path).
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ import zlib
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from tandem.domain import brand_profile
 from tandem.domain.matching import (
     AGE_BANDS,
+    AUDIENCE_SIZES,
     CATEGORIES,
     COLLAB_KINDS,
     COMPANY_SIZES,
@@ -63,6 +65,11 @@ REPLY_TIER = 3 << REPLY_TIER_SHIFT
 REPLY_LABELS_SHIFT = 4
 REPLY_LABELS = 15 << REPLY_LABELS_SHIFT
 REPLY_SIGNAL = REPLY_TIER | REPLY_LABELS  # what a profile save keeps from the last rebuild
+
+# The audienceSize filter takes the profile's audience bands (AUDIENCE_SIZES). A brand that gave
+# no band is judged by its company size, read as the band a team of that size usually reaches
+# (COMPANY_SIZES[i] -> this band), so every brand with either answer belongs to one band.
+HEADCOUNT_AUDIENCE = dict(zip(COMPANY_SIZES, ("1K-10K", "10K-100K", "100K-1M", "1M+"), strict=True))
 
 # ---------------------------------------------------------------- the query
 
@@ -124,7 +131,7 @@ def parse_query(params: Mapping[str, str | None]) -> Query:
         text=text.strip(),
         category=_choice(params.get("category"), CATEGORIES, "Choose a category from the list"),
         country=country,
-        size=_choice(params.get("audienceSize"), COMPANY_SIZES, "Choose a size from the list"),
+        size=_choice(params.get("audienceSize"), AUDIENCE_SIZES, "Choose an audience size from the list"),
         age=_choice(params.get("age"), AGE_BANDS, "Choose an age range from the list"),
         gender=_choice(params.get("gender"), GENDERS, "Choose an audience gender from the list"),
         collab=_choice(
@@ -326,7 +333,9 @@ class Shard:
 @dataclass
 class Index:
     """Every brand, in id order, as columns: the packed match records (scoring and filters),
-    creation time, flags, and the name words of brands that show their name."""
+    creation time, flags, and the name words of brands that show their name. What only some
+    searches use (the orders by name, the words by length for typos) is made by the first
+    search that needs it, not on a cold start."""
 
     packed: Packed
     created: np.ndarray
@@ -335,10 +344,7 @@ class Index:
     vocab: list[str]  # distinct name words, sorted
     word_offsets: np.ndarray  # CSR: brands of vocab[i] are word_brands[o[i]:o[i+1]]
     word_brands: np.ndarray
-    name_keys: list[str]  # each brand's name words joined by spaces ("" where not shown)
-    name_order: np.ndarray  # rank by name as a subscriber sees it (hidden: the masked name)
-    masked_order: np.ndarray  # rank by the masked name (category), then id
-    by_length: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    word_counts: np.ndarray  # how many name words each brand has (0 where not shown)
     versions: dict[int, int] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -348,16 +354,72 @@ class Index:
     def ids(self) -> np.ndarray:
         return self.packed.ids
 
+    @cached_property
+    def by_length(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """Vocabulary words of 3 letters or more by length, as code rows (for one-edit matches)."""
+        import numpy as np
+
+        by_length: dict[int, list[int]] = {}
+        for i, word in enumerate(self.vocab):
+            if len(word) >= FUZZY_MIN - 1:
+                by_length.setdefault(len(word), []).append(i)
+        grouped = {}
+        for length, ids in by_length.items():
+            codes = np.frombuffer("".join(self.vocab[i] for i in ids).encode(), dtype=np.uint8)
+            grouped[length] = (np.array(ids, dtype=np.int64), codes.reshape(-1, length).astype(np.uint32))
+        return grouped
+
+    @cached_property
+    def _masked_names(self) -> list[str]:
+        """The masked name of each category code (0: none), lower case."""
+        from tandem.domain import brand_profile  # only a sort by name needs it
+
+        return [brand_profile.masked_name(CATEGORIES[c - 1] if 1 <= c <= len(CATEGORIES) else "").lower()
+                for c in range(len(CATEGORIES) + 1)]  # fmt: skip
+
+    @cached_property
+    def name_order(self) -> np.ndarray:
+        """Rank by name as a subscriber sees it (hidden: the masked name)."""
+        import numpy as np
+
+        masked = self._masked_names
+        cat = np.minimum(self.packed.cat, len(masked) - 1).tolist()
+        shown_as = [name.casefold() if name else masked[c] for name, c in zip(self.names, cat, strict=True)]
+        by_name = sorted(range(len(shown_as)), key=shown_as.__getitem__)  # stable: ties keep id order
+        return _ranks(np.array(by_name, dtype=np.int64))
+
+    @cached_property
+    def masked_order(self) -> np.ndarray:
+        """Rank by the masked name (category), then id."""
+        import numpy as np
+
+        return _ranks(np.lexsort((self.packed.ids, np.minimum(self.packed.cat, len(self._masked_names) - 1))))
+
+
+# bytes.translate table: a name's word characters ([0-9a-z], as _WORD) and line ends are kept,
+# everything else (spaces, punctuation, the bytes of letters left accented) becomes a space.
+_WORD_BYTES = bytes(c if (48 <= c <= 57 or 97 <= c <= 122 or c == 10) else 32 for c in range(256))
+
+
+def _folded_words(names: list[str]) -> bytes:
+    """Every name folded (`fold`), one a line, with what is not a word character a space: one
+    pass over all the names rather than a regex call per brand (the cold start's biggest cost)."""
+    if all(map(str.isascii, names)):
+        text = "\n".join(names).lower()
+    else:
+        text = "\n".join(name.lower() if name.isascii() else fold(name) for name in names)
+    return text.encode().translate(_WORD_BYTES)
+
 
 def build(shards: Sequence[Shard], shard_size: int) -> Index:
     """The index from loaded shards (a cold start, or after shards changed). Vectorised where
-    it can be: it runs on a cold start (docs/decisions.md: about 0.3 s of CPU at 100,000)."""
+    it can be: it runs on a cold start (docs/decisions.md, 2026-11-29: brand search cold path)."""
     import numpy as np
 
     from tandem.domain.matching import record_dtype
 
     dtype = record_dtype()
-    parts, created_parts, flag_parts, names = [], [], [], []
+    parts, created_parts, flag_parts, name_parts = [], [], [], []
     for shard in sorted(shards, key=lambda s: s.number):
         usable = len(shard.records) - len(shard.records) % dtype.itemsize
         records = np.frombuffer(shard.records[:usable], dtype=dtype)
@@ -369,43 +431,34 @@ def build(shards: Sequence[Shard], shard_size: int) -> Index:
         has = row >= 0
         created_parts.append(np.where(has, created[row], 0))
         # No row yet (a shard from before search): no name, to be safe.
-        flag_parts.append(np.where(has, flags[row], HIDDEN).astype(np.uint8))
-        shown = np.where(has, (flags[row] & HIDDEN) == 0, False)
-        names.extend(shard_names[r] if ok else "" for r, ok in zip(row.tolist(), shown.tolist(), strict=True))
+        row_flags = np.where(has, flags[row], HIDDEN).astype(np.uint8)
+        flag_parts.append(row_flags)
+        shown = (row_flags & HIDDEN) == 0
+        column = np.array([*shard_names, ""], dtype=object)  # the last: a brand without a name
+        name_parts.append(column[np.where(shown, row, len(shard_names))])
         parts.append(records)
     packed = Packed(np.concatenate(parts) if parts else np.zeros(0, dtype=dtype))
     n = len(packed)
-    findall = _WORD.findall
-    named = [position for position, name in enumerate(names) if name]
-    name_keys = [""] * n
-    for position in named:
-        name_keys[position] = " ".join(findall(fold(names[position])))
-    named = [position for position in named if name_keys[position]]
-    words = " ".join(name_keys[position] for position in named).split()
+    names: list[str] = np.concatenate(name_parts).tolist() if name_parts else []
+    raw = _folded_words(names) if n else b""
+    words = raw.decode().split()  # ascii: everything else became a space
+    counts = np.zeros(n, dtype=np.int64)
     if words:
         vocab = sorted(set(words))
         word_id = {word: i for i, word in enumerate(vocab)}
         inverse = np.fromiter(map(word_id.__getitem__, words), dtype=np.int64, count=len(words))
-        counts = np.fromiter((name_keys[p].count(" ") + 1 for p in named), dtype=np.int64, count=len(named))
-        owners = np.repeat(np.array(named, dtype=np.int32), counts)
+        # Each brand's word count: where the words start, by line.
+        codes = np.frombuffer(raw, dtype=np.uint8)
+        inside = (codes != 32) & (codes != 10)
+        starts = np.flatnonzero(inside & ~np.concatenate(([False], inside[:-1])))
+        line = np.searchsorted(np.flatnonzero(codes == 10), starts)
+        counts = np.bincount(line, minlength=n)
+        owners = np.repeat(np.arange(n, dtype=np.int32), counts)
         order = np.argsort(inverse, kind="stable")
         brands = owners[order]
         offsets = np.searchsorted(inverse[order], np.arange(len(vocab) + 1)).astype(np.int64)
     else:
         vocab, brands, offsets = [], np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.int64)
-    grouped = {}
-    by_length: dict[int, list[int]] = {}
-    for i, word in enumerate(vocab):
-        if len(word) >= FUZZY_MIN - 1:
-            by_length.setdefault(len(word), []).append(i)
-    for length, ids in by_length.items():
-        codes = np.frombuffer("".join(vocab[i] for i in ids).encode(), dtype=np.uint8).reshape(-1, length)
-        grouped[length] = (np.array(ids, dtype=np.int64), codes.astype(np.uint32))
-    masked = [brand_profile.masked_name(CATEGORIES[c - 1] if 1 <= c <= len(CATEGORIES) else "").lower()
-              for c in range(len(CATEGORIES) + 1)]  # fmt: skip
-    cat = np.minimum(packed.cat, len(masked) - 1).tolist()
-    shown_as = [name.casefold() if name else masked[c] for name, c in zip(names, cat, strict=True)]
-    by_name = sorted(range(n), key=shown_as.__getitem__)  # stable: ties keep id order
     return Index(
         packed=packed,
         created=np.concatenate(created_parts) if created_parts else np.zeros(0, dtype=np.int64),
@@ -414,10 +467,7 @@ def build(shards: Sequence[Shard], shard_size: int) -> Index:
         vocab=vocab,
         word_offsets=offsets,
         word_brands=brands,
-        name_keys=name_keys,
-        name_order=_ranks(np.array(by_name, dtype=np.int64)),
-        masked_order=_ranks(np.lexsort((packed.ids, np.minimum(packed.cat, len(masked) - 1)))),
-        by_length=grouped,
+        word_counts=counts,
         versions={s.number: s.version for s in shards},
     )
 
@@ -517,8 +567,10 @@ def text_tiers(index: Index, words: list[str], by_name: bool) -> np.ndarray:
             best = np.where(topic & (best == 0), np.int8(1), best)
         tier = np.minimum(tier, best)
     if by_name and words:
-        key, keys = " ".join(words), index.name_keys
-        exact = [int(p) for p in np.flatnonzero(tier == 2) if keys[p] == key]
+        # The whole name is the query: among the brands with as many name words (few).
+        key, names = " ".join(words), index.names
+        same = np.flatnonzero((tier == 2) & (index.word_counts == len(words))).tolist()
+        exact = [p for p in same if name_key(names[p]) == key]
         tier[exact] = 3
     return tier
 
@@ -536,14 +588,24 @@ class Page:
 def filter_mask(index: Index, query: Query, excluded: np.ndarray) -> np.ndarray:
     import numpy as np
 
-    from tandem.domain.matching.vocabulary import _AGE_BIT, _COUNTRY_BIT, _GENDER_BIT, _KIND_BIT, _SIZE_CODE
+    from tandem.domain.matching.vocabulary import (
+        _AGE_BIT,
+        _AUDIENCE_CODE,
+        _COUNTRY_BIT,
+        _GENDER_BIT,
+        _KIND_BIT,
+        _SIZE_CODE,
+    )
 
     p = index.packed
     mask = ~excluded
     if query.category:
         mask &= p.cat == category_code(query.category)
     if query.size:
-        mask &= p.size == _SIZE_CODE[query.size.lower()]
+        # The brand's audience band; its company size only when it gave no band.
+        sizes = [_SIZE_CODE[size.lower()] for size, band in HEADCOUNT_AUDIENCE.items() if band == query.size]
+        in_band = p.audience == _AUDIENCE_CODE[query.size.lower()]
+        mask &= in_band | ((p.audience == 0) & np.isin(p.size, sizes))
     if query.age:
         mask &= (p.ages & np.uint64(1 << _AGE_BIT[query.age.lower()])) != 0
     if query.gender:

@@ -10,8 +10,10 @@ docs/decisions.md, 2026-11-29.
 
 DynamoDB calls of a search: (1) the viewer's partition (profile, relations, what is new);
 (2) one BatchGetItem of the caller's items, the viewer's account and, when due, the manifest;
-(3) one BatchGetItem of the page's brands. Loading the index (a cold container, or after shards
-changed) adds one BatchGetItem of the shards it needs.
+(3) one BatchGetItem of the page's brands. A cold container reads the shards in call 2 too (the
+keys of shards 0.., as many as the batch's 100 keys leave room for: every shard of a directory
+of up to about 190,000 brands), so its first search also makes three calls. Reloading shards
+that changed (a warm container), or a shard past that range, adds one BatchGetItem.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from tandem.services import match_index, visibility
 from tandem.services.access import Access
 from tandem.services.matches import search_card, viewer_for
 from tandem.store import news
-from tandem.store.items import get_many
+from tandem.store.items import BATCH_GET_LIMIT, get_many
 from tandem.store.models import Account, Brand, MatchIndexManifest
 from tandem.store.partition import brand_items
 
@@ -49,13 +51,21 @@ class _Cache:
     def due(self, now: float) -> bool:
         return self.index is None or now - self.checked >= CHECK_SECONDS
 
-    def current(self, manifest: MatchIndexManifest | None, now: float) -> rules.Index:
-        """The index, brought up to the manifest's versions (None: not read this time)."""
+    def current(
+        self, manifest: MatchIndexManifest | None, now: float, read: Mapping[int, rules.Shard] | None = None
+    ) -> rules.Index:
+        """The index, brought up to the manifest's versions (None: not read this time). `read`:
+        shards a cold container read with the manifest (taken as they are: a version that moved
+        between the two reads is caught by the next check)."""
         with self.lock:
             if manifest is not None or self.index is None:
                 wanted = manifest.shard_versions if manifest is not None else {}
+                read = read or {}
+                self.shards.update({n: shard for n, shard in read.items() if n in wanted})
                 changed = [
-                    s for s, v in wanted.items() if self.shards.get(s) is None or self.shards[s].version != v
+                    s
+                    for s, v in wanted.items()
+                    if self.shards.get(s) is None or (s not in read and self.shards[s].version != v)
                 ]
                 gone = [s for s in self.shards if s not in wanted]
                 if changed:
@@ -102,16 +112,18 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
     if account_key is not None:
         wanted.append((Account, account_key))
-    due = cache.due(now)
+    due, cold = cache.due(now), cache.index is None
     if due:
         wanted.append((MatchIndexManifest, MatchIndexManifest.key()))
+    if cold:  # the shards too, in the same call (the module's note)
+        wanted += match_index.first_shard_keys(BATCH_GET_LIMIT - len(wanted))
     found = get_many(wanted)  # call 2
     caller.verify(access, found, mine.profile)
     if mine.profile is None:
         raise NotFound("Brand not found")
     viewer = viewer_for(mine.profile, found.get(account_key))
     manifest = found.get(MatchIndexManifest.key()) if due else None
-    index = cache.current(manifest, now)
+    index = cache.current(manifest, now, match_index.search_shards_in(found) if cold else None)
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     excluded = rules.excluded_mask(
         index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only, hidden=hidden)

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tandem.domain import search as search_rows
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, Counter, MatchIndexManifest, MatchIndexShard, MatchModel
+from tandem.store.models import Brand, Counter, Key, MatchIndexManifest, MatchIndexShard, MatchModel
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -316,14 +316,31 @@ def load_for_search(
     loaded = []
     if shards:
         for item in MatchIndexShard.batch_get([MatchIndexShard.key(s) for s in shards]):
-            if not _usable(item):
-                continue  # packed under other rules: the nightly rebuild writes it again
-            loaded.append(
-                search_rows.Shard(
-                    number=item.shard,
-                    version=int(item.version),
-                    records=bytes(item.records or b""),
-                    search=bytes(item.search) if item.search else None,
-                )
-            )
+            shard = _search_shard(item)
+            if shard is not None:
+                loaded.append(shard)
     return loaded, manifest
+
+
+def _search_shard(item: MatchIndexShard) -> search_rows.Shard | None:
+    if not _usable(item):
+        return None  # packed under other rules: the nightly rebuild writes it again
+    return search_rows.Shard(
+        number=item.shard,
+        version=int(item.version),
+        records=bytes(item.records or b""),
+        search=bytes(item.search) if item.search else None,
+    )
+
+
+def first_shard_keys(count: int) -> list[tuple[type[MatchIndexShard], Key]]:
+    """The keys of shards 0..count-1, for a cold container to read in the batch a search makes
+    anyway (brand ids grow from 1, so these are every shard of a directory of up to
+    `count * SHARD_SIZE` brands; a key with no shard costs nothing but its read)."""
+    return [(MatchIndexShard, MatchIndexShard.key(s)) for s in range(count)]
+
+
+def search_shards_in(found: Mapping[Key, Any]) -> dict[int, search_rows.Shard]:
+    """The usable shards among a BatchGetItem's items (first_shard_keys), by number."""
+    shards = (_search_shard(item) for item in found.values() if isinstance(item, MatchIndexShard))
+    return {shard.number: shard for shard in shards if shard is not None}

@@ -202,24 +202,32 @@ def _listed_ids(
     return ids
 
 
-def _other_brand(viewer: Viewer, other_id: int) -> Brand:
+def _other_brand(viewer: Viewer, other_id: int, hidden: frozenset[int] = frozenset()) -> Brand:
+    """The other brand; one `hidden` from the viewer (blocked either way or suspended:
+    tandem.services.visibility) is 'Brand not found', as an unknown one."""
+    if other_id in hidden:
+        raise NotFound(visibility.NOT_FOUND)
     other = brands.get_brand(other_id)  # NotFound: 'Brand not found'
     if other.account_id == viewer.account_id:
         raise ValidationError(OWN_BRAND_MESSAGE)
     return other
 
 
-def set_saved(viewer: Viewer, other_id: int, saved: bool) -> dict[str, bool]:
+def set_saved(
+    viewer: Viewer, other_id: int, saved: bool, hidden: frozenset[int] = frozenset()
+) -> dict[str, bool]:
     """Save (which also undoes a dismissal) or unsave another brand."""
-    _other_brand(viewer, other_id)
+    _other_brand(viewer, other_id, hidden)
     flags = {"saved": True, "dismissed": False} if saved else {"saved": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     return {"saved": saved}
 
 
-def set_dismissed(viewer: Viewer, other_id: int, dismissed: bool) -> dict[str, bool]:
+def set_dismissed(
+    viewer: Viewer, other_id: int, dismissed: bool, hidden: frozenset[int] = frozenset()
+) -> dict[str, bool]:
     """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal."""
-    _other_brand(viewer, other_id)
+    _other_brand(viewer, other_id, hidden)
     flags = {"dismissed": True, "saved": False} if dismissed else {"dismissed": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if dismissed:

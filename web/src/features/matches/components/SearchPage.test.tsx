@@ -52,6 +52,20 @@ describe('Search tab', () => {
     });
   });
 
+  it('filters by the audience sizes a profile offers', async () => {
+    const { user, router } = openSearch('/matches/search', {
+      'GET brands/search': page([]),
+      'GET brands/search?audienceSize=1K-10K': page([northwind]),
+    });
+    const filter = await screen.findByRole('combobox', { name: 'Audience size' });
+    await waitFor(() => {
+      expect(within(filter).getAllByRole('option').map((option) => option.textContent)).toEqual(['Any', ...OPTIONS.audienceSizes]);
+    });
+    await user.selectOptions(filter, '1K-10K');
+    expect(await screen.findByRole('article', { name: 'Northwind Outdoor' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?audienceSize=1K-10K');
+  });
+
   it('shows the next page below the first with its cursor', async () => {
     const first = Array.from({ length: 20 }, (_, i) => matchCard({ id: 100 + i, name: `Kestrel ${i}` }));
     const { user } = openSearch('/matches/search?sort=name', {

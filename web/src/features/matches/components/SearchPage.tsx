@@ -154,7 +154,7 @@ export function SearchPage() {
             choices={choices?.countries.map((country) => ({ value: country.code, label: country.name }))}
             onChange={setField}
           />
-          <Filter label="Company size" field="audienceSize" value={params.audienceSize} choices={choices?.companySizes} onChange={setField} />
+          <Filter label="Audience size" field="audienceSize" value={params.audienceSize} choices={choices?.audienceSizes} onChange={setField} />
           <Filter label="Audience age" field="age" value={params.age} choices={choices?.ageBands} onChange={setField} />
           <Filter label="Audience gender" field="gender" value={params.gender} choices={choices?.genders} onChange={setField} />
           <Filter label="Collab type" field="collabType" value={params.collabType} choices={choices?.collabKinds} onChange={setField} />

@@ -46,15 +46,20 @@ def pitch(feature_id: str, brand: Brand, body: dict[str, Any], now: int | None =
         return rules.pitch_refusal(fresh.status, fresh.expires_at, at, False)
 
     body = body if isinstance(body, dict) else {}
-    return requests.send(
-        brand,
-        {"message": body.get("message")},
-        pitch=Pitch(
-            request_id=request_id,
-            feature_id=feature_id,
-            title=feature.title,
-            brand_id=int(feature.brand_id),
-            live_check=live_check,
-            refusal=refusal,
-        ),
-    )
+    try:
+        return requests.send(
+            brand,
+            {"message": body.get("message")},
+            pitch=Pitch(
+                request_id=request_id,
+                feature_id=feature_id,
+                title=feature.title,
+                brand_id=int(feature.brand_id),
+                live_check=live_check,
+                refusal=refusal,
+            ),
+        )
+    except NotFound:
+        # The feature's brand is blocked either way or suspended (tandem.services.visibility):
+        # the answer of GET pitch/{id} and of an unknown feature, so nothing reveals it.
+        raise NotFound(rules.NOT_FOUND) from None

@@ -91,14 +91,17 @@ def list_connections(
     return {"items": items, "nextCursor": encode_cursor(list(_order(page[-1]))) if more else None}
 
 
-def connection_with(brand_id: int, other_id: int) -> dict[str, Any]:
+def connection_with(brand_id: int, other_id: int, hidden: frozenset[int] | None = None) -> dict[str, Any]:
     """GET connections/{brandId}: the connection with one brand (404 when not connected, or
-    hidden by a block or a suspension)."""
+    hidden by a block or a suspension). `hidden`: tandem.services.visibility.hidden_from, read
+    with the caller's check (read here when None)."""
     from tandem.services import visibility
 
-    relation = BrandRelation.find(brand_id, other_id, consistent=True)
-    if other_id in visibility.hidden_from(brand_id):
+    if hidden is None:
+        hidden = visibility.hidden_from(brand_id)
+    if other_id in hidden:
         raise NotFound(NOT_CONNECTED)
+    relation = BrandRelation.find(brand_id, other_id, consistent=True)
     if relation is None or relation.request_state != rel.CONNECTED or not relation.request_id:
         raise NotFound(NOT_CONNECTED)
     req_key, brand_key = ConnectionRequest.key(relation.request_id), Brand.key(other_id)

@@ -41,6 +41,12 @@ def _verified_link(action: str, actioner: str, actionee: str, unique: str) -> Co
         raise ValidationError(rules.LINK_INVALID) from None
     if (int(req.to_brand_id), int(req.from_brand_id)) != (qa.actioner, qa.actionee):
         raise ValidationError(rules.LINK_INVALID)
+    # Brands blocked either way since the email, or a suspended one: as for an unknown request
+    # (tandem.services.visibility; the link's second read).
+    from tandem.services import visibility
+
+    if qa.actionee in visibility.hidden_from(qa.actioner):
+        raise ValidationError(rules.LINK_INVALID)
     if req.status != rules.PENDING:
         raise LinkGone(rules.refusal(action, req.status))
     return req

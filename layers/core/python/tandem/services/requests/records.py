@@ -31,8 +31,13 @@ def get_request(request_id: str) -> ConnectionRequest:
     return req
 
 
-def party(req: ConnectionRequest, brand_id: int) -> str:
-    """'sender' or 'recipient'; a brand that is neither does not learn the request exists."""
+def party(req: ConnectionRequest, brand_id: int, hidden: frozenset[int] = frozenset()) -> str:
+    """'sender' or 'recipient'; a brand that is neither does not learn the request exists, nor
+    does one whose other brand is `hidden` from it (blocked either way or suspended:
+    tandem.services.visibility), which gets the same 404 as for an unknown request."""
+    other = int(req.to_brand_id) if int(req.from_brand_id) == brand_id else int(req.from_brand_id)
+    if other in hidden:
+        raise NotFound(NOT_FOUND)
     if int(req.from_brand_id) == brand_id:
         return "sender"
     if int(req.to_brand_id) == brand_id and req.status != rules.AWAITING:
@@ -40,10 +45,13 @@ def party(req: ConnectionRequest, brand_id: int) -> str:
     raise NotFound(NOT_FOUND)
 
 
-def view(request_id: str, brand_id: int, sees_names: bool = True) -> dict[str, Any]:
-    """GET requests/{id}: the request as this brand sees it (404 unless it is a party)."""
+def view(
+    request_id: str, brand_id: int, sees_names: bool = True, hidden: frozenset[int] = frozenset()
+) -> dict[str, Any]:
+    """GET requests/{id}: the request as this brand sees it (404 unless it is a party and the
+    other brand is not `hidden` from it)."""
     req = get_request(request_id)
-    party(req, brand_id)
+    party(req, brand_id, hidden)
     return {"request": request_json(req, brand_id, sees_names=sees_names)}
 
 

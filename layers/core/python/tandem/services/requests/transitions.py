@@ -137,9 +137,9 @@ def transition_outcome(
     raise Conflict("This request is busy. Please try again.")
 
 
-def _acting(request_id: str, brand_id: int, action: str) -> ConnectionRequest:
+def _acting(request_id: str, brand_id: int, action: str, hidden: frozenset[int]) -> ConnectionRequest:
     req = get_request(request_id)
-    if party(req, brand_id) != rules.ACTOR[action]:
+    if party(req, brand_id, hidden) != rules.ACTOR[action]:
         who = "received" if rules.ACTOR[action] == "recipient" else "sent"
         raise Forbidden(f"Only the brand that {who} this request can {action} it")
     return req
@@ -152,10 +152,12 @@ def act(
     body: dict[str, Any] | None = None,
     *,
     feature_only: bool = False,
+    hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    """POST requests/{id}/accept|decline|cancel as `brand` -> {request, credits}."""
+    """POST requests/{id}/accept|decline|cancel as `brand` -> {request, credits}; a request
+    with a brand `hidden` from it (tandem.services.visibility) is a 404 as for an unknown one."""
     brand_id = int(brand.brand_id)
-    req = _acting(request_id, brand_id, action)
+    req = _acting(request_id, brand_id, action, hidden)
     reply = None
     if action == "decline":
         reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
 /** The plain `{ message }` answer of the account-link calls. */
@@ -52,4 +53,30 @@ export function setPasswordWithCode(
 /** Stops the welcome email series for the signed-in user (the link in those emails). */
 export function stopWelcomeEmails(email: string): Promise<MessageResponse> {
   return api.get<MessageResponse>(`users/stop-welcome-emails/${encodeURIComponent(email)}`);
+}
+
+// ---------------------------------------------------------------- writes (mutations)
+// The account screens show a refusal above (or on) their fields: no error toast.
+
+/** Create an account (the create-account form): 400 with per-field `errors`, 409 when the email is taken. */
+export function useCreateAccount() {
+  return useMutation({ mutationFn: createAccount });
+}
+
+/** Email a link to reset a forgotten password (the forgot-password form). */
+export function useForgotPassword() {
+  return useMutation({ mutationFn: forgotPassword });
+}
+
+/** Email a link to create a first password (the set-up-password forms). */
+export function useSetupPassword() {
+  return useMutation({ mutationFn: setupPassword });
+}
+
+/** Set a password with the code of an emailed reset or create link. */
+export function useSetPasswordWithCode(kind: PasswordLinkKind) {
+  return useMutation({
+    mutationFn: ({ code, password }: { readonly code: string; readonly password: string }) =>
+      setPasswordWithCode(kind, code, password),
+  });
 }

@@ -1,5 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api } from '@/lib/api';
+import { markEmailConfirmed } from '@/lib/login-check';
 
 /** The plain `{ message }` answer of the account-link calls. */
 export interface MessageResponse {
@@ -79,4 +80,23 @@ export function useSetPasswordWithCode(kind: PasswordLinkKind) {
     mutationFn: ({ code, password }: { readonly code: string; readonly password: string }) =>
       setPasswordWithCode(kind, code, password),
   });
+}
+
+/** What a confirmation link without a code says (nothing is asked of the server). */
+export const MISSING_CODE = 'This confirmation link is incomplete. Please open the link from your email again.';
+
+/** Confirm an email address with the code of the emailed link; what the app knows of the user says so. */
+export function useConfirmEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => (code === '' ? Promise.reject(new ApiError(0, MISSING_CODE)) : confirmEmail(code)),
+    onSuccess: () => {
+      markEmailConfirmed(client);
+    },
+  });
+}
+
+/** Stop the welcome emails (the link at their foot). */
+export function useStopWelcomeEmails() {
+  return useMutation({ mutationFn: stopWelcomeEmails });
 }

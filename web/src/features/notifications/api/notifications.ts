@@ -187,3 +187,10 @@ export function useSelectSlackChannel() {
     onSuccess: (answer) => client.setQueryData(notificationKeys.slack, answer),
   });
 }
+
+/** One-click unsubscribe from an email's footer link (the token names the member and the kind of email). */
+export function useUnsubscribe(token: string) {
+  return useMutation({
+    mutationFn: () => api.post<{ message: string }>(`notifications/unsubscribe/${encodeURIComponent(token)}`),
+  });
+}

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { confirm } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { describeError, messageOf } from '@/lib/api';
 import {
@@ -81,16 +81,13 @@ function SlackSection() {
   const select = useSelectSlackChannel();
   const showError = (failure: unknown) => { setError(messageOf(failure)); };
   const askDisconnect = async () => {
-    try {
-      await confirm({
-        title: 'Disconnect Slack?',
-        message: 'Tandem stops posting to Slack, and Slack is turned off in your notifications. You can connect it again at any time.',
-        confirmLabel: 'Disconnect Slack',
-        danger: true,
-      });
-    } catch {
-      return;
-    }
+    const yes = await confirmed({
+      title: 'Disconnect Slack?',
+      message: 'Tandem stops posting to Slack, and Slack is turned off in your notifications. You can connect it again at any time.',
+      confirmLabel: 'Disconnect Slack',
+      danger: true,
+    });
+    if (!yes) return;
     setError(null);
     disconnect.mutate(undefined, { onSuccess: () => { setChoosing(false); }, onError: showError });
   };

@@ -1,4 +1,6 @@
-import { api } from '@/lib/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api } from '@/lib/api';
+import { markEmailConfirmed } from '@/lib/login-check';
 
 /** The plain `{ message }` answer of the account-link calls. */
 export interface MessageResponse {
@@ -52,4 +54,49 @@ export function setPasswordWithCode(
 /** Stops the welcome email series for the signed-in user (the link in those emails). */
 export function stopWelcomeEmails(email: string): Promise<MessageResponse> {
   return api.get<MessageResponse>(`users/stop-welcome-emails/${encodeURIComponent(email)}`);
+}
+
+// ---------------------------------------------------------------- writes (mutations)
+// The account screens show a refusal above (or on) their fields: no error toast.
+
+/** Create an account (the create-account form): 400 with per-field `errors`, 409 when the email is taken. */
+export function useCreateAccount() {
+  return useMutation({ mutationFn: createAccount });
+}
+
+/** Email a link to reset a forgotten password (the forgot-password form). */
+export function useForgotPassword() {
+  return useMutation({ mutationFn: forgotPassword });
+}
+
+/** Email a link to create a first password (the set-up-password forms). */
+export function useSetupPassword() {
+  return useMutation({ mutationFn: setupPassword });
+}
+
+/** Set a password with the code of an emailed reset or create link. */
+export function useSetPasswordWithCode(kind: PasswordLinkKind) {
+  return useMutation({
+    mutationFn: ({ code, password }: { readonly code: string; readonly password: string }) =>
+      setPasswordWithCode(kind, code, password),
+  });
+}
+
+/** What a confirmation link without a code says (nothing is asked of the server). */
+export const MISSING_CODE = 'This confirmation link is incomplete. Please open the link from your email again.';
+
+/** Confirm an email address with the code of the emailed link; what the app knows of the user says so. */
+export function useConfirmEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => (code === '' ? Promise.reject(new ApiError(0, MISSING_CODE)) : confirmEmail(code)),
+    onSuccess: () => {
+      markEmailConfirmed(client);
+    },
+  });
+}
+
+/** Stop the welcome emails (the link at their foot). */
+export function useStopWelcomeEmails() {
+  return useMutation({ mutationFn: stopWelcomeEmails });
 }

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { ApiError, api } from '@/lib/api';
 import { startSession, type LoginResponse } from './login';
 
@@ -28,4 +29,15 @@ export async function instantLogin(code: string, id: string, status?: string): P
     }
     throw error;
   }
+}
+
+export interface InstantLoginLink {
+  readonly code: string;
+  readonly id: string;
+  readonly status?: string;
+}
+
+/** Sign in with an emailed link (the instant-login page): a refusal is the page's to show, no error toast. */
+export function useInstantLogin() {
+  return useMutation({ mutationFn: ({ code, id, status }: InstantLoginLink) => instantLogin(code, id, status) });
 }

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import {
   saveSession,
@@ -53,4 +54,12 @@ export function startSession(response: LoginResponse): LoginResponse {
 /** Signs in and stores the session. Rejects with ApiError (status + server message). */
 export async function login(request: LoginRequest): Promise<LoginResponse> {
   return startSession(await api.post<LoginResponse>('users/login', request, { auth: false }));
+}
+
+/**
+ * Sign in (the sign-in form): a refusal (401 wrong password, 429 too many attempts) is the
+ * form's to show above its fields, and a 400 sends the member to create a password: no error toast.
+ */
+export function useLogin() {
+  return useMutation({ mutationFn: login });
 }

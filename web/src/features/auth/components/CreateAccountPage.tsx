@@ -1,12 +1,13 @@
 import { EmailField } from '@/components/form/EmailField';
-import { useState, type SubmitEvent } from 'react';
+import { type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '@/components/form/FormField';
+import { formErrorOf, showFieldErrors } from '@/components/form/server-errors';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { ApiError, describeError } from '@/lib/api';
-import { createAccount } from '../api/account';
+import { ApiError } from '@/lib/api';
+import { useCreateAccount } from '../api/account';
 import { AuthCard } from './AuthCard';
 import { EMAIL_FIELD, NEW_PASSWORD_FIELD, PASSWORD_HINT, REQUIRED_FIELD, validateAll } from './fields';
 
@@ -39,38 +40,27 @@ export function CreateAccountPage() {
   const brandName = useField(REQUIRED_FIELD);
   const email = useField(EMAIL_FIELD);
   const password = useField(NEW_PASSWORD_FIELD);
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<{ message: string; emailTaken: boolean } | null>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const create = useCreateAccount();
+  // The server's message stays above the fields even when it also put messages on them.
+  const serverError = formErrorOf(create.error);
+  const emailTaken = create.error instanceof ApiError && create.error.status === EMAIL_TAKEN_STATUS;
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (submitting || !validateAll([name, brandName, email, password])) return;
-    setServerError(null);
-    setSubmitting(true);
-    const request = {
-      name: name.value.trim(),
-      email: email.value.trim(),
-      password: password.value,
-      brandName: brandName.value.trim(),
-    };
-    try {
-      await createAccount(request);
-      setSentTo(request.email);
-    } catch (error) {
-      const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
-      const fields = { name, brandName, email, password };
-      for (const [key, field] of Object.entries(fields)) {
-        const message = fieldErrors[key];
-        if (message) field.setError(message);
-      }
-      const emailTaken = error instanceof ApiError && error.status === EMAIL_TAKEN_STATUS;
-      setServerError({ message: describeError(error), emailTaken });
-      setSubmitting(false);
-    }
+    if (create.isPending || create.isSuccess || !validateAll([name, brandName, email, password])) return;
+    const fields = { name, brandName, email, password };
+    create.mutate(
+      {
+        name: name.value.trim(),
+        email: email.value.trim(),
+        password: password.value,
+        brandName: brandName.value.trim(),
+      },
+      { onError: (error) => showFieldErrors(error, fields, { focus: false }) },
+    );
   };
 
-  if (sentTo !== null) return <CheckYourEmail email={sentTo} />;
+  if (create.isSuccess) return <CheckYourEmail email={create.variables.email} />;
 
   return (
     <AuthCard
@@ -82,11 +72,11 @@ export function CreateAccountPage() {
         </>
       }
     >
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         {serverError && (
           <Alert>
-            {serverError.message}
-            {serverError.emailTaken && (
+            {serverError}
+            {emailTaken && (
               <>
                 {' '}
                 <Link to="/login">Sign in</Link> or <Link to="/forgot-password">reset your password</Link>.
@@ -105,7 +95,7 @@ export function CreateAccountPage() {
           autoComplete="new-password"
           hint={PASSWORD_HINT}
         />
-        <Button type="submit" block busy={submitting}>
+        <Button type="submit" block busy={create.isPending}>
           Create account
         </Button>
       </form>

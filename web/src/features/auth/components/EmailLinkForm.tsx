@@ -1,10 +1,11 @@
 import { EmailField } from '@/components/form/EmailField';
-import { useState, type ReactNode, type SubmitEvent } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { type ReactNode, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
+import { formErrorOf } from '@/components/form/server-errors';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { describeError } from '@/lib/api';
 import type { MessageResponse } from '../api/account';
 import { AuthCard } from './AuthCard';
 import { EMAIL_FIELD, validateAll } from './fields';
@@ -13,30 +14,21 @@ export interface EmailLinkFormProps {
   readonly title: string;
   readonly lead: ReactNode;
   readonly submitLabel: string;
-  readonly send: (email: string) => Promise<MessageResponse>;
+  /** The write that emails the link (a hook of ../api/account), given the address. */
+  readonly send: UseMutationResult<MessageResponse, Error, string>;
   readonly initialEmail?: string;
 }
 
 /** "Enter your email and we'll send you a link" (forgot password, set up password). */
 export function EmailLinkForm({ title, lead, submitLabel, send, initialEmail = '' }: EmailLinkFormProps) {
   const email = useField({ ...EMAIL_FIELD, initialValue: initialEmail });
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
+  const serverError = formErrorOf(send.error);
+  const sent = send.isSuccess ? { email: send.variables, message: send.data.message } : null;
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (submitting || !validateAll([email])) return;
-    setServerError(null);
-    setSubmitting(true);
-    const address = email.value.trim();
-    try {
-      const response = await send(address);
-      setSent({ email: address, message: response.message });
-    } catch (error) {
-      setServerError(describeError(error));
-      setSubmitting(false);
-    }
+    if (send.isPending || !validateAll([email])) return;
+    send.mutate(email.value.trim());
   };
 
   const backToSignIn = (
@@ -71,10 +63,10 @@ export function EmailLinkForm({ title, lead, submitLabel, send, initialEmail = '
 
   return (
     <AuthCard title={title} lead={lead} footer={backToSignIn}>
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         {serverError && <Alert>{serverError}</Alert>}
         <EmailField field={email} autoFocus />
-        <Button type="submit" block busy={submitting}>
+        <Button type="submit" block busy={send.isPending}>
           {submitLabel}
         </Button>
       </form>

@@ -1,14 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { describeError } from '@/lib/api';
 import { safeRedirect } from '@/lib/redirect';
-import { instantLogin, SignInLinkRefused } from '../api/instant-login';
+import { SignInLinkRefused, useInstantLogin } from '../api/instant-login';
 import { AuthCard } from './AuthCard';
-
-type State =
-  | { readonly status: 'pending' }
-  | { readonly status: 'error'; readonly message: string; readonly email: string | null };
 
 /**
  * /login/{code}/{id}[/{status}]: the one-time sign-in link from an email. It signs the member in
@@ -19,27 +15,29 @@ type State =
 export function InstantLoginPage() {
   const { code = '', id = '', status } = useParams();
   const navigate = useNavigate();
-  const [state, setState] = useState<State>({ status: 'pending' });
+  const signIn = useInstantLogin();
+  const start = signIn.mutate;
   const started = useRef(false);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    instantLogin(code, id, status).then(
-      (session) => {
-        void navigate(safeRedirect(session.redirect) ?? '/', { replace: true });
-      },
-      (error: unknown) => {
-        setState({
-          status: 'error',
-          message: error instanceof SignInLinkRefused ? error.message : describeError(error),
-          email: error instanceof SignInLinkRefused ? error.email : null,
-        });
+    start(
+      { code, id, status },
+      {
+        onSuccess: (session) => {
+          void navigate(safeRedirect(session.redirect) ?? '/', { replace: true });
+        },
       },
     );
-  }, [code, id, status, navigate]);
+  }, [code, id, status, navigate, start]);
 
-  if (state.status === 'error') {
+  if (signIn.isError) {
+    const failure = signIn.error;
+    const state = {
+      message: failure instanceof SignInLinkRefused ? failure.message : describeError(failure),
+      email: failure instanceof SignInLinkRefused ? failure.email : null,
+    };
     return (
       <AuthCard icon="alert" title="This sign-in link didn't work" lead={state.message}>
         <p className="muted small">Sign-in links in our emails work once, for 72 hours. You can still sign in with your password.</p>

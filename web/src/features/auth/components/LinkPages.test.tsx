@@ -114,4 +114,23 @@ describe('single-use links under StrictMode', () => {
     expect(await screen.findByRole('heading', { name: 'Email confirmed' })).toBeInTheDocument();
     expect(api.calls('POST users/confirm-email')).toHaveLength(1);
   });
+
+  it('signs in once with an emailed link even when React mounts the page twice', async () => {
+    const api = mockApi({
+      'POST users/instant-login': {
+        access_token: 'access-i',
+        refresh_token: 'refresh-i',
+        uid: 'u5',
+        account: 'a5',
+        initials: 'CD',
+        name: 'Cleo Dane',
+        firstName: 'Cleo',
+        sessionInfo: { access: 'member' },
+      },
+      ...shellRoutes(),
+    });
+    renderRoute('/login/code-7/u5', { strict: true });
+    expect(await screen.findByRole('heading', { name: 'Welcome back, Cleo' })).toBeInTheDocument();
+    expect(api.calls('POST users/instant-login')).toHaveLength(1);
+  });
 });

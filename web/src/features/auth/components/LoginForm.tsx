@@ -1,12 +1,13 @@
 import { EmailField } from '@/components/form/EmailField';
-import { useState, type SubmitEvent } from 'react';
+import { type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { FormField } from '@/components/form/FormField';
+import { formErrorOf } from '@/components/form/server-errors';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { ApiError, describeError } from '@/lib/api';
-import { login, NO_PASSWORD_STATUS, type LoginResponse } from '../api/login';
+import { ApiError } from '@/lib/api';
+import { NO_PASSWORD_STATUS, useLogin, type LoginResponse } from '../api/login';
 import { EMAIL_FIELD, REQUIRED_FIELD, validateAll } from './fields';
 
 export interface LoginFormProps {
@@ -17,33 +18,38 @@ export interface LoginFormProps {
   readonly initialEmail?: string;
 }
 
+/** A 400 from sign-in: the account has no password yet (the page sends the member to create one). */
+function isNoPassword(error: unknown): boolean {
+  return error instanceof ApiError && error.status === NO_PASSWORD_STATUS;
+}
+
 export function LoginForm({ onSuccess, onNoPassword, initialEmail = '' }: LoginFormProps) {
   const email = useField({ ...EMAIL_FIELD, initialValue: initialEmail });
   const password = useField(REQUIRED_FIELD);
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const signIn = useLogin();
+  // Signed in (or sent to create a password): the form stays busy while the page moves on.
+  const submitting = signIn.isPending || signIn.isSuccess || isNoPassword(signIn.error);
+  const serverError = isNoPassword(signIn.error) ? null : formErrorOf(signIn.error);
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting || !validateAll([email, password])) return;
-    setServerError(null);
-    setSubmitting(true);
     const address = email.value.trim();
-    try {
-      const response = await login({ email: address, password: password.value });
-      await onSuccess(response);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === NO_PASSWORD_STATUS) {
-        await onNoPassword(address);
-        return;
-      }
-      setServerError(describeError(error));
-      setSubmitting(false);
-    }
+    signIn.mutate(
+      { email: address, password: password.value },
+      {
+        onSuccess: (response) => {
+          void onSuccess(response);
+        },
+        onError: (error) => {
+          if (isNoPassword(error)) void onNoPassword(address);
+        },
+      },
+    );
   };
 
   return (
-    <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+    <form className="form" noValidate onSubmit={submit}>
       {serverError && <Alert>{serverError}</Alert>}
       <EmailField field={email} autoComplete="username" autoFocus />
       <FormField

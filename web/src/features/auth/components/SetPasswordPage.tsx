@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState, type SubmitEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { FormField } from '@/components/form/FormField';
+import { formErrorOf } from '@/components/form/server-errors';
 import { useField } from '@/components/form/use-field';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { api, ApiError, describeError } from '@/lib/api';
-import { setPasswordWithCode, type PasswordLinkKind } from '../api/account';
+import { api, ApiError } from '@/lib/api';
+import { useSetPasswordWithCode, type PasswordLinkKind } from '../api/account';
 import { AuthCard } from './AuthCard';
 import { NEW_PASSWORD_FIELD, PASSWORD_HINT, PASSWORDS_DIFFER, validateAll } from './fields';
 
@@ -88,22 +89,14 @@ function SetPasswordForm({ kind }: { readonly kind: PasswordLinkKind }) {
     [password.value],
   );
   const confirmation = useField(matches);
-  const [submitting, setSubmitting] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const save = useSetPasswordWithCode(kind);
+  const serverError = formErrorOf(save.error);
+  const done = save.data?.message ?? null;
 
-  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (submitting || !validateAll([password, confirmation])) return;
-    setServerError(null);
-    setSubmitting(true);
-    try {
-      const response = await setPasswordWithCode(kind, code, password.value);
-      setDone(response.message);
-    } catch (error) {
-      setServerError(describeError(error));
-      setSubmitting(false);
-    }
+    if (save.isPending || !validateAll([password, confirmation])) return;
+    save.mutate({ code, password: password.value });
   };
 
   if (check.status === 'checking') {
@@ -150,7 +143,7 @@ function SetPasswordForm({ kind }: { readonly kind: PasswordLinkKind }) {
         </>
       }
     >
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={submit}>
         {serverError && (
           <Alert>
             {serverError} <Link to={copy.newLinkPath}>Request a new link</Link>
@@ -172,7 +165,7 @@ function SetPasswordForm({ kind }: { readonly kind: PasswordLinkKind }) {
           label={copy.confirmLabel}
           autoComplete="new-password"
         />
-        <Button type="submit" block busy={submitting}>
+        <Button type="submit" block busy={save.isPending}>
           {copy.submit}
         </Button>
       </form>

@@ -1,10 +1,11 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/testing/render-route';
 import { StopWelcomeEmailsPage } from './StopWelcomeEmailsPage';
 
 function renderAt(path: string) {
-  return render(
+  return renderWithProviders(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/stop-welcome-emails/:email" element={<StopWelcomeEmailsPage />} />

@@ -1,13 +1,13 @@
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { stopWelcomeEmails } from '../api/account';
+import { useStopWelcomeEmails } from '../api/account';
 import { AuthCard } from './AuthCard';
 import { useLinkAction } from './use-link-action';
 
 /** /stop-welcome-emails/{email}: the unsubscribe link at the foot of the welcome emails. */
 export function StopWelcomeEmailsPage() {
   const email = useParams().email ?? '';
-  const state = useLinkAction(() => stopWelcomeEmails(email));
+  const state = useLinkAction(useStopWelcomeEmails(), email);
   const home = (
     <Link to="/" className="button button--primary button--block">
       Go to your dashboard

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { describeError } from '@/lib/api';
 
 export type LinkActionState<T> =
@@ -7,27 +8,22 @@ export type LinkActionState<T> =
   | { readonly status: 'error'; readonly message: string };
 
 /**
- * Runs the one-time call behind an emailed link (confirm email, instant login)
- * exactly once, even when React mounts the page twice in development: the codes
- * are single-use, so a second call would fail.
+ * Runs the one-time write behind an emailed link (confirm email, stop welcome emails) with
+ * these variables exactly once, even when React mounts the page twice in development: the
+ * codes are single-use, so a second call would fail.
  */
-export function useLinkAction<T>(run: () => Promise<T>): LinkActionState<T> {
-  const [state, setState] = useState<LinkActionState<T>>({ status: 'pending' });
+export function useLinkAction<T, V>(action: UseMutationResult<T, Error, V>, variables: V): LinkActionState<T> {
   const started = useRef(false);
-  const runRef = useRef(run);
+  const run = action.mutate;
+  const variablesRef = useRef(variables);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    runRef.current().then(
-      (data) => {
-        setState({ status: 'success', data });
-      },
-      (error: unknown) => {
-        setState({ status: 'error', message: describeError(error) });
-      },
-    );
-  }, []);
+    run(variablesRef.current);
+  }, [run]);
 
-  return state;
+  if (action.isSuccess) return { status: 'success', data: action.data };
+  if (action.isError) return { status: 'error', message: describeError(action.error) };
+  return { status: 'pending' };
 }

@@ -1,7 +1,8 @@
-import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { api, asBrand } from '@/lib/api';
+import { errorToast } from '@/lib/mutations';
 import { matchKeys } from './keys';
-import type { MatchCard } from './matches';
+import { setSaved, type MatchCard } from './matches';
 
 /** docs/api.md "Matches": GET brands/search, one page (20 cards). */
 export interface SearchPage {
@@ -78,4 +79,22 @@ export function updateSearches(client: QueryClient, brand: string, brandId: numb
         }
       : data,
   );
+}
+
+/**
+ * Save (or unsave) a brand from the search results: every loaded search shows it, and the
+ * Matches lists are asked again; a refusal is an error toast.
+ */
+export function useSaveFromSearch(brand: string | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: matchKeys.changes(brand ?? ''),
+    meta: errorToast("We couldn't save that brand"),
+    mutationFn: (match: MatchCard) => setSaved(match.id, !match.saved, asBrand(brand ?? 'default')),
+    onSuccess: (answer, match) => {
+      if (brand === null) return;
+      updateSearches(client, brand, match.id, answer.saved);
+      void client.invalidateQueries({ queryKey: matchKeys.allLists(brand) });
+    },
+  });
 }

@@ -89,6 +89,19 @@ describe('Search tab', () => {
     expect(screen.getByText('Brand names are hidden.')).toBeInTheDocument();
   });
 
+  it('saves a brand from the results, and says so in a toast when the save is refused', async () => {
+    const { user, api } = openSearch('/matches/search?q=north', {
+      'GET brands/search?q=north': page([northwind]),
+      'PUT matches/31/saved': jsonResponse({ error: 'Service unavailable' }, 503),
+    });
+    const card = within(await screen.findByRole('article', { name: 'Northwind Outdoor' }));
+    await user.click(card.getByRole('button', { name: 'Save Northwind Outdoor' }));
+    expect(await screen.findByText("We couldn't save that brand")).toBeInTheDocument();
+    expect(screen.getByText('Service unavailable')).toBeInTheDocument();
+    expect(card.queryByText('Saved')).not.toBeInTheDocument();
+    expect(api.calls('PUT matches/31/saved')).toHaveLength(1);
+  });
+
   it("shows the server's reason when a search is refused, and lets the member try again", async () => {
     openSearch('/matches/search?category=rockets', {
       'GET brands/search?category=rockets': jsonResponse({ error: 'Choose a category from the list' }, 400),

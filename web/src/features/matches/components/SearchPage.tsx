@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, type SubmitEvent } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
@@ -7,17 +6,14 @@ import { PageLoader } from '@/components/ui/PageLoader';
 import { useBrandOptions, usePathBrand } from '@/features/brands';
 import { useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { openSubscriptionOverlay } from '@/features/subscriptions';
-import { asBrand, describeError } from '@/lib/api';
-import { showToast } from '@/lib/toast';
-import { matchKeys } from '../api/keys';
-import { setSaved, type MatchCard as Match } from '../api/matches';
+import { describeError } from '@/lib/api';
 import {
   MAX_QUERY,
   SORTS,
   searchParamsOf,
   searchQueryString,
-  updateSearches,
   useBrandSearch,
+  useSaveFromSearch,
   type SearchField,
   type SearchParams,
 } from '../api/search';
@@ -66,7 +62,6 @@ export function SearchPage() {
   const brandId = useCurrentBrandId();
   const dashboard = useDashboard();
   const options = useBrandOptions();
-  const client = useQueryClient();
   const canLoad = pathBrand.ready && brandId !== null;
   const search = useBrandSearch(canLoad ? brandId : null, query);
   const pages = search.data?.pages ?? [];
@@ -87,18 +82,7 @@ export function SearchPage() {
     go({ ...params, q: (typeof typed === 'string' ? typed.trim() : '') || undefined });
   };
 
-  const save = useMutation({
-    mutationKey: matchKeys.changes(brandId ?? ''),
-    mutationFn: (match: Match) => setSaved(match.id, !match.saved, asBrand(brandId ?? 'default')),
-    onSuccess: (answer, match) => {
-      if (brandId === null) return;
-      updateSearches(client, brandId, match.id, answer.saved);
-      void client.invalidateQueries({ queryKey: matchKeys.allLists(brandId) });
-    },
-    onError: (error) => {
-      showToast({ title: "We couldn't save that brand", message: describeError(error), tone: 'error' });
-    },
-  });
+  const save = useSaveFromSearch(brandId);
 
   const filtered = Object.keys(params).some((field) => field !== 'sort');
   const choices = options.data;

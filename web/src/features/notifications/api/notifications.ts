@@ -1,5 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { turnOnBrowserPush } from './push';
 
 export type PlatformKey = 'email' | 'browser' | 'slack';
 
@@ -118,4 +119,78 @@ export function slackAuthUrl(): Promise<string> {
 
 export function selectSlackChannel(channel: SlackChannel): Promise<SlackStatus> {
   return api.post<SlackStatus>('slack/select-channel', { channelId: channel.id, channelName: channel.name });
+}
+
+// ---------------------------------------------------------------- writes (mutations)
+// The Notifications page tells a refusal in its own alerts (above the table, in the Slack and
+// sign-in-links sections): no error toast.
+
+export interface SettingsSave {
+  readonly change: SettingsChange;
+  /** Browser push is being turned on: this browser asks permission and subscribes first (SPEC section 5). */
+  readonly browserPush?: boolean;
+}
+
+/** Save a change of the notification settings; turning browser push on subscribes this browser first. */
+export function useSaveSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ change, browserPush = false }: SettingsSave) => {
+      if (browserPush) await turnOnBrowserPush();
+      return saveSettings(change);
+    },
+    onSuccess: (saved) => client.setQueryData(notificationKeys.user, saved),
+  });
+}
+
+/** Send a test browser notification. */
+export function useSendTestNotification() {
+  return useMutation({ mutationFn: sendTestNotification });
+}
+
+/** Turn the one-click sign-in links in emails on or off. */
+export function useSaveSignInLinks() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveSignInLinks,
+    onSuccess: (answer) => client.setQueryData(signInLinksQuery().queryKey, answer),
+  });
+}
+
+/** Connect Slack: the browser goes to Slack's consent page. */
+export function useConnectSlack() {
+  return useMutation({
+    mutationFn: slackAuthUrl,
+    onSuccess: (url) => {
+      window.location.assign(url);
+    },
+  });
+}
+
+/** Disconnect Slack: it is off wherever it was chosen, so the settings are asked again. */
+export function useDisconnectSlack() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: disconnectSlack,
+    onSuccess: (answer) => {
+      client.setQueryData(notificationKeys.slack, answer);
+      void client.invalidateQueries({ queryKey: notificationKeys.user });
+    },
+  });
+}
+
+/** Choose the Slack channel Tandem posts to. */
+export function useSelectSlackChannel() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: selectSlackChannel,
+    onSuccess: (answer) => client.setQueryData(notificationKeys.slack, answer),
+  });
+}
+
+/** One-click unsubscribe from an email's footer link (the token names the member and the kind of email). */
+export function useUnsubscribe(token: string) {
+  return useMutation({
+    mutationFn: () => api.post<{ message: string }>(`notifications/unsubscribe/${encodeURIComponent(token)}`),
+  });
 }

@@ -1,4 +1,4 @@
-import { api } from '@/lib/api';
+import { ApiError, api } from '@/lib/api';
 
 /** SPEC sections 5 and 8: the browser toggle's messages. */
 export const PUSH_MESSAGES = {
@@ -12,7 +12,17 @@ export const PUSH_MESSAGES = {
     'Browser notifications were disabled because permission is not granted. Please enable notifications and try again.',
 } as const;
 
-export class PushError extends Error {}
+/**
+ * A browser push step that failed, with the message to show: an ApiError with status 0, as
+ * for any step no server answered (lib/mutations.ts), so it reads like any refused write.
+ */
+export class PushError extends ApiError {
+  override readonly name = 'PushError';
+
+  constructor(message: string) {
+    super(0, message);
+  }
+}
 
 export function pushSupported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window && 'serviceWorker' in navigator && 'PushManager' in window;
@@ -73,5 +83,14 @@ export async function enableBrowserPush(): Promise<void> {
     await api.post('browser-notifications/subscribe', subscription.toJSON());
   } catch {
     throw new PushError(PUSH_MESSAGES.failedToSubscribe);
+  }
+}
+
+/** enableBrowserPush, whose every failure is a PushError (an unforeseen one says push could not start). */
+export async function turnOnBrowserPush(): Promise<void> {
+  try {
+    await enableBrowserPush();
+  } catch (error) {
+    throw error instanceof PushError ? error : new PushError(PUSH_MESSAGES.failedToInit);
   }
 }

@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
-import { renderRoute } from '@/testing/render-route';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { TEST_MESSAGE_MS } from './NotificationsPage';
 
@@ -102,6 +102,25 @@ describe('NotificationsPage', () => {
       expect(api.calls('PUT notifications/user')).toHaveLength(1);
     });
     expect(api.calls('PUT notifications/user')[0]?.body).toEqual({ requests_received: { email: false } });
+  });
+
+  it('shows a refused save once, above the table, and leaves the toggle as it was', async () => {
+    const { user } = open({ 'PUT notifications/user': jsonResponse({ error: 'Settings could not be saved' }, 400) });
+    const box = await screen.findByRole('checkbox', { name: 'Requests received: Email' });
+    await user.click(box);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Settings could not be saved');
+    expect(screen.getAllByText('Settings could not be saved')).toHaveLength(1); // no error toast as well
+    expect(box).toBeChecked();
+  });
+
+  it('says why the test notification failed', async () => {
+    const { user } = open({
+      'POST browser-notifications/send-test': jsonResponse({ error: 'Turn browser notifications on first' }, 400),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Send test notification' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to send test notification: Turn browser notifications on first',
+    );
   });
 
   it('says push is unsupported and leaves the browser toggle off', async () => {

@@ -1,24 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { confirm } from '@/components/ui/confirm';
+import { confirmed } from '@/components/ui/confirmed';
 import { PageLoader } from '@/components/ui/PageLoader';
-import { describeError } from '@/lib/api';
+import { describeError, messageOf } from '@/lib/api';
 import {
-  disconnectSlack,
-  saveSignInLinks,
   signInLinksQuery,
-  notificationKeys,
   optionsQuery,
-  saveSettings,
-  selectSlackChannel,
-  sendTestNotification,
   settingsQuery,
-  slackAuthUrl,
   slackChannelsQuery,
   slackStatusQuery,
+  useConnectSlack,
+  useDisconnectSlack,
+  useSaveSettings,
+  useSaveSignInLinks,
+  useSelectSlackChannel,
+  useSendTestNotification,
   type NotificationPlatform,
   type NotificationSettings,
   type NotificationSource,
@@ -26,7 +25,7 @@ import {
   type SettingsChange,
   type SlackChannel,
 } from '../api/notifications';
-import { enableBrowserPush, isSubscribed, PUSH_MESSAGES, PushError, pushSupported } from '../api/push';
+import { isSubscribed, PUSH_MESSAGES, pushSupported } from '../api/push';
 
 /** SPEC section 9: the test notification's confirmation hides after 10 seconds. */
 export const TEST_MESSAGE_MS = 10_000;
@@ -72,49 +71,26 @@ function Cell({
 }
 
 function SlackSection() {
-  const queryClient = useQueryClient();
   const status = useQuery(slackStatusQuery());
   const [choosing, setChoosing] = useState(false);
   const [chosen, setChosen] = useState('');
   const [error, setError] = useState<string | null>(null);
   const channels = useQuery({ ...slackChannelsQuery(), enabled: choosing });
-  const connect = useMutation({
-    mutationFn: slackAuthUrl,
-    onSuccess: (url) => { window.location.assign(url); },
-    onError: (failure) => { setError(describeError(failure)); },
-  });
-  const disconnect = useMutation({
-    mutationFn: disconnectSlack,
-    onSuccess: (answer) => {
-      queryClient.setQueryData(notificationKeys.slack, answer);
-      // Slack is off wherever it was chosen: the table shows it.
-      void queryClient.invalidateQueries({ queryKey: notificationKeys.user });
-      setChoosing(false);
-    },
-    onError: (failure) => { setError(describeError(failure)); },
-  });
+  const connect = useConnectSlack();
+  const disconnect = useDisconnectSlack();
+  const select = useSelectSlackChannel();
+  const showError = (failure: unknown) => { setError(messageOf(failure)); };
   const askDisconnect = async () => {
-    try {
-      await confirm({
-        title: 'Disconnect Slack?',
-        message: 'Tandem stops posting to Slack, and Slack is turned off in your notifications. You can connect it again at any time.',
-        confirmLabel: 'Disconnect Slack',
-        danger: true,
-      });
-    } catch {
-      return;
-    }
+    const yes = await confirmed({
+      title: 'Disconnect Slack?',
+      message: 'Tandem stops posting to Slack, and Slack is turned off in your notifications. You can connect it again at any time.',
+      confirmLabel: 'Disconnect Slack',
+      danger: true,
+    });
+    if (!yes) return;
     setError(null);
-    disconnect.mutate();
+    disconnect.mutate(undefined, { onSuccess: () => { setChoosing(false); }, onError: showError });
   };
-  const select = useMutation({
-    mutationFn: selectSlackChannel,
-    onSuccess: (answer) => {
-      queryClient.setQueryData(notificationKeys.slack, answer);
-      setChoosing(false);
-    },
-    onError: (failure) => { setError(describeError(failure)); },
-  });
 
   function save() {
     const channel = channels.data?.find((item) => item.id === chosen);
@@ -123,7 +99,7 @@ function SlackSection() {
       return;
     }
     setError(null);
-    select.mutate(channel satisfies SlackChannel);
+    select.mutate(channel satisfies SlackChannel, { onSuccess: () => { setChoosing(false); }, onError: showError });
   }
 
   return (
@@ -134,7 +110,7 @@ function SlackSection() {
       {status.data && !status.data.connected && (
         <>
           <p>Not connected. Connect Slack to choose it for your notifications.</p>
-          <Button busy={connect.isPending} onClick={() => { connect.mutate(); }}>
+          <Button busy={connect.isPending} onClick={() => { connect.mutate(undefined, { onError: showError }); }}>
             Connect Slack
           </Button>
         </>
@@ -186,17 +162,9 @@ function SlackSection() {
 
 /** Whether the emails that bring the member back carry a one-click sign-in link. */
 function SignInLinksSection() {
-  const queryClient = useQueryClient();
   const links = useQuery(signInLinksQuery());
   const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: saveSignInLinks,
-    onSuccess: (answer) => {
-      setError(null);
-      queryClient.setQueryData(signInLinksQuery().queryKey, answer);
-    },
-    onError: (failure) => { setError(describeError(failure)); },
-  });
+  const save = useSaveSignInLinks();
   return (
     <section aria-labelledby="sign-in-links-heading" className="card">
       <h2 id="sign-in-links-heading">Sign-in links in emails</h2>
@@ -209,7 +177,12 @@ function SignInLinksSection() {
           type="checkbox"
           checked={links.data?.enabled ?? false}
           disabled={!links.data || save.isPending}
-          onChange={(event) => { save.mutate(event.target.checked); }}
+          onChange={(event) => {
+            save.mutate(event.target.checked, {
+              onSuccess: () => { setError(null); },
+              onError: (failure) => { setError(messageOf(failure)); },
+            });
+          }}
         />{' '}
         Sign me in from links in emails
       </label>
@@ -220,7 +193,6 @@ function SignInLinksSection() {
 
 /** Notifications (SPEC section 2): per source, a toggle per channel; sub-options; browser push; Slack. */
 export function NotificationsPage() {
-  const queryClient = useQueryClient();
   const options = useQuery(optionsQuery());
   const settings = useQuery(settingsQuery());
   const [params] = useSearchParams();
@@ -230,11 +202,9 @@ export function NotificationsPage() {
   const checkedOnLoad = useRef(false);
   const slack = useQuery(slackStatusQuery());
 
-  const save = useMutation({
-    mutationFn: saveSettings,
-    onSuccess: (saved) => queryClient.setQueryData(notificationKeys.user, saved),
-    onError: (failure) => { setError(describeError(failure)); },
-  });
+  const save = useSaveSettings();
+  const saveChange = save.mutate;
+  const showError = (failure: unknown) => { setError(messageOf(failure)); };
 
   // On load: browser notifications saved as on, while this browser has permission but no subscription, go off.
   useEffect(() => {
@@ -244,10 +214,10 @@ export function NotificationsPage() {
     if (!change || !pushSupported() || Notification.permission !== 'granted') return;
     void isSubscribed().then((subscribed) => {
       if (subscribed) return;
-      save.mutate(change);
+      saveChange({ change }, { onError: (failure) => { setError(messageOf(failure)); } });
       setWarning(PUSH_MESSAGES.disabledOnLoad);
     });
-  }, [settings.data, save]);
+  }, [settings.data, saveChange]);
 
   useEffect(() => {
     if (!testMessage) return undefined;
@@ -255,30 +225,28 @@ export function NotificationsPage() {
     return () => { window.clearTimeout(timer); };
   }, [testMessage]);
 
-  const test = useMutation({
-    mutationFn: sendTestNotification,
-    onSuccess: (answer) => {
-      setError(null);
-      setTestMessage(answer.message);
-    },
-    onError: (failure) => { setError(`Failed to send test notification: ${describeError(failure)}`); },
-  });
+  const test = useSendTestNotification();
+  const sendTest = () => {
+    test.mutate(undefined, {
+      onSuccess: (answer) => {
+        setError(null);
+        setTestMessage(answer.message);
+      },
+      onError: (failure) => {
+        const text = messageOf(failure);
+        setError(text === null ? null : `Failed to send test notification: ${text}`);
+      },
+    });
+  };
 
-  async function toggle(platform: PlatformKey, change: SettingsChange, on: boolean) {
+  function toggle(platform: PlatformKey, change: SettingsChange, on: boolean) {
     setError(null);
     if (platform === 'slack' && on && slack.data?.connected !== true) {
       setError(SLACK_NOT_CONNECTED);
       return; // the toggle stays off
     }
-    if (platform === 'browser' && on) {
-      try {
-        await enableBrowserPush();
-      } catch (failure) {
-        setError(failure instanceof PushError ? failure.message : PUSH_MESSAGES.failedToInit);
-        return; // the toggle stays off
-      }
-    }
-    save.mutate(change);
+    // Turning browser push on asks this browser first; a refusal says why and the toggle stays off.
+    save.mutate({ change, browserPush: platform === 'browser' && on }, { onError: showError });
   }
 
   if (options.isPending || settings.isPending) return <PageLoader />;
@@ -321,7 +289,7 @@ export function NotificationsPage() {
                       source={source}
                       label={`${source.label}: ${platform.label}`}
                       checked={Boolean(entry?.[platform.key])}
-                      onChange={(on) => void toggle(platform.key, { [source.key]: { [platform.key]: on } }, on)}
+                      onChange={(on) => { toggle(platform.key, { [source.key]: { [platform.key]: on } }, on); }}
                     />
                   ))}
                 </tr>,
@@ -341,9 +309,9 @@ export function NotificationsPage() {
                         label={`${source.label}, ${option.name}: ${platform.label}`}
                         checked={Boolean(entry?.subOptions?.[option.key]?.[platform.key])}
                         disabled={Boolean(entry?.[platform.key])}
-                        onChange={(on) =>
-                          void toggle(platform.key, { [source.key]: { subOptions: { [option.key]: { [platform.key]: on } } } }, on)
-                        }
+                        onChange={(on) => {
+                          toggle(platform.key, { [source.key]: { subOptions: { [option.key]: { [platform.key]: on } } } }, on);
+                        }}
                       />
                     ))}
                   </tr>,
@@ -357,7 +325,7 @@ export function NotificationsPage() {
       <section aria-labelledby="test-heading" className="card">
         <h2 id="test-heading">Test notification</h2>
         <p>Sends a browser notification to every browser you turned notifications on in.</p>
-        <Button variant="secondary" busy={test.isPending} onClick={() => { test.mutate(); }}>
+        <Button variant="secondary" busy={test.isPending} onClick={sendTest}>
           Send test notification
         </Button>
         {testMessage && <Alert tone="success">{testMessage}</Alert>}

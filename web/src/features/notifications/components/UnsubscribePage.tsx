@@ -1,8 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
-import { api, describeError } from '@/lib/api';
+import { describeError } from '@/lib/api';
+import { useUnsubscribe } from '../api/notifications';
 
 /**
  * The footer link of an email (/unsubscribe/{token}): opening it changes nothing (mail scanners
@@ -10,9 +10,7 @@ import { api, describeError } from '@/lib/api';
  */
 export function UnsubscribePage() {
   const { token = '' } = useParams();
-  const unsubscribe = useMutation({
-    mutationFn: () => api.post<{ message: string }>(`notifications/unsubscribe/${encodeURIComponent(token)}`),
-  });
+  const unsubscribe = useUnsubscribe(token);
   return (
     <div className="unsubscribe">
       <h1>Unsubscribe</h1>

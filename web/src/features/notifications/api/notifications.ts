@@ -131,8 +131,12 @@ export interface SettingsSave {
   readonly browserPush?: boolean;
 }
 
-/** Save a change of the notification settings; turning browser push on subscribes this browser first. */
-export function useSaveSettings() {
+/**
+ * Save a change of the notification settings; turning browser push on subscribes this browser first.
+ * `onError` hears every refused save (a per-call callback would hear only the latest of two quick
+ * toggles, and the first one's refusal would be lost).
+ */
+export function useSaveSettings({ onError }: { readonly onError?: (failure: unknown) => void } = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ change, browserPush = false }: SettingsSave) => {
@@ -140,6 +144,7 @@ export function useSaveSettings() {
       return saveSettings(change);
     },
     onSuccess: (saved) => client.setQueryData(notificationKeys.user, saved),
+    onError,
   });
 }
 

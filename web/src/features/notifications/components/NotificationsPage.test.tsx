@@ -113,6 +113,29 @@ describe('NotificationsPage', () => {
     expect(box).toBeChecked();
   });
 
+  it('shows the refusal of the first of two quick toggles even when the second is saved', async () => {
+    let release = () => {};
+    const firstHeld = new Promise<void>((resolve) => { release = resolve; });
+    let calls = 0;
+    const { user } = open({
+      'PUT notifications/user': async () => {
+        calls += 1;
+        if (calls === 1) {
+          await firstHeld; // the first save answers after the second was sent
+          return jsonResponse({ error: 'Settings could not be saved' }, 400);
+        }
+        return SETTINGS;
+      },
+    });
+    await user.click(await screen.findByRole('checkbox', { name: 'Requests received: Email' }));
+    await user.click(screen.getByRole('checkbox', { name: 'New matches: Email' }));
+    await vi.waitFor(() => {
+      expect(calls).toBe(2); // both saves were sent
+    });
+    release();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Settings could not be saved');
+  });
+
   it('says why the test notification failed', async () => {
     const { user } = open({
       'POST browser-notifications/send-test': jsonResponse({ error: 'Turn browser notifications on first' }, 400),

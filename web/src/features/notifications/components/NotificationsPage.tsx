@@ -202,9 +202,9 @@ export function NotificationsPage() {
   const checkedOnLoad = useRef(false);
   const slack = useQuery(slackStatusQuery());
 
-  const save = useSaveSettings();
-  const saveChange = save.mutate;
   const showError = (failure: unknown) => { setError(messageOf(failure)); };
+  const save = useSaveSettings({ onError: showError });
+  const saveChange = save.mutate;
 
   // On load: browser notifications saved as on, while this browser has permission but no subscription, go off.
   useEffect(() => {
@@ -214,7 +214,7 @@ export function NotificationsPage() {
     if (!change || !pushSupported() || Notification.permission !== 'granted') return;
     void isSubscribed().then((subscribed) => {
       if (subscribed) return;
-      saveChange({ change }, { onError: (failure) => { setError(messageOf(failure)); } });
+      saveChange({ change });
       setWarning(PUSH_MESSAGES.disabledOnLoad);
     });
   }, [settings.data, saveChange]);
@@ -246,7 +246,7 @@ export function NotificationsPage() {
       return; // the toggle stays off
     }
     // Turning browser push on asks this browser first; a refusal says why and the toggle stays off.
-    save.mutate({ change, browserPush: platform === 'browser' && on }, { onError: showError });
+    save.mutate({ change, browserPush: platform === 'browser' && on });
   }
 
   if (options.isPending || settings.isPending) return <PageLoader />;

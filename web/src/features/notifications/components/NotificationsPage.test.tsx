@@ -114,7 +114,7 @@ describe('NotificationsPage', () => {
   });
 
   it('shows the refusal of the first of two quick toggles even when the second is saved', async () => {
-    let release = () => {};
+    let release: (() => void) | undefined;
     const firstHeld = new Promise<void>((resolve) => { release = resolve; });
     let calls = 0;
     const { user } = open({
@@ -132,7 +132,7 @@ describe('NotificationsPage', () => {
     await vi.waitFor(() => {
       expect(calls).toBe(2); // both saves were sent
     });
-    release();
+    release?.();
     expect(await screen.findByRole('alert')).toHaveTextContent('Settings could not be saved');
   });
 

@@ -44,8 +44,7 @@ def _word(rng: random.Random) -> str:
 def synthetic_shards(count: int = COUNT, seed: int = 27) -> list:
     """`count` brands in id order as shards: packed records and search rows (15% hide their
     name, 3% are feature-only), names of one to three made-up words."""
-    from tandem.domain import matching
-    from tandem.domain import search as rules
+    from tandem.domain import matching, search_rows
 
     rng = random.Random(seed)
     shards: dict[int, tuple[bytearray, list]] = {}
@@ -69,10 +68,12 @@ def synthetic_shards(count: int = COUNT, seed: int = 27) -> list:
         records += matching.pack(profile)
         name = " ".join([_word(rng) for _ in range(rng.randint(1, 2))] + [rng.choice(SECOND)])
         rows.append(
-            rules.row_for(slot, 1_700_000_000 + brand_id, name, rng.random() < 0.15, rng.random() < 0.03)
+            search_rows.row_for(
+                slot, 1_700_000_000 + brand_id, name, rng.random() < 0.15, rng.random() < 0.03
+            )
         )
     return [
-        (number, bytes(records), rules.encode_rows(rows))
+        (number, bytes(records), search_rows.encode_rows(rows))
         for number, (records, rows) in sorted(shards.items())
     ]
 
@@ -115,12 +116,13 @@ def one_search(index, params: dict, viewer_record: bytes, viewer_account: str):
     import numpy as np
 
     from tandem.domain import search as rules
+    from tandem.domain import search_rows
     from tandem.domain.matching import account_hash, score_packed
 
     query = rules.parse_query(params)
     own = index.packed.acct == np.uint64(account_hash(viewer_account))
     if query.open_only:
-        own = own | ((index.flags & rules.FEATURE_ONLY) != 0)
+        own = own | ((index.flags & search_rows.FEATURE_ONLY) != 0)
     excluded = rules.excluded_mask(index, index.ids[own].tolist())
     fit = score_packed(viewer_record, index.packed).score
     return rules.search(index, query, excluded=excluded, by_name=True, fit=fit)
@@ -181,6 +183,7 @@ sys.path[:0] = {paths!r}
 import numpy as np
 from tandem.domain import matching
 from tandem.domain import search as rules
+from tandem.domain import search_rows
 with open({path!r}, 'rb') as f:
     raw = pickle.load(f)
 read = time.perf_counter()

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tandem.domain import search as search_rows
+from tandem.domain import search_rows
 from tandem.services import brand_search, match_index, match_runs
 from tandem.store.connection import transaction
 from tandem.store.models import MatchIndexShard

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tandem.domain import matching
+from tandem.domain import matching, search_rows
 from tandem.domain import search as rules
 from tandem.errors import ValidationError
 
@@ -33,11 +33,11 @@ def build(brands: list[dict]) -> rules.Index:
         records += bytes(matching.RECORD_SIZE) * (slot - len(records) // matching.RECORD_SIZE)
         records += matching.pack(profile)
         rows.append(
-            rules.row_for(
+            search_rows.row_for(
                 slot, b.get("created", brand_id), b["name"], b.get("hidden", False), b.get("feature", False)
             )
         )
-    shard = rules.Shard(number=0, version=1, records=bytes(records), search=rules.encode_rows(rows))
+    shard = rules.Shard(number=0, version=1, records=bytes(records), search=search_rows.encode_rows(rows))
     return rules.build([shard], SHARD)
 
 
@@ -54,11 +54,14 @@ def test_words_are_folded_to_plain_lower_case():
 
 
 def test_a_hidden_name_is_never_written_to_its_row():
-    row = rules.row_for(5, 100, "Quietfox Labs", hides_name=True, feature_only=False)
-    assert row.name == "" and row.flags & rules.HIDDEN
-    blob = rules.encode_rows([row, rules.row_for(6, 100, "Moss Goods", False, True)])
+    row = search_rows.row_for(5, 100, "Quietfox Labs", hides_name=True, feature_only=False)
+    assert row.name == "" and row.flags & search_rows.HIDDEN
+    blob = search_rows.encode_rows([row, search_rows.row_for(6, 100, "Moss Goods", False, True)])
     assert b"Quietfox" not in zlib.decompress(blob)
-    assert rules.decode_rows(blob) == [row, rules.Row(6, 100, rules.FEATURE_ONLY, "Moss Goods")]
+    assert search_rows.decode_rows(blob) == [
+        row,
+        search_rows.Row(6, 100, search_rows.FEATURE_ONLY, "Moss Goods"),
+    ]
 
 
 def test_typos_missing_letters_and_prefixes_find_the_name():

@@ -9,7 +9,7 @@ import random
 import numpy as np
 
 from tandem.domain import reply_time
-from tandem.domain import search as rows
+from tandem.domain import search_rows as rows
 
 DAY = reply_time.DAY
 NOW = 1_800_000_000

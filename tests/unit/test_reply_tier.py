@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tandem.domain import search as rows
+from tandem.domain import search_rows as rows
 from tandem.domain.matching import Packed, Profile, pack
 from tandem.domain.matching.reply import REPLY_WEIGHT, reply_factor, reply_tier, tier_factor, tier_factors
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tandem.domain import search as rules
+from tandem.domain import search_rows
 from tandem.domain.matching import account_hash, pack, reply, score_packed
 from tandem.errors import NotFound
 from tandem.services import access as caller
@@ -98,7 +99,7 @@ def excluded_brand_ids(
 
     mine = index.packed.acct == np.uint64(account_hash(viewer_brand.account_id))
     if open_only:
-        mine = mine | ((index.flags & rules.FEATURE_ONLY) != 0)
+        mine = mine | ((index.flags & search_rows.FEATURE_ONLY) != 0)
     return {int(i) for i in index.ids[mine]} | set(hidden)
 
 
@@ -133,10 +134,12 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         # Best fit: the reciprocal score times each brand's reply factor (its row's reply tier),
         # as a match run ranks them; the cards still show the plain fit.
         fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score
-        fit = fit * reply.tier_factors(rules.reply_tiers(index.flags))
+        fit = fit * reply.tier_factors(search_rows.reply_tiers(index.flags))
     page = rules.search(index, query, excluded=excluded, by_name=viewer.subscribed, fit=fit)
     ids = [int(index.ids[p]) for p in page.positions]
-    labels = dict(zip(ids, rules.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True))
+    labels = dict(
+        zip(ids, search_rows.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True)
+    )
     others = get_many([(Brand, Brand.key(i)) for i in ids]) if ids else {}  # call 3
     cards = []
     for other_id in ids:

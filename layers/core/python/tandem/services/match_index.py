@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tandem.domain import search as search_rows
+from tandem.domain import search, search_rows
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
@@ -306,7 +306,7 @@ def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray, np.ndarray]:
 
 def load_for_search(
     shards: Sequence[int] | None = None,
-) -> tuple[list[search_rows.Shard], MatchIndexManifest | None]:
+) -> tuple[list[search.Shard], MatchIndexManifest | None]:
     """The shards brand search holds in memory (all of them, or `shards`), with their rows and
     versions; all: the manifest says which exist (one GetItem, then BatchGetItem, 100 a call)."""
     manifest = None
@@ -322,10 +322,10 @@ def load_for_search(
     return loaded, manifest
 
 
-def _search_shard(item: MatchIndexShard) -> search_rows.Shard | None:
+def _search_shard(item: MatchIndexShard) -> search.Shard | None:
     if not _usable(item):
         return None  # packed under other rules: the nightly rebuild writes it again
-    return search_rows.Shard(
+    return search.Shard(
         number=item.shard,
         version=int(item.version),
         records=bytes(item.records or b""),
@@ -340,7 +340,7 @@ def first_shard_keys(count: int) -> list[tuple[type[MatchIndexShard], Key]]:
     return [(MatchIndexShard, MatchIndexShard.key(s)) for s in range(count)]
 
 
-def search_shards_in(found: Mapping[Key, Any]) -> dict[int, search_rows.Shard]:
+def search_shards_in(found: Mapping[Key, Any]) -> dict[int, search.Shard]:
     """The usable shards among a BatchGetItem's items (first_shard_keys), by number."""
     shards = (_search_shard(item) for item in found.values() if isinstance(item, MatchIndexShard))
     return {shard.number: shard for shard in shards if shard is not None}

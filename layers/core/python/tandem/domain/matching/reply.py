@@ -26,7 +26,7 @@ def reply_factor(answer_rate: float | None, weight: float = REPLY_WEIGHT) -> flo
 
 
 # The signal as ranking reads it from the match index: a brand's answer rate folded into a tier
-# kept in two bits of its search row (tandem.domain.search.REPLY_TIER), so a match run and a
+# kept in two bits of its search row (tandem.domain.search_rows.REPLY_TIER), so a match run and a
 # search apply it without reading anyone's reply figures. Tier 0: no history (fewer than
 # MIN_RECEIVED ended requests) or answering at least REPLY_PIVOT; tiers 1-3: equal bands below
 # the pivot, the lowest answer rates last. Each tier ranks with reply_factor at its band's middle.

@@ -90,6 +90,11 @@ async function scan(
     await settled(page);
     const violations = await runAxe(page);
     if (page.url() !== url && !strict) return; // moved on mid-scan: the new address is scanned on its own
+    // A full navigation away (signing out) tears the document down before the address changes:
+    // a scan that ended on a page whose heading is gone saw a page in between, not this screen
+    // (it once reported /account with no main landmark and no heading, just after "Sign out
+    // everywhere"). `settled` only scans a screen once its heading shows.
+    if (!strict && !(await page.locator('h1').first().isVisible().catch(() => false))) return;
     scanned.add(new URL(url).pathname);
     for (const violation of violations) {
       if (!blocking.has(violation.impact)) continue;

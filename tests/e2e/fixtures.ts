@@ -88,7 +88,16 @@ async function scan(
   if (!url.startsWith('http')) return;
   try {
     await settled(page);
-    const violations = await runAxe(page);
+    let violations = await runAxe(page);
+    // A rule about the whole document (one heading, one main landmark) judged the page at one
+    // instant: a screen swapping its view (a lazy part or a not-found view replacing the heading)
+    // can be caught between the two. Such a finding counts only when it is still there once the
+    // page has settled again; a real missing heading always is.
+    if (violations.some((v) => v.targets.every((t) => t === 'html'))) {
+      await settled(page);
+      const again = new Set((await runAxe(page)).map((v) => v.rule));
+      violations = violations.filter((v) => !v.targets.every((t) => t === 'html') || again.has(v.rule));
+    }
     if (page.url() !== url && !strict) return; // moved on mid-scan: the new address is scanned on its own
     // A full navigation away (signing out) tears the document down before the address changes:
     // a scan that ended on a page whose heading is gone saw a page in between, not this screen

@@ -23,6 +23,8 @@ FULL_PROFILE = {
     "category": "food & drink",
     "companySize": "11-50",
     "audienceSize": "10K-100K",
+    "niche": "snacks",
+    "priceTier": "mid-range",
     "audience": {"ageBands": ["25-34", "35-44"], "genders": ["women"], "countries": ["GB", "IE"]},
     "values": ["sustainable", "independent"],
     "collabKinds": ["giveaways", "newsletter swaps"],
@@ -55,6 +57,10 @@ def test_options_are_the_lists_the_forms_offer(api):
     assert "food & drink" in body["categories"]
     assert body["companySizes"] == ["1-10", "11-50", "51-200", "200+"]
     assert body["audienceSizes"] == ["under 1K", "1K-10K", "10K-100K", "100K-1M", "1M+"]
+    assert set(body["niches"]) == set(body["categories"])
+    assert body["niches"]["beauty"] == ["skincare", "makeup", "haircare", "fragrance", "bath & body"]
+    assert all(4 <= len(niches) <= 6 for niches in body["niches"].values())
+    assert body["priceTiers"] == ["affordable", "mid-range", "premium"]
     assert {"code": "GB", "name": "United Kingdom"} in body["countries"]
     assert body["genders"] == ["women", "men", "non-binary"]
     assert "newsletter swaps" in body["collabKinds"]
@@ -75,6 +81,8 @@ def test_brands_lists_the_callers_brands_with_every_profile_field(api):
         "category",
         "companySize",
         "audienceSize",
+        "niche",
+        "priceTier",
         "audience",
         "values",
         "collabKinds",
@@ -107,6 +115,7 @@ def test_create_saves_the_whole_profile_and_starts_a_match_run(api):
     assert brand["values"] == ["independent", "sustainable"]
     assert brand["collabKinds"] == ["giveaways", "newsletter swaps"]
     assert brand["audienceSize"] == "10K-100K"
+    assert brand["niche"] == "snacks" and brand["priceTier"] == "mid-range"
     assert brand["social"]["instagram"] == "https://instagram.com/oatandhoney"
     assert brand["social"]["tiktok"] is None
     assert brand["contact"] == {
@@ -150,6 +159,10 @@ BAD_FIELDS = [
     ({"category": "cars"}, "category", "Choose a category from the list"),
     ({"companySize": "5"}, "companySize", "Choose a company size from the list"),
     ({"audienceSize": "lots"}, "audienceSize", "Choose an audience size from the list"),
+    ({"category": "food & drink", "niche": "skincare"}, "niche", "Choose a niche from the list for your category"),
+    ({"category": "food & drink", "niche": "crisps"}, "niche", "Choose a niche from the list for your category"),
+    ({"category": "", "niche": "snacks"}, "niche", "Choose a category first"),
+    ({"priceTier": "luxury"}, "priceTier", "Choose a price tier from the list"),
     ({"values": ["evil"]}, "values", "Not one of the options: evil"),
     ({"collabKinds": "giveaways"}, "collabKinds", "Must be a list of options"),
     ({"audience": {"countries": ["XX"]}}, "audience.countries", "Not one of the options: XX"),
@@ -524,6 +537,7 @@ def test_a_non_subscriber_sees_other_brands_masked(api):
     assert brand["social"]["instagram"] is None
     assert brand["contact"] is None
     assert brand["audienceSize"] == ""  # shown only where the brand's name is
+    assert brand["niche"] == "" and brand["priceTier"] == ""  # not given: "not given" on the page
     assert brand["category"] == "food & drink"
     assert body["isOwn"] is False
     assert body["relation"] == {
@@ -648,3 +662,29 @@ def test_brands_created_together_get_the_next_ids_in_order_and_read_back_whole(a
     assert saved[ids[3]].audience.countries == {"GB"}
     assert [int(b.brand_id) for b in brands.brands_of_account("acc-7")] == [ids[7]]
     assert brands.create_brands([]) == []
+
+
+def test_niche_and_price_tier_are_saved_checked_against_the_category_and_shown_to_others(api):
+    def _put(api, token, brand_id, **changes):
+        return api.call("PUT", f"/api/brands/{brand_id}", auth_headers(token), changes)
+
+    _, _, token = member(category="beauty")
+    _, (theirs,), their_token = member("other@example.com", brand_names=("Fern Skin",), category="beauty")
+    brand_id = int(theirs.brand_id)
+    status, body = _put(api, their_token, brand_id, niche="skincare", priceTier="premium")
+    assert status == 200, body
+    assert (body["brand"]["niche"], body["brand"]["priceTier"]) == ("skincare", "premium")
+    # A niche is checked against the saved category when the body names no category.
+    status, body = _put(api, their_token, brand_id, niche="snacks")
+    assert status == 400 and body["errors"] == {"niche": "Choose a niche from the list for your category"}
+    # A new category leaves the old category's niche behind; the tier stays.
+    status, body = _put(api, their_token, brand_id, category="wellness")
+    assert status == 200 and (body["brand"]["niche"], body["brand"]["priceTier"]) == ("", "premium")
+    status, body = _put(api, their_token, brand_id, category="beauty", niche="fragrance")
+    assert status == 200 and body["brand"]["niche"] == "fragrance"
+    # Shown to other brands like the category (masked or not), cleared with "".
+    status, body = api.call("GET", f"/api/brand/{brand_id}", auth_headers(token))
+    assert status == 200 and body["brand"]["nameVisible"] is False
+    assert (body["brand"]["niche"], body["brand"]["priceTier"]) == ("fragrance", "premium")
+    status, body = _put(api, their_token, brand_id, niche="", priceTier=None)
+    assert status == 200 and (body["brand"]["niche"], body["brand"]["priceTier"]) == ("", "")

@@ -188,3 +188,34 @@ def test_every_form_option_has_a_place_in_the_match_index():
     assert set(bp.COLLAB_KINDS) <= set(matching.COLLAB_KINDS)
     assert set(bp.AGE_BANDS) <= set(matching.AGE_BANDS)
     assert {code for code, _ in bp.COUNTRIES} <= set(matching.COUNTRIES)
+
+
+def test_a_niche_belongs_to_its_category_and_a_new_category_leaves_the_old_niche():
+    assert all(4 <= len(bp.NICHES[c]) <= 6 for c in bp.CATEGORIES)  # a niche list for every category
+    clean = bp.clean_profile({"category": "beauty", "niche": "skincare", "priceTier": "premium"}, creating=False)
+    assert clean == {"category": "beauty", "niche": "skincare", "price_tier": "premium"}
+    # A niche alone is checked against the saved category.
+    assert bp.clean_profile({"niche": "haircare"}, creating=False, category="beauty") == {"niche": "haircare"}
+    for body, saved, message in (
+        ({"niche": "snacks"}, "beauty", "Choose a niche from the list for your category"),
+        ({"category": "home", "niche": "skincare"}, "beauty", "Choose a niche from the list for your category"),
+        ({"niche": "skincare"}, "", "Choose a category first"),
+        ({"niche": ["skincare"]}, "beauty", "Choose a niche from the list for your category"),
+    ):
+        with pytest.raises(bp.ProfileInvalid) as caught:
+            bp.clean_profile(body, creating=False, category=saved)
+        assert caught.value.errors == {"niche": message}
+    with pytest.raises(bp.ProfileInvalid) as caught:
+        bp.clean_profile({"priceTier": "luxury"}, creating=False)
+    assert caught.value.errors == {"priceTier": "Choose a price tier from the list"}
+    # Changing category clears a niche of the old one; a niche of both (none here) or none stays.
+    moved = bp.clean_profile({"category": "home"}, creating=False, category="beauty", niche="skincare")
+    assert moved == {"category": "home", "niche": ""}
+    assert bp.clean_profile({"category": "beauty"}, creating=False, category="beauty", niche="makeup") == {
+        "category": "beauty"
+    }
+    # A wrong category reports the category only.
+    with pytest.raises(bp.ProfileInvalid) as caught:
+        bp.clean_profile({"category": "cars", "niche": "skincare"}, creating=False)
+    assert caught.value.errors == {"category": "Choose a category from the list"}
+    assert bp.clean_profile({"niche": "", "priceTier": None}, creating=False) == {"niche": "", "price_tier": ""}

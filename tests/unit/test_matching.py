@@ -177,6 +177,8 @@ def _random_profile(rng, i):
         countries=frozenset(rng.sample(["GB", "US", "IE", "FR", "DE", "NL", "ZA", "JP"], rng.randint(0, 3))),
         age_bands=frozenset(rng.sample(brand_profile.AGE_BANDS, rng.randint(0, 2))),
         genders=frozenset(rng.sample(brand_profile.GENDERS, rng.randint(0, 2))),
+        niche=rng.choice(("skincare", "snacks", "camping", "")),
+        price_tier=rng.choice((*matching.PRICE_TIERS, "")),
     )
 
 
@@ -261,3 +263,31 @@ def test_learned_model_blends_in_with_history_and_not_before():
     mixed = learned.blend(rules, model, outcomes=5000)
     assert mixed[1] > mixed[0] and mixed[2] == 0  # history reorders; excluded stays out
     assert learned.blend_weight(10**9) == learned.BLEND_MAX
+
+
+def test_same_category_competes_only_with_the_same_niche_and_a_like_price_tier():
+    base = {**OAT, "category": "beauty"}
+    me = p(1, "me", **base, niche="skincare", price_tier="mid-range")
+    rival = p(2, "r", **base, niche="skincare", price_tier="premium")  # next tier: competitor
+    other_niche = p(3, "n", **base, niche="makeup", price_tier="mid-range")
+    cheaper = p(4, "t", **base, niche="skincare", price_tier="affordable")
+    unknown = p(5, "u", **base, niche="skincare")  # no tier given: as before
+    plain = p(6, "x", **base)
+    me_far = p(7, "me2", **base, niche="skincare", price_tier="premium")
+    cheap = p(8, "c", **base, niche="skincare", price_tier="affordable")
+    base_score = score_pair(me, plain).score
+    assert score_pair(me, rival).score == pytest.approx(base_score * matching.COMPETITOR_FACTOR, abs=1e-3)
+    assert score_pair(me, rival).score < score_pair(me, other_niche).score == pytest.approx(base_score)
+    assert score_pair(me, cheaper).score < base_score  # affordable and mid-range are neighbours
+    assert score_pair(me_far, cheap).score == pytest.approx(base_score)  # premium and affordable are not
+    assert score_pair(me, unknown).score == pytest.approx(base_score)
+    # Another category with the same niche name is no competitor (a niche is of its category).
+    # The packed form agrees, and keeps niche and tier in the same 66 bytes.
+    cands = [rival, other_niche, cheaper, unknown, plain, cheap]
+    packed = score_packed(pack(me), Packed.from_bytes(pack(c) for c in cands)).score
+    assert packed.tolist() == pytest.approx([score_pair(me, c).score for c in cands], abs=1e-3)
+    back = unpack(pack(rival), "r")
+    assert (back.niche, back.price_tier, back.company_size) == ("skincare", "premium", "11-50")
+    assert len(pack(rival)) == matching.RECORD_SIZE
+    # A niche of another category is not kept (it cannot be stored: the profile rejects it).
+    assert unpack(pack(p(9, "z", **{**OAT, "niche": "skincare"}))).niche == ""

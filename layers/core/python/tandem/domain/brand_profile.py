@@ -25,6 +25,8 @@ from tandem.errors import ValidationError
 CATEGORIES = matching.CATEGORIES
 COMPANY_SIZES = matching.COMPANY_SIZES
 AUDIENCE_SIZES = matching.AUDIENCE_SIZES  # followers or list size, the biggest channel
+NICHES = matching.NICHES  # a few niches for each category: a niche belongs to its category
+PRICE_TIERS = matching.PRICE_TIERS
 VALUES = (
     "sustainable",
     "vegan",
@@ -74,6 +76,8 @@ _LOGO_KEY = re.compile(r"^logos/(\d{1,12})/[0-9a-f]{32}\.(png|jpg|webp)$")
 # ---------------------------------------------------------------- messages (SPEC section 5)
 
 REQUIRED = "This field is required"
+NICHE_OF_CATEGORY = "Choose a niche from the list for your category"
+NICHE_NEEDS_CATEGORY = "Choose a category first"
 INVALID_EMAIL = "Invalid email"
 INVALID_URL = "Invalid URL"
 URL_HTTPS = "Must start with https://"
@@ -91,6 +95,8 @@ def options() -> dict[str, Any]:
         "categories": list(CATEGORIES),
         "companySizes": list(COMPANY_SIZES),
         "audienceSizes": list(AUDIENCE_SIZES),
+        "niches": {category: list(NICHES.get(category, ())) for category in CATEGORIES},
+        "priceTiers": list(PRICE_TIERS),
         "values": list(VALUES),
         "collabKinds": list(COLLAB_KINDS),
         "countries": [{"code": code, "name": name} for code, name in COUNTRIES],
@@ -245,14 +251,36 @@ def _object(value: Any, name: str, out: _Collector, keys: tuple[str, ...]) -> Ma
     return value
 
 
-def clean_profile(body: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
-    """Validate a BrandProfile body (all fields on create, any subset on update).
+def _niche(body: Mapping[str, Any], clean: dict[str, Any], out: _Collector, category: str, niche: str) -> None:
+    """`niche` must be one of its category's (the body's category, else the saved one). A new
+    category clears a saved niche of the old one (as the form does: its niche list changes)."""
+    if "category" in body and "category" not in clean:
+        return  # the category itself is wrong: its error says so
+    category = clean.get("category", category)
+    if "niche" in body:
+        value = body["niche"]
+        if value is None or value == "":
+            clean["niche"] = ""
+        elif not isinstance(value, str) or value not in NICHES.get(category, ()):
+            out.add("niche", NICHE_OF_CATEGORY if category else NICHE_NEEDS_CATEGORY)
+        else:
+            clean["niche"] = value
+    elif niche and niche not in NICHES.get(category, ()):
+        clean["niche"] = ""
+
+
+def clean_profile(
+    body: Mapping[str, Any], *, creating: bool, category: str = "", niche: str = ""
+) -> dict[str, Any]:
+    """Validate a BrandProfile body (all fields on create, any subset on update; `category` and
+    `niche`: the brand's saved ones, for a niche named without its category or a category change).
 
     Returns the cleaned values keyed by model attribute name (name, website, description,
-    category, company_size, audience_size, values, collab_kinds, audience {age_bands, genders, countries},
-    social {network: url|None}, contact {name, email, phone}, hide_name), holding only the
-    fields the body named. Raises ProfileInvalid with every field's first error otherwise.
-    Error keys are the API's field names (`website`, `audience.countries`, `contact.email`).
+    category, niche, price_tier, company_size, audience_size, values, collab_kinds, audience
+    {age_bands, genders, countries}, social {network: url|None}, contact {name, email, phone},
+    hide_name), holding only the fields the body named (and `niche` "" when a new category
+    leaves the saved niche behind). Raises ProfileInvalid with every field's first error
+    otherwise. Error keys are the API's field names (`website`, `audience.countries`, `contact.email`).
     """
     out = _Collector()
     clean: dict[str, Any] = {}
@@ -273,6 +301,11 @@ def clean_profile(body: Mapping[str, Any], *, creating: bool) -> dict[str, Any]:
         category = _choice(body["category"], "category", CATEGORIES, out, "category")
         if category is not None:
             clean["category"] = category
+    _niche(body, clean, out, category, niche)
+    if "priceTier" in body:
+        tier = _choice(body["priceTier"], "priceTier", PRICE_TIERS, out, "price tier")
+        if tier is not None:
+            clean["price_tier"] = tier
     if "companySize" in body:
         size = _choice(body["companySize"], "companySize", COMPANY_SIZES, out, "company size")
         if size is not None:

@@ -69,6 +69,8 @@ def new_brand(
     website: str | None = None,
     company_size: str = "",
     audience_size: str = "",
+    niche: str = "",
+    price_tier: str = "",
     values: Iterable[str] = (),
     collab_kinds: Iterable[str] = (),
     countries: Iterable[str] = (),
@@ -97,6 +99,8 @@ def new_brand(
         website=website,
         company_size=company_size,
         audience_size=audience_size,
+        niche=niche,
+        price_tier=price_tier,
         values=set(values) or None,
         collab_kinds=set(collab_kinds) or None,
         audience=Audience(
@@ -158,6 +162,8 @@ def profile_json(brand: Brand) -> dict[str, Any]:
         "category": brand.category or "",
         "companySize": brand.company_size or "",
         "audienceSize": brand.audience_size or "",
+        "niche": brand.niche or "",
+        "priceTier": brand.price_tier or "",
         "audience": audience_json(brand),
         "values": _sorted(brand.values),
         "collabKinds": _sorted(brand.collab_kinds),
@@ -236,6 +242,8 @@ def create_profile(account_id: str, body: dict[str, Any]) -> tuple[Brand, str | 
         website=clean.get("website"),
         company_size=clean.get("company_size", ""),
         audience_size=clean.get("audience_size", ""),
+        niche=clean.get("niche", ""),
+        price_tier=clean.get("price_tier", ""),
         values=clean.get("values", ()),
         collab_kinds=clean.get("collab_kinds", ()),
         countries=audience.get("countries", ()),
@@ -309,7 +317,9 @@ def update_profile(brand: Brand, body: dict[str, Any]) -> tuple[Brand, str | Non
     brand_id = int(brand.brand_id)
     errors: dict[str, str] = {}
     try:
-        clean = brand_profile.clean_profile(body, creating=False)
+        clean = brand_profile.clean_profile(
+            body, creating=False, category=brand.category or "", niche=brand.niche or ""
+        )
     except brand_profile.ProfileInvalid as exc:
         clean, errors = {}, dict(exc.errors)
     if "logoKey" in body:

@@ -55,6 +55,8 @@ def to_profile(brand: Brand) -> Profile:
         category=brand.category or "",
         company_size=brand.company_size or "",
         audience_size=brand.audience_size or "",
+        niche=brand.niche or "",
+        price_tier=brand.price_tier or "",
         values=frozenset(brand.values or ()),
         collab_kinds=frozenset(brand.collab_kinds or ()),
         countries=frozenset((audience.countries or ()) if audience else ()),

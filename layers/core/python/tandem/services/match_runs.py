@@ -158,6 +158,8 @@ MATCH_FIELDS = frozenset(
         "category",
         "company_size",
         "audience_size",
+        "niche",
+        "price_tier",
         "values",
         "collab_kinds",
         "audience",

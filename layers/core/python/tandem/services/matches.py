@@ -269,6 +269,9 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
             "companySize": other.company_size or "",
             # Audience size only where the brand shows who it is (its name).
             "audienceSize": (other.audience_size or "") if visible else "",
+            # Niche and price tier say what kind of brand it is, as its category does: always shown.
+            "niche": other.niche or "",
+            "priceTier": other.price_tier or "",
             "audience": brands.audience_json(other),
             "values": sorted(other.values or ()),
             "collabKinds": sorted(other.collab_kinds or ()),

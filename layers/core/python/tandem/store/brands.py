@@ -57,6 +57,8 @@ class Brand(TandemModel):
     website = UnicodeAttribute(null=True)
     company_size = UnicodeAttribute(default="")
     audience_size = UnicodeAttribute(default="")  # AUDIENCE_SIZES band, optional
+    niche = UnicodeAttribute(default="")  # one of NICHES[category], optional
+    price_tier = UnicodeAttribute(default="")  # PRICE_TIERS, optional
     values = UnicodeSetAttribute(null=True)
     collab_kinds = UnicodeSetAttribute(null=True)
     audience = Audience(null=True)

@@ -43,6 +43,7 @@ from tandem.domain.matching.ranking import merge_ranked, rank, score_pair, split
 from tandem.domain.matching.reasons import age_ranges, explain
 from tandem.domain.matching.scoring import (
     COMPETING_FACTOR,
+    COMPETITOR_FACTOR,
     COMPLEMENTS_WELL,
     SIZE_FIT,
     UNKNOWN_COMPLEMENT,
@@ -64,6 +65,8 @@ from tandem.domain.matching.vocabulary import (
     COUNTRIES,
     COUNTRY_WORDS,
     GENDERS,
+    NICHES,
+    PRICE_TIERS,
     VALUES,
     VOCAB_VERSION,
     category_code,
@@ -73,6 +76,8 @@ __all__ = [
     "CATEGORIES",
     "COMPANY_SIZES",
     "AUDIENCE_SIZES",
+    "NICHES",
+    "PRICE_TIERS",
     "AGE_BANDS",
     "GENDERS",
     "COLLAB_KINDS",
@@ -89,6 +94,7 @@ __all__ = [
     "UNKNOWN_OVERLAP",
     "WEIGHTS",
     "COMPETING_FACTOR",
+    "COMPETITOR_FACTOR",
     "Profile",
     "Scored",
     "fit",

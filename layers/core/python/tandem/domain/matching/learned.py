@@ -46,7 +46,7 @@ def pair_features(me: bytes, cands: Packed) -> np.ndarray:
     """One row of FEATURES per candidate (float32), for `me` (a packed record)."""
     import numpy as np
 
-    from tandem.domain.matching.packed import _tables, record_dtype
+    from tandem.domain.matching.packed import SIZE_MASK, _tables, record_dtype
 
     mine = np.frombuffer(me, dtype=record_dtype())[0]
     count = np.bitwise_count
@@ -76,7 +76,7 @@ def pair_features(me: bytes, cands: Packed) -> np.ndarray:
     out[:, 15] = (cands.cat == my_cat) & (my_cat != 0)
     out[:, 16] = _tables()[0][my_cat, cands.cat]
     for col, mine_code, theirs in (
-        (17, int(mine["size"]), cands.size),
+        (17, int(mine["size"]) & SIZE_MASK, cands.size),
         (20, _audience(mine), cands.audience),
     ):
         known = (theirs > 0) & (mine_code > 0)

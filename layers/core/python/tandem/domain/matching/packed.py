@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 from tandem.domain.matching.scoring import (
     AUDIENCE_FIT,
     COMPETING_FACTOR,
+    COMPETITOR_FACTOR,
     SIZE_FIT,
     UNKNOWN_COMPLEMENT,
     UNKNOWN_OVERLAP,
@@ -35,6 +36,7 @@ from tandem.domain.matching.vocabulary import (
     AGE_BANDS,
     AUDIENCE_SIZES,
     CATEGORIES,
+    PRICE_TIERS,
     COLLAB_KINDS,
     COMPANY_SIZES,
     COUNTRIES,
@@ -44,6 +46,9 @@ from tandem.domain.matching.vocabulary import (
     _bits,
     _terms,
     category_code,
+    niche_code,
+    niche_of,
+    tier_code,
 )
 
 # ---------------------------------------------------------------- packed form
@@ -55,10 +60,25 @@ FLAG_PRESENT = 1
 # The flags byte's bits 1-3 hold the audience-size code (0 = not given, 1.. = AUDIENCE_SIZES):
 # the record keeps its size and the index its layout (an old record reads as "not given").
 _AUDIENCE_SHIFT = 1
+# The flags byte's bits 4-6 hold the niche code (0 = not given, 1.. = its place in NICHES of the
+# record's category) and the size byte's bits 4-5 the price tier (0 = not given, 1.. =
+# PRICE_TIERS); the company size keeps the size byte's low bits (SIZE_MASK). Same record size and
+# layout: a record packed before reads "not given" for both.
+_NICHE_SHIFT = 4
+_TIER_SHIFT = 4
+SIZE_MASK = 0x0F
 
 
 def audience_code(flags: int) -> int:
     return (flags >> _AUDIENCE_SHIFT) & 7
+
+
+def niche_bits(flags: int) -> int:
+    return (flags >> _NICHE_SHIFT) & 7
+
+
+def tier_bits(size: int) -> int:
+    return (size >> _TIER_SHIFT) & 3
 
 
 def account_hash(account_id: str) -> int:
@@ -76,11 +96,13 @@ def pack(profile: Profile) -> bytes:
         profile.brand_id,
         account_hash(profile.account_id),
         category_code(profile.category),
-        _SIZE_CODE.get((profile.company_size or "").strip().lower(), 0),
+        _SIZE_CODE.get((profile.company_size or "").strip().lower(), 0)
+        | tier_code(profile.price_tier) << _TIER_SHIFT,
         _bits(profile.age_bands, _AGE_BIT, 16),
         _bits(profile.genders, _GENDER_BIT, 8),
         FLAG_PRESENT
-        | _AUDIENCE_CODE.get((profile.audience_size or "").strip().lower(), 0) << _AUDIENCE_SHIFT,
+        | _AUDIENCE_CODE.get((profile.audience_size or "").strip().lower(), 0) << _AUDIENCE_SHIFT
+        | niche_code(profile.category, profile.niche) << _NICHE_SHIFT,
         _bits(profile.collab_kinds, _KIND_BIT),
         _bits(profile.values, _VALUE_BIT),
         *words,
@@ -90,12 +112,15 @@ def pack(profile: Profile) -> bytes:
 def unpack(record: bytes, account_id: str = "") -> Profile:
     """A record back to a profile (listed terms only; unlisted ones are hashed, not kept)."""
     brand_id, _, cat, size, ages, genders, flags, kinds, values, *words = struct.unpack(RECORD_FORMAT, record)
-    audience = audience_code(flags)
+    audience, tier, size = audience_code(flags), tier_bits(size), size & SIZE_MASK
     countries = sum(w << (64 * i) for i, w in enumerate(words))
+    category = CATEGORIES[cat - 1] if 1 <= cat <= len(CATEGORIES) else ""
     return Profile(
         brand_id=brand_id,
         account_id=account_id,
-        category=CATEGORIES[cat - 1] if 1 <= cat <= len(CATEGORIES) else "",
+        category=category,
+        niche=niche_of(category, niche_bits(flags)),
+        price_tier=PRICE_TIERS[tier - 1] if 1 <= tier <= len(PRICE_TIERS) else "",
         company_size=COMPANY_SIZES[size - 1] if 1 <= size <= len(COMPANY_SIZES) else "",
         audience_size=AUDIENCE_SIZES[audience - 1] if 1 <= audience <= len(AUDIENCE_SIZES) else "",
         values=frozenset(_terms(values, VALUES)),
@@ -170,8 +195,10 @@ class Packed:
         self.ids = np.ascontiguousarray(records["id"]).astype(np.int64)
         self.acct = np.ascontiguousarray(records["acct"])
         self.cat = np.ascontiguousarray(records["cat"]).astype(np.intp)
-        self.size = np.ascontiguousarray(records["size"]).astype(np.intp)
+        self.size = (records["size"] & SIZE_MASK).astype(np.intp)
+        self.tier = ((records["size"] >> _TIER_SHIFT) & 3).astype(np.intp)
         self.audience = ((records["flags"] >> _AUDIENCE_SHIFT) & 7).astype(np.intp)
+        self.niche = ((records["flags"] >> _NICHE_SHIFT) & 7).astype(np.intp)
         self.ages = np.ascontiguousarray(records["ages"]).astype(np.uint64)
         self.genders = np.ascontiguousarray(records["genders"]).astype(np.uint64)
         self.kinds = np.ascontiguousarray(records["kinds"])
@@ -253,7 +280,7 @@ def score_packed(
     v_ab, v_ba = both_ways(common(mine["values"], cands.values), int(count(mine["values"])), cands.n_values)
     category_table, size_table, audience_table = _tables()
     cat_fit = category_table[int(mine["cat"]), cands.cat]
-    my_size, my_audience = int(mine["size"]), audience_code(int(mine["flags"]))
+    my_size, my_audience = int(mine["size"]) & SIZE_MASK, audience_code(int(mine["flags"]))
     size_ab = audience_table[my_audience, cands.audience]
     size_ab = np.where(np.isnan(size_ab), size_table[my_size, cands.size], size_ab)
     size_ba = audience_table[cands.audience, my_audience]
@@ -279,12 +306,25 @@ def score_packed(
         score = np.sqrt(fit_ab * fit_ba)
         same = (cands.cat == int(mine["cat"])) & (int(mine["cat"]) != 0)
         score = np.where(same, score * f32(COMPETING_FACTOR), score).astype(f32)
+        score *= _competition(mine, cands, same)
     blocked = (cands.acct == mine["acct"]) | (cands.ids == int(mine["id"]))
     excluded = np.fromiter(exclude, dtype=np.int64)
     if len(excluded):
         blocked |= np.isin(cands.ids, excluded)
     score[blocked] = 0.0
     return PackedScores(score, fit_ab, fit_ba)
+
+
+def _competition(mine: Any, cands: Packed, same: np.ndarray) -> np.ndarray:
+    """scoring.competition for every candidate: COMPETITOR_FACTOR where the category, the niche
+    (both given) and the price tier (both given, at most one step apart) say competitor."""
+    import numpy as np
+
+    my_niche, my_tier = niche_bits(int(mine["flags"])), tier_bits(int(mine["size"]))
+    if not (my_niche and my_tier):
+        return np.float32(1.0)
+    rival = same & (cands.niche == my_niche) & (cands.tier > 0) & (np.abs(cands.tier - my_tier) <= 1)
+    return np.where(rival, np.float32(COMPETITOR_FACTOR), np.float32(1.0))
 
 
 def top_positions(scores: np.ndarray, count: int) -> np.ndarray:

@@ -7,14 +7,14 @@ from collections.abc import Iterable, Sequence
 
 from tandem.domain.matching.diversity import POOL_FACTOR, diversify
 from tandem.domain.matching.reasons import explain
-from tandem.domain.matching.scoring import Profile, Scored, combine, fit
+from tandem.domain.matching.scoring import Profile, Scored, combine, competes, fit
 
 # ---------------------------------------------------------------- ranking (plain Python)
 
 
 def score_pair(me: Profile, other: Profile) -> Scored:
     same = bool(me.category) and me.category.strip().lower() == other.category.strip().lower()
-    score = combine(fit(me, other), fit(other, me), same)
+    score = combine(fit(me, other), fit(other, me), same) * competes(me, other)
     reasons, keys = explain(me, other)
     return Scored(other.brand_id, round(score, 4), reasons, other.category, keys)
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tandem.domain.matching.vocabulary import _AUDIENCE_CODE, _SIZE_CODE, AUDIENCE_SIZES, category_code
+from tandem.domain.matching.vocabulary import (
+    _AUDIENCE_CODE,
+    _SIZE_CODE,
+    AUDIENCE_SIZES,
+    category_code,
+    niche_code,
+    tier_code,
+)
 
 # ---------------------------------------------------------------- rules (tables and weights)
 # How well a partner's category complements mine (symmetric). The same category is not
@@ -111,6 +118,8 @@ class Profile:
     countries: frozenset[str] = frozenset()
     age_bands: frozenset[str] = frozenset()
     genders: frozenset[str] = frozenset()
+    niche: str = ""  # one of NICHES[category], optional
+    price_tier: str = ""  # PRICE_TIERS, optional
 
 
 @dataclass(frozen=True)
@@ -152,6 +161,33 @@ def fit(me: Profile, other: Profile) -> float:
         + WEIGHTS["category"] * complement(me.category, other.category)
         + WEIGHTS["values"] * _overlap(me.values, other.values)
         + WEIGHTS["size"] * size
+    )
+
+
+# Competitors: the same category, the same niche and the same or a neighbouring price tier (both
+# brands gave both). Their customers choose between them, so such a pair rarely partners; any
+# other same-category pair is scored as any pair (docs/decisions.md, 2026-11-29, niche and tier).
+COMPETITOR_FACTOR = 0.3
+
+
+def competition(my_cat: int, their_cat: int, my_niche: int, their_niche: int, my_tier: int, their_tier: int) -> float:
+    """The pair's competition factor from codes (0 = not given): COMPETITOR_FACTOR for
+    competitors, 1 otherwise (a niche or tier not given: not competition)."""
+    if my_cat and my_cat == their_cat and my_niche and my_niche == their_niche and my_tier and their_tier:
+        return COMPETITOR_FACTOR if abs(my_tier - their_tier) <= 1 else 1.0
+    return 1.0
+
+
+def competes(me: Profile, other: Profile) -> float:
+    """`competition` for two profiles."""
+    my_cat, their_cat = category_code(me.category), category_code(other.category)
+    return competition(
+        my_cat,
+        their_cat,
+        niche_code(me.category, me.niche),
+        niche_code(other.category, other.niche),
+        tier_code(me.price_tier),
+        tier_code(other.price_tier),
     )
 
 

@@ -26,6 +26,24 @@ CATEGORIES = (
     "stationery",
 )
 COMPANY_SIZES = ("1-10", "11-50", "51-200", "200+")
+# Niche within a category and price tier: optional. A niche belongs to one category; its code
+# is its place in that category's list (append only: a niche's position is its code in the packed
+# index, at most 7 a category). Same category, same niche and a like tier is competition.
+NICHES = {
+    "food & drink": ("snacks", "coffee & tea", "soft drinks", "beer, wine & spirits", "bakery & sweets", "pantry"),
+    "beauty": ("skincare", "makeup", "haircare", "fragrance", "bath & body"),
+    "home": ("furniture", "decor", "kitchen & dining", "bedding & textiles", "candles & scents"),
+    "fashion": ("womenswear", "menswear", "footwear", "accessories", "jewellery"),
+    "wellness": ("supplements", "sleep", "mindfulness", "natural remedies", "period care"),
+    "kids": ("toys", "baby care", "kidswear", "books & learning", "nursery"),
+    "pets": ("pet food", "treats", "toys & accessories", "grooming", "pet health"),
+    "outdoors": ("camping", "hiking", "cycling", "water sports", "climbing"),
+    "tech": ("gadgets", "audio", "smart home", "phone accessories", "apps & software"),
+    "travel": ("luggage & bags", "stays", "tours & experiences", "travel accessories"),
+    "fitness": ("gym equipment", "activewear", "sports nutrition", "classes & studios", "fitness apps"),
+    "stationery": ("notebooks & journals", "pens & art supplies", "cards & gift wrap", "planners", "desk accessories"),
+}  # fmt: skip
+PRICE_TIERS = ("affordable", "mid-range", "premium")
 # Audience size (followers or list size, the brand's biggest channel): optional, its own bands.
 AUDIENCE_SIZES = ("under 1K", "1K-10K", "10K-100K", "100K-1M", "1M+")
 AGE_BANDS = ("under 18", "18-24", "25-34", "35-44", "45-54", "55-64", "55+", "65+")
@@ -78,6 +96,7 @@ def _index(vocab: Sequence[str]) -> dict[str, int]:
 _CATEGORY_CODE = {term: i + 1 for term, i in _index(CATEGORIES).items()}  # 0 = none
 _SIZE_CODE = {term: i + 1 for term, i in _index(COMPANY_SIZES).items()}  # 0 = unknown
 _AUDIENCE_CODE = {term: i + 1 for term, i in _index(AUDIENCE_SIZES).items()}  # 0 = unknown
+_TIER_CODE = {term: i + 1 for term, i in _index(PRICE_TIERS).items()}  # 0 = unknown
 _AGE_BIT, _GENDER_BIT = _index(AGE_BANDS), _index(GENDERS)
 _KIND_BIT, _VALUE_BIT = _index(COLLAB_KINDS), _index(VALUES)
 _COUNTRY_BIT = {code.lower(): i for i, code in enumerate(COUNTRIES)}
@@ -107,6 +126,22 @@ def category_code(category: str) -> int:
     if not name:
         return 0
     return _CATEGORY_CODE.get(name) or 100 + zlib.crc32(name.encode()) % 155
+
+
+def niche_code(category: str, niche: str) -> int:
+    """1.. for a niche listed under `category`, 0 for none (or one of another category)."""
+    listed = NICHES.get((category or "").strip().lower(), ())
+    wanted = (niche or "").strip().lower()
+    return next((i + 1 for i, term in enumerate(listed) if term == wanted), 0)
+
+
+def niche_of(category: str, code: int) -> str:
+    listed = NICHES.get((category or "").strip().lower(), ())
+    return listed[code - 1] if 1 <= code <= len(listed) else ""
+
+
+def tier_code(tier: str) -> int:
+    return _TIER_CODE.get((tier or "").strip().lower(), 0)
 
 
 def _terms(mask: int, vocab: Sequence[str]) -> list[str]:

@@ -192,13 +192,14 @@ def test_every_form_option_has_a_place_in_the_match_index():
 
 def test_a_niche_belongs_to_its_category_and_a_new_category_leaves_the_old_niche():
     assert all(4 <= len(bp.NICHES[c]) <= 6 for c in bp.CATEGORIES)  # a niche list for every category
-    clean = bp.clean_profile({"category": "beauty", "niche": "skincare", "priceTier": "premium"}, creating=False)
+    body = {"category": "beauty", "niche": "skincare", "priceTier": "premium"}
+    clean = bp.clean_profile(body, creating=False)
     assert clean == {"category": "beauty", "niche": "skincare", "price_tier": "premium"}
     # A niche alone is checked against the saved category.
     assert bp.clean_profile({"niche": "haircare"}, creating=False, category="beauty") == {"niche": "haircare"}
     for body, saved, message in (
         ({"niche": "snacks"}, "beauty", "Choose a niche from the list for your category"),
-        ({"category": "home", "niche": "skincare"}, "beauty", "Choose a niche from the list for your category"),
+        ({"category": "home", "niche": "skincare"}, "beauty", bp.NICHE_OF_CATEGORY),
         ({"niche": "skincare"}, "", "Choose a category first"),
         ({"niche": ["skincare"]}, "beauty", "Choose a niche from the list for your category"),
     ):
@@ -218,4 +219,5 @@ def test_a_niche_belongs_to_its_category_and_a_new_category_leaves_the_old_niche
     with pytest.raises(bp.ProfileInvalid) as caught:
         bp.clean_profile({"category": "cars", "niche": "skincare"}, creating=False)
     assert caught.value.errors == {"category": "Choose a category from the list"}
-    assert bp.clean_profile({"niche": "", "priceTier": None}, creating=False) == {"niche": "", "price_tier": ""}
+    cleared = bp.clean_profile({"niche": "", "priceTier": None}, creating=False)
+    assert cleared == {"niche": "", "price_tier": ""}

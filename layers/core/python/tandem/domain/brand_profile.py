@@ -251,7 +251,9 @@ def _object(value: Any, name: str, out: _Collector, keys: tuple[str, ...]) -> Ma
     return value
 
 
-def _niche(body: Mapping[str, Any], clean: dict[str, Any], out: _Collector, category: str, niche: str) -> None:
+def _niche(
+    body: Mapping[str, Any], clean: dict[str, Any], out: _Collector, category: str, niche: str
+) -> None:
     """`niche` must be one of its category's (the body's category, else the saved one). A new
     category clears a saved niche of the old one (as the form does: its niche list changes)."""
     if "category" in body and "category" not in clean:

@@ -170,7 +170,9 @@ def fit(me: Profile, other: Profile) -> float:
 COMPETITOR_FACTOR = 0.3
 
 
-def competition(my_cat: int, their_cat: int, my_niche: int, their_niche: int, my_tier: int, their_tier: int) -> float:
+def competition(
+    my_cat: int, their_cat: int, my_niche: int, their_niche: int, my_tier: int, their_tier: int
+) -> float:
     """The pair's competition factor from codes (0 = not given): COMPETITOR_FACTOR for
     competitors, 1 otherwise (a niche or tier not given: not competition)."""
     if my_cat and my_cat == their_cat and my_niche and my_niche == their_niche and my_tier and their_tier:

@@ -30,7 +30,9 @@ COMPANY_SIZES = ("1-10", "11-50", "51-200", "200+")
 # is its place in that category's list (append only: a niche's position is its code in the packed
 # index, at most 7 a category). Same category, same niche and a like tier is competition.
 NICHES = {
-    "food & drink": ("snacks", "coffee & tea", "soft drinks", "beer, wine & spirits", "bakery & sweets", "pantry"),
+    "food & drink": (
+        "snacks", "coffee & tea", "soft drinks", "beer, wine & spirits", "bakery & sweets", "pantry"
+    ),
     "beauty": ("skincare", "makeup", "haircare", "fragrance", "bath & body"),
     "home": ("furniture", "decor", "kitchen & dining", "bedding & textiles", "candles & scents"),
     "fashion": ("womenswear", "menswear", "footwear", "accessories", "jewellery"),
@@ -41,7 +43,9 @@ NICHES = {
     "tech": ("gadgets", "audio", "smart home", "phone accessories", "apps & software"),
     "travel": ("luggage & bags", "stays", "tours & experiences", "travel accessories"),
     "fitness": ("gym equipment", "activewear", "sports nutrition", "classes & studios", "fitness apps"),
-    "stationery": ("notebooks & journals", "pens & art supplies", "cards & gift wrap", "planners", "desk accessories"),
+    "stationery": (
+        "notebooks & journals", "pens & art supplies", "cards & gift wrap", "planners", "desk accessories"
+    ),
 }  # fmt: skip
 PRICE_TIERS = ("affordable", "mid-range", "premium")
 # Audience size (followers or list size, the brand's biggest channel): optional, its own bands.

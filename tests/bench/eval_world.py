@@ -18,15 +18,15 @@ Brand A says yes to B when A's utility of B clears A's own threshold:
             + a pair's own noise.
 A true fit is mutual: both say yes.
 
-Tandem sees only public profiles made from that truth (category, company size from headcount,
-audience size band from followers, countries, age bands, genders, kinds, values), where a
+Tandem sees only public profiles made from that truth (category, niche, price tier, company size
+from headcount, audience size band from followers, countries, age bands, genders, kinds, values), where a
 share of brands tick every kind and most values, and a `noise` share of fields is left empty or
 filled with something else.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -174,7 +174,30 @@ def build(seed: int, n: int, noise: float) -> World:
         values, threshold, seed * 7919 + 1, [],
     )  # fmt: skip
     world.observed = [_public(world, i, rng, noise) for i in range(n)]
+    # Niche and price tier from their own stream, so every other field is what it was before
+    # they were shown (the figures of docs/decisions.md stay comparable).
+    extra = np.random.default_rng(seed + 5_000_003)
+    world.observed = [_niche_and_tier(world, i, p, extra, noise) for i, p in enumerate(world.observed)]
     return world
+
+
+def _niche_and_tier(w: World, i: int, shown: Profile, rng: np.random.Generator, noise: float) -> Profile:
+    """The profile's niche (its hidden niche's name in the category it shows) and price tier,
+    each left empty (noise / 2) or another value (noise / 2), as the other fields."""
+    niches = matching.NICHES.get(shown.category, ())
+    niche = niches[w.niche[i]] if w.niche[i] < len(niches) else ""
+    tier = matching.PRICE_TIERS[w.tier[i]]
+    roll = rng.random()
+    if roll < noise / 2:
+        niche = ""
+    elif roll < noise and niches:
+        niche = str(rng.choice(niches))
+    roll = rng.random()
+    if roll < noise / 2:
+        tier = ""
+    elif roll < noise:
+        tier = str(rng.choice(matching.PRICE_TIERS))
+    return replace(shown, niche=niche, price_tier=tier)
 
 
 def _size_band(log_people: float) -> str:

@@ -148,6 +148,12 @@ def evaluate(world: eval_world.World, model: np.ndarray, queries: int, seed: int
             into.add_extra("incomplete_share_of_fits", float(incomplete[truth].mean()))
         same = [world.observed[i].category == world.observed[a].category for i in prod]
         into.add_extra("same_category_picks", float(np.mean(same)) if same else 0.0)
+        if truth.any():
+            into.add_extra("same_category_share_of_fits", float((world.cat[truth] == world.cat[a]).mean()))
+        # Picks that are true competitors (same category and niche, tier at most one step away).
+        rival = (world.cat[prod] == world.cat[a]) & (world.niche[prod] == world.niche[a])
+        rival &= np.abs(world.tier[prod] - world.tier[a]) <= 1
+        into.add_extra("competitor_picks", float(rival.mean()) if len(prod) else 0.0)
         into.add_extra("categories_in_top10", float(len({world.observed[i].category for i in prod})))
 
 

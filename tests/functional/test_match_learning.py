@@ -29,7 +29,7 @@ def _pair(category: str = "Beauty") -> tuple[Brand, Brand]:
 
 
 def test_a_sent_request_keeps_both_brands_packed_records(api, aws):
-    from tandem.domain import matching
+    from tandem.domain import brand_profile, matching
     from tandem.services.match_index import to_profile
     from tandem.store.models import Brand as BrandItem
     from tandem.store.models import ConnectionRequest
@@ -41,6 +41,9 @@ def test_a_sent_request_keeps_both_brands_packed_records(api, aws):
     assert bytes(req.from_record) == matching.pack(to_profile(BrandItem.find(a.id)))
     assert bytes(req.to_record) == matching.pack(to_profile(BrandItem.find(b.id)))
     assert matching.unpack(bytes(req.to_record)).category.lower() == "beauty"
+    # No stored match between them: the fit as a screen scores it on the spot.
+    shown = matching.score_pair(to_profile(BrandItem.find(a.id)), to_profile(BrandItem.find(b.id))).score
+    assert req.shown_percent == brand_profile.score_percent(shown)
     assert _outcomes() == []  # nothing is an outcome yet
 
 
@@ -63,6 +66,7 @@ def test_an_answer_or_a_cancel_records_its_outcome_once(api, aws, action, actor,
 
     assert matching.unpack(bytes(row.sender)).brand_id == a.id
     assert matching.unpack(bytes(row.recipient)).brand_id == b.id
+    assert row.percent is not None and 0 <= row.percent <= 100  # the fit shown at send
 
 
 def test_an_expired_request_records_its_outcome_once(api, aws):
@@ -136,7 +140,13 @@ def test_the_train_matching_job_learns_from_the_history_and_stores_one_model(api
     _history(240, now_ms - 40 * DAY * 1000)  # last month's partition and this one's
     _history(60, now_ms)
     first = run_job(aws, "train-matching")
-    assert first == {"trained": True, "rows": 300, "outcomes": 300, "accepted": first["accepted"]}
+    assert first == {
+        "trained": True,
+        "rows": 300,
+        "outcomes": 300,
+        "accepted": first["accepted"],
+        "thresholds": first["thresholds"],
+    }
     model = MatchModel.find(consistent=True)
     assert model.outcomes == 300 and model.features == len(learned.FEATURES)
     assert model.weights[learned.FEATURES.index("countries_ab")] > 1  # sharing a market: a yes
@@ -190,3 +200,65 @@ def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
     match_runs.nightly_batch("nightly-test", brand_id, brand_id)
     nightly = {c: int(m.rank) for c, m in Match.of_brand(brand_id).items() if m.rank is not None}
     assert sorted(nightly, key=nightly.__getitem__) == blended
+
+
+def _answered(count: int, percent: int, accepted_every: int, at_ms: int, first: int = 0) -> None:
+    """`count` answered requests shown at `percent`, one in `accepted_every` accepted."""
+    from tandem.domain import matching
+    from tandem.store.models import MatchOutcome
+
+    me = matching.pack(_profile(1, ("GB",)))
+    for i in range(first, first + count):
+        MatchOutcome(
+            *MatchOutcome.key(at_ms + i, f"p{i}"),
+            request_id=f"p{i}",
+            outcome="accepted" if i % accepted_every == 0 else "declined",
+            sender=me,
+            recipient=matching.pack(_profile(i + 2, ("GB",) if i % 2 else ("JP",))),
+            at=at_ms + i,
+            percent=percent,
+        ).save()
+
+
+def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
+    from tandem.domain import brand_profile
+    from tandem.store.models import MatchModel
+    from tests.factories import auth_headers, member, population
+    from tests.functional.helpers import run_job, subscribe, wait_for_run
+
+    user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
+    subscribe(user.account_id)
+    population(30)
+    brand_id = int(mine.brand_id)
+    headers = auth_headers(token, brand_id)
+
+    def cards() -> dict[int, tuple[int, str]]:
+        status, started = api.call("POST", f"/api/matching/run/{brand_id}", headers)
+        assert status == 202, started
+        assert wait_for_run(api, token, brand_id, started["runId"])["status"] == "done"
+        status, body = api.call("GET", "/api/matches?list=potentials", headers)
+        assert status == 200, body
+        return {c["id"]: (c["score"], c["fit"]) for c in body["matches"]}
+
+    before = cards()
+    assert all(fit == brand_profile.fit_label(score) for score, fit in before.values())  # the defaults
+    now_ms = int(time.time() * 1000)
+    # Too few answered requests in any band: the thresholds stay the defaults.
+    _answered(150, 60, 3, now_ms)
+    assert run_job(aws, "train-matching")["thresholds"] == brand_profile.FIT_THRESHOLDS
+    assert cards() == before
+    # 250 more: brands shown at 60% said yes 1 in 3 times (the Great fit promise is 1 in 5),
+    # those shown at 30% 1 in 50 times: from 31% up keeps the promise.
+    _answered(100, 60, 3, now_ms, first=150)
+    _answered(250, 30, 50, now_ms, first=250)
+    trained = run_job(aws, "train-matching")
+    assert trained["thresholds"] == {"Great fit": 31, "Good fit": 31}
+    assert MatchModel.find(consistent=True).fit_thresholds() == trained["thresholds"]
+    after = cards()
+    moved = [i for i, (score, _) in before.items() if 31 <= score < 78 and i in after]
+    assert moved, before  # a card that was "Worth a look" under the defaults
+    for i in moved:
+        assert before[i][1] == "Worth a look" and after[i] == (before[i][0], "Great fit")
+    # The brand page shows the label its run wrote.
+    status, page = api.call("GET", f"/api/brand/{moved[0]}", headers)
+    assert status == 200 and page["match"]["fit"] == "Great fit"

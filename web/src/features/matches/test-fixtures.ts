@@ -1,8 +1,16 @@
 import type { BrandOptions, BrandProfile, PublicBrandView } from '@/features/brands';
 import type { MatchCard } from './api/matches';
 
+/** What the server says each label promises (tandem.domain.brand_profile.fit_promise). */
+export const FIT_PROMISE = {
+  'Great fit': 'About 1 in 5 brands shown as a Great fit say yes to each other',
+  'Good fit': 'About 1 in 7 brands shown as a Good fit say yes to each other',
+  'Worth a look': 'Less likely to say yes to each other than a Good fit',
+} as const;
+
 export function matchCard(overrides: Partial<MatchCard> = {}): MatchCard {
   return {
+    fitPromise: FIT_PROMISE[overrides.fit ?? 'Great fit'],
     id: 21,
     name: 'Bean Bros',
     nameVisible: true,
@@ -26,6 +34,12 @@ export const OPTIONS: { [K in keyof BrandOptions]: BrandOptions[K] } = {
   categories: ['food & drink', 'beauty', 'home'],
   companySizes: ['1-10', '11-50'],
   audienceSizes: ['under 1K', '1K-10K'],
+  niches: {
+    'food & drink': ['snacks', 'coffee & tea'],
+    beauty: ['skincare', 'makeup'],
+    home: ['furniture', 'decor'],
+  },
+  priceTiers: ['affordable', 'mid-range', 'premium'],
   values: ['sustainable', 'vegan'],
   collabKinds: ['giveaways', 'newsletter swaps'],
   countries: [
@@ -46,6 +60,8 @@ export function brandProfile(overrides: Partial<BrandProfile> = {}): BrandProfil
     category: 'food & drink',
     companySize: '1-10',
     audienceSize: '',
+    niche: '',
+    priceTier: '',
     audience: { ageBands: ['25-34'], genders: ['women'], countries: ['GB'] },
     values: ['sustainable'],
     collabKinds: ['giveaways'],
@@ -71,6 +87,8 @@ export function publicView(
       description: 'Small-batch coffee roasters.',
       category: 'food & drink',
       companySize: '11-50',
+      niche: 'coffee & tea',
+      priceTier: 'premium',
       audience: { ageBands: ['25-34'], genders: ['women'], countries: ['GB', 'FR'] },
       values: ['sustainable'],
       collabKinds: ['newsletter swaps'],
@@ -79,7 +97,12 @@ export function publicView(
       ...brand,
     },
     relation: { saved: false, dismissed: false, requestState: null, requestId: null },
-    match: { score: 86, fit: 'Great fit', reasons: ['They want newsletter swaps, like you'] },
+    match: {
+      score: 86,
+      fit: 'Great fit',
+      fitPromise: FIT_PROMISE['Great fit'],
+      reasons: ['They want newsletter swaps, like you'],
+    },
     isOwn: false,
     ...overrides,
   };

@@ -463,6 +463,28 @@ def fit_label(percent: int, thresholds: Mapping[str, int] = FIT_THRESHOLDS) -> s
     return "Worth a look"
 
 
+def fit_promise(label: str) -> str:
+    """What a fit label promises, in the words a card shows beside it (the score is not a
+    probability: the label's promise is what a member may trust)."""
+    for name, share in FIT_PROMISES:
+        if name == label:
+            return f"About 1 in {round(1 / share)} brands shown as a {name} say yes to each other"
+    return f"Less likely to say yes to each other than a {FIT_PROMISES[-1][0]}"
+
+
+def thresholds_or_defaults(stored: Mapping[str, Any] | None) -> dict[str, int]:
+    """Stored thresholds (a run's, the model's) when they name every label in order, else the
+    defaults: a label is never decided by half a set."""
+    try:
+        out = {label: int(stored[label]) for label, _ in FIT_PROMISES} if stored else {}
+    except (KeyError, TypeError, ValueError):
+        out = {}
+    steps = list(out.values())
+    if not out or any(not 0 <= t <= 101 for t in steps) or steps != sorted(steps, reverse=True):
+        return dict(FIT_THRESHOLDS)
+    return out
+
+
 def calibrated_thresholds(
     outcomes: list[tuple[int, bool]], current: Mapping[str, int] = FIT_THRESHOLDS
 ) -> dict[str, int]:

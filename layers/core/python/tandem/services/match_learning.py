@@ -10,6 +10,9 @@ a match run blends with the rules (tandem.domain.matching.learned).
   TRAIN_MONTHS of answered and expired requests and stores the weights as one MatchModel item.
 - A match run reads that item with the brand it runs for (match_index.brand_and_highest_id)
   and `rerank` blends the model with the rules by how much history it saw (learned.blend).
+- The same job recalibrates the fit labels' thresholds (brand_profile.calibrated_thresholds) on
+  the percent each answered request's pair was shown at send (`shown_percent`), stores them on
+  the MatchModel item, and a match run writes its cards' labels by them (no read on a screen).
 """
 
 from __future__ import annotations
@@ -45,6 +48,17 @@ def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
     return {"from_record": pack(to_profile(sender)), "to_record": pack(to_profile(recipient))}
 
 
+def shown_percent(sender: Brand, recipient: Brand, stored_score: float | None) -> int:
+    """The fit percent the sender saw for this pair when it sent: its stored match's score, else
+    the pair scored as a screen scores it on the spot (search, a saved brand, a brand page)."""
+    from tandem.domain import brand_profile, matching
+    from tandem.services.match_index import to_profile
+
+    if stored_score is None:
+        stored_score = matching.score_pair(to_profile(sender), to_profile(recipient)).score
+    return brand_profile.score_percent(stored_score)
+
+
 def record_outcome(tx: Any, req: ConnectionRequest, status: str, at_ms: int) -> None:
     """Add the request's outcome row to the transaction moving it to `status` (its condition on
     the old status makes it once per request). A request sent before records were kept, or a
@@ -59,6 +73,7 @@ def record_outcome(tx: Any, req: ConnectionRequest, status: str, at_ms: int) -> 
         recipient=bytes(req.to_record),
         at=at_ms,
         ttl=at_ms // 1000 + KEEP_DAYS * 86400,
+        percent=int(req.shown_percent) if req.shown_percent is not None else None,
     )
     tx.save(row, condition=MatchOutcome.sk.does_not_exist())
 
@@ -108,21 +123,46 @@ def fit(outcomes: list[tuple[bytes, bytes, str]]) -> dict[str, Any] | None:
     return {"weights": [round(float(w), 6) for w in weights], "outcomes": len(y), "accepted": accepted}
 
 
+def answered_percents(rows: list[tuple[bytes, bytes, str, int | None]]) -> list[tuple[int, bool]]:
+    """(percent shown at send, accepted) of every answered or expired row. A row recorded before
+    the percent was kept is scored again from its packed records (today's rules: the closest to
+    what was shown)."""
+    from tandem.domain import brand_profile
+    from tandem.domain.matching import Packed, score_packed
+
+    out = []
+    for sender, recipient, outcome, percent in rows:
+        if outcome not in LABELS:
+            continue
+        if percent is None:
+            if len(sender) != RECORD_SIZE or len(recipient) != RECORD_SIZE:
+                continue
+            score = score_packed(sender, Packed.from_bytes([recipient])).score
+            if not len(score):
+                continue
+            percent = brand_profile.score_percent(float(score[0]))
+        out.append((int(percent), LABELS[outcome] == 1.0))
+    return out
+
+
 def train(now: int | None = None) -> dict[str, Any]:
     """Scheduler job `train-matching`: fit the model on the last TRAIN_MONTHS of outcomes and
     store it (one item, overwritten: running it twice stores the same model). With too little
     history the stored model is left as it is (none: the rules alone)."""
+    from tandem.domain import brand_profile
     from tandem.domain.matching import learned
 
     now = int(time.time()) if now is None else int(now)
-    rows = [
-        (bytes(o.sender), bytes(o.recipient), o.outcome)
+    found = [
+        (bytes(o.sender), bytes(o.recipient), o.outcome, None if o.percent is None else int(o.percent))
         for month in _months(now, TRAIN_MONTHS)
         for o in MatchOutcome.of_month(month)
     ]
+    rows = [row[:3] for row in found]
     model = fit(rows)
     if model is None:
         return {"trained": False, "rows": len(rows)}
+    thresholds = brand_profile.calibrated_thresholds(answered_percents(found))
     MatchModel(
         *MatchModel.key(),
         weights=model["weights"],
@@ -130,18 +170,40 @@ def train(now: int | None = None) -> dict[str, Any]:
         accepted=model["accepted"],
         trained_at=now,
         features=len(learned.FEATURES),
+        thresholds=thresholds,
     ).save()
-    return {"trained": True, "rows": len(rows), "outcomes": model["outcomes"], "accepted": model["accepted"]}
+    return {
+        "trained": True,
+        "rows": len(rows),
+        "outcomes": model["outcomes"],
+        "accepted": model["accepted"],
+        "thresholds": thresholds,
+    }
 
 
 def model_json(model: MatchModel | None) -> dict[str, Any] | None:
-    """The stored model as a match run carries it (Prepare's output), or None when there is
-    none usable (the rules alone)."""
+    """The stored model as a match run carries it (Prepare's output): its weights when usable
+    (else the rules alone) and the fit labels' thresholds when recalibrated; None without
+    either."""
     from tandem.domain.matching.learned import FEATURES
 
-    if model is None or int(model.features or 0) != len(FEATURES) or len(model.weights) != len(FEATURES) + 1:
+    if model is None:
         return None
-    return {"weights": [float(w) for w in model.weights], "outcomes": int(model.outcomes)}
+    out: dict[str, Any] = {}
+    if int(model.features or 0) == len(FEATURES) and len(model.weights) == len(FEATURES) + 1:
+        out = {"weights": [float(w) for w in model.weights], "outcomes": int(model.outcomes)}
+    thresholds = model.fit_thresholds()
+    if thresholds:
+        out["thresholds"] = thresholds
+    return out or None
+
+
+def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
+    """The thresholds a run labels its cards by (`model_json`'s), None for the defaults."""
+    from tandem.domain import brand_profile
+
+    stored = (model or {}).get("thresholds")
+    return brand_profile.thresholds_or_defaults(stored) if stored else None
 
 
 def read_model() -> dict[str, Any] | None:
@@ -154,7 +216,12 @@ def rerank(me: bytes, cands: Packed, rules_scores: np.ndarray, model: dict[str, 
     the rules alone without a model or under its minimum)."""
     from tandem.domain.matching import learned
 
-    if not model or learned.blend_weight(int(model["outcomes"])) == 0.0 or not len(cands):
+    if (
+        not model
+        or "weights" not in model
+        or learned.blend_weight(int(model["outcomes"])) == 0.0
+        or not len(cands)
+    ):
         return rules_scores
     probability = learned.predict(model["weights"], learned.pair_features(me, cands))
     return learned.blend(rules_scores, probability, int(model["outcomes"]))

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tandem.config import settings
-from tandem.domain import matching
+from tandem.domain import brand_profile, matching
 from tandem.domain import relations as rel
 from tandem.domain.matching import reply
 from tandem.errors import NotFound
@@ -360,12 +360,15 @@ def store_matches(
     extra: list[matching.Scored],
     account_id: str | None = None,
     labels: dict[int, int] | None = None,
+    thresholds: dict[str, int] | None = None,
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
     of the list, or excluded since); and the match list the Matches screen reads (MatchCards),
     in the same batch of writes, each card with its brand's reply label code (`labels`,
-    `label_codes`; none: no labels). New matches become new to the brand (BrandSeen), dropped
+    `label_codes`; none: no labels), and the fit labels' `thresholds` the run had (the stored
+    model's, recalibrated from outcomes; None: the defaults), each Match with its fit label by
+    them. New matches become new to the brand (BrandSeen), dropped
     ones stop being new. Returns how many are new.
 
     New matches are marked new before they are written: a match that exists is never left
@@ -374,6 +377,7 @@ def store_matches(
     then held them and they were never counted, the local stack's flaky menu count of 0)."""
     existing = Match.of_brand(brand_id)
     now = _now()
+    fit_at = brand_profile.thresholds_or_defaults(thresholds)
     kept = [*chosen, *extra]
     stale = set(existing) - {s.candidate_id for s in kept}
     news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
@@ -391,12 +395,13 @@ def store_matches(
                     seen=bool(old.seen) if old is not None else False,
                     created_at=old.created_at if old is not None else now,
                     rank=place if place <= len(chosen) else None,
+                    fit=brand_profile.fit_label(brand_profile.score_percent(s.score), fit_at),
                 )
             )
         for candidate in stale:
             batch.delete(existing[candidate])
         # The Matches screen reads the list from this one item, written last.
-        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra, labels), now))
+        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra, labels), now, thresholds))
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run
@@ -455,7 +460,8 @@ def finalize(
     profile = matching.unpack(record)
     entries = [entry for result in batch_results for entry in result["top"]]
     chosen, extra = _choose(profile, entries, set(saved), model, record)
-    new = store_matches(brand_id, run_id, chosen, extra, account_id, label_codes(entries))
+    thresholds = match_learning.fit_thresholds(model)
+    new = store_matches(brand_id, run_id, chosen, extra, account_id, label_codes(entries), thresholds)
     scored = sum(int(result["scored"]) for result in batch_results)
     _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
     return {"runId": run_id, "brandId": brand_id, "status": DONE, "matches": len(chosen)}
@@ -495,6 +501,7 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     A brand that fails is logged and counted; the others still get their matches."""
     cands, tiers, labels = match_index.load_ranked(list(range(match_index.shard_count())))
     model = match_learning.read_model()  # one GetItem for every brand of the batch
+    fit_thresholds = match_learning.fit_thresholds(model)
     done, failed = 0, []
     for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
         brand_id = int(cands.ids[position])
@@ -503,7 +510,9 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
             excluded, saved = _exclusions(brand_id)
             entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers, labels)["top"]
             chosen, extra = _choose(matching.unpack(record), entries, saved, model, record)
-            store_matches(brand_id, run, chosen, extra, labels=label_codes(entries))
+            store_matches(
+                brand_id, run, chosen, extra, labels=label_codes(entries), thresholds=fit_thresholds
+            )
             done += 1
         except Exception:
             logger.exception("Nightly matching failed for a brand", extra={"brand_id": brand_id})

@@ -79,23 +79,26 @@ def _identity(other: Brand, visible: bool) -> dict[str, Any]:
     }
 
 
-def _score(match: Match | MatchCard) -> dict[str, Any]:
-    return _scored(float(match.score), list(match.reasons or []))
+def _score(match: Match | MatchCard, thresholds: dict[str, int] | None = None) -> dict[str, Any]:
+    return _scored(float(match.score), list(match.reasons or []), thresholds)
 
 
-def _scored(score: float, reasons: list[str]) -> dict[str, Any]:
+def _scored(score: float, reasons: list[str], thresholds: dict[str, int] | None = None) -> dict[str, Any]:
+    """`score` (the percent) and `fit` (its label by the run's `thresholds`, recalibrated from
+    outcomes; None: the defaults)."""
     percent = brand_profile.score_percent(score)
-    return {"score": percent, "fit": brand_profile.fit_label(percent), "reasons": reasons}
+    fit = brand_profile.fit_label(percent, brand_profile.thresholds_or_defaults(thresholds))
+    return {"score": percent, "fit": fit, "fitPromise": brand_profile.fit_promise(fit), "reasons": reasons}
 
 
-def _score_now(me: Brand, other: Brand) -> dict[str, Any]:
+def _score_now(me: Brand, other: Brand, thresholds: dict[str, int] | None = None) -> dict[str, Any]:
     """A saved brand that is not among the stored matches (saved from its brand page, or a
     match an older run found): scored on the spot with the same engine as the runs."""
     from tandem.domain import matching
     from tandem.services.match_index import to_profile
 
     scored = matching.score_pair(to_profile(me), to_profile(other))
-    return _scored(scored.score, list(scored.reasons))
+    return _scored(scored.score, list(scored.reasons), thresholds)
 
 
 def parse_brand_ids(raw: str | None) -> set[int] | None:
@@ -153,7 +156,9 @@ def list_matches(
                 viewer,
                 other,
                 relation,
-                _score(match) if match is not None else _score_now(viewer.brand, other),
+                _score(match, mine.thresholds)
+                if match is not None
+                else _score_now(viewer.brand, other, mine.thresholds),
                 is_new=match is not None and str(other_id) in fresh,
                 labels=match.labels if match is not None else 0,
             )
@@ -296,7 +301,10 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
 
 
 def _match_json(match: Match) -> dict[str, Any]:
-    return _score(match)
+    scored = _score(match)
+    if match.fit:  # the label its run wrote, by the thresholds it had
+        scored["fit"], scored["fitPromise"] = match.fit, brand_profile.fit_promise(match.fit)
+    return scored
 
 
 def _card(

@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from pynamodb.attributes import BinaryAttribute, ListAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import (
+    BinaryAttribute,
+    ListAttribute,
+    MapAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+)
 
 from tandem.store import keys
 from tandem.store.base import Key, TandemModel, _register
@@ -28,6 +34,7 @@ class MatchOutcome(TandemModel):
     sender = BinaryAttribute(legacy_encoding=False)
     recipient = BinaryAttribute(legacy_encoding=False)
     at = NumberAttribute()  # epoch ms of the outcome
+    percent = NumberAttribute(null=True)  # the fit percent shown at send (None: sent before it was kept)
     ttl = NumberAttribute(null=True)  # epoch s: DynamoDB deletes it once training no longer reads it
 
     @classmethod
@@ -43,15 +50,24 @@ class MatchOutcome(TandemModel):
 @_register
 class MatchModel(TandemModel):
     """The learned "will this pair accept" model (pk=MATCHMODEL, sk=META): logistic weights over
-    tandem.domain.matching.learned.FEATURES (bias last), how many outcomes it learned from, and
-    when it was trained (epoch s)."""
+    tandem.domain.matching.learned.FEATURES (bias last), how many outcomes it learned from, when
+    it was trained (epoch s), and the fit labels' thresholds from the same outcomes."""
 
     weights = ListAttribute(of=NumberAttribute)
     outcomes = NumberAttribute()
     accepted = NumberAttribute(default=0)
     trained_at = NumberAttribute()
     features = NumberAttribute(default=0)  # len(FEATURES) when trained (a model of other features is unused)
+    # The fit labels' thresholds recalibrated from the same outcomes ({label: lowest percent},
+    # tandem.domain.brand_profile.calibrated_thresholds): the defaults until a band has enough.
+    thresholds = MapAttribute(null=True)
 
     @classmethod
     def key(cls) -> Key:
         return keys.MATCH_MODEL, keys.META
+
+    def fit_thresholds(self) -> dict[str, int] | None:
+        stored = self.thresholds
+        if isinstance(stored, MapAttribute):
+            stored = stored.as_dict()
+        return {str(k): int(v) for k, v in stored.items()} if stored else None

@@ -73,6 +73,7 @@ class Match(TandemModel):
     seen = BooleanAttribute(default=False)  # no longer written: BrandSeen.new_matches says what is new
     created_at = UTCDateTimeAttribute()
     rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
+    fit = UnicodeAttribute(null=True)  # its fit label, by the thresholds the run had (None: the defaults)
 
     @classmethod
     def key(cls, brand_id: int, candidate_id: int) -> Key:
@@ -114,13 +115,23 @@ class MatchCards(TandemModel):
     run_id = UnicodeAttribute()
     cards = UnicodeAttribute(default="[]")
     written_at = UTCDateTimeAttribute()
+    # The fit labels' thresholds the run had (the stored model's, recalibrated from outcomes),
+    # {label: lowest percent}; None: the defaults (tandem.domain.brand_profile.FIT_THRESHOLDS).
+    thresholds = MapAttribute(null=True)
 
     @classmethod
     def key(cls, brand_id: int) -> Key:
         return keys.brand_pk(brand_id), keys.MATCH_CARDS
 
     @classmethod
-    def of(cls, brand_id: int, run_id: str, cards: Iterable[MatchCard], written_at: Any) -> MatchCards:
+    def of(
+        cls,
+        brand_id: int,
+        run_id: str,
+        cards: Iterable[MatchCard],
+        written_at: Any,
+        thresholds: dict[str, int] | None = None,
+    ) -> MatchCards:
         packed = [[c.candidate_id, c.score, c.rank, list(c.reasons), c.labels] for c in cards]
         return cls(
             *cls.key(brand_id),
@@ -128,7 +139,15 @@ class MatchCards(TandemModel):
             run_id=run_id,
             cards=json.dumps(packed, separators=(",", ":")),
             written_at=written_at,
+            thresholds=dict(thresholds) if thresholds else None,
         )
+
+    def fit_thresholds(self) -> dict[str, int] | None:
+        """The thresholds its run had, or None (the defaults)."""
+        stored = self.thresholds
+        if isinstance(stored, MapAttribute):
+            stored = stored.as_dict()
+        return {str(k): int(v) for k, v in stored.items()} if stored else None
 
     def listed(self) -> dict[int, MatchCard]:
         """The cards by candidate id, in the run's order."""

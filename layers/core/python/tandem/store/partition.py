@@ -21,6 +21,7 @@ class BrandItems:
     relations: dict[int, BrandRelation] = field(default_factory=dict)
     matches: dict[int, Match] = field(default_factory=dict)
     cards: dict[int, MatchCard] | None = None  # None: no match list written (yet)
+    thresholds: dict[str, int] | None = None  # the fit labels' thresholds of the list's run (None: defaults)
     blocks: Any = None  # store.safety.BrandBlocks: the brands it blocked or that blocked it
 
 
@@ -56,7 +57,8 @@ def brand_items(brand_id: int, with_matches: bool = False, with_cards: bool = Fa
                 relation = BrandRelation.from_raw_data(raw)
                 found.relations[int(relation.other_id)] = relation
             elif sort_key == keys.MATCH_CARDS:
-                found.cards = MatchCards.from_raw_data(raw).listed()
+                listed = MatchCards.from_raw_data(raw)
+                found.cards, found.thresholds = listed.listed(), listed.fit_thresholds()
             elif sort_key.startswith(keys.MATCH_PREFIX):
                 match = Match.from_raw_data(raw)
                 found.matches[int(match.candidate_id)] = match

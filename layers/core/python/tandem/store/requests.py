@@ -61,6 +61,9 @@ class ConnectionRequest(TandemModel):
     # each): the pair's features at that moment, recorded with its outcome (store/learning.py).
     from_record = BinaryAttribute(legacy_encoding=False, null=True)
     to_record = BinaryAttribute(legacy_encoding=False, null=True)
+    # The fit percent the sender was shown for the pair when it sent (its match's, else scored
+    # then): what the fit labels' thresholds are recalibrated on (services/match_learning.py).
+    shown_percent = NumberAttribute(null=True)
     created_at = NumberAttribute()  # epoch milliseconds
     updated_at = NumberAttribute()
     # A pending request: when it expires (epoch s) and the next step of its schedule (a

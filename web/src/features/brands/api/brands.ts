@@ -39,6 +39,10 @@ export interface BrandProfile {
   readonly companySize: string;
   /** Followers or list size of the brand's biggest channel, a band of `audienceSizes` ("" when not given). */
   readonly audienceSize: string;
+  /** One of `niches[category]` ("" when not given). */
+  readonly niche: string;
+  /** One of `priceTiers` ("" when not given). */
+  readonly priceTier: string;
   readonly audience: Audience;
   readonly values: readonly string[];
   readonly collabKinds: readonly string[];
@@ -60,6 +64,9 @@ export interface BrandOptions {
   readonly categories: readonly string[];
   readonly companySizes: readonly string[];
   readonly audienceSizes: readonly string[];
+  /** The niches of each category: a brand's niche is one of its category's. */
+  readonly niches: Readonly<Record<string, readonly string[]>>;
+  readonly priceTiers: readonly string[];
   readonly values: readonly string[];
   readonly collabKinds: readonly string[];
   readonly countries: readonly Country[];
@@ -85,6 +92,9 @@ export interface PublicBrand {
   readonly companySize: string;
   /** "" unless the brand shows its name. */
   readonly audienceSize?: string;
+  /** "" when not given (shown like the category, to everyone). */
+  readonly niche?: string;
+  readonly priceTier?: string;
   readonly audience: Partial<Audience> | null;
   readonly values: readonly string[];
   readonly collabKinds: readonly string[];
@@ -108,6 +118,7 @@ export type Fit = 'Great fit' | 'Good fit' | 'Worth a look';
 export interface MatchInfo {
   readonly score: number;
   readonly fit: Fit;
+  readonly fitPromise: string;
   readonly reasons: readonly string[];
 }
 

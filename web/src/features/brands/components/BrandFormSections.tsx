@@ -25,8 +25,19 @@ function Section({ id, title, children }: { readonly id: string; readonly title:
   );
 }
 
-/** Who the brand is: name, logo (`logo`), website, description, category and size. */
+/**
+ * Who the brand is: name, logo (`logo`), website, description, category, niche (one of the
+ * chosen category's: a new category clears a niche of the old one), price tier and size.
+ */
 export function AboutSection({ formId, form, options, logo }: SectionProps & { readonly options: BrandOptions; readonly logo: ReactNode }) {
+  const nichesOf = (category: string) => options.niches[category] ?? [];
+  const category = {
+    ...form.category,
+    setValue: (value: string) => {
+      form.category.setValue(value);
+      if (!nichesOf(value).includes(form.niche.value)) form.niche.setValue('');
+    },
+  };
   return (
     <Section id={`${formId}-about`} title="About your brand">
       <FormField field={form.name} name="name" label="Brand name" autoComplete="organization" />
@@ -43,7 +54,7 @@ export function AboutSection({ formId, form, options, logo }: SectionProps & { r
       <TextAreaField field={form.description} name="description" label="Description (optional)" rows={4} />
       <div className="brand-form__pair">
         <SelectField
-          field={form.category}
+          field={category}
           name="category"
           label="Category"
           options={options.categories}
@@ -58,6 +69,28 @@ export function AboutSection({ formId, form, options, logo }: SectionProps & { r
           optional
         />
       </div>
+      <div className="brand-form__pair">
+        <SelectField
+          field={form.niche}
+          name="niche"
+          label="Niche"
+          options={nichesOf(form.category.value)}
+          placeholder={form.category.value ? 'Choose a niche' : 'Choose a category first'}
+          optional
+        />
+        <SelectField
+          field={form.priceTier}
+          name="priceTier"
+          label="Price tier"
+          options={options.priceTiers}
+          placeholder="Choose a price tier"
+          optional
+        />
+      </div>
+      <p className="muted small">
+        Brands in your category are suggested to you unless they sell the same niche at a like price: those are
+        competitors.
+      </p>
     </Section>
   );
 }

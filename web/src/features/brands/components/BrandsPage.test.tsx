@@ -166,6 +166,44 @@ describe('Brands page', () => {
   });
 });
 
+describe('Niche and price tier', () => {
+  it("lists the chosen category's niches, clears a niche of another category, and saves both", async () => {
+    const saved = brandProfile({ category: 'beauty', niche: 'makeup', priceTier: 'premium' });
+    const { user, api } = openBrands('/account/brands?brand=1', { 'PUT brands/1': { brand: saved, runId: null } }, [
+      brandProfile({ category: 'beauty', niche: 'skincare' }),
+    ]);
+    await screen.findByRole('heading', { level: 1, name: 'Edit Oat & Co' });
+    const niches = () => within(field('Niche')).getAllByRole('option').map((option) => option.textContent);
+    expect(field('Niche')).toHaveValue('skincare');
+    expect(niches()).toEqual(['Choose a niche', 'skincare', 'makeup']);
+    // Another category: its own niches, and the old one is gone.
+    await user.selectOptions(field('Category'), 'home');
+    expect(field('Niche')).toHaveValue('');
+    expect(niches()).toEqual(['Choose a niche', 'furniture', 'decor']);
+    await user.selectOptions(field('Category'), '');
+    expect(niches()).toEqual(['Choose a category first']);
+    await user.selectOptions(field('Category'), 'beauty');
+    await user.selectOptions(field('Niche'), 'makeup');
+    await user.selectOptions(field('Price tier'), 'premium');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Oat & Co is saved')).toBeInTheDocument();
+    expect(api.calls('PUT brands/1')[0]?.body).toMatchObject({ category: 'beauty', niche: 'makeup', priceTier: 'premium' });
+  });
+
+  it("shows the server's message on the niche", async () => {
+    const { user } = openBrands('/account/brands?brand=1', {
+      'PUT brands/1': jsonResponse(
+        { error: 'Please check the highlighted fields', errors: { niche: 'Choose a niche from the list for your category' } },
+        400,
+      ),
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Edit Oat & Co' });
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Choose a niche from the list for your category')).toBeInTheDocument();
+    expect(field('Niche')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
 describe('Removing a logo', () => {
   it('sends logoKey null with the profile', async () => {
     const withLogo = brandProfile({ logoUrl: '/assets/logos/1/a.png' });

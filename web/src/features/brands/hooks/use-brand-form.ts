@@ -52,6 +52,8 @@ export function useBrandForm(brand: BrandProfile | null) {
   const category = useField({ initialValue: brand?.category ?? '' });
   const companySize = useField({ initialValue: brand?.companySize ?? '', required: false });
   const audienceSize = useField({ initialValue: brand?.audienceSize ?? '', required: false });
+  const niche = useField({ initialValue: brand?.niche ?? '', required: false });
+  const priceTier = useField({ initialValue: brand?.priceTier ?? '', required: false });
   const contactName = useField({ initialValue: brand?.contact?.name ?? '', required: false, rules: CONTACT_NAME_RULES });
   const contactEmail = useField({ initialValue: brand?.contact?.email ?? '', required: false, rules: EMAIL_RULES });
   const contactPhone = useField({ initialValue: brand?.contact?.phone ?? '', required: false, rules: PHONE_RULES });
@@ -74,6 +76,8 @@ export function useBrandForm(brand: BrandProfile | null) {
     category,
     companySize,
     audienceSize,
+    niche,
+    priceTier,
     'contact.name': contactName,
     'contact.email': contactEmail,
     'contact.phone': contactPhone,
@@ -127,6 +131,8 @@ export function useBrandForm(brand: BrandProfile | null) {
     category: category.value,
     companySize: companySize.value,
     audienceSize: audienceSize.value,
+    niche: niche.value,
+    priceTier: priceTier.value,
     audience: { ageBands: choices.ageBands, genders: choices.genders, countries: choices.countries },
     values: choices.values,
     collabKinds: choices.collabKinds,
@@ -146,6 +152,8 @@ export function useBrandForm(brand: BrandProfile | null) {
     category,
     companySize,
     audienceSize,
+    niche,
+    priceTier,
     contactName,
     contactEmail,
     contactPhone,

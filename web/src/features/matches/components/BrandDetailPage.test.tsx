@@ -22,9 +22,14 @@ describe('Brand page', () => {
   it('shows the brand within Matches: fit, reasons, details with country names', async () => {
     openBrand('/matches/brand/21', { 'GET brand/21': publicView() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
-    expect(screen.getByText('Great fit · 86%')).toBeInTheDocument();
+    expect(screen.getByText('Great fit')).toBeInTheDocument();
+    expect(screen.getByText('About 1 in 5 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
+    expect(screen.queryByText(/86%/)).not.toBeInTheDocument();
     expect(screen.getByText('They want newsletter swaps, like you')).toBeInTheDocument();
     expect(await screen.findByText('United Kingdom, France')).toBeInTheDocument();
+    const details = within(screen.getByRole('region', { name: 'Details' }));
+    expect(details.getByText('coffee & tea')).toBeInTheDocument();
+    expect(details.getByText('premium')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Instagram (opens in a new tab)' })).toHaveAttribute(
       'href',
       'https://instagram.com/bean',
@@ -200,5 +205,12 @@ describe('Brand page', () => {
       '/account/brands?brand=1',
     );
     expect(screen.queryByRole('button', { name: /Send request/ })).not.toBeInTheDocument();
+  });
+
+  it('says "not given" for a niche and price tier a brand has not filled in', async () => {
+    openBrand('/matches/brand/21', { 'GET brand/21': publicView({}, { niche: '', priceTier: undefined }) });
+    const details = within(await screen.findByRole('region', { name: 'Details' }));
+    expect(details.getByText('Niche').nextSibling).toHaveTextContent('not given');
+    expect(details.getByText('Price tier').nextSibling).toHaveTextContent('not given');
   });
 });

@@ -54,6 +54,11 @@ function Chips({ items }: { readonly items: readonly string[] }) {
   );
 }
 
+/** An optional profile field as the page shows it: "" (or missing, an older profile) is "not given". */
+function givenOr(value: string | undefined): string {
+  return value === undefined || value === '' ? 'not given' : value;
+}
+
 function Detail({ label, children }: { readonly label: string; readonly children: ReactNode }) {
   return (
     <div className="brand-facts__item">
@@ -286,8 +291,8 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
         {match && (
           <section className="brand-profile__section" aria-label="How you fit">
             <h2 className="section-title">How you fit</h2>
-            <FitMeter score={match.score} fit={match.fit} />
-            <p className="muted small">The score says how well your brands suit each other, both ways.</p>
+            <FitMeter fit={match.fit} promise={match.fitPromise} />
+            <p className="muted small">The label says how well your brands suit each other, both ways.</p>
             {match.reasons.length > 0 && (
               <ul className="reasons">
                 {match.reasons.map((reason) => (
@@ -308,6 +313,8 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
         <section className="brand-profile__section" aria-label="Details">
           <h2 className="section-title">Details</h2>
           <dl className="brand-facts">
+            <Detail label="Niche">{givenOr(brand.niche)}</Detail>
+            <Detail label="Price tier">{givenOr(brand.priceTier)}</Detail>
             {(audience.ageBands?.length ?? 0) > 0 && <Detail label="Audience ages">{audience.ageBands?.join(', ')}</Detail>}
             {(audience.genders?.length ?? 0) > 0 && <Detail label="Audience">{audience.genders?.join(', ')}</Detail>}
             {(audience.countries?.length ?? 0) > 0 && (

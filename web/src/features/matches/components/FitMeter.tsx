@@ -1,5 +1,4 @@
 import type { Fit } from '@/features/brands';
-import { percent } from '../utils';
 
 const TONE: Readonly<Record<string, string | undefined>> = {
   'Great fit': 'great',
@@ -7,17 +6,26 @@ const TONE: Readonly<Record<string, string | undefined>> = {
   'Worth a look': 'fair',
 };
 
-/** "Great fit · 86%" with a bar: how well the two brands fit each other, both ways. */
-export function FitMeter({ score, fit }: { readonly score: number; readonly fit: Fit }) {
-  const value = percent(score);
+const STEPS: Readonly<Record<string, number | undefined>> = { 'Great fit': 3, 'Good fit': 2, 'Worth a look': 1 };
+
+/**
+ * "Great fit" with what the label promises ("About 1 in 5 brands shown as a Great fit say yes
+ * to each other"). The score is not a probability, so no percent is shown: the label and its
+ * promise are what a member can trust. Three steps show the label at a glance.
+ */
+export function FitMeter({ fit, promise }: { readonly fit: Fit; readonly promise: string }) {
+  const steps = STEPS[fit] ?? 1;
   return (
-    <div className={`fit fit--${TONE[fit] ?? 'fair'}`} title="How well you fit each other, both ways">
-      <span className="fit__label">
-        {fit} · {value}%
-      </span>
-      <span className="fit__bar" aria-hidden="true">
-        <span className="fit__fill" style={{ width: `${value}%` }} />
-      </span>
+    <div className={`fit fit--${TONE[fit] ?? 'fair'}`}>
+      <div className="fit__head">
+        <span className="fit__label">{fit}</span>
+        <span className="fit__steps" aria-hidden="true">
+          {[1, 2, 3].map((step) => (
+            <span key={step} className={step <= steps ? 'fit__step fit__step--on' : 'fit__step'} />
+          ))}
+        </span>
+      </div>
+      <p className="fit__promise">{promise}</p>
     </div>
   );
 }

@@ -57,7 +57,7 @@ export function MatchCard({
       </div>
       {masked && <MaskedNameHint showingBrandNames={showingBrandNames} />}
 
-      <FitMeter score={match.score} fit={match.fit} />
+      <FitMeter fit={match.fit} promise={match.fitPromise} />
       {match.replyLabels && match.replyLabels.length > 0 && (
         <p className="muted small match-card__reply">{match.replyLabels.join(' · ')}</p>
       )}

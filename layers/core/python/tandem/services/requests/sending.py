@@ -27,7 +27,7 @@ from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest
+from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest, Match
 
 SUSPENDED = (
     "Your brand is suspended, so it can't send requests or pitches. "
@@ -50,6 +50,7 @@ class _SendContext:
     recipient_state: str
     resend_at: int | None  # when the sender may ask again after its last request was closed
     feature_slot: Any = None  # the sender brand's Pitch Area feature (Credits info's featureDone)
+    match_score: float | None = None  # the sender's stored match with the target (None: none)
 
 
 def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
@@ -60,9 +61,11 @@ def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
     from tandem.store.pitch import FeatureSlot
 
     slot_key = FeatureSlot.key(sender_id)
+    match_key = Match.key(sender_id, to_brand_id)  # the fit the sender was shown, if a match
     found = get_many(
         [
             (Brand, target_key),
+            (Match, match_key),
             (Account, account_key),
             (BrandRelation, out_key),
             (BrandRelation, in_key),
@@ -82,6 +85,7 @@ def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
         recipient_state=(into.request_state if into else "") or "",
         resend_at=int(out.resend_at) if out is not None and out.resend_at is not None else None,
         feature_slot=found.get(slot_key),
+        match_score=float(found[match_key].score) if match_key in found else None,
     )
 
 
@@ -153,7 +157,10 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
     request_id = pitch.request_id if pitch else secrets.token_hex(8)
     cost = credit_rules.PITCH_COST if pitch else credit_rules.REQUEST_HOLD
     sender_state, recipient_state = rules.RELATION_STATES[status]
-    records = match_learning.pair_records(from_brand, ctx.target)  # the pair's features now
+    records: dict[str, Any] = {
+        **match_learning.pair_records(from_brand, ctx.target),  # the pair's features now
+        "shown_percent": match_learning.shown_percent(from_brand, ctx.target, ctx.match_score),
+    }
     for _ in range(ATTEMPTS):
         now = int(time.time())
         at_ms = now_ms()

@@ -631,6 +631,7 @@ def test_public_view_carries_the_match_and_the_relation(api):
     assert body["match"] == {
         "score": 89,
         "fit": "Great fit",
+        "fitPromise": "About 1 in 5 brands shown as a Great fit say yes to each other",
         "reasons": ["They want newsletter swaps, like you"],
     }
     assert body["relation"]["saved"] is True

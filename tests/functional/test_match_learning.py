@@ -222,6 +222,7 @@ def _answered(count: int, percent: int, accepted_every: int, at_ms: int, first: 
 
 def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     from tandem.domain import brand_profile
+    from tandem.services import brand_search
     from tandem.store.models import MatchModel
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import run_job, subscribe, wait_for_run
@@ -259,6 +260,12 @@ def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     assert moved, before  # a card that was "Worth a look" under the defaults
     for i in moved:
         assert before[i][1] == "Worth a look" and after[i] == (before[i][0], "Great fit")
-    # The brand page shows the label its run wrote.
+    # The brand page shows the label its run wrote; search labels by the same thresholds.
     status, page = api.call("GET", f"/api/brand/{moved[0]}", headers)
     assert status == 200 and page["match"]["fit"] == "Great fit"
+    assert page["match"]["fitPromise"] == "About 1 in 5 brands shown as a Great fit say yes to each other"
+    brand_search.forget_index()  # a container that has not read the manifest and model yet
+    status, found = api.call("GET", "/api/brands/search?sort=best", headers)
+    assert status == 200, found
+    searched = {c["id"]: (c["score"], c["fit"]) for c in found["matches"]}
+    assert searched[moved[0]] == after[moved[0]]

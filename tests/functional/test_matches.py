@@ -83,6 +83,7 @@ def test_potentials_are_match_cards_best_first(api, scene):
         "reasons",
         "score",
         "fit",
+        "fitPromise",
         "saved",
         "isNew",
         "replyLabels",

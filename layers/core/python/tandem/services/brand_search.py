@@ -9,7 +9,8 @@ No search reads the brands table beyond the page it shows. Decision and figures:
 docs/decisions.md, 2026-11-29.
 
 DynamoDB calls of a search: (1) the viewer's partition (profile, relations, what is new);
-(2) one BatchGetItem of the caller's items, the viewer's account and, when due, the manifest;
+(2) one BatchGetItem of the caller's items, the viewer's account and, when due, the manifest
+and the stored match model (its fit labels' thresholds, kept with the index);
 (3) one BatchGetItem of the page's brands. A cold container reads the shards in call 2 too (the
 keys of shards 0.., as many as the batch's 100 keys leave room for: every shard of a directory
 of up to about 190,000 brands), so its first search also makes three calls. Reloading shards
@@ -33,7 +34,7 @@ from tandem.services.access import Access
 from tandem.services.matches import search_card, viewer_for
 from tandem.store import news
 from tandem.store.items import BATCH_GET_LIMIT, get_many
-from tandem.store.models import Account, Brand, MatchIndexManifest
+from tandem.store.models import Account, Brand, MatchIndexManifest, MatchModel
 from tandem.store.partition import brand_items
 
 CHECK_SECONDS = 10.0  # a warm container checks the manifest at most this often
@@ -48,6 +49,9 @@ class _Cache:
         self.shards: dict[int, rules.Shard] = {}
         self.index: rules.Index | None = None
         self.checked = 0.0
+        # The fit labels' thresholds of the stored model (recalibrated from outcomes), read with
+        # the manifest: cards found by search are labelled as Matches labels them.
+        self.thresholds: dict[str, int] | None = None
 
     def due(self, now: float) -> bool:
         return self.index is None or now - self.checked >= CHECK_SECONDS
@@ -116,6 +120,7 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     due, cold = cache.due(now), cache.index is None
     if due:
         wanted.append((MatchIndexManifest, MatchIndexManifest.key()))
+        wanted.append((MatchModel, MatchModel.key()))
     if cold:  # the shards too, in the same call (the module's note)
         wanted += match_index.first_shard_keys(BATCH_GET_LIMIT - len(wanted))
     found = get_many(wanted)  # call 2
@@ -125,6 +130,9 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     viewer = viewer_for(mine.profile, found.get(account_key))
     manifest = found.get(MatchIndexManifest.key()) if due else None
     index = cache.current(manifest, now, match_index.search_shards_in(found) if cold else None)
+    if due:
+        model = found.get(MatchModel.key())
+        cache.thresholds = model.fit_thresholds() if model is not None else None
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     excluded = rules.excluded_mask(
         index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only, hidden=hidden)
@@ -146,7 +154,9 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         other = others.get(Brand.key(other_id))
         if other is None:  # deleted since the index was loaded
             continue
-        cards.append(search_card(viewer, other, mine.relations.get(other_id), labels[other_id]))
+        cards.append(
+            search_card(viewer, other, mine.relations.get(other_id), labels[other_id], cache.thresholds)
+        )
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,

@@ -335,8 +335,13 @@ def _card(
 
 
 def search_card(
-    viewer: Viewer, other: Brand, relation: BrandRelation | None, labels: int = 0
+    viewer: Viewer,
+    other: Brand,
+    relation: BrandRelation | None,
+    labels: int = 0,
+    thresholds: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
-    (scored on the spot with the matching engine; search results are not stored matches)."""
-    return _card(viewer, other, relation, _score_now(viewer.brand, other), labels=labels)
+    (scored on the spot with the matching engine; search results are not stored matches),
+    labelled by the stored model's `thresholds` (None: the defaults)."""
+    return _card(viewer, other, relation, _score_now(viewer.brand, other, thresholds), labels=labels)

@@ -3,6 +3,7 @@ and what Tandem is shown of it."""
 
 import numpy as np
 
+from tandem.domain import matching
 from tests.bench import eval_world
 
 
@@ -29,6 +30,10 @@ def test_profiles_show_the_truth_without_noise_and_lose_fields_with_it():
         assert shown.countries == frozenset(markets)
         assert shown.category == eval_world.CATEGORIES[clean.cat[i]]
         assert shown.audience_size and shown.company_size
+        assert shown.niche == matching.NICHES[shown.category][clean.niche[i]]
+        assert shown.price_tier == matching.PRICE_TIERS[clean.tier[i]]
     noisy = eval_world.build(6, 300, 0.4)
     empty = np.mean([not p.countries for p in noisy.observed])
     assert 0.12 < empty < 0.3  # about half of 40% of fields are left empty
+    assert 0.12 < np.mean([not p.niche for p in noisy.observed]) < 0.3  # niche and tier: the same noise
+    assert 0.12 < np.mean([not p.price_tier for p in noisy.observed]) < 0.3

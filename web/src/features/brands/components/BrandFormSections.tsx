@@ -88,8 +88,8 @@ export function AboutSection({ formId, form, options, logo }: SectionProps & { r
         />
       </div>
       <p className="muted small">
-        Brands in your category are suggested to you unless they sell the same niche at a like price: those are
-        competitors.
+        Brands in your category can be good partners too. Those selling the same niche at a similar price are
+        competitors: we suggest them less.
       </p>
     </Section>
   );

@@ -31,6 +31,9 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
   await page.getByLabel('Description (optional)').fill('Loose-leaf teas blended in small batches.');
   await page.getByLabel('Category', { exact: true }).selectOption('food & drink');
   await page.getByLabel('Company size (optional)').selectOption('1-10');
+  // The niche list is the chosen category's.
+  await page.getByLabel('Niche (optional)').selectOption('coffee & tea');
+  await page.getByLabel('Price tier (optional)').selectOption('premium');
   await page.getByRole('checkbox', { name: '25-34' }).check();
   await page.getByRole('checkbox', { name: 'women' }).check();
   await page.getByRole('searchbox', { name: 'Find a country' }).fill('United King');
@@ -63,7 +66,9 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
   await expect(cards(page).first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('button', { name: 'Find new matches' }).first()).toBeEnabled({ timeout: 60_000 });
   const first = cards(page).first();
-  await expect(first.getByText(/· \d+%$/)).toBeVisible();
+  // The fit label with what it promises, and no raw percent (the score is not a probability).
+  await expect(first.getByText(/^About 1 in \d+ brands shown as a (Great|Good) fit say yes to each other$|^Less likely/)).toBeVisible();
+  await expect(first.getByText(/\d+%/)).toHaveCount(0);
   await expect(first.locator('.reasons li').first()).toHaveText(/\S/);
   expect(await cards(page).count()).toBeGreaterThan(2);
 
@@ -106,6 +111,14 @@ test('a member completes a brand profile, gets matches with reasons, saves, dism
   await expect(page.getByRole('heading', { level: 1, name: firstName })).toBeVisible();
   await expect(page.getByRole('region', { name: 'How you fit' }).locator('.reasons li').first()).toBeVisible();
   await expect(page.getByRole('button', { name: /^Unsave / })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Details' }).getByText('Niche', { exact: true })).toBeVisible();
+
+  // The new brand's own page shows its niche and price tier.
+  await page.goto('/account/brands');
+  await page.getByRole('list', { name: 'Your brands' }).getByRole('link', { name: `Preview ${brand}` }).click();
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details.getByText('coffee & tea')).toBeVisible();
+  await expect(details.getByText('premium')).toBeVisible();
 });
 
 test('a member without a subscription sees brand names masked in Matches', async ({ page }) => {

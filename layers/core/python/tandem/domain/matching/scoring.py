@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tandem.domain.matching.vocabulary import _AUDIENCE_CODE, _SIZE_CODE, AUDIENCE_SIZES, COLLAB_KINDS, category_code
+from tandem.domain.matching.vocabulary import (
+    _AUDIENCE_CODE,
+    _SIZE_CODE,
+    AUDIENCE_SIZES,
+    COLLAB_KINDS,
+    category_code,
+)
 
 # ---------------------------------------------------------------- rules (tables and weights)
 # How well a partner's category complements mine (symmetric). The same category is not

@@ -106,7 +106,7 @@ AGE_BASE, GENDER_BASE = 0.4, 0.6
 # the reported ones) and the old synthetic bench: markets and partner size weigh most, the
 # category table little (it did not predict fits there); shared values predicted nothing (kept
 # in the reasons, not in the score).
-WEIGHTS = {"markets": 1.0, "ages": 0.5, "genders": 0.5, "kinds": 0.75, "category": 0.1, "size": 1.0}
+WEIGHTS = {"markets": 1.0, "ages": 0.4, "genders": 0.4, "kinds": 0.75, "category": 0.35, "size": 1.0}
 FIELD_FLOOR = 0.05
 COMPETING_FACTOR = 1.0  # a category alone is not competition (0.75 kept every such pair out)
 

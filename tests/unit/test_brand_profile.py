@@ -156,9 +156,9 @@ def test_masked_names_and_descriptions():
     ("score", "percent", "fit"),
     [
         (0.0, 0, "Worth a look"),
-        (0.774, 77, "Worth a look"),
-        (0.78, 78, "Good fit"),
-        (0.879, 88, "Great fit"),
+        (0.844, 84, "Worth a look"),
+        (0.85, 85, "Good fit"),
+        (0.899, 90, "Great fit"),
         (1.2, 100, "Great fit"),
     ],
 )
@@ -170,8 +170,8 @@ def test_scores_as_members_see_them(score, percent, fit):
 def test_fit_thresholds_move_only_with_enough_outcomes_and_keep_their_promise():
     few = [(95, False)] * 50
     assert bp.calibrated_thresholds(few) == bp.FIT_THRESHOLDS
-    # 600 answered requests: 22% accepted at 92%, 15% at 75%, 2% at 50%.
-    outcomes = [(92, i % 50 < 11) for i in range(200)] + [(75, i % 20 < 3) for i in range(200)]
+    # 600 answered requests: 22% accepted at 92%, 11% at 75%, 2% at 50%.
+    outcomes = [(92, i % 50 < 11) for i in range(200)] + [(75, i % 100 < 11) for i in range(200)]
     outcomes += [(50, i % 50 == 0) for i in range(200)]
     thresholds = bp.calibrated_thresholds(outcomes)
     assert thresholds == {"Great fit": 76, "Good fit": 51}

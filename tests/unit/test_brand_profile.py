@@ -170,8 +170,8 @@ def test_scores_as_members_see_them(score, percent, fit):
 def test_fit_thresholds_move_only_with_enough_outcomes_and_keep_their_promise():
     few = [(95, False)] * 50
     assert bp.calibrated_thresholds(few) == bp.FIT_THRESHOLDS
-    # 600 answered requests: 22% accepted at 92%, 11% at 75%, 2% at 50%.
-    outcomes = [(92, i % 50 < 11) for i in range(200)] + [(75, i % 100 < 11) for i in range(200)]
+    # 600 answered requests: 15% accepted at 92%, 9% at 75%, 2% at 50%.
+    outcomes = [(92, i % 20 < 3) for i in range(200)] + [(75, i % 100 < 9) for i in range(200)]
     outcomes += [(50, i % 50 == 0) for i in range(200)]
     thresholds = bp.calibrated_thresholds(outcomes)
     assert thresholds == {"Great fit": 76, "Good fit": 51}

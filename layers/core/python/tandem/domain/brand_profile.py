@@ -411,13 +411,14 @@ def score_percent(score: float) -> int:
     return max(0, min(100, round(float(score) * 100)))
 
 
-# What a label promises, and the lowest percent that keeps the promise. Set on training seeds
-# (21, 22) of the held-out evaluation world for the geometric score, at 0%, 20% AND 40% profile
+# What a label promises, and the lowest percent that keeps the promise. Set for the geometric
+# score on training seeds (21-23) of the held-out evaluation world, at 0%, 20% AND 40% profile
 # noise, and checked on its reported seeds (tests/bench/matching_heldout.py; docs/decisions.md,
-# 2026-11-29 "every field must fit"): of the brands shown as a "Great fit" at least 1 in 6 would
-# say yes to each other, of a "Good fit" at least 1 in 10.
+# 2026-11-29 "every field must fit"): of the brands shown as a "Great fit" at least 1 in 8
+# would say yes to each other, of a "Good fit" at least 1 in 12 (with clean profiles about 1 in
+# 2 and 1 in 3; the promise is what still holds when 40% of profile fields are wrong).
 # Recalibrated from real outcomes with `calibrated_thresholds` once there are enough.
-FIT_PROMISES = (("Great fit", 1 / 6), ("Good fit", 1 / 10))
+FIT_PROMISES = (("Great fit", 1 / 8), ("Good fit", 1 / 12))
 FIT_THRESHOLDS = {"Great fit": 90, "Good fit": 85}
 CALIBRATION_MINIMUM = 200  # outcomes at or above a threshold before it moves
 

@@ -620,7 +620,7 @@ def test_public_view_carries_the_match_and_the_relation(api):
         keys.match_sk(int(theirs.brand_id)),
         brand_id=int(mine.brand_id),
         candidate_id=int(theirs.brand_id),
-        score=0.894,
+        score=0.914,
         reasons=["They want newsletter swaps, like you"],
         run_id="r",
         created_at=datetime.now(UTC),
@@ -629,9 +629,9 @@ def test_public_view_carries_the_match_and_the_relation(api):
     status, body = api.call("GET", f"/api/brand/{int(theirs.brand_id)}", auth_headers(token))
     assert status == 200
     assert body["match"] == {
-        "score": 89,
+        "score": 91,
         "fit": "Great fit",
-        "fitPromise": "About 1 in 5 brands shown as a Great fit say yes to each other",
+        "fitPromise": "About 1 in 8 brands shown as a Great fit say yes to each other",
         "reasons": ["They want newsletter swaps, like you"],
     }
     assert body["relation"]["saved"] is True

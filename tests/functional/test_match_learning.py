@@ -222,14 +222,49 @@ def _answered(count: int, percent: int, accepted_every: int, at_ms: int, first: 
 
 def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     from tandem.domain import brand_profile
-    from tandem.services import brand_search
+    from tandem.services import brand_search, brands
     from tandem.store.models import MatchModel
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import run_job, subscribe, wait_for_run
 
-    user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
+    # A brand whose markets, ages, kinds and audience size some partners share closely: scores
+    # spread from "Worth a look" (the population) up into the 70s, 80s and 90s.
+    full = {
+        "age_bands": ["25-34"],
+        "genders": ["women"],
+        "collab_kinds": ["giveaways"],
+        "company_size": "11-50",
+    }
+    user, (mine,), token = member(
+        category="home",
+        values=["vegan"],
+        collab_kinds=["giveaways", "content swaps", "events"],
+        countries=["GB", "US", "IE"],
+        age_bands=["25-34", "35-44"],
+        genders=["women"],
+        company_size="11-50",
+        audience_size="10K-100K",
+    )
     subscribe(user.account_id)
     population(30)
+    for i, (category, reach, countries) in enumerate(
+        [
+            ("beauty", "1K-10K", ["GB", "US"]),
+            ("fashion", "10K-100K", ["GB"]),
+            ("food & drink", "100K-1M", ["GB", "US"]),
+            ("food & drink", "10K-100K", ["GB"]),
+            ("beauty", "10K-100K", ["GB", "US"]),
+            ("food & drink", "10K-100K", ["GB", "US"]),
+        ]
+    ):
+        brands.create_brand(
+            account_id=f"close-{i}",
+            name=f"Close {i}",
+            category=category,
+            audience_size=reach,
+            countries=countries,
+            **full,
+        )
     brand_id = int(mine.brand_id)
     headers = auth_headers(token, brand_id)
 
@@ -245,25 +280,26 @@ def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     assert all(fit == brand_profile.fit_label(score) for score, fit in before.values())  # the defaults
     now_ms = int(time.time() * 1000)
     # Too few answered requests in any band: the thresholds stay the defaults.
-    _answered(150, 60, 3, now_ms)
+    _answered(150, 80, 3, now_ms)
     assert run_job(aws, "train-matching")["thresholds"] == brand_profile.FIT_THRESHOLDS
     assert cards() == before
-    # 250 more: brands shown at 60% said yes 1 in 3 times (the Great fit promise is 1 in 5),
-    # those shown at 30% 1 in 50 times: from 31% up keeps the promise.
-    _answered(100, 60, 3, now_ms, first=150)
-    _answered(250, 30, 50, now_ms, first=250)
+    # 350 more: brands shown at 80% said yes 1 in 3 times (the Great fit promise is 1 in 8),
+    # those shown at 72% 1 in 50 times: "Great fit" comes down to the lowest its reach allows
+    # (75%), and "Good fit", whose promise nothing under 75% keeps, is shown to nobody.
+    _answered(100, 80, 3, now_ms, first=150)
+    _answered(250, 72, 50, now_ms, first=250)
     trained = run_job(aws, "train-matching")
-    assert trained["thresholds"] == {"Great fit": 31, "Good fit": 31}
+    assert trained["thresholds"] == {"Great fit": 75, "Good fit": 75}
     assert MatchModel.find(consistent=True).fit_thresholds() == trained["thresholds"]
     after = cards()
-    moved = [i for i, (score, _) in before.items() if 31 <= score < 78 and i in after]
-    assert moved, before  # a card that was "Worth a look" under the defaults
+    moved = [i for i, (score, _) in before.items() if 75 <= score < 85 and i in after]
+    assert moved, sorted(before.values())  # a card that was "Worth a look" under the defaults
     for i in moved:
         assert before[i][1] == "Worth a look" and after[i] == (before[i][0], "Great fit")
     # The brand page shows the label its run wrote; search labels by the same thresholds.
     status, page = api.call("GET", f"/api/brand/{moved[0]}", headers)
     assert status == 200 and page["match"]["fit"] == "Great fit"
-    assert page["match"]["fitPromise"] == "About 1 in 5 brands shown as a Great fit say yes to each other"
+    assert page["match"]["fitPromise"] == "About 1 in 8 brands shown as a Great fit say yes to each other"
     brand_search.forget_index()  # a container that has not read the manifest and model yet
     status, found = api.call("GET", "/api/brands/search?sort=best", headers)
     assert status == 200, found

@@ -61,7 +61,7 @@ def scene(api):
     )
     me = int(mine.brand_id)
     ids = [int(b.brand_id) for b in others]
-    for other_id, score in zip(ids, (0.82, 0.91, 0.15, 0.79), strict=True):
+    for other_id, score in zip(ids, (0.87, 0.91, 0.15, 0.86), strict=True):
         add_match(me, other_id, score)
     return user, me, ids, token
 
@@ -71,7 +71,7 @@ def test_potentials_are_match_cards_best_first(api, scene):
     body = listing(api, token, me)
     cards = body["matches"]
     assert [c["id"] for c in cards] == [ids[1], ids[0], ids[3], ids[2]]
-    assert [c["score"] for c in cards] == [91, 82, 79, 15]
+    assert [c["score"] for c in cards] == [91, 87, 86, 15]
     assert [c["fit"] for c in cards] == ["Great fit", "Good fit", "Good fit", "Worth a look"]
     assert set(cards[0]) == {
         "id",

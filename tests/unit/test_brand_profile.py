@@ -156,9 +156,9 @@ def test_masked_names_and_descriptions():
     ("score", "percent", "fit"),
     [
         (0.0, 0, "Worth a look"),
-        (0.774, 77, "Worth a look"),
-        (0.78, 78, "Good fit"),
-        (0.879, 88, "Great fit"),
+        (0.844, 84, "Worth a look"),
+        (0.85, 85, "Good fit"),
+        (0.899, 90, "Great fit"),
         (1.2, 100, "Great fit"),
     ],
 )
@@ -170,15 +170,31 @@ def test_scores_as_members_see_them(score, percent, fit):
 def test_fit_thresholds_move_only_with_enough_outcomes_and_keep_their_promise():
     few = [(95, False)] * 50
     assert bp.calibrated_thresholds(few) == bp.FIT_THRESHOLDS
-    # 600 answered requests: 22% accepted at 92%, 15% at 75%, 2% at 50%.
-    outcomes = [(92, i % 50 < 11) for i in range(200)] + [(75, i % 20 < 3) for i in range(200)]
-    outcomes += [(50, i % 50 == 0) for i in range(200)]
+    # 800 answered requests: 15% accepted at 92%, 11% at 82%, 9% at 77%, 2% at 60%.
+    outcomes = [(92, i % 20 < 3) for i in range(200)] + [(82, i % 100 < 11) for i in range(200)]
+    outcomes += [(77, i % 100 < 9) for i in range(200)] + [(60, i % 50 == 0) for i in range(200)]
     thresholds = bp.calibrated_thresholds(outcomes)
-    assert thresholds == {"Great fit": 76, "Good fit": 51}
+    assert thresholds == {"Great fit": 78, "Good fit": 70}
     for label, promise in bp.FIT_PROMISES:
         shown = [ok for percent, ok in outcomes if bp.fit_label(percent, thresholds) == label]
         assert shown and sum(shown) / len(shown) >= promise
-    assert thresholds["Great fit"] >= thresholds["Good fit"]
+    assert bp.fit_label(60, thresholds) == "Worth a look"
+
+
+def test_fit_thresholds_stay_within_reach_of_their_defaults():
+    reach = bp.CALIBRATION_REACH
+    # A marketplace that says yes to half of everything: "Great fit" goes no lower than its
+    # reach allows, and is not every card's.
+    eager = [(80, i % 2 == 0) for i in range(300)] + [(40, i % 2 == 0) for i in range(300)]
+    thresholds = bp.calibrated_thresholds(eager)
+    assert thresholds["Great fit"] == bp.FIT_THRESHOLDS["Great fit"] - reach
+    assert bp.fit_label(40, thresholds) == "Worth a look"
+    # Outcomes that break both promises everywhere: both labels rise as far as they may.
+    reluctant = [(95, i % 20 == 0) for i in range(300)] + [(88, i % 33 == 0) for i in range(300)]
+    thresholds = bp.calibrated_thresholds(reluctant)
+    assert thresholds == {"Great fit": 100, "Good fit": 100}
+    assert bp.fit_label(95, thresholds) == "Worth a look"
+    assert bp.thresholds_or_defaults(thresholds) == thresholds  # a stored set the cards accept
 
 
 def test_every_form_option_has_a_place_in_the_match_index():

@@ -156,6 +156,45 @@ def test_same_category_is_allowed_and_audience_size_judged_both_ways():
     assert back.audience_size == "100K-1M" and len(pack(big)) == matching.RECORD_SIZE
 
 
+def test_a_pair_that_fails_on_one_field_ranks_below_one_middling_on_all():
+    me = p(1, "me", **{**OAT, "countries": ["GB", "IE"], "age_bands": ["25-34", "35-44"]})
+    # Perfect on every field but markets: it sells where I do not.
+    elsewhere = p(2, "x", **{**OAT, "category": "home", "countries": ["FR"]})
+    # Middling on all: one of my two markets, one of my two age bands, one of my two kinds of
+    # collaboration, a size band bigger (an additive sum of the fields ranked it below).
+    middling = p(
+        3,
+        "y",
+        **{
+            **OAT,
+            "category": "home",
+            "company_size": "51-200",
+            "collab_kinds": ["giveaways", "events"],
+            "countries": ["GB", "US"],
+            "age_bands": ["35-44", "45-54"],
+        },
+    )
+    assert score_pair(me, middling).score > 1.5 * score_pair(me, elsewhere).score
+    ranked = rank(me, [elsewhere, middling], limit=10)
+    assert [s.candidate_id for s in ranked] == [3, 2]
+    # The packed form agrees.
+    scores = score_packed(pack(me), Packed.from_bytes(pack(x) for x in (elsewhere, middling))).score
+    assert scores[1] > 1.5 * scores[0]
+
+
+def test_no_kind_in_common_sinks_a_pair_and_ticking_every_kind_tells_nothing():
+    me = p(1, "me", **OAT)
+    shared = p(2, "x", **{**OAT, "category": "home", "collab_kinds": ["giveaways", "events"]})
+    not_given = p(3, "y", **{**OAT, "category": "home", "collab_kinds": []})
+    every = p(4, "z", **{**OAT, "category": "home", "collab_kinds": list(matching.COLLAB_KINDS)})
+    none_shared = p(5, "w", **{**OAT, "category": "home", "collab_kinds": ["events", "pop-ups"]})
+    score = {x.brand_id: score_pair(me, x).score for x in (shared, not_given, every, none_shared)}
+    assert score[2] > score[3] == score[4] > score[5]
+    assert score[5] < 0.6 * score[2]
+    ranked = rank(me, [none_shared, every, not_given, shared], limit=10)
+    assert [s.candidate_id for s in ranked] == [2, 3, 4, 5]
+
+
 def test_pack_round_trip_keeps_listed_terms():
     profile = p(42, "acct", **{**OAT, "values": ["sustainable", "something unlisted"]})
     back = unpack(pack(profile), "acct")

@@ -3,8 +3,8 @@ import type { MatchCard } from './api/matches';
 
 /** What the server says each label promises (tandem.domain.brand_profile.fit_promise). */
 export const FIT_PROMISE = {
-  'Great fit': 'About 1 in 5 brands shown as a Great fit say yes to each other',
-  'Good fit': 'About 1 in 7 brands shown as a Good fit say yes to each other',
+  'Great fit': 'About 1 in 8 brands shown as a Great fit say yes to each other',
+  'Good fit': 'About 1 in 12 brands shown as a Good fit say yes to each other',
   'Worth a look': 'Less likely to say yes to each other than a Good fit',
 } as const;
 

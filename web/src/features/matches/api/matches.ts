@@ -16,7 +16,7 @@ export interface MatchCard {
   readonly reasons: readonly string[];
   readonly score: number;
   readonly fit: Fit;
-  /** What the label promises ("About 1 in 5 brands shown as a Great fit say yes to each other"). */
+  /** What the label promises ("About 1 in 8 brands shown as a Great fit say yes to each other"). */
   readonly fitPromise: string;
   readonly saved: boolean;
   readonly isNew: boolean;

@@ -7,7 +7,7 @@ describe('FitMeter', () => {
   it('shows the label and what it promises, never the raw score as a percent', () => {
     const { container } = render(<FitMeter fit="Great fit" promise={FIT_PROMISE['Great fit']} />);
     expect(screen.getByText('Great fit')).toBeInTheDocument();
-    expect(screen.getByText('About 1 in 5 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
+    expect(screen.getByText('About 1 in 8 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
     expect(container).not.toHaveTextContent('%');
     expect(container.querySelectorAll('.fit__step--on')).toHaveLength(3);
   });

@@ -9,7 +9,7 @@ const TONE: Readonly<Record<string, string | undefined>> = {
 const STEPS: Readonly<Record<string, number | undefined>> = { 'Great fit': 3, 'Good fit': 2, 'Worth a look': 1 };
 
 /**
- * "Great fit" with what the label promises ("About 1 in 5 brands shown as a Great fit say yes
+ * "Great fit" with what the label promises ("About 1 in 8 brands shown as a Great fit say yes
  * to each other"). The score is not a probability, so no percent is shown: the label and its
  * promise are what a member can trust. Three steps show the label at a glance.
  */

@@ -32,7 +32,7 @@ describe('Matches page', () => {
     });
     const bean = within(await screen.findByRole('article', { name: 'Bean Bros' }));
     expect(bean.getByText('Great fit')).toBeInTheDocument();
-    expect(bean.getByText('About 1 in 5 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
+    expect(bean.getByText('About 1 in 8 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
     expect(bean.queryByText(/86/)).not.toBeInTheDocument(); // the score is not a probability: no percent
     expect(bean.getByText('New')).toBeInTheDocument();
     expect(bean.getByText('They want newsletter swaps, like you')).toBeInTheDocument();

@@ -21,7 +21,9 @@ describe('Search tab', () => {
   it('searches what the address says and shows the same cards as Matches', async () => {
     openSearch('/matches/search?q=northwnd', { 'GET brands/search?q=northwnd': page([northwind]) });
     const card = within(await screen.findByRole('article', { name: 'Northwind Outdoor' }));
-    expect(card.getByText('Good fit · 64%')).toBeInTheDocument();
+    expect(card.getByText('Good fit')).toBeInTheDocument();
+    expect(card.getByText('About 1 in 12 brands shown as a Good fit say yes to each other')).toBeInTheDocument();
+    expect(card.queryByText(/64/)).not.toBeInTheDocument(); // a search card shows no raw score either
     expect(card.getByRole('link', { name: 'Northwind Outdoor' })).toHaveAttribute('href', '/matches/brand/31');
     expect(card.getByRole('button', { name: 'Save Northwind Outdoor' })).toBeInTheDocument();
     expect(card.queryByRole('button', { name: /Dismiss/ })).not.toBeInTheDocument();

@@ -18,12 +18,12 @@ from tandem.domain.matching.scoring import (
     COMPETITOR_FACTOR,
     SIZE_FIT,
     UNKNOWN_COMPLEMENT,
+    UNKNOWN_KINDS,
     UNKNOWN_OVERLAP,
     UNKNOWN_SIZE_FIT,
-    WEIGHTS,
     Profile,
-    _audience,
     complement,
+    direction_fit,
 )
 from tandem.domain.matching.vocabulary import (
     _AGE_BIT,
@@ -236,6 +236,22 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _TABLES["category"], _TABLES["size"], _TABLES["audience"]
 
 
+_EVERY_KIND = (1 << len(COLLAB_KINDS)) - 1  # the listed kinds' bits (vocabulary order)
+
+
+def _kinds_fit(mine: int, kinds: np.ndarray) -> np.ndarray:
+    """scoring._kinds for every candidate: 1 with a kind in common, 0 without, UNKNOWN_KINDS
+    when either side lists none or every listed kind."""
+    import numpy as np
+
+    every = np.uint64(_EVERY_KIND)
+    unknown = (kinds == 0) | ((kinds & every) == every)
+    if mine == 0 or (mine & _EVERY_KIND) == _EVERY_KIND:
+        return np.full(len(kinds), UNKNOWN_KINDS, dtype=np.float32)
+    shared = (kinds & np.uint64(mine)) != 0
+    return np.where(unknown, np.float32(UNKNOWN_KINDS), shared.astype(np.float32))
+
+
 @dataclass
 class PackedScores:
     score: np.ndarray  # pair score per candidate (0 where excluded)
@@ -276,8 +292,7 @@ def score_packed(
     g_ab, g_ba = both_ways(
         common(int(mine["genders"]), cands.genders), int(count(np.uint64(mine["genders"]))), cands.n_genders
     )
-    k_ab, k_ba = both_ways(common(mine["kinds"], cands.kinds), int(count(mine["kinds"])), cands.n_kinds)
-    v_ab, v_ba = both_ways(common(mine["values"], cands.values), int(count(mine["values"])), cands.n_values)
+    kinds = _kinds_fit(int(mine["kinds"]), cands.kinds)
     category_table, size_table, audience_table = _tables()
     cat_fit = category_table[int(mine["cat"]), cands.cat]
     my_size, my_audience = int(mine["size"]) & SIZE_MASK, audience_code(int(mine["flags"]))
@@ -285,21 +300,8 @@ def score_packed(
     size_ab = np.where(np.isnan(size_ab), size_table[my_size, cands.size], size_ab)
     size_ba = audience_table[cands.audience, my_audience]
     size_ba = np.where(np.isnan(size_ba), size_table[cands.size, my_size], size_ba)
-    w = WEIGHTS
-    fit_ab = (
-        w["audience"] * _audience(c_ab, a_ab, g_ab)
-        + w["kinds"] * k_ab
-        + w["category"] * cat_fit
-        + w["values"] * v_ab
-        + w["size"] * size_ab
-    )
-    fit_ba = (
-        w["audience"] * _audience(c_ba, a_ba, g_ba)
-        + w["kinds"] * k_ba
-        + w["category"] * cat_fit
-        + w["values"] * v_ba
-        + w["size"] * size_ba
-    )
+    fit_ab = direction_fit(c_ab, a_ab, g_ab, kinds, cat_fit, size_ab)
+    fit_ba = direction_fit(c_ba, a_ba, g_ba, kinds, cat_fit, size_ba)
     if one_sided:
         score = fit_ab.astype(f32)
     else:

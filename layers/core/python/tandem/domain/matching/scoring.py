@@ -4,11 +4,13 @@ and `combine`, for one pair."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tandem.domain.matching.vocabulary import (
     _AUDIENCE_CODE,
     _SIZE_CODE,
     AUDIENCE_SIZES,
+    COLLAB_KINDS,
     category_code,
     niche_code,
     tier_code,
@@ -70,12 +72,14 @@ SIZE_FIT = (
     (0.5, 0.8, 1.0, 1.0),
     (0.3, 0.5, 0.8, 1.0),
 )
-UNKNOWN_SIZE_FIT = 0.7
+UNKNOWN_SIZE_FIT = 0.5
 # AUDIENCE_FIT[their band - my band + 4]: what a partner's audience (followers or list size) is
-# worth to me. A bigger audience is worth the most; a smaller one less with every band down (a
-# big brand rarely wants a tiny one). Both directions multiply in the pair's score, so partners
-# of like size rank first. Used when both brands gave an audience size; headcount otherwise.
-AUDIENCE_FIT = (0.1, 0.25, 0.45, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0)
+# worth to me. My own size is worth the most; a bigger one a little less (many brands look for
+# peers), a smaller one much less with every band down (a big brand rarely wants a tiny one).
+# Both directions multiply in the pair's score, so partners of like size rank first: one band
+# apart keeps 0.38 of a level pair, two bands 0.14. Used when both brands gave an audience size;
+# headcount otherwise (docs/decisions.md, 2026-11-29 "every field must fit").
+AUDIENCE_FIT = (0.03, 0.08, 0.2, 0.45, 1.0, 0.85, 0.7, 0.6, 0.5)
 
 
 def size_fit(my_size: int, their_size: int, my_audience: int, their_audience: int) -> float:
@@ -90,17 +94,48 @@ def size_fit(my_size: int, their_size: int, my_audience: int, their_audience: in
 # A side left a list empty: we cannot tell, so half credit (0.3 showed incomplete profiles half
 # as often as they are true partners, at no gain in precision; docs/decisions.md, 2026-11-29).
 UNKNOWN_OVERLAP = 0.5
+# Kinds of collaboration are a gate: a pair needs one kind both can run. A profile that ticks
+# every kind tells us nothing about which it can run, so it counts as not given (UNKNOWN_KINDS),
+# like an empty list (without this rule p@10 on the evaluation world's training seed fell from
+# 0.392 to 0.319 with clean profiles: ticking every kind passed the gate with every partner).
+UNKNOWN_KINDS = 0.55
+# Audience likeness within shared markets: ages and genders soften (no shared band is not no
+# shared customer), markets do not (no shared market, no shared customers).
+AGE_BASE, GENDER_BASE = 0.4, 0.6
 
-# Measured on the held-out evaluation world (tests/bench/matching_heldout.py, a training seed)
-# and the old synthetic bench: size judged both ways carries most; shared values predicted
-# nothing (kept in the reasons, not in the score).
-WEIGHTS = {"audience": 0.30, "kinds": 0.20, "category": 0.15, "values": 0.0, "size": 0.35}
+# Every field must fit: a direction's fit is the weighted GEOMETRIC mean of its field fits, each
+# at least FIELD_FLOOR (a wrong field sinks a pair; a noisy one does not zero it). Measured on
+# the held-out evaluation world (tests/bench/matching_heldout.py, training seeds 21 and 22, never
+# the reported ones) and the old synthetic bench: markets and partner size weigh most, the
+# category table little (it did not predict fits there); shared values predicted nothing (kept
+# in the reasons, not in the score).
+WEIGHTS = {"markets": 1.0, "ages": 0.4, "genders": 0.4, "kinds": 0.75, "category": 0.35, "size": 1.0}
+FIELD_FLOOR = 0.05
 COMPETING_FACTOR = 1.0  # a category alone is not competition (0.75 kept every such pair out)
 
 
-def _audience(countries: float, ages: float, genders: float) -> float:
-    # Markets gate the audience: no shared country, no shared customers.
-    return countries * (0.4 + 0.6 * ages) * (0.6 + 0.4 * genders)
+def _at_least(value: Any, floor: float) -> Any:
+    """max(value, floor) for a number or, elementwise, a numpy array."""
+    return value.clip(floor, None) if hasattr(value, "clip") else max(value, floor)
+
+
+def direction_fit(markets: Any, ages: Any, genders: Any, kinds: Any, category: Any, size: Any) -> Any:
+    """One direction's fit from its field fits (each 0..1; numbers, or numpy arrays of one
+    candidate each): prod(max(f, FIELD_FLOOR) ** (w / sum of w)), so 0..1 and a pair that fails
+    on one field ranks below one that is middling on all. `fit` and `score_packed` both use it."""
+    fields = {
+        "markets": markets,
+        "ages": AGE_BASE + (1 - AGE_BASE) * ages,
+        "genders": GENDER_BASE + (1 - GENDER_BASE) * genders,
+        "kinds": kinds,
+        "category": category,
+        "size": size,
+    }
+    total = sum(WEIGHTS.values())
+    out: Any = 1.0
+    for name, value in fields.items():
+        out = out * _at_least(value, FIELD_FLOOR) ** (WEIGHTS[name] / total)
+    return out
 
 
 # ---------------------------------------------------------------- plain-Python form
@@ -142,25 +177,30 @@ def _overlap(mine: frozenset[str], theirs: frozenset[str]) -> float:
     return UNKNOWN_OVERLAP if shared < 0 else shared / len(mine)
 
 
+def _kinds(mine: frozenset[str], theirs: frozenset[str]) -> float:
+    """1 with a kind both list, 0 without; UNKNOWN_KINDS when either lists none or every kind."""
+    every = {k.lower() for k in COLLAB_KINDS}
+    a, b = {t.strip().lower() for t in mine}, {t.strip().lower() for t in theirs}
+    if not a or not b or every <= a or every <= b:
+        return UNKNOWN_KINDS
+    return 1.0 if a & b else 0.0
+
+
 def fit(me: Profile, other: Profile) -> float:
     """How well `other` fits what `me` wants, 0..1 (directional)."""
-    audience = _audience(
-        _overlap(me.countries, other.countries),
-        _overlap(me.age_bands, other.age_bands),
-        _overlap(me.genders, other.genders),
-    )
     size = size_fit(
         _SIZE_CODE.get(me.company_size.strip().lower(), 0),
         _SIZE_CODE.get(other.company_size.strip().lower(), 0),
         _AUDIENCE_CODE.get(me.audience_size.strip().lower(), 0),
         _AUDIENCE_CODE.get(other.audience_size.strip().lower(), 0),
     )
-    return (
-        WEIGHTS["audience"] * audience
-        + WEIGHTS["kinds"] * _overlap(me.collab_kinds, other.collab_kinds)
-        + WEIGHTS["category"] * complement(me.category, other.category)
-        + WEIGHTS["values"] * _overlap(me.values, other.values)
-        + WEIGHTS["size"] * size
+    return direction_fit(
+        _overlap(me.countries, other.countries),
+        _overlap(me.age_bands, other.age_bands),
+        _overlap(me.genders, other.genders),
+        _kinds(me.collab_kinds, other.collab_kinds),
+        complement(me.category, other.category),
+        size,
     )
 
 

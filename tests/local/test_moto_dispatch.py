@@ -1,6 +1,7 @@
 """moto with infra/local/moto_dispatch.py installed still runs every rule of an update
-expression (each is one of the traversers whose processing map is now built once) and still
-dispatches every action: the answers and refusals are moto's own."""
+expression (each is one of the traversers whose processing map is now built once, on a copy of
+the parsed expression now kept per text) and still dispatches every action: the answers and
+refusals are moto's own, the second time an expression is used as the first."""
 
 from __future__ import annotations
 
@@ -84,3 +85,23 @@ def test_every_rule_still_refuses(table: Any, expression: str, values: Any, refu
         _update(table, expression, values, **names)
     assert refused.value.response["Error"]["Code"] == "ValidationException"
     assert refusal.lower() in refused.value.response["Error"]["Message"].lower()
+
+
+def test_a_kept_expression_applies_again_to_another_item_and_a_bad_one_refuses_every_time(table: Any) -> None:
+    expression = "SET credits = if_not_exists(credits, :zero) + :n"
+    for n, expected in ((2, "2"), (3, "5")):
+        answer = _update(table, expression, {":zero": {"N": "0"}, ":n": {"N": str(n)}})["Attributes"]
+        assert answer["credits"] == {"N": expected}  # the kept tree was not changed by its first use
+    other = {"pk": {"S": "A#2"}, "sk": {"S": "META"}}
+    made = table.update_item(
+        TableName="t",
+        Key=other,
+        UpdateExpression=expression,
+        ExpressionAttributeValues={":zero": {"N": "0"}, ":n": {"N": "7"}},
+        ReturnValues="ALL_NEW",
+    )["Attributes"]
+    assert made["credits"] == {"N": "7"}
+    for _ in range(2):
+        with pytest.raises(ClientError) as refused:
+            _update(table, "SET = :n", {":n": {"N": "1"}})
+        assert refused.value.response["Error"]["Code"] == "ValidationException"

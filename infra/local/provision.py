@@ -13,7 +13,7 @@ from typing import Any
 
 import boto3
 
-from infra.local import lambda_inprocess, moto_isolation, moto_items, moto_sfn
+from infra.local import lambda_inprocess, moto_dispatch, moto_isolation, moto_items, moto_sfn
 from infra.local.template import ACCOUNT, REGION, LocalPlan, build_plan
 
 LAMBDA_ROLE = "tandem-local-lambda"
@@ -72,6 +72,7 @@ def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | N
     moto_isolation.install()
     moto_items.install()
     moto_sfn.install()
+    moto_dispatch.install()
     first = build_plan()
 
     sqs = _client("sqs", endpoint_url)

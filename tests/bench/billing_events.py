@@ -115,6 +115,7 @@ def _written(params: dict) -> str:
 
 
 def main() -> None:
+    wall, cpu = time.perf_counter(), time.process_time()
     with _setup.moto_world() as plan:
         from infra import stripe_sync
         from infra.local.fake_stripe import FakeStripe
@@ -180,6 +181,10 @@ def main() -> None:
     print(f"billing: {counted.writes} DynamoDB writes in {counted.events} event processings: {detail}")
     print(f"billing: {counted.writes / counted.events:.2f} writes an event's processing (sync and marks)")
     print(f"BENCH billing_sync_writes_per_event {counted.sync_writes / counted.events:.2f}")
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    # wall well above CPU means waiting (the machine's other work: the proof itself waits only
+    # for the last executions, docs/decisions.md 2026-11-29)
+    print(f"billing: {wall:.0f} s wall, {cpu:.0f} s CPU (every thread of this process) from moto's start")
     if differences:
         raise SystemExit("the shuffled delivery left another state than the ordered one (above)")
 

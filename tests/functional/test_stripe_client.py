@@ -6,6 +6,7 @@ billing.compute."""
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -115,6 +116,24 @@ def test_the_snapshot_reads_what_compute_needs(fake: FakeStripe) -> None:
     assert snapshot["prices"] == []  # every line's price is on an item already
     with pytest.raises(ValueError, match="cus_"):
         sc.fetch_customer_snapshot("acc_1")
+
+
+def test_the_snapshot_reads_every_page_and_equals_what_the_library_objects_give(
+    fake: FakeStripe, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lists are read as Stripe's JSON (no StripeObjects): page after page, and the same
+    data the library's objects give (`to_dict()`, which nests objects of its own)."""
+    customer, _ = subscribe(fake)
+    session = checkout(customer, "tandem_extra_6")
+    assert pay(session["url"]).status_code == 303  # a second invoice, charge and session
+    whole = sc.fetch_customer_snapshot(customer)
+    assert len(whole["invoices"]) == len(whole["charges"]) == len(whole["checkout_sessions"]) == 2
+    listed = sc.client().v1.invoices.list({"customer": customer, "expand": ["data.payments"]})
+    objects = [invoice.to_dict() for invoice in listed]
+    same = json.dumps(whole["invoices"], sort_keys=True, default=str)  # the library's decimals as text
+    assert same == json.dumps(objects, sort_keys=True, default=str)
+    monkeypatch.setattr(sc, "PAGE_SIZE", 1)  # one object a page: every list takes two pages
+    assert sc.fetch_customer_snapshot(customer) == whole
 
 
 def test_two_tabs_get_one_checkout_and_a_paid_one_is_never_handed_out_again(fake: FakeStripe) -> None:

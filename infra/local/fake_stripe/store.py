@@ -76,6 +76,12 @@ class Store:
         """Newest first, as Stripe lists."""
         return sorted(self.tables.get(kind, {}).values(), key=lambda o: o["_seq"], reverse=True)
 
+    def matching(self, kind: str, keep: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+        """`all(kind)` with only the objects `keep` accepts, chosen before sorting: a customer's
+        few invoices out of every customer's (the billing proof lists them on every event)."""
+        found = [o for o in self.tables.get(kind, {}).values() if keep(o)]
+        return sorted(found, key=lambda o: o["_seq"], reverse=True)
+
     # --- persistence -------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:

@@ -269,7 +269,7 @@ class ApiBase:
         render: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         limit = params.int("limit", 10, minimum=1, maximum=100)
-        items = [o for o in (objects if objects is not None else self.store.all(kind)) if keep(o)]
+        items = [o for o in objects if keep(o)] if objects is not None else self.store.matching(kind, keep)
         ids = [o["id"] for o in items]
         after, before = params.str("starting_after"), params.str("ending_before")
         if after and before:

@@ -140,10 +140,10 @@ class EngineBase:
         if kind == "payment_link" and field == "line_items":
             return self.link_line_items(obj)
         if kind == "invoice" and field == "payments":
-            payments = [p for p in self.store.all("invoice_payment") if p["invoice"] == obj["id"]]
+            payments = self.store.matching("invoice_payment", lambda p: p["invoice"] == obj["id"])
             return self.list_object([public(p) for p in payments], f"/v1/invoices/{obj['id']}/payments")
         if kind == "charge" and field == "refunds":
-            refunds = [public(r) for r in self.store.all("refund") if r["charge"] == obj["id"]]
+            refunds = [public(r) for r in self.store.matching("refund", lambda r: r["charge"] == obj["id"])]
             return self.list_object(refunds, f"/v1/charges/{obj['id']}/refunds")
         return None
 

@@ -96,6 +96,22 @@ def _metadata(obj: Any) -> dict[str, Any]:
     return _plain(obj).get("metadata") or {}
 
 
+def _listed(c: Any, path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every object of a list endpoint (`/v1/invoices`...), page after page, as the JSON
+    Stripe sent. The billing sync reads four lists on every Stripe event: building each
+    object as a StripeObject only to turn it back into a dict (`_all`) was a fifth of the
+    1,000-event billing proof's CPU (docs/decisions.md, 2026-11-29). Errors and network
+    retries are the library's, as for any call."""
+    found: list[dict[str, Any]] = []
+    query = {**params, "limit": PAGE_SIZE}
+    while True:
+        page = c.raw_request("get", path, **query).data
+        found.extend(page["data"])
+        if not page.get("has_more") or not page["data"]:
+            return found
+        query["starting_after"] = page["data"][-1]["id"]
+
+
 def _all(listing: Any) -> list[dict[str, Any]]:
     return [_plain(obj) for obj in listing.auto_paging_iter()]
 
@@ -187,29 +203,21 @@ def fetch_customer_snapshot(customer: str | Sequence[str]) -> dict[str, Any]:
         calls += [
             (
                 "subscriptions",
-                lambda cid=cid: _all(
-                    c.v1.subscriptions.list({"customer": cid, "status": "all", "limit": PAGE_SIZE})
-                ),
+                lambda cid=cid: _listed(c, "/v1/subscriptions", {"customer": cid, "status": "all"}),
             ),
             (
                 "invoices",
-                lambda cid=cid: _all(
-                    c.v1.invoices.list({"customer": cid, "limit": PAGE_SIZE, "expand": ["data.payments"]})
-                ),
+                lambda cid=cid: _listed(c, "/v1/invoices", {"customer": cid, "expand": ["data.payments"]}),
             ),
             (
                 "checkout_sessions",
-                lambda cid=cid: _all(
-                    c.v1.checkout.sessions.list(
-                        {"customer": cid, "limit": PAGE_SIZE, "expand": ["data.line_items"]}
-                    )
+                lambda cid=cid: _listed(
+                    c, "/v1/checkout/sessions", {"customer": cid, "expand": ["data.line_items"]}
                 ),
             ),
             (
                 "charges",
-                lambda cid=cid: _all(
-                    c.v1.charges.list({"customer": cid, "limit": PAGE_SIZE, "expand": ["data.refunds"]})
-                ),
+                lambda cid=cid: _listed(c, "/v1/charges", {"customer": cid, "expand": ["data.refunds"]}),
             ),
         ]
     snapshot: dict[str, list[dict[str, Any]]] = {

@@ -20,31 +20,37 @@ dev: deps build-web            ## install, build the SPA, run the local stack on
 job:                           ## run a scheduled job now on the running local stack: make job JOB=expire-features
 	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
-# The checks that are each mostly one process (the lints, sam build and its rehearsal, Vitest,
-# the SPA build) run two at a time, longest first, as make frees a slot; then pytest on two
-# workers; then Playwright on two workers, each with its own local stack (docs/decisions.md,
-# 2026-11-29). Each part prints BENCH ci_<part>_s (wall) and ci_<part>_cpu_s.
+# After the installs, every part runs in ONE make, two at a time (docs/decisions.md, 2026-11-29
+# "make test in one queue"): make starts the parts in CI_PARTS order as a slot frees. Playwright
+# (two workers, each its own stack) leaves half the CPU idle while it waits on its pages, so it
+# starts as soon as the SPA is built and the single-process checks run beside it; pytest (-n 2)
+# follows them, beside Playwright's end; Vitest comes last (its order-only prerequisite: it never
+# runs beside Playwright, where h24c saw it starve). Each part prints BENCH ci_<part>_s (wall) and
+# ci_<part>_cpu_s. The SPA build here is Vite's alone: the type check `npm run build` starts with
+# (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_CHECKS := ci-web-test ci-web-lint ci-web-typecheck ci-build-web ci-sam ci-lint-py ci-e2e-typecheck
-test:                          ## everything CI runs (installs first, two at a time)
+CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-web-test
+test:                          ## everything CI runs (installs first, then two at a time)
 	@start=$$(date +%s); \
 	  $(PY_BOOT) tests/bench/timed.py ci_deps_s -- $(MAKE) --no-print-directory -j2 deps test-deps; \
-	  $(MAKE) --no-print-directory -j2 --output-sync=target $(CI_CHECKS); \
-	  $(MAKE) --no-print-directory pytest; \
-	  $(MAKE) --no-print-directory e2e-journeys; \
+	  $(MAKE) --no-print-directory -j2 --output-sync=target $(CI_PARTS); \
 	  echo "BENCH ci_test_s $$(( $$(date +%s) - start ))"
 	@echo "All checks passed."
 
-.PHONY: $(CI_CHECKS)
-ci-web-test: deps
+.PHONY: $(CI_PARTS)
+ci-web-test: deps | ci-e2e
 	$(PY) tests/bench/timed.py ci_web_test_s -- $(MAKE) --no-print-directory web-test
 ci-web-lint: deps
 	cd web && ../$(PY) ../tests/bench/timed.py ci_web_lint_s -- npm run lint
 ci-web-typecheck: deps
 	cd web && ../$(PY) ../tests/bench/timed.py ci_web_typecheck_s -- npm run typecheck
 ci-build-web: deps
-	$(PY) tests/bench/timed.py ci_build_web_s -- $(MAKE) --no-print-directory build-web
+	cd web && ../$(PY) ../tests/bench/timed.py ci_build_web_s -- npx --no-install vite build
+ci-e2e: ci-build-web test-deps
+	$(MAKE) --no-print-directory e2e-journeys
+ci-pytest: deps
+	$(MAKE) --no-print-directory pytest
 ci-sam: deps test-deps
 	$(PY) tests/bench/timed.py ci_sam_build_s -- $(MAKE) --no-print-directory sam-build
 	$(PY) tests/bench/timed.py ci_deploy_rehearsal_s -- $(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build

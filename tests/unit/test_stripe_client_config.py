@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 import stripe
 
 from tandem.integrations import stripe_client
@@ -28,3 +29,37 @@ def test_the_client_talks_to_the_given_base_with_retries_and_timeouts() -> None:
     assert requestor._options.stripe_version == stripe_client.API_VERSION
     assert requestor._options.max_network_retries == stripe_client.MAX_NETWORK_RETRIES
     assert requestor._client._timeout == stripe_client.TIMEOUT
+
+
+def test_parallel_stripe_calls_run_on_threads_kept_between_calls():
+    """The library keeps a connection pool per thread: a second sync's calls must run on the
+    threads the first one used (no new thread, so no new TLS connection to Stripe)."""
+    import threading
+
+    from tandem.integrations import stripe_client
+
+    seen = threading.local()
+    gate = threading.Barrier(stripe_client.PARALLEL_CALLS, timeout=10)
+
+    def call(item: int) -> tuple[int, bool]:
+        fresh = not getattr(seen, "used", False)
+        seen.used = True
+        gate.wait()  # every call on its own thread: all the pool's threads are used
+        return item * 2, fresh
+
+    first = stripe_client.in_parallel(call, range(stripe_client.PARALLEL_CALLS))
+    second = stripe_client.in_parallel(call, range(stripe_client.PARALLEL_CALLS))
+    assert [value for value, _ in first] == [value for value, _ in second] == [0, 2, 4, 6]
+    assert not any(fresh for _, fresh in second)
+
+
+def test_a_failing_parallel_stripe_call_is_raised():
+    from tandem.integrations import stripe_client
+
+    def call(item: int) -> int:
+        if item == 2:
+            raise ValueError("Stripe said no")
+        return item
+
+    with pytest.raises(ValueError, match="Stripe said no"):
+        stripe_client.in_parallel(call, [1, 2, 3])

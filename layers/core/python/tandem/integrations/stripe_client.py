@@ -80,6 +80,24 @@ def client() -> Any:
     return make_client(_api_key())
 
 
+PARALLEL_CALLS = 4  # Stripe calls a sync (its four lists) or a products page (its links) runs at once
+
+
+@lru_cache(maxsize=1)
+def _workers() -> ThreadPoolExecutor:
+    """Threads kept for the container's life: the library's RequestsClient keeps a session (its
+    connection pool) per thread, so threads that outlive a call reuse their connections to
+    Stripe; a pool per call started new threads, and so a TLS handshake, for every list call of
+    every sync."""
+    return ThreadPoolExecutor(max_workers=PARALLEL_CALLS, thread_name_prefix="stripe")
+
+
+def in_parallel(call: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    """`call` on every item, up to PARALLEL_CALLS at once on the kept threads, in the items'
+    order; the first failure is raised. `call` must not itself wait on `in_parallel`."""
+    return list(_workers().map(call, items))
+
+
 def reset_client() -> None:
     """Forget the client and what was read from Stripe (tests, key rotation)."""
     client.cache_clear()
@@ -228,10 +246,8 @@ def fetch_customer_snapshot(customer: str | Sequence[str]) -> dict[str, Any]:
         "refunds": [],
         "prices": [],
     }
-    with ThreadPoolExecutor(max_workers=min(4, len(calls))) as pool:
-        futures = [(name, pool.submit(call)) for name, call in calls]
-        for name, future in futures:
-            snapshot[name].extend(future.result())
+    for (name, _), listed in zip(calls, in_parallel(lambda named: named[1](), calls), strict=True):
+        snapshot[name].extend(listed)
     known = {
         item["price"]["id"]
         for sub in snapshot["subscriptions"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tandem.domain import catalogue
@@ -147,8 +146,7 @@ def products(
         def session(key: str) -> str:
             return _create_session(key, customer, account, brand_id, user, page, item, now)["url"]
 
-        with ThreadPoolExecutor(max_workers=min(4, len(keys))) as pool:
-            links = dict(zip(keys, pool.map(session, keys), strict=True))
+        links = dict(zip(keys, stripe_client.in_parallel(session, keys), strict=True))
     answer = catalogue.products_response(
         lookup_ids, viewer, now, needed_credits=needed, link_for=lambda spec, key: links.get(key)
     )

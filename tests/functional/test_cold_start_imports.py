@@ -1,8 +1,9 @@
 """A member's first GET /api/dashboard in a fresh interpreter imports only what that route
 runs: not the email templates (jinja2) and the mailer, not the Stripe client, not billing's
-rules. Served as tests/bench/cold_start.py serves it (the API module imported the way Lambda
-does, against a moto server provisioned from template.yaml with one member), so anything a
-module-level import drags in shows up here first."""
+rules, not the brand profile's rules nor matching. Served as tests/bench/cold_start.py serves
+it (the API module imported the way Lambda does, against a moto server provisioned from
+template.yaml with one member), so anything a module-level import drags in shows up here
+first."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ NEVER_ON_THE_DASHBOARD = (
     "tandem.services.mailer",
     "tandem.integrations.email_templates",
     "tandem.integrations.stripe_client",
+    # the profile's rules and the matching vocabulary: featureDone reads tandem.domain.pitch,
+    # which loads brand_profile only to check a submitted feature
+    "tandem.domain.brand_profile",
+    "tandem.domain.matching",
 )
 
 # Runs in its own interpreter: a moto server, one member, then the dashboard in another fresh

@@ -26,6 +26,11 @@ NEVER_ON_THE_DASHBOARD = (
     # which loads brand_profile only to check a submitted feature
     "tandem.domain.brand_profile",
     "tandem.domain.matching",
+    # store modules of models the dashboard does not read (tandem.store.models loads them lazily)
+    "tandem.store.billing",
+    "tandem.store.learning",
+    "tandem.store.matches",
+    "tandem.store.requests",
 )
 
 # Runs in its own interpreter: a moto server, one member, then the dashboard in another fresh

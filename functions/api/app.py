@@ -14,9 +14,10 @@ import gc
 
 # A cold start's imports (botocore's service models, pynamodb, Chalice, our modules) allocate
 # only what lives as long as the process: the cyclic collector's passes over that growing heap
-# (one full collection and a dozen of the middle generation) found nothing to free and cost
-# ~25 ms of CPU, a tenth of the first request. Off while this module loads; what it loaded is
-# then frozen (gc.freeze: never scanned again) and collection resumes as it was.
+# (full collections among them) found next to nothing to free and cost a member's first GET
+# /api/dashboard ~70 ms of its ~315 ms CPU on the built artifact (tests/bench/
+# cold_start_artifact.py). Off while this module imports; what it loaded is then frozen
+# (gc.freeze: never scanned again) and collection resumes as it was.
 _collecting = gc.isenabled()
 gc.disable()
 

@@ -10,6 +10,17 @@ logs the answer, and flushes the request's business metrics (EMF).
 # ruff: noqa: E402 (the JWT key's read starts before the imports it overlaps)
 from __future__ import annotations
 
+import gc
+
+# A cold start's imports (botocore's service models, pynamodb, Chalice, our modules) allocate
+# only what lives as long as the process: the cyclic collector's passes over that growing heap
+# (full collections among them) found next to nothing to free and cost a member's first GET
+# /api/dashboard ~70 ms of its ~315 ms CPU on the built artifact (tests/bench/
+# cold_start_artifact.py). Off while this module imports; what it loaded is then frozen
+# (gc.freeze: never scanned again) and collection resumes as it was.
+_collecting = gc.isenabled()
+gc.disable()
+
 from tandem.config import settings
 from tandem.integrations.aws import prefetch_secret
 
@@ -39,6 +50,10 @@ from chalicelib.routes import (
     users,
 )
 from tandem.observability import active_tracer, cold_start, flush_metrics, function_name, logger
+
+gc.freeze()
+if _collecting:
+    gc.enable()
 
 settings().require("match_run_state_machine_arn")  # a missing variable fails here, at import
 

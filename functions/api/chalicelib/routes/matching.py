@@ -11,7 +11,7 @@ from chalicelib.http import JSON_HEADERS, route
 from chalicelib.routes.dashboard import build
 from tandem.domain import account_types as areas
 from tandem.errors import NotFound
-from tandem.store.models import Key, MatchRun, TandemModel
+from tandem.store.models import Key, TandemModel
 
 bp = Blueprint(__name__)
 
@@ -34,6 +34,7 @@ def start_run(brand: str) -> Response:
 @route(bp, "/matching/run-check/{runId}/{brand}", methods=["GET"], area=areas.MATCHES)
 def run_check(runId: str, brand: str) -> dict:  # noqa: N803 (SPEC's parameter name)
     from tandem.services import dashboard
+    from tandem.store.models import MatchRun
 
     def with_run(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
         """The run is read with the dashboard (one BatchGetItem), so the two agree."""

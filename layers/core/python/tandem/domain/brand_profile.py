@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from tandem.domain import matching
 from tandem.domain.countries import COUNTRY_NAMES
+from tandem.domain.entitlements import NAMES_SHOWN_GLOBALLY
 from tandem.errors import ValidationError
 
 # ---------------------------------------------------------------- option lists
@@ -401,8 +402,8 @@ def logo_key_belongs(brand_id: int, key: Any) -> bool:
 
 # ---------------------------------------------------------------- names in Matches
 
-# Brand names are shown in Matches on this platform (SPEC section 1), to subscribers.
-NAMES_SHOWN_GLOBALLY = True
+# Brand names are shown in Matches on this platform (SPEC section 1), to subscribers
+# (NAMES_SHOWN_GLOBALLY, imported above from tandem.domain.entitlements).
 
 
 def name_visible(*, same_account: bool, connected: bool, viewer_subscribed: bool, hides_name: bool) -> bool:

@@ -40,6 +40,10 @@ from tandem.domain.trial import TRIAL_CREDITS, TRIAL_DAYS, TRIAL_TERMS
 
 DAY = 86400
 
+# Brand names are shown in Matches on this platform (SPEC section 1), to subscribers. Here, not
+# in brand_profile, so the dashboard's showingBrandNamesGlobal does not load brand_profile.
+NAMES_SHOWN_GLOBALLY = True
+
 # the free trial's terms are one decision in domain/trial.py
 # ---------------------------------------------------------------- states
 
@@ -331,8 +335,6 @@ class Rights:
 def names_shown(plan: Plan) -> bool:
     """Other brands' names in Matches, brand pages, the Pitch Area and requests sent (unless a
     brand hides its name): with a plan in force, awaiting approval included."""
-    from tandem.domain.brand_profile import NAMES_SHOWN_GLOBALLY
-
     return NAMES_SHOWN_GLOBALLY and plan.in_force
 
 

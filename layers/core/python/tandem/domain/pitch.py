@@ -19,7 +19,6 @@ import re
 from datetime import UTC, date, datetime
 from typing import Any
 
-from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 
 PENDING = "pending"
@@ -110,6 +109,10 @@ def clean_feature(body: dict[str, Any], today: date, *, paying_with_product: boo
 
     {title, offer, lookingFor, collabKinds [COLLAB_KINDS], audience, closingDate (YYYY-MM-DD,
     optional, after today), months (3|6), acceptTerms (true)}."""
+    # brand_profile (and the matching vocabulary it loads) only here: the dashboard's
+    # featureDone reads this module on a cold start, and needs none of it.
+    from tandem.domain.brand_profile import COLLAB_KINDS
+
     errors: dict[str, str] = {}
     clean: dict[str, Any] = {
         "title": _text(body, "title", TITLE_MAX, errors),
@@ -120,10 +123,10 @@ def clean_feature(body: dict[str, Any], today: date, *, paying_with_product: boo
     kinds = body.get("collabKinds")
     if not isinstance(kinds, list) or not kinds:
         errors["collabKinds"] = "Choose at least one kind of collaboration"
-    elif not all(isinstance(k, str) and k in brand_profile.COLLAB_KINDS for k in kinds):
-        errors["collabKinds"] = f"Collaboration kinds are: {', '.join(brand_profile.COLLAB_KINDS)}"
+    elif not all(isinstance(k, str) and k in COLLAB_KINDS for k in kinds):
+        errors["collabKinds"] = f"Collaboration kinds are: {', '.join(COLLAB_KINDS)}"
     else:
-        clean["collab_kinds"] = sorted(set(kinds), key=brand_profile.COLLAB_KINDS.index)
+        clean["collab_kinds"] = sorted(set(kinds), key=COLLAB_KINDS.index)
     closing = body.get("closingDate")
     clean["closing_date"] = None
     if closing not in (None, ""):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from tandem.domain.passwords import hash_password
 from tandem.errors import Conflict, Unauthorized
 from tandem.store import keys
 from tandem.store.errors import ConditionFailed
@@ -59,6 +58,8 @@ def create_account_with_user(
         raise ValueError(f"access must be one of {ACCESS_LEVELS}")
     if _oldest_user_by_email(email):  # a user from before EmailOwner, not claimed yet
         raise Conflict(EMAIL_TAKEN)
+    from tandem.domain.passwords import hash_password  # here: every request's auth loads this module
+
     now = datetime.now(UTC)
     account_id = uuid.uuid4().hex
     user_id = uuid.uuid4().hex

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tandem.domain import brand_profile
 from tandem.services import content, credits, entitlements
 from tandem.store import news
 from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel
@@ -90,6 +89,6 @@ def _brand_names(brand: Brand | None, account: Account | None) -> dict[str, bool
     selected brand's own name is visible to others (not hidden)."""
     return {
         "showingBrandNames": brand is not None and entitlements.sees_brand_names(account),
-        "showingBrandNamesGlobal": brand_profile.NAMES_SHOWN_GLOBALLY,
+        "showingBrandNamesGlobal": entitlements.NAMES_SHOWN_GLOBALLY,
         "brandInfoPublic": brand is not None and not brand.hide_name,
     }

@@ -19,6 +19,7 @@ from tandem.domain import entitlements as rules
 from tandem.store.models import Account, Key, TandemModel
 
 NEEDS_SUBSCRIPTION = rules.NEEDS_SUBSCRIPTION
+NAMES_SHOWN_GLOBALLY = rules.NAMES_SHOWN_GLOBALLY
 
 
 def with_account(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:

@@ -14,6 +14,8 @@ from one place. All entities live in one table; each model names its own key
 - requests.py  ConnectionRequest;
 and the Pitch Area, notifications, the admin console and member collabs in pitch.py, notify.py,
 admin.py and shares.py.
+billing, learning, matches and requests load on first use (module `__getattr__`): a cold
+start's first GET /api/dashboard reads none of their models.
 
 Every model uses one connection over the process's one DynamoDB client (store/connection.py).
 The table itself is created by CloudFormation (template.yaml) in AWS and from the same
@@ -21,6 +23,9 @@ template by the local stack and the tests, never by these classes.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from tandem.store.accounts import (
     USER_LIST_ATTRIBUTES,
@@ -46,7 +51,6 @@ from tandem.store.base import (
     update_only,
     update_returning_old,
 )
-from tandem.store.billing import StripeCustomer, StripeEvent
 from tandem.store.brands import (
     Audience,
     Brand,
@@ -57,9 +61,45 @@ from tandem.store.brands import (
     SocialLinks,
 )
 from tandem.store.credits import CreditBucket, CreditHold, LedgerEntry
-from tandem.store.learning import MatchModel, MatchOutcome
-from tandem.store.matches import Match, MatchCard, MatchCards, MatchIndexManifest, MatchIndexShard, MatchRun
-from tandem.store.requests import ConnectionRequest
+
+if TYPE_CHECKING:
+    from tandem.store.billing import StripeCustomer, StripeEvent
+    from tandem.store.learning import MatchModel, MatchOutcome
+    from tandem.store.matches import (
+        Match,
+        MatchCard,
+        MatchCards,
+        MatchIndexManifest,
+        MatchIndexShard,
+        MatchRun,
+    )
+    from tandem.store.requests import ConnectionRequest
+
+# Loaded on first use (`from tandem.store.models import Match` works as before): a member's
+# first GET /api/dashboard reads none of these, and a cold start then skips their modules.
+_LAZY = {
+    "StripeCustomer": "tandem.store.billing",
+    "StripeEvent": "tandem.store.billing",
+    "MatchModel": "tandem.store.learning",
+    "MatchOutcome": "tandem.store.learning",
+    "Match": "tandem.store.matches",
+    "MatchCard": "tandem.store.matches",
+    "MatchCards": "tandem.store.matches",
+    "MatchIndexManifest": "tandem.store.matches",
+    "MatchIndexShard": "tandem.store.matches",
+    "MatchRun": "tandem.store.matches",
+    "ConnectionRequest": "tandem.store.requests",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "USER_LIST_ATTRIBUTES",

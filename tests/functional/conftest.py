@@ -5,6 +5,7 @@ Helpers that are plain functions (`Api`, `subscribe`, `sent_mail`, `wait_for_run
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -26,3 +27,17 @@ def fake_slack(aws, fake_slack: FakeSlack) -> FakeSlack:
     """Here the local Slack is the one the app's Slack secret names (tests/conftest.py starts it)."""
     point_slack_at(fake_slack)
     return fake_slack
+
+
+@pytest.fixture
+def operations(aws) -> Iterator[list[str]]:
+    """Every DynamoDB operation made while the test runs, by name (a screen's load makes at
+    most three)."""
+    from tandem.integrations import aws as integration
+
+    made: list[str] = []
+    integration.register(
+        "before-call.dynamodb", lambda model, **_: made.append(model.name), "test-operations"
+    )
+    yield made
+    integration.unregister("before-call.dynamodb", "test-operations")

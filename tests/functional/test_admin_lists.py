@@ -5,7 +5,6 @@ the index are put in it by the `index-users` job."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,17 +22,6 @@ def boss(aws) -> dict[str, Any]:
     )
     token = tokens.issue_access_token(user.user_id, user.account_id, "admin")
     return {"user": user, "headers": auth_headers(token)}
-
-
-@pytest.fixture
-def operations(aws) -> Iterator[list[str]]:
-    """Every DynamoDB operation made while the test runs, by name."""
-    from tandem.integrations import aws as integration
-
-    made: list[str] = []
-    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "admin-lists")
-    yield made
-    integration.unregister("before-call.dynamodb", "admin-lists")
 
 
 def _sign_up(email: str, name: str) -> Any:

@@ -234,17 +234,6 @@ def test_a_name_hidden_after_the_index_was_loaded_is_no_longer_found(api):
     assert names(search(api, me, q="outdoors")[1]) == ["An outdoors brand"]
 
 
-@pytest.fixture
-def operations(aws):
-    """Every DynamoDB operation made while counting, by name."""
-    from tandem.integrations import aws as integration
-
-    made: list[str] = []
-    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "search-calls")
-    yield made
-    integration.unregister("before-call.dynamodb", "search-calls")
-
-
 def test_a_search_makes_at_most_three_dynamodb_calls_even_in_a_cold_container(api, operations):
     """Cold (no index in the container): the shards come in the batch with the caller's items;
     warm with the version check due, and warm without it: three calls too."""

@@ -329,17 +329,6 @@ def test_list_defaults_to_potentials_and_joins_more_than_100_brands(api):
     assert body["matches"][-1]["score"] == 0  # 0.005 rounds to 0 of 100
 
 
-@pytest.fixture
-def operations(aws):
-    """Every DynamoDB operation made while the test runs, by name."""
-    from tandem.integrations import aws as integration
-
-    made: list[str] = []
-    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "matches-calls")
-    yield made
-    integration.unregister("before-call.dynamodb", "matches-calls")
-
-
 def test_fifty_new_match_cards_load_in_at_most_three_dynamodb_calls(api, operations):
     """The house rule for a screen's load: the brand's partition, one BatchGetItem of the 50
     brands with the caller's and viewer's items (the cards' reply labels are on the match list:

@@ -460,17 +460,6 @@ def test_a_quick_action_link_from_a_brand_blocked_since_is_not_valid(api, pair):
     assert available(ben.account) == 6
 
 
-@pytest.fixture
-def operations(aws):
-    """Every DynamoDB operation made while counting, by name."""
-    from tandem.integrations import aws as integration
-
-    made: list[str] = []
-    integration.register("before-call.dynamodb", lambda model, **_: made.append(model.name), "trust-calls")
-    yield made
-    integration.unregister("before-call.dynamodb", "trust-calls")
-
-
 def test_the_block_checks_add_no_dynamodb_call_to_a_request_or_a_connection(api, pair, operations):
     """The blocks and suspensions come in the caller's check (one BatchGetItem): a request's or
     a connection's screen stays within the three-call rule."""

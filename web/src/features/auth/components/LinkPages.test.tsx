@@ -5,6 +5,18 @@ import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 
+/** What POST users/instant-login answers for an emailed sign-in code. */
+const CLEO_SIGNED_IN = {
+  access_token: 'access-i',
+  refresh_token: 'refresh-i',
+  uid: 'u5',
+  account: 'a5',
+  initials: 'CD',
+  name: 'Cleo Dane',
+  firstName: 'Cleo',
+  sessionInfo: { access: 'member' },
+};
+
 describe('ConfirmEmailPage', () => {
   it('confirms with the code from the rest of the path and links to sign in', async () => {
     const api = mockApi({ 'POST users/confirm-email': { message: 'Thanks, your email is confirmed.' } });
@@ -37,16 +49,7 @@ describe('ConfirmEmailPage', () => {
 describe('InstantLoginPage', () => {
   it('signs in with the emailed code and goes to the dashboard', async () => {
     const api = mockApi({
-      'POST users/instant-login': {
-        access_token: 'access-i',
-        refresh_token: 'refresh-i',
-        uid: 'u5',
-        account: 'a5',
-        initials: 'CD',
-        name: 'Cleo Dane',
-        firstName: 'Cleo',
-        sessionInfo: { access: 'member' },
-      },
+      'POST users/instant-login': CLEO_SIGNED_IN,
       ...shellRoutes(),
     });
     const { router } = renderRoute('/login/code-7/u5/new');
@@ -59,17 +62,7 @@ describe('InstantLoginPage', () => {
 
   it("lands on the page the email is about (the answer's redirect)", async () => {
     mockApi({
-      'POST users/instant-login': {
-        access_token: 'access-i',
-        refresh_token: 'refresh-i',
-        uid: 'u5',
-        account: 'a5',
-        initials: 'CD',
-        name: 'Cleo Dane',
-        firstName: 'Cleo',
-        sessionInfo: { access: 'member' },
-        redirect: '/account/notifications/',
-      },
+      'POST users/instant-login': { ...CLEO_SIGNED_IN, redirect: '/account/notifications/' },
       ...shellRoutes(),
       'GET notifications/options': { platforms: [], sources: [] },
       'GET notifications/user': {},
@@ -117,16 +110,7 @@ describe('single-use links under StrictMode', () => {
 
   it('signs in once with an emailed link even when React mounts the page twice', async () => {
     const api = mockApi({
-      'POST users/instant-login': {
-        access_token: 'access-i',
-        refresh_token: 'refresh-i',
-        uid: 'u5',
-        account: 'a5',
-        initials: 'CD',
-        name: 'Cleo Dane',
-        firstName: 'Cleo',
-        sessionInfo: { access: 'member' },
-      },
+      'POST users/instant-login': CLEO_SIGNED_IN,
       ...shellRoutes(),
     });
     renderRoute('/login/code-7/u5', { strict: true });

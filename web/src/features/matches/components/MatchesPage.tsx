@@ -3,12 +3,12 @@ import { useMemo, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
+import { LoadFailed } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { usePathBrand } from '@/features/brands';
 import { useCurrentBrandId, useDashboard } from '@/lib/session-state';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { openSubscriptionOverlay } from '@/features/subscriptions';
-import { describeError, messageOf } from '@/lib/api';
 import { useFindNewMatches, useMatchRun } from '../api/match-run';
 import { matchRequested, parseBrandIds, useMatchLists, type MatchCard as Match, type MatchList } from '../api/matches';
 import { useMatchActions } from '../hooks/use-match-actions';
@@ -137,19 +137,8 @@ export function MatchesPage({ list }: { readonly list: MatchList }) {
         <UndoBar matchId={undo.match.id} name={undo.match.name} busy={actions.undoing} onUndo={actions.undoDismiss} onHide={actions.hideUndo} />
       )}
 
-      {status === 'error' && messageOf(lists.error) !== null && (
-        <Alert title="We couldn't load your matches">
-          <p>{describeError(lists.error)}</p>
-          <Button
-            variant="secondary"
-            className="alert__action"
-            onClick={() => {
-              void lists.refetch();
-            }}
-          >
-            Try again
-          </Button>
-        </Alert>
+      {status === 'error' && (
+        <LoadFailed title="We couldn't load your matches" error={lists.error} retry={() => void lists.refetch()} />
       )}
 
       {status === 'loading' && loaded === null && <PageLoader inline />}

@@ -22,6 +22,21 @@ function openMatches(path: string, routes: Record<string, MockAnswer>, dashboard
 const card = (name: string) => screen.getByRole('article', { name });
 
 describe('Matches page', () => {
+  it('says when the matches could not be loaded, and Try again loads them', async () => {
+    let down = true;
+    const { user } = openMatches('/matches', {
+      'GET matches?list=potentials': () =>
+        down ? jsonResponse({ error: 'Service unavailable' }, 503) : jsonResponse(matchesBody([matchCard()])),
+      'GET matches?list=saved': matchesBody([]),
+    });
+    const alert = within(await screen.findByRole('alert'));
+    expect(alert.getByText("We couldn't load your matches")).toBeInTheDocument();
+    down = false;
+    await user.click(alert.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('article', { name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.queryByText("We couldn't load your matches")).not.toBeInTheDocument();
+  });
+
   it('shows cards with fit, reasons and a New badge, and tab counts', async () => {
     openMatches('/matches', {
       'GET matches?list=potentials': matchesBody([

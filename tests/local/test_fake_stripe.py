@@ -19,6 +19,7 @@ from infra.local.fake_stripe import FakeStripe
 from infra.local.fake_stripe.browser import answer_challenge, challenge_token, pay_hosted_checkout
 from infra.local.fake_stripe.server import listening_socket
 from tandem.services.stripe_events import BILLING_EVENTS
+from tests import clock
 
 SECRET = "whsec_test_local_secret_0123456789"
 API_KEY = "sk_test_local_fake"
@@ -120,12 +121,22 @@ def receiver() -> Iterator[Receiver]:
 
 @pytest.fixture
 def fake(receiver: Receiver, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeStripe]:
-    f = FakeStripe(webhook_url=receiver.url, webhook_secret=SECRET, retry_delays=(0.05, 0.1, 0.2))
+    f = FakeStripe(
+        webhook_url=receiver.url, webhook_secret=SECRET, retry_delays=(0.05, 0.1, 0.2), start_at=clock.start()
+    )
     base = f.start(0)
     monkeypatch.setattr(stripe, "api_base", base)
     monkeypatch.setattr(stripe, "api_key", API_KEY)
     yield f
     f.stop()
+
+
+def to_period_end(fake: FakeStripe, sub_id: str, past: int = 3600) -> None:
+    """Move the clock just past the subscription's current period end (its renewal), however
+    long this month is: an advance of 31 days crosses a renewal and the retry 3 days after it
+    when the month has 28 days."""
+    end = stripe.Subscription.retrieve(sub_id)["items"].data[0].current_period_end
+    fake.advance_clock(end - fake.now() + past)
 
 
 def settle(fake: FakeStripe) -> None:
@@ -514,7 +525,7 @@ def test_renewals_bill_each_period_until_a_charge_fails_and_the_invoice_is_paid_
     receiver.wait_for_type("invoice.paid", 3)
 
     fake.fail_next_charge("card_declined")
-    fake.advance_clock(days=31)
+    to_period_end(fake, sub_id)  # the renewal's charge fails; its first retry is 3 days on
     failed = stripe.Invoice.list(subscription=sub_id, status="open").data[0]
     assert failed.attempt_count == 1 and failed.next_payment_attempt is not None
     assert stripe.Subscription.retrieve(sub_id).status == "past_due"
@@ -527,7 +538,7 @@ def test_renewals_bill_each_period_until_a_charge_fails_and_the_invoice_is_paid_
     assert stripe.Subscription.retrieve(sub_id).status == "active"
 
     fake.fail_next_charge("authentication_required")
-    fake.advance_clock(days=31)
+    to_period_end(fake, sub_id)
     receiver.wait_for_type("invoice.payment_action_required")
     action = stripe.Invoice.list(subscription=sub_id, status="open").data[0]
     page = requests.get(action.hosted_invoice_url, timeout=TIMEOUT)

@@ -57,9 +57,15 @@ class FakeStripe(WsgiThread):
         account_name: str = "Tandem",
         retry_delays: Iterable[float] = DEFAULT_RETRY_DELAYS,
         delivery_timeout: float = 10.0,
+        start_at: int | None = None,
     ) -> None:
+        """`start_at`: the test clock's start (Unix seconds), like a Stripe test clock's
+        `frozen_time`; it then runs on with the wall clock. Ignored when `state_file` already
+        holds a clock (a restart keeps the time it had)."""
         super().__init__()
         self.store = Store(state_file)
+        if start_at is not None and not self.store.clock_offset:
+            self.store.clock_offset = int(start_at) - int(self.store.clock())
         self._public_url = public_url.rstrip("/") if public_url else None
         self._port: int | None = None
         self.engine = Engine(self.store, lambda: self.base_url, account_name)

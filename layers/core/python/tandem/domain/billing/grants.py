@@ -47,8 +47,23 @@ def _sub_ends(snap: _Snapshot) -> dict[str, list[int]]:
     return cuts
 
 
+def _month_base(anchor: int | None, start: int) -> tuple[int, int]:
+    """(base, k) such that a period beginning at `start` has its credit months begin at
+    add_months(base, k), add_months(base, k + 1), ...: the months of the subscription's billing
+    cycle anchor when the period begins on one of them, as Stripe bills (an anchor of the 31st
+    makes 28 February to 31 March one month, not a month and three days), else the period's own
+    start (a period a change of plan began mid-cycle)."""
+    if anchor is not None and anchor <= start:
+        a, s = datetime.fromtimestamp(anchor, UTC), datetime.fromtimestamp(start, UTC)
+        k = (s.year - a.year) * 12 + s.month - a.month
+        if add_months(anchor, k) == start:
+            return anchor, k
+    return start, 0
+
+
 def _main_candidates(snap: _Snapshot, refunded: set[str]) -> list[_Candidate]:
     cuts = _sub_ends(snap)
+    anchors = {sub["id"]: _int(sub.get("billing_cycle_anchor")) for sub in snap.subscriptions}
     found: list[_Candidate] = []
     seen_periods: set[tuple[str, int, int]] = set()
     for period in sorted(snap.periods, key=lambda p: (p.start, p.end, p.invoice)):
@@ -59,12 +74,12 @@ def _main_candidates(snap: _Snapshot, refunded: set[str]) -> list[_Candidate]:
             continue  # the same period billed twice (e.g. an invoice re-issued): one set of credits
         seen_periods.add(identity)
         cut = min([c for c in cuts.get(period.subscription, []) if c > period.start] or [period.end])
-        k = 0
+        base, k = _month_base(anchors.get(period.subscription), period.start)
         while True:
-            start = add_months(period.start, k)
+            start = max(add_months(base, k), period.start)
             if start >= min(cut, period.end):
                 break
-            end = min(add_months(period.start, k + 1), period.end)
+            end = min(add_months(base, k + 1), period.end)
             found.append(
                 _Candidate(
                     key=f"{'trial' if period.trial else 'main'}:{period.subscription}:{_day(start)}",

@@ -11,7 +11,7 @@ export SAM_CLI_TELEMETRY := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: sam-build deploy-rehearsal checkov cost
-.PHONY: dev job test deps test-deps lint lint-py lint-web pytest web-test e2e e2e-journeys bench deploy build-web clean stripe-sync redrive replay-stripe-event guides
+.PHONY: calendar dev job test deps test-deps lint lint-py lint-web pytest web-test e2e e2e-journeys bench deploy build-web clean stripe-sync redrive replay-stripe-event guides
 
 ## ---- the README's two commands
 dev: deps build-web            ## install, build the SPA, run the local stack on $(PORT)
@@ -30,7 +30,7 @@ job:                           ## run a scheduled job now on the running local s
 # (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-web-test
+CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-calendar ci-web-test
 test:                          ## everything CI runs (installs first, then two at a time)
 	@start=$$(date +%s); \
 	  $(PY_BOOT) tests/bench/timed.py ci_deps_s -- $(MAKE) --no-print-directory -j2 deps test-deps; \
@@ -51,6 +51,8 @@ ci-e2e: ci-build-web test-deps
 	$(MAKE) --no-print-directory e2e-journeys
 ci-pytest: deps
 	$(MAKE) --no-print-directory pytest
+ci-calendar: deps test-deps    ## the money-and-time tests again at the dates that break calendars (libfaketime)
+	$(PY) tests/bench/timed.py ci_calendar_s -- $(MAKE) --no-print-directory calendar
 ci-sam: deps test-deps
 	$(PY) tests/bench/timed.py ci_sam_build_s -- $(MAKE) --no-print-directory sam-build
 	$(PY) tests/bench/timed.py ci_deploy_rehearsal_s -- $(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build
@@ -71,7 +73,7 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	touch $@
 
-test-deps: .venv-sam/.installed .venv-checkov/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium
+test-deps: .venv-sam/.installed .venv-checkov/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium /usr/bin/faketime
 
 .venv-sam/.installed:          # SAM CLI in its own venv: its pins must not move the app's
 	test -x .venv-sam/bin/python || $(PYTHON) -m venv .venv-sam
@@ -94,6 +96,10 @@ infra/node_modules/.installed: infra/package.json infra/package-lock.json
 /usr/bin/chromium:             # Debian's Chromium and driver; never a tool's own download
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+
+/usr/bin/faketime: | /usr/bin/chromium  # after Chromium: one apt-get at a time. Debian's libfaketime: the calendar pass (tests/calendar_pass.py)
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime
 
 build-web: web/node_modules/.installed
 	cd web && npm run build
@@ -120,6 +126,9 @@ pytest: deps
 
 web-test: deps
 	cd web && npm test
+
+calendar: deps /usr/bin/faketime  ## make calendar [DATE='2028-02-29 12:00:00']: tests/calendar_pass.py
+	$(PY) tests/calendar_pass.py --parallel 1 $(if $(DATE),--date '$(DATE)')
 
 e2e: deps test-deps build-web
 	$(MAKE) --no-print-directory e2e-journeys

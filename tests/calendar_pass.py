@@ -1,0 +1,132 @@
+"""The calendar pass (issue 36): the money-and-time tests run again with the wall clock of the
+whole process tree moved by libfaketime (Debian's `faketime`) to each of the dates that break
+calendars, the clock running on from there. Tests that move a clock of their own start it on
+the same date (TANDEM_TEST_START, tests/clock.py). Exits non-zero if any date fails, naming
+it; `make test` runs it as its ci-calendar part (tests/bench/timed.py prints BENCH ci_calendar_s).
+
+    python tests/calendar_pass.py            # every date, the tests in TESTS
+    python tests/calendar_pass.py --date '2028-02-29 12:00:00' tests/unit/test_calendar.py
+
+Standard library only; run with the project's venv Python (it runs pytest with it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# UTC instants. The red day of issue 36, a month's 31st, the last half hour of a short February,
+# a leap day, both UK clock changes at 00:30 UTC (half an hour before clocks go forward on the
+# last Sunday of March, and back on the last Sunday of October), and the year's last quarter hour.
+DATES = (
+    "2026-12-01 21:00:00",
+    "2027-01-31 10:00:00",
+    "2027-02-28 23:30:00",
+    "2028-02-29 12:00:00",
+    "2027-03-28 00:30:00",
+    "2027-10-31 00:30:00",
+    "2026-12-31 23:45:00",
+)
+
+# The money-and-time tests: the fake Stripe's calendar, billing, credits, entitlements, the
+# trial, features, request expiry and reminders, display dates.
+TESTS = (
+    "tests/unit/test_calendar.py",
+    "tests/unit/test_billing_rules.py",
+    "tests/unit/test_entitlements.py",
+    "tests/unit/test_credit_rules.py",
+    "tests/unit/test_formats.py",
+    "tests/unit/test_request_expiry_rules.py",
+    "tests/local/test_fake_stripe.py",
+    "tests/functional/test_billing.py",
+    "tests/functional/test_credits.py",
+    "tests/functional/test_entitlements.py",
+    "tests/functional/test_stripe_client.py",
+    "tests/functional/test_request_expiry.py",
+    "tests/functional/test_pitch.py",
+)
+# Tests of races and of event order, not of dates: each is minutes under libfaketime (every clock
+# read goes through the library) and runs in the main pytest part already.
+NOT_DATES = (
+    "test_expiry_racing_an_accept_ends_in_one_state_with_the_credit_counted_once",
+    "test_two_runs_at_once_do_each_step_once",
+    "test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state",
+)
+
+
+def faketime_env(date: str) -> dict[str, str]:
+    env = dict(os.environ)
+    site = str(ROOT / "tests" / "faketime_site")
+    env.update(
+        FAKETIME_DONT_FAKE_MONOTONIC="1",  # timed waits on the real monotonic clock (sitecustomize)
+        FAKETIME_DONT_RESET="1",  # child processes go on from the parent's clock, not the date again
+        TANDEM_TEST_START=date.replace(" ", "T") + "+00:00",
+        PYTHONPATH=os.pathsep.join(p for p in (site, env.get("PYTHONPATH")) if p),
+    )
+    return env
+
+
+def run(date: str, tests: list[str], workers: int) -> tuple[str, int, float, str]:
+    started = time.monotonic()
+    command = ["faketime", "-f", f"@{date}", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command += ["--tb=short", "-n", str(workers)] if workers > 1 else ["-p", "no:xdist", "--tb=short"]
+    deselect = " and ".join(f"not {name}" for name in NOT_DATES)
+    done = subprocess.run(
+        command + ["-k", deselect] + tests, cwd=ROOT, env=faketime_env(date), capture_output=True, text=True, check=False
+    )
+    return date, done.returncode, time.monotonic() - started, done.stdout + done.stderr
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--date", action="append", help="a UTC instant 'YYYY-MM-DD HH:MM:SS' (repeatable)")
+    parser.add_argument("--parallel", type=int, default=2, help="dates run at once (default 2)")
+    parser.add_argument("tests", nargs="*", help="test paths (default: the money-and-time tests)")
+    args = parser.parse_args()
+    if shutil.which("faketime") is None:
+        print("calendar pass: libfaketime's `faketime` is not installed (make test-deps installs it)")
+        return 2
+    dates = args.date or list(DATES)
+    tests = args.tests or list(TESTS)
+    probe = subprocess.run(
+        ["faketime", "-f", f"@{dates[0]}", sys.executable, "-c", "import time; print(int(time.time()))"],
+        env=faketime_env(dates[0]),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    from datetime import UTC, datetime
+
+    want = int(datetime.fromisoformat(dates[0]).replace(tzinfo=UTC).timestamp())
+    if probe.returncode != 0 or abs(int(probe.stdout.strip() or 0) - want) > 60:
+        print(f"calendar pass: faketime did not move the clock to {dates[0]}: {probe.stdout}{probe.stderr}")
+        return 2
+    started = time.monotonic()
+    failed = []
+    with ThreadPoolExecutor(max_workers=max(1, args.parallel)) as pool:
+        for date, code, seconds, output in pool.map(lambda d: run(d, tests, 1), dates):
+            summary = output.strip().splitlines()[-1] if output.strip() else "(no output)"
+            print(f"calendar pass {date} UTC: {summary} ({seconds:.0f} s)", flush=True)
+            if code != 0:
+                failed.append(date)
+                print(output[-20000:], flush=True)
+    print(f"calendar pass: {time.monotonic() - started:.0f} s in all")
+    if failed:
+        print("calendar pass failed on: " + ", ".join(failed))
+        return 1
+    print(f"calendar pass: {len(dates)} dates green")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -274,6 +274,25 @@ def generated_events() -> dict[str, dict[str, Any]]:
     plan = build_plan()
     queue = plan.queues["NotificationsQueue"]["name"]
     topic = plan.topics["EmailEventsTopic"]
+    bounce = _generate(
+        "sns",
+        "notification",
+        "--region",
+        REGION,
+        "--topic",
+        topic,
+        "--subject",
+        "Amazon SES Email Event Notification",
+        "--message",
+        _escaped(SAMPLE_BOUNCE),
+    )
+    for record in bounce["Records"]:  # the generator's placeholders, as SNS really fills them
+        sns = record["Sns"]
+        record["EventSubscriptionArn"] = f"{sns['TopicArn']}:2bcfbf39-05c3-41de-beaa-fcfcc21c8f55"
+        sns["SigningCertUrl"] = f"https://sns.{REGION}.amazonaws.com/SimpleNotificationService-example.pem"
+        sns["UnsubscribeUrl"] = (
+            f"https://sns.{REGION}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={record['EventSubscriptionArn']}"
+        )
     out = {
         "NotifierFunction/email.json": _generate(
             "sqs",
@@ -285,18 +304,7 @@ def generated_events() -> dict[str, dict[str, Any]]:
             "--body",
             _escaped(SAMPLE_EMAIL),
         ),
-        "EmailEventsFunction/bounce.json": _generate(
-            "sns",
-            "notification",
-            "--region",
-            REGION,
-            "--topic",
-            topic,
-            "--subject",
-            "Amazon SES Email Event Notification",
-            "--message",
-            _escaped(SAMPLE_BOUNCE),
-        ),
+        "EmailEventsFunction/bounce.json": bounce,
         "ApiFunction/health.json": _generate(
             "apigateway",
             "aws-proxy",

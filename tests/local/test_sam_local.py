@@ -1,6 +1,7 @@
 """`sam local` on the local stack's data (infra/sam_local.py, README "With Docker: sam local"),
 checked without Docker: the env-vars file, the sam-local template, the sample events under
-events/. (What needs the SAM CLI or sam build's output runs in make ci-sam: sam-local-check.)"""
+events/, and that the pinned SAM CLI takes the options make sam-local passes. (What needs
+sam build's output runs in make ci-sam: sam-local-check.)"""
 
 from __future__ import annotations
 
@@ -261,3 +262,37 @@ def test_the_sample_events_do_in_the_handlers_what_they_say(aws):
     answer = invoke("ApiFunction", "health.json")
     assert answer["statusCode"] == 200, answer
     assert invoke("SchedulerFunction", "fail-stuck-match-runs.json")["job"] == "fail-stuck-match-runs"
+
+
+SAM = ROOT / ".venv-sam/bin/sam"
+# The options make sam-local and the README's sam local invoke lines pass
+SAM_LOCAL_OPTIONS = {
+    "start-api": [
+        "--env-vars",
+        "--region",
+        "--parameter-overrides",
+        "--add-host",
+        "--warm-containers",
+        "--port",
+    ],
+    "invoke": ["--env-vars", "--event", "--region", "--parameter-overrides", "--add-host"],
+}
+
+
+@pytest.mark.skipif(not SAM.exists(), reason=".venv-sam is not installed (make test-deps installs SAM CLI)")
+@pytest.mark.parametrize("command", sorted(SAM_LOCAL_OPTIONS))
+def test_the_pinned_sam_cli_runs_and_takes_the_options_make_sam_local_passes(command):
+    import os
+    import subprocess
+
+    done = subprocess.run(  # noqa: S603 (our own pinned SAM CLI)
+        [str(SAM), "local", command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "SAM_CLI_TELEMETRY": "0"},
+    )
+    assert done.returncode == 0, done.stderr
+    missing = [option for option in SAM_LOCAL_OPTIONS[command] if option not in done.stdout]
+    assert missing == [], f"sam local {command} no longer takes {missing}"

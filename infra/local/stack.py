@@ -161,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     moto = ThreadedMotoServer(ip_address=args.moto_host, port=args.moto_port, verbose=False)
     moto.start()
     moto_port = moto.get_host_and_port()[1]
+    if args.moto_host not in ("127.0.0.1", *WILDCARD_HOSTS):
+        # moto's Step Functions run their Lambda tasks through http://localhost:<port> (its
+        # boto_client_for): with moto on the Docker bridge only, every task failed to connect.
+        # A second server on loopback, same port, serves the same in-process backends.
+        ThreadedMotoServer(ip_address="127.0.0.1", port=moto_port, verbose=False).start()
     endpoint = _prepare_environment(moto_endpoint(args.moto_host, moto_port), moto_port)
 
     import requests

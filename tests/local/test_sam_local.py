@@ -296,3 +296,34 @@ def test_the_pinned_sam_cli_runs_and_takes_the_options_make_sam_local_passes(com
     assert done.returncode == 0, done.stderr
     missing = [option for option in SAM_LOCAL_OPTIONS[command] if option not in done.stdout]
     assert missing == [], f"sam local {command} no longer takes {missing}"
+
+
+def test_with_moto_on_one_address_but_loopback_the_workflows_still_run(stacks, web_root, tmp_path):
+    """MOTO_HOST as the README advises on Linux (the Docker bridge's address; here 127.0.0.2,
+    which needs no Docker): the demo match runs a first start begins finish, although moto's
+    Step Functions call their Lambda tasks on localhost."""
+    import socket
+    import time
+
+    import boto3
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.2", 0))
+        port = probe.getsockname()[1]
+    stack = stacks.start(tmp_path / "data", web_root, "--moto-host", "127.0.0.2", "--moto-port", str(port))
+    assert f"moto (AWS) for sam local: 127.0.0.2:{port}" in stack.output
+    sfn = boto3.client(
+        "stepfunctions",
+        endpoint_url=f"http://127.0.0.2:{port}",
+        region_name="eu-west-2",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",  # noqa: S106 (moto's)
+    )
+    arn = next(m.arn for m in build_plan().state_machines.values() if m.name.endswith("-match-run"))
+    deadline = time.monotonic() + 120
+    while True:
+        statuses = [e["status"] for e in sfn.list_executions(stateMachineArn=arn)["executions"]]
+        if (statuses and "RUNNING" not in statuses) or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    assert statuses and set(statuses) == {"SUCCEEDED"}, (statuses, stack.output[-3000:])

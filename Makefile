@@ -56,6 +56,7 @@ ci-calendar: deps test-deps    ## the money-and-time tests again at the dates th
 ci-sam: deps test-deps
 	$(PY) tests/bench/timed.py ci_sam_build_s -- $(MAKE) --no-print-directory sam-build
 	$(PY) tests/bench/timed.py ci_deploy_rehearsal_s -- $(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build
+	$(PY) tests/bench/timed.py ci_sam_local_s -- $(MAKE) --no-print-directory sam-local-check
 ci-lint-py: deps test-deps
 	$(PY) tests/bench/timed.py ci_lint_py_s -- $(MAKE) --no-print-directory lint-py
 ci-e2e-typecheck: test-deps
@@ -175,6 +176,34 @@ sam-build: deps test-deps     ## sam build with the real code and layer; BENCH p
 	@start=$$(date +%s); $(SAM) build --build-dir .aws-sam/build; \
 	  echo "sam build: $$(( $$(date +%s) - start )) s"
 	$(PY) tests/bench/lambda_packages.py .aws-sam/build
+
+# ---- sam local, for developers with Docker (README "With Docker: sam local"): the API in
+# containers on 127.0.0.1:$(SAM_LOCAL_PORT) against the data of a running
+# `MOTO_PORT=5005 MOTO_HOST=<address> make dev`; infra/sam_local.py writes the env-vars file.
+.PHONY: sam-local sam-local-check
+SAM_LOCAL_PORT ?= 3000
+SAM_LOCAL_ENDPOINT ?= http://host.docker.internal:$(MOTO_PORT)
+SAM_LOCAL_FILES = $(PY) -m infra.sam_local prepare --build-dir .aws-sam/build --endpoint $(SAM_LOCAL_ENDPOINT) --stack-url http://127.0.0.1:$(PORT)
+sam-local: deps .venv-sam/.installed  ## sam build + sam local start-api (Docker) on make dev's moto: MOTO_PORT=5005 make sam-local
+	@test -n "$(MOTO_PORT)" || { echo "Set MOTO_PORT to the port of the running make dev's moto (README: With Docker: sam local)."; exit 2; }
+	$(SAM) build --build-dir .aws-sam/build
+	$(SAM_LOCAL_FILES)
+	AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local $(SAM) local start-api \
+	  -t .aws-sam/build/template.sam-local.json --env-vars .aws-sam/sam-local-env.json --region eu-west-2 \
+	  --parameter-overrides Stage=dev --host 127.0.0.1 --port $(SAM_LOCAL_PORT) \
+	  --add-host host.docker.internal:host-gateway --warm-containers LAZY $(SAM_LOCAL_ARGS)
+
+sam-local-check:               # without Docker, on sam build's output (ci-sam): what sam local would run
+	$(MAKE) --no-print-directory SAM_LOCAL_ENDPOINT=http://host.docker.internal:5005 sam-local-files
+	$(PY) -m infra.sam_local check-build --build-dir .aws-sam/build
+	$(PY) -m infra.sam_local check-sam-local --build-dir .aws-sam/build
+	$(SAM) validate --lint -t .aws-sam/build/template.sam-local.json
+	$(SAM) local start-api --help > /dev/null
+	$(SAM) local invoke --help > /dev/null
+
+.PHONY: sam-local-files
+sam-local-files:               # the env-vars file and template.sam-local.json for the last sam build
+	$(SAM_LOCAL_FILES)
 
 deploy-rehearsal: sam-build     ## sam package to moto S3, create the stack in moto per samconfig.toml env
 	$(PY) -m infra.deploy_rehearsal --build-dir .aws-sam/build

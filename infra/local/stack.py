@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STOP_GRACE_SECONDS = 3.0  # requests in progress at a stop get this long to finish
+WILDCARD_HOSTS = ("0.0.0.0", "::")  # noqa: S104 (names compared, nothing bound here)
 
 
 class _Stop(BaseException):
@@ -41,8 +42,13 @@ def _raise_stop(*_: object) -> None:
         raise _Stop
 
 
-def _prepare_environment(moto_port: int) -> str:
-    endpoint = f"http://127.0.0.1:{moto_port}"
+def moto_endpoint(host: str, port: int) -> str:
+    """The address this process talks to moto on: loopback when moto listens on every
+    interface, else the one address it listens on (MOTO_HOST, e.g. the Docker bridge's)."""
+    return f"http://{'127.0.0.1' if host in WILDCARD_HOSTS else host}:{port}"
+
+
+def _prepare_environment(endpoint: str, moto_port: int) -> str:
     os.environ.update(
         {
             "AWS_ACCESS_KEY_ID": "local",
@@ -127,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     port = int(os.environ.get("PORT", "8080"))
     parser.add_argument("--port", type=int, default=port, help="0 picks a free port")
     parser.add_argument("--moto-port", type=int, default=int(os.environ.get("MOTO_PORT") or 0))
+    # Where moto listens: loopback unless told otherwise. `sam local` runs the functions in
+    # Docker containers, which reach the host only on the Docker bridge's address (Linux) or
+    # through host.docker.internal (README "With Docker: sam local").
+    parser.add_argument("--moto-host", default=os.environ.get("MOTO_HOST") or "127.0.0.1")
     parser.add_argument("--data-dir", default=os.environ.get("DATA_DIR", str(ROOT / ".local/data")))
     parser.add_argument("--web-root", default=os.environ.get("WEB_ROOT", str(ROOT / "web/dist")))
     args = parser.parse_args(argv)
@@ -148,9 +158,15 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # moto's per-request access log
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a burst queues by design
-    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=args.moto_port, verbose=False)
+    moto = ThreadedMotoServer(ip_address=args.moto_host, port=args.moto_port, verbose=False)
     moto.start()
-    endpoint = _prepare_environment(moto.get_host_and_port()[1])
+    moto_port = moto.get_host_and_port()[1]
+    if args.moto_host not in ("127.0.0.1", *WILDCARD_HOSTS):
+        # moto's Step Functions run their Lambda tasks through http://localhost:<port> (its
+        # boto_client_for): with moto on the Docker bridge only, every task failed to connect.
+        # A second server on loopback, same port, serves the same in-process backends.
+        ThreadedMotoServer(ip_address="127.0.0.1", port=moto_port, verbose=False).start()
+    endpoint = _prepare_environment(moto_endpoint(args.moto_host, moto_port), moto_port)
 
     import requests
 
@@ -225,7 +241,12 @@ def main(argv: list[str] | None = None) -> int:
             f"\nTandem is running at {url}  (API: {url}/api/health, ready in "
             f"{time.monotonic() - started:.1f}s)\n\nDemo logins:\n{logins}\n\n"
             f"Emails: {url}/__local/outbox   Scheduled jobs: {url}/__local/jobs "
-            f"(POST /__local/jobs/<job> runs one now)\nData: {args.data_dir}   Stop: Ctrl-C\n",
+            f"(POST /__local/jobs/<job> runs one now)\nData: {args.data_dir}   Stop: Ctrl-C\n"
+            + (
+                f"moto (AWS) for sam local: {args.moto_host}:{moto_port}\n"
+                if args.moto_host != "127.0.0.1"
+                else ""
+            ),
             flush=True,
         )
         while True:

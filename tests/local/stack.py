@@ -34,7 +34,7 @@ START_TIMEOUT = 180  # a first start seeds the demo data (about 25 s on a busy 2
 
 
 class LocalStack:
-    def __init__(self, data_dir: Path, web_root: Path) -> None:
+    def __init__(self, data_dir: Path, web_root: Path, args: tuple[str, ...] = ()) -> None:
         self.data_dir = data_dir
         env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MOTO_"))}
         env.update({"PYTHONUNBUFFERED": "1", "POWERTOOLS_LOG_LEVEL": "WARNING"})
@@ -49,6 +49,7 @@ class LocalStack:
                 str(data_dir),
                 "--web-root",
                 str(web_root),
+                *args,
             ],
             cwd=ROOT,
             env=env,
@@ -125,8 +126,9 @@ class StackProcesses:
     def __init__(self) -> None:
         self.started: list[LocalStack] = []
 
-    def start(self, data_dir: Path, web_root: Path) -> LocalStack:
-        stack = LocalStack(data_dir, web_root)
+    def start(self, data_dir: Path, web_root: Path, *args: str) -> LocalStack:
+        """`args`: more of infra.local.stack's options (--moto-host ...)."""
+        stack = LocalStack(data_dir, web_root, args)
         self.started.append(stack)  # before waiting: a stack that never gets ready is killed too
         return stack.wait_until_ready()
 

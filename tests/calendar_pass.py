@@ -80,7 +80,12 @@ def run(date: str, tests: list[str], workers: int) -> tuple[str, int, float, str
     command += ["--tb=short", "-n", str(workers)] if workers > 1 else ["-p", "no:xdist", "--tb=short"]
     deselect = " and ".join(f"not {name}" for name in NOT_DATES)
     done = subprocess.run(
-        command + ["-k", deselect] + tests, cwd=ROOT, env=faketime_env(date), capture_output=True, text=True, check=False
+        command + ["-k", deselect] + tests,
+        cwd=ROOT,
+        env=faketime_env(date),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     return date, done.returncode, time.monotonic() - started, done.stdout + done.stderr
 

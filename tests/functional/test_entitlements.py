@@ -275,3 +275,38 @@ def test_fifty_trial_checkouts_at_once_open_one_session_and_a_paid_trial_opens_n
     shop.deliver_all(shop.new_events())
     assert shop.api.call("POST", "/api/checkout", tom.headers, body)[0] == 400  # no longer offered
     assert shop.credits(tom)["trialling"] is True
+
+
+def test_a_second_trial_paid_around_the_claim_is_cancelled_with_nothing_charged(shop: Shop, capsys) -> None:  # noqa: F811
+    """The net under the trial claim: a second trial session opened at Stripe directly and paid
+    (as three were in issue 40, then billed £49 each) is cancelled by the sync, and alarms."""
+    from tandem.integrations import stripe_client as sc
+    from tandem.services import billing
+    from tandem.store.models import Account
+
+    tom = Brand("tom@tandem.local", "Tom Toffee", status="none")
+    shop.pay(shop.link(tom, "tandem_main_monthly:trial"))
+    (customer,) = Account.find(tom.account, consistent=True).stripe_customers
+    around = sc.create_checkout_session(
+        customer=customer,
+        lookup_key="tandem_main_monthly",
+        account_id=tom.account,
+        brand_id=str(tom.id),
+        user_id=tom.user.user_id,
+        return_path="/matches",
+        trial_days=14,
+    )
+    shop.pay(around["url"])
+    shop.deliver_all(shop.new_events())
+
+    subs = sc.client().v1.subscriptions.list({"customer": customer, "status": "all"}).data
+    assert sorted(s.status for s in subs) == ["canceled", "trialing"]
+    assert '"DuplicateTrialCancelled":[1.0]' in capsys.readouterr().out
+    credits = shop.credits(tom)
+    assert credits["trialling"] is True and credits["available"] == 3
+
+    later = shop.fake.advance_clock(days=15)  # the trial ends: one month is invoiced, not two
+    shop.deliver_all(shop.new_events())
+    billing.grant_due_months(later)
+    paid = [i for i in sc.client().v1.invoices.list({"customer": customer}).data if i.amount_paid > 0]
+    assert [i.amount_paid for i in paid] == [4900]

@@ -291,6 +291,11 @@ def _service_alarms() -> dict[str, dict[str, Any]]:
             "The billing workflow gave up on a Stripe event (StripeEventFailed): replay it once fixed",
             **_above_zero(NAMESPACE, "StripeEventFailed", APP_DIMENSIONS),
         ),
+        "DuplicateTrialAlarm": _alarm(
+            "duplicate-trial",
+            "A second free trial of one account was cancelled at Stripe (DuplicateTrialCancelled)",
+            **_above_zero(NAMESPACE, "DuplicateTrialCancelled", APP_DIMENSIONS),
+        ),
         "StripeSilenceAlarm": {
             **_alarm(
                 "stripe-silent-24h",

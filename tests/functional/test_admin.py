@@ -323,3 +323,50 @@ def test_users_says_what_a_member_without_a_paid_plan_holds(api, boss) -> None:
         "granted": ("active", "tandem"),
         "nothing": ("none", None),
     }
+
+
+def test_credits_held_when_the_plan_is_refunded_stay_taken_when_their_requests_are_cancelled(
+    shop: Shop,  # noqa: F811
+    boss,
+) -> None:
+    """Issue 40: pay, hold all 6 credits on requests, refund, cancel the 6: nothing comes back."""
+    from tandem.services import credits
+    from tandem.store.models import CreditHold
+
+    api = shop.api
+    mia = Brand("mia@tandem.local", "Oat & Co", status="none")
+    shop.pay(shop.link(mia))
+    shop.deliver_all(shop.new_events())
+    partners = [Brand(f"p{n}@tandem.local", f"Partner {n}") for n in range(7)]
+    sent = [send(api, mia, p)[1]["request"]["id"] for p in partners[:6]]
+    assert shop.credits(mia)["available"] == 0
+
+    status, body = api.call("POST", f"/api/admin/accounts/{mia.account}/refund", boss["headers"])
+    assert status == 200 and body["plan"]["status"] == "none", body
+    shop.deliver_all(shop.new_events())
+    for request_id in sent:
+        status, body = api.call("POST", f"/api/requests/{request_id}/cancel", mia.headers)
+        assert status == 200, body
+    info = shop.credits(mia)
+    assert (info["available"], info["canSend"]) == (0, False), info
+    assert send(api, mia, partners[6])[0] == 402
+    assert {CreditHold.find(mia.account, r, consistent=True).status for r in sent} == {"revoked"}
+    assert credits.verify(mia.account) == {}
+
+
+def test_credits_held_when_a_granted_plan_ends_stay_taken_when_their_requests_are_declined(api, boss) -> None:
+    from tandem.services import credits
+
+    tia = Brand("tia@tandem.local", "Tia Teas", status="none")
+    status, body = api.call(
+        "POST", f"/api/admin/accounts/{tia.account}/grant", boss["headers"], {"kind": "plan", "months": 1}
+    )
+    assert status == 200, body
+    partners = [Brand(f"p{n}@tandem.local", f"Partner {n}") for n in range(3)]
+    sent = [send(api, tia, p)[1]["request"]["id"] for p in partners]
+    assert api.call("DELETE", f"/api/admin/accounts/{tia.account}/grant", boss["headers"])[0] == 200
+    for partner, request_id in zip(partners, sent, strict=True):
+        status, body = api.call("POST", f"/api/requests/{request_id}/decline", partner.headers, {})
+        assert status == 200, body
+    assert available(tia.account) == 0
+    assert credits.verify(tia.account) == {}

@@ -690,3 +690,29 @@ def test_niche_and_price_tier_are_saved_checked_against_the_category_and_shown_t
     assert (body["brand"]["niche"], body["brand"]["priceTier"]) == ("fragrance", "premium")
     status, body = _put(api, their_token, brand_id, niche="", priceTier=None)
     assert status == 200 and (body["brand"]["niche"], body["brand"]["priceTier"]) == ("", "")
+
+
+def test_a_hidden_name_is_hidden_in_its_description_however_it_is_written(api):
+    """Issue 40: the name with other spacing, inside a word or as a domain was readable."""
+    _, (mine,), token = member()
+    _, (theirs,), their_token = member(
+        "zed@example.com", brand_names=("Zyxquor Hidden Studio",), category="outdoors"
+    )
+    text = "At Zyxquor we camp; zyxquor-hidden-studio.example; Zyxquor  Hidden  Studio"
+    status, body = api.call(
+        "PUT",
+        f"/api/brands/{int(theirs.brand_id)}",
+        auth_headers(their_token),
+        {"description": text, "hideName": True},
+    )
+    assert status == 200 and body["notice"] == (
+        "Your description names your brand; it will be shown with the name removed."
+    ), body
+    assert body["brand"]["description"] == text  # the owner keeps what they wrote
+    status, body = api.call("GET", f"/api/brand/{int(theirs.brand_id)}", auth_headers(token))
+    assert status == 200, body
+    assert body["brand"]["description"] == "At This brand we camp; this brand's website; This brand"
+    status, body = api.call(
+        "PUT", f"/api/brands/{int(theirs.brand_id)}", auth_headers(their_token), {"description": "We camp."}
+    )
+    assert status == 200 and body["notice"] is None, body

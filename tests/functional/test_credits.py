@@ -104,7 +104,7 @@ def test_concurrent_holds_never_overdraw(aws):
 
 
 class LedgerMachine(RuleBasedStateMachine):
-    """Random grant / hold / release / settle / spend / month-rollover sequences against a
+    """Random grant / hold / release / settle / spend / revoke / month-rollover sequences against a
     simple model: the balance never goes negative, never drifts from the ledger, and every
     answer matches what the rules say."""
 
@@ -198,8 +198,28 @@ class LedgerMachine(RuleBasedStateMachine):
         else:
             self.holds[ref] = credits.release(self.account, ref, self.now)
         self._sync()  # which bucket got the credit back is the ledger's business...
-        # ...but a released credit is back in a live bucket, and a spent one is not.
+        # ...but a released credit is back in a live bucket, a spent one is not, and one whose
+        # bucket was revoked (refund, ended grant) comes back to nobody (issue 40).
         assert self._live() == before + (1 if self.holds[ref] == "released" else 0)
+        from tandem.store.models import CreditBucket, CreditHold
+
+        bucket_id = CreditHold.find(self.account, ref, consistent=True).bucket_id
+        revoked = (
+            getattr(CreditBucket.find(self.account, bucket_id, consistent=True), "revoked_at", None)
+            is not None
+        )
+        assert (self.holds[ref] == "revoked") == (revoked and not settle and self.holds[ref] != "spent")
+
+    @rule(data=st.data())
+    def revoke(self, data):
+        """A grant is taken back (refund, granted plan ended, plan refused): its unspent credits
+        go now, and what it still holds never comes back."""
+        from tandem.services import credits
+
+        op = data.draw(st.sampled_from(sorted(self.model)))
+        taken = credits.revoke(self.account, op, "refunded")
+        assert taken == (0 if self.model[op].get("revoked") else self.model[op]["available"])
+        self.model[op].update(available=0, revoked=True)
 
     @rule(amount=st.sampled_from([1, 3]))
     def spend(self, amount):
@@ -269,6 +289,11 @@ class LedgerMachine(RuleBasedStateMachine):
         assert credits.verify(self.account) == {}
         assert entitlements.credits_of(self.account, now=self.now)["available"] == self._live()
         assert all(b.available >= 0 for b in credits.buckets(self.account))
+        import hashlib
+
+        by_id = {b.bucket_id: b.available for b in credits.buckets(self.account)}
+        revoked = [op for op, b in self.model.items() if b.get("revoked")]
+        assert [by_id[hashlib.sha256(op.encode()).hexdigest()[:20]] for op in revoked] == [0] * len(revoked)
 
 
 @pytest.mark.delivery

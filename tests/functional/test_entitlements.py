@@ -232,3 +232,81 @@ def test_every_account_type_through_every_stripe_event_keeps_its_tandem_part(
         unchanged()
     billing.sync_account(who.account)
     unchanged()
+
+
+def test_fifty_trial_checkouts_at_once_open_one_session_and_a_paid_trial_opens_no_other(shop: Shop) -> None:  # noqa: F811
+    """Issue 40: one account asking for its free trial from many pages at once (which made one
+    Checkout Session per return page, all payable) gets one session; once paid, no other."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    tom = Brand("tom@tandem.local", "Tom Toffee", status="none")
+    pages = ["/account/subscriptions", "/matches", "/pitch", "/requests"]
+    barrier = threading.Barrier(50)
+
+    def ask(i: int) -> tuple[int, dict]:
+        barrier.wait()
+        body = {"priceId": "tandem_main_monthly:trial", "redirect": pages[i % len(pages)]}
+        return shop.api.call("POST", "/api/checkout", tom.headers, body)
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(ask, range(50)))
+    from tandem.integrations import stripe_client as sc
+
+    handed = {body["url"] for status, body in answers if status == 200}
+    refused = {body["error"] for status, body in answers if status != 200}
+    assert refused <= {
+        "Your free trial's checkout is being opened in another window. Please try again in a moment."
+    }
+    status_of = {url: sc.get_checkout_session(url.rsplit("/", 1)[-1])["status"] for url in handed}
+    opened = [url for url, status in status_of.items() if status == "open"]
+    assert len(opened) == 1, status_of  # another page's ask closed the one before: one is payable
+    trial = {"priceId": "tandem_main_monthly:trial"}
+    again = shop.api.call("POST", "/api/checkout", tom.headers, trial)
+    assert again[0] == 200 and sc.get_checkout_session(again[1]["url"].rsplit("/", 1)[-1])["status"] == "open"
+    assert shop.api.call("POST", "/api/checkout", tom.headers, trial) == again  # the same page: the same one
+
+    shop.pay(again[1]["url"])
+    body = {"priceId": "tandem_main_monthly:trial", "redirect": "/matches"}
+    assert shop.api.call("POST", "/api/checkout", tom.headers, body) == (
+        409,
+        {"error": "You've already used your free trial. Choose a plan to continue."},
+    )  # paid, before its webhook arrived
+    shop.deliver_all(shop.new_events())
+    assert shop.api.call("POST", "/api/checkout", tom.headers, body)[0] == 400  # no longer offered
+    assert shop.credits(tom)["trialling"] is True
+
+
+def test_a_second_trial_paid_around_the_claim_is_cancelled_with_nothing_charged(shop: Shop, capsys) -> None:  # noqa: F811
+    """The net under the trial claim: a second trial session opened at Stripe directly and paid
+    (as three were in issue 40, then billed £49 each) is cancelled by the sync, and alarms."""
+    from tandem.integrations import stripe_client as sc
+    from tandem.services import billing
+    from tandem.store.models import Account
+
+    tom = Brand("tom@tandem.local", "Tom Toffee", status="none")
+    shop.pay(shop.link(tom, "tandem_main_monthly:trial"))
+    (customer,) = Account.find(tom.account, consistent=True).stripe_customers
+    around = sc.create_checkout_session(
+        customer=customer,
+        lookup_key="tandem_main_monthly",
+        account_id=tom.account,
+        brand_id=str(tom.id),
+        user_id=tom.user.user_id,
+        return_path="/matches",
+        trial_days=14,
+    )
+    shop.pay(around["url"])
+    shop.deliver_all(shop.new_events())
+
+    subs = sc.client().v1.subscriptions.list({"customer": customer, "status": "all"}).data
+    assert sorted(s.status for s in subs) == ["canceled", "trialing"]
+    assert '"DuplicateTrialCancelled":[1.0]' in capsys.readouterr().out
+    credits = shop.credits(tom)
+    assert credits["trialling"] is True and credits["available"] == 3
+
+    later = shop.fake.advance_clock(days=15)  # the trial ends: one month is invoiced, not two
+    shop.deliver_all(shop.new_events())
+    billing.grant_due_months(later)
+    paid = [i for i in sc.client().v1.invoices.list({"customer": customer}).data if i.amount_paid > 0]
+    assert [i.amount_paid for i in paid] == [4900]

@@ -668,3 +668,17 @@ def test_the_brand_page_says_when_the_sender_may_ask_again_after_a_cancel(api):
     assert relation["waitMessage"] == f"You can send Fern Candles a new request from {when}."
     assert send(api, a, b)[1] == {"error": relation["waitMessage"]}
     assert api.call("GET", f"/api/brand/{a.id}", b.headers)[1]["relation"]["waitMessage"] is None
+
+
+def test_a_sender_that_hides_its_name_is_hidden_in_its_message_too(api):
+    """Issue 40: the request is masked, and so is the name written in its message."""
+    from tests.functional.helpers import Brand, send
+
+    zed = Brand("zed@example.com", "Zyxquor Hidden Studio", credits=6, hide_name=True, category="outdoors")
+    ria = Brand("ria@example.com", "Ria Rugs")
+    assert send(api, zed, ria, "Hi from ZyxquorHiddenStudio! See zyxquor-hidden-studio.example")[0] == 201
+    (item,) = api.call("GET", "/api/requests?box=received", ria.headers)[1]["items"]
+    assert item["fromBrand"]["name"] == "An outdoors brand"
+    assert item["message"] == "Hi from This brand! See this brand's website"
+    (mine,) = api.call("GET", "/api/requests?box=sent", zed.headers)[1]["items"]
+    assert mine["message"] == "Hi from ZyxquorHiddenStudio! See zyxquor-hidden-studio.example"

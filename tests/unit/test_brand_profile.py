@@ -152,6 +152,38 @@ def test_masked_names_and_descriptions():
     )
 
 
+HIDDEN = "Zyxquor Hidden Studio"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # issue 40's reproduction, one spelling at a time
+        ("At Zyxquor we camp", "At This brand we camp"),
+        ("Book at zyxquor-hidden-studio.example today", "Book at this brand's website today"),
+        ("Zyxquor  Hidden  Studio camps", "This brand camps"),
+        ("zyxquor hidden studio", "This brand"),
+        ("ZYXQUOR-HIDDEN-STUDIO", "This brand"),
+        ("ZyxquorHiddenStudio", "This brand"),
+        ("zyxquor_hidden_studio and zyxquor.hidden.studio", "This brand and This brand"),
+        ("#zyxquorlife", "#This brand"),
+        ("https://www.zyxquor.example/tents", "this brand's website"),
+        ("See zyxq-camps.example", "See this brand's website"),  # its website, by another name
+        ("We camp in a hidden valley with a studio", "We camp in a hidden valley with a studio"),
+    ],
+)
+def test_a_hidden_name_is_masked_however_it_is_written(text, shown):
+    assert bp.masked_text(text, HIDDEN, "https://www.zyxq-camps.example") == shown
+    assert bp.names_brand(text, HIDDEN, "https://www.zyxq-camps.example") is (text != shown)
+
+
+def test_a_short_common_first_word_is_masked_only_with_the_whole_name():
+    text = "Oat & Co makes oat milk; oatandco.example; OAT-AND-CO; oat and co"
+    assert bp.masked_text(text, "Oat & Co") == (
+        "This brand makes oat milk; this brand's website; This brand; This brand"
+    )
+
+
 @pytest.mark.parametrize(
     ("score", "percent", "fit"),
     [

@@ -44,7 +44,7 @@ def create_brand() -> Response:
     member = member_for_brand(bp.current_request, need_brand=False)
     brand, run_id = brands.create_profile(member.user.account_id, json_body(bp.current_request))
     return Response(
-        body={"brand": brands.profile_json(brand), "runId": run_id},
+        body={"brand": brands.profile_json(brand), "runId": run_id, "notice": brands.name_notice(brand)},
         status_code=201,
         headers=dict(JSON_HEADERS),
     )
@@ -65,7 +65,7 @@ def update_brand(brandId: str) -> dict:  # noqa: N803
     member = member_for_brand(bp.current_request, need_brand=False)
     brand = _own_brand(member, brandId)
     brand, run_id = brands.update_profile(brand, json_body(bp.current_request))
-    return {"brand": brands.profile_json(brand), "runId": run_id}
+    return {"brand": brands.profile_json(brand), "runId": run_id, "notice": brands.name_notice(brand)}
 
 
 @route(bp, "/brands/{brandId}/logo", methods=["POST"])

@@ -97,6 +97,9 @@ METRICS: tuple[MetricDef, ...] = (
     MetricDef("StripeRefund", "Billing", doc="a charge.refunded event was applied"),
     MetricDef("CheckoutSessionCreated", "Billing", doc="a member was sent to Stripe Checkout"),
     MetricDef("CreditsGranted", "Billing", doc="credits added to an account (sum of credits)"),
+    MetricDef(
+        "DuplicateTrialCancelled", "Billing", doc="a second free trial of one account was cancelled at Stripe"
+    ),
     MetricDef("FeatureCreated", "Pitch Area"),
     MetricDef("FeatureApproved", "Pitch Area"),
     MetricDef("FeatureRefused", "Pitch Area"),

@@ -432,11 +432,68 @@ def display_name(name: str, category: str, visible: bool) -> str:
     return name if visible else masked_name((category or "").strip())
 
 
-def masked_description(description: str, name: str) -> str:
-    """The description without the brand's own name in it."""
-    if not name.strip():
-        return description
-    return re.sub(re.escape(name.strip()), "This brand", description, flags=re.IGNORECASE)
+NAME_MASK = "This brand"
+SITE_MASK = "this brand's website"
+NAMES_BRAND = "Your description names your brand; it will be shown with the name removed."
+# Words of a name too common to hide on their own ("Oat & Co" hides "Oat & Co", not "co").
+_COMMON_NAME_WORDS = frozenset(
+    "a an and the of for by co company studio studios shop store brand brands ltd limited inc llc "
+    "group club house collective lab labs".split()
+)
+_WORD = re.compile(r"[^\W_]+")
+_JOIN = (
+    r"(?:[\W_]|and)*?"  # however the words are spaced or joined: spaces, hyphens, dots, "&"/"and", nothing
+)
+_DOMAIN = r"(?:https?://)?(?:www\.)?(?:[\w-]+\.)*[\w-]*{core}[\w-]*(?:\.[a-z][\w-]*)+(?:/[^\s]*)?"
+
+
+def _site_label(website: str | None) -> str:
+    """The part of a website's host that names the brand: 'zyxquor' of https://www.zyxquor.example."""
+    host = (urlsplit(website).hostname or "") if website else ""
+    labels = [part for part in host.removeprefix("www.").split(".") if part]
+    return labels[0] if len(labels) > 1 else ""
+
+
+def _name_cores(name: str, website: str | None) -> list[str]:
+    """Patterns for what gives a hidden name away, longest first: all its words however spaced,
+    cased or joined; its first distinctive word alone (also inside a longer word); its website's
+    host name."""
+    words = [w for w in _WORD.findall(unicodedata.normalize("NFKC", name).lower()) if w != "and"]
+    cores = []
+    if words:
+        cores.append(_JOIN.join(re.escape(w) for w in words))
+    distinctive = [w for w in words if w not in _COMMON_NAME_WORDS and len(w) >= 3]
+    if len(words) > 1 and distinctive and len(distinctive[0]) >= 4:
+        cores.append(re.escape(distinctive[0]))
+    label = _site_label(website)
+    if len(label) >= 3:
+        cores.append(_JOIN.join(re.escape(w) for w in _WORD.findall(label)))
+    return cores
+
+
+def masked_text(text: str, name: str, website: str | None = None) -> str:
+    """A text a brand wrote (its description, a feature, a pitch, a collab summary) as members
+    who may not see its name read it: its name however spaced, cased or joined ('Zyxquor Hidden
+    Studio', 'zyxquor  hidden studio', 'ZyxquorHiddenStudio', 'zyxquor-hidden-studio') is 'This
+    brand', its first distinctive word too ('At Zyxquor we camp'), and a domain naming it, or
+    its website's, is "this brand's website"."""
+    if not text:
+        return text
+    out = unicodedata.normalize("NFKC", text)
+    for core in _name_cores(name, website):
+        out = re.sub(_DOMAIN.format(core=core), SITE_MASK, out, flags=re.IGNORECASE)
+        out = re.sub(rf"[^\W_]*{core}[^\W_]*", NAME_MASK, out, flags=re.IGNORECASE)
+    return out if out != unicodedata.normalize("NFKC", text) else text
+
+
+def masked_description(description: str, name: str, website: str | None = None) -> str:
+    """The description without the brand's own name in it (masked_text)."""
+    return masked_text(description, name, website)
+
+
+def names_brand(text: str, name: str, website: str | None = None) -> bool:
+    """Whether a text would be shown changed to members who may not see the brand's name."""
+    return masked_text(text, name, website) != text
 
 
 # ---------------------------------------------------------------- match scores

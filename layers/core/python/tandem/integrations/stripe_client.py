@@ -409,6 +409,18 @@ def create_checkout_session(
     raise Conflict("This checkout was just completed. Reload the page to see your plan.")
 
 
+def expire_checkout_session(session_id: str) -> str:
+    """Close an open Checkout Session so it can no longer be paid; returns its status after
+    ('expired', or 'complete' when it was paid first)."""
+    import stripe
+
+    c = client()
+    try:
+        return c.v1.checkout.sessions.expire(session_id).status
+    except stripe.InvalidRequestError:
+        return c.v1.checkout.sessions.retrieve(session_id).status  # not open any more
+
+
 def get_event(event_id: str) -> dict[str, Any]:
     """One event as Stripe holds it (30 days): replaying an event the webhook never recorded."""
     if not isinstance(event_id, str) or not re.match(r"^evt_[A-Za-z0-9_]{1,200}$", event_id):

@@ -173,6 +173,15 @@ def profile_json(brand: Brand) -> dict[str, Any]:
     }
 
 
+def name_notice(brand: Brand) -> str | None:
+    """What the owner is told on saving a description that names the brand while its name is
+    hidden: it will be shown with the name removed (brand_profile.masked_text)."""
+    from tandem.domain import brand_profile
+
+    named = brand.hide_name and brand_profile.names_brand(brand.description or "", brand.name, brand.website)
+    return brand_profile.NAMES_BRAND if named else None
+
+
 def _comparable(brand: Brand, attr: str) -> Any:
     """A model value in the shape `clean_profile` returns, to tell what a save changes."""
     if attr in ("values", "collab_kinds"):

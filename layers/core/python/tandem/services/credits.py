@@ -114,9 +114,11 @@ def windows_of(account_id: str) -> list[list]:
 
 def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:
     """Take back the unspent credits of a grant (its payment was refunded in full, or a plan
-    was refused): the bucket's `available` goes to 0 with one ledger entry `revoke:<grant>`.
-    Idempotent on the grant; credits already held or spent stay spent. Returns how many were
-    taken back (0 when none were left or it was revoked already)."""
+    was refused, or a granted plan ended): the bucket's `available` goes to 0 with one ledger
+    entry `revoke:<grant>`, and the bucket is marked revoked so that a credit held from it and
+    released later (a cancel, a decline) comes back to nobody (add_release). Idempotent on the
+    grant; credits already held or spent stay spent. Returns how many were taken back (0 when
+    none were left or it was revoked already)."""
     bucket_id = hashlib.sha256(grant_op_id.encode()).hexdigest()[:20]
     op_id = f"revoke:{grant_op_id}"
     now = int(time.time())
@@ -127,12 +129,13 @@ def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:
         left = int(held.available)
         try:
             with transaction() as tx:
-                if left > 0:
-                    tx.update(
-                        CreditBucket.at(account_id, bucket_id),
-                        actions=[CreditBucket.available.add(-left)],
-                        condition=CreditBucket.available == left,
-                    )
+                # one conditional write: a release racing it either lands first (and is taken
+                # back here on the next look) or finds the bucket revoked
+                tx.update(
+                    CreditBucket.at(account_id, bucket_id),
+                    actions=[CreditBucket.available.add(-left), CreditBucket.revoked_at.set(now)],
+                    condition=CreditBucket.available == left,
+                )
                 tx.save(
                     _entry(account_id, op_id, "revoke", bucket_id, -left, reason or grant_op_id, now),
                     condition=_new_entry_condition(),
@@ -190,18 +193,34 @@ def add_settle(tx: Transaction, account_id: str, ref: str, bucket_id: str, now: 
     )
 
 
-def add_release(tx: Transaction, account_id: str, ref: str, bucket_id: str, now: int) -> None:
-    """The writes of a held credit going back to its bucket, added to a caller's transaction."""
+def add_release(tx: Transaction, account_id: str, ref: str, bucket_id: str, now: int) -> str:
+    """The writes of a held credit going back to its bucket, added to a caller's transaction.
+    A bucket that was revoked meanwhile (refund, ended grant, refused plan) gets nothing back:
+    the hold ends `revoked` and its ledger entry `release:<ref>` is a 0 marked 'revoked'.
+    Either way the bucket's state is a condition of the transaction, so a revoke between this
+    read and the commit fails it (the caller looks again). Returns the hold's status."""
+    bucket = CreditBucket.find(account_id, bucket_id, consistent=True)
+    if bucket is not None and bucket.revoked_at is not None:
+        _finish_hold(tx, account_id, ref, "revoked")
+        tx.condition_check(
+            CreditBucket, *CreditBucket.key(account_id, bucket_id), condition=CreditBucket.revoked_at.exists()
+        )
+        tx.save(
+            _entry(account_id, f"release:{ref}", "revoked", bucket_id, 0, ref, now),
+            condition=_new_entry_condition(),
+        )
+        return "revoked"
     _finish_hold(tx, account_id, ref, "released")
     tx.update(
         CreditBucket.at(account_id, bucket_id),
         actions=[CreditBucket.available.add(1)],
-        condition=CreditBucket.sk.exists(),
+        condition=CreditBucket.sk.exists() & CreditBucket.revoked_at.does_not_exist(),
     )
     tx.save(
         _entry(account_id, f"release:{ref}", "release", bucket_id, 1, ref, now),
         condition=_new_entry_condition(),
     )
+    return "released"
 
 
 def finish_for(now: int, release_until: int) -> str:
@@ -230,23 +249,26 @@ def _get_hold(account_id: str, ref: str) -> CreditHold | None:
 
 
 def release(account_id: str, ref: str, now: int | None = None) -> str:
-    """Return a held credit (decline / cancel). After the bucket's month it is spent instead.
-    Returns the hold's final status: 'released' or 'spent'."""
+    """Return a held credit (decline / cancel). After the bucket's month it is spent instead,
+    and a revoked bucket gets nothing back. Returns the hold's final status: 'released',
+    'spent' or 'revoked'."""
     now = int(now if now is not None else time.time())
-    held = _get_hold(account_id, ref)
-    if held is None:
-        raise NotFound("No credit is held for this request.")
-    if held.status != "held":
-        raise Conflict(SETTLED)
-    if now >= held.release_until:
-        settle(account_id, ref, now)
-        return "spent"
-    try:
-        with transaction() as tx:
-            add_release(tx, account_id, ref, held.bucket_id, now)
-    except ConditionFailed:
-        raise Conflict(SETTLED) from None
-    return "released"
+    for _ in range(ATTEMPTS):
+        held = _get_hold(account_id, ref)
+        if held is None:
+            raise NotFound("No credit is held for this request.")
+        if held.status != "held":
+            raise Conflict(SETTLED)
+        if now >= held.release_until:
+            settle(account_id, ref, now)
+            return "spent"
+        try:
+            with transaction() as tx:
+                status = add_release(tx, account_id, ref, held.bucket_id, now)
+        except ConditionFailed:
+            continue  # settled or released meanwhile (refused next look), or its bucket revoked
+        return status
+    raise Conflict("This request is busy. Please try again.")
 
 
 def settle(account_id: str, ref: str, now: int | None = None) -> None:
@@ -291,13 +313,27 @@ def add_spend(
 
 def add_refund(tx: Transaction, account_id: str, spent: list[tuple[str, int]], ref: str, now: int) -> None:
     """The writes of giving back what `spend:<ref>` took ([(bucket id, credits)]), once
-    (`refund:<ref>`), to a caller's transaction: e.g. a refused feature's 3 credits."""
+    (`refund:<ref>`), to a caller's transaction: e.g. a refused feature's 3 credits. A bucket
+    revoked meanwhile (its payment refunded, its grant ended) gets nothing back: the entry is a
+    0 marked 'revoked', under the same condition on the bucket as add_release."""
     op_id = f"refund:{ref}"
     for bucket_id, amount in spent:
+        bucket = CreditBucket.find(account_id, bucket_id, consistent=True)
+        if bucket is not None and bucket.revoked_at is not None:
+            tx.condition_check(
+                CreditBucket,
+                *CreditBucket.key(account_id, bucket_id),
+                condition=CreditBucket.revoked_at.exists(),
+            )
+            tx.save(
+                _entry(account_id, op_id, "revoked", bucket_id, 0, ref, now),
+                condition=_new_entry_condition(),
+            )
+            continue
         tx.update(
             CreditBucket.at(account_id, bucket_id),
             actions=[CreditBucket.available.add(amount)],
-            condition=CreditBucket.sk.exists(),
+            condition=CreditBucket.sk.exists() & CreditBucket.revoked_at.does_not_exist(),
         )
         tx.save(
             _entry(account_id, op_id, "refund", bucket_id, amount, ref, now),

@@ -75,7 +75,7 @@ def _identity(other: Brand, visible: bool) -> dict[str, Any]:
         "logoUrl": brand_profile.logo_url(other.logo_key) if visible else None,
         "description": (other.description or "")
         if visible
-        else brand_profile.masked_description(other.description or "", other.name),
+        else brand_profile.masked_description(other.description or "", other.name, other.website),
     }
 
 

@@ -124,6 +124,22 @@ def hit(window: Window, subject: str, limit: int, message: str) -> None:
         raise TooManyRequests(message)
 
 
+def take(window: Window, subject: str, limit: int, message: str) -> float:
+    """Count one use first (an atomic ADD), then look: TooManyRequests when it is past `limit`
+    in the sliding window, and the use is given back (refused uses do not count). Parallel calls
+    each see their own count, so exactly `limit` get through (a read then a write let 16 of 20
+    reports through). Returns the time it was counted at: `add(window, subject, at, -1)` gives
+    the use back when the work it guards is refused."""
+    at = now()
+    bucket = window.bucket_of(at)
+    current = add(window, subject, at)
+    (usage,) = read([(window, subject)], at)
+    if usage.total - usage.counts.get(bucket, 0) + current > limit:
+        add(window, subject, at, -1)
+        raise TooManyRequests(message)
+    return at
+
+
 def once_per(scope: str, subject: str, seconds: int) -> bool:
     """True at most once per `seconds` for a subject (one conditional UpdateItem)."""
     at = now()

@@ -18,7 +18,7 @@ from typing import Any
 from tandem.domain import brand_profile
 from tandem.domain import relations as rel
 from tandem.domain.throttle import Window
-from tandem.errors import Conflict, NotFound, TooManyRequests, ValidationError
+from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import entitlements, visibility
 from tandem.store import news
 from tandem.store.items import get_many
@@ -146,10 +146,7 @@ def report(brand: Brand, user: User, other_id: int, body: dict[str, Any]) -> dic
     other = _other(brand, other_id, OWN_REPORT)
     if other_id in visibility.hidden_from(int(brand.brand_id)):
         raise NotFound(visibility.NOT_FOUND)  # as for any brand the member cannot see
-    at = rate_limit.now()
-    (usage,) = rate_limit.read([(REPORTS, user.user_id)], at)
-    if usage.total >= REPORTS_PER_DAY:
-        raise TooManyRequests(TOO_MANY_REPORTS)
+    at = rate_limit.take(REPORTS, user.user_id, REPORTS_PER_DAY, TOO_MANY_REPORTS)
     entry = ReportEntry(
         reporter_account_id=brand.account_id,
         reporter_user_id=user.user_id,
@@ -161,6 +158,6 @@ def report(brand: Brand, user: User, other_id: int, body: dict[str, Any]) -> dic
         at=int(time.time()),
     )
     if not file_report(other_id, other.name, entry, datetime.now(UTC)):
+        rate_limit.add(REPORTS, user.user_id, at, -1)  # a repeat report is not one of the ten
         raise Conflict(ALREADY_REPORTED)
-    rate_limit.add(REPORTS, user.user_id, at)
     return {"message": REPORTED}

@@ -60,6 +60,11 @@ class Account(TandemModel):
     # admin granted, an imported member's plan, whether the free trial was had. A Stripe sync
     # never writes it.
     tandem_grants = JSONAttribute(null=True)
+    # The account's one free trial through Checkout (tandem.services.billing.checkout): claimed
+    # by a conditional write before its Checkout Session is opened, then the session's id.
+    trial_claim = UnicodeAttribute(null=True)
+    trial_claimed_at = NumberAttribute(null=True)
+    trial_session_id = UnicodeAttribute(null=True)
     approval_email = UnicodeAttribute(null=True)  # whom the approval queue names (set with `required`)
     # Every credit grant's [kind, valid_from, valid_to], appended in the grant's own transaction
     # (tandem.services.credits.grant), so the admin lists tell gifted-credits-only from no plan

@@ -30,6 +30,9 @@ class CreditBucket(TandemModel):
     available = NumberAttribute()
     valid_from = NumberAttribute()
     valid_to = NumberAttribute()
+    # set when its grant was taken back (refund, ended grant, refused plan): a hold released
+    # later returns nothing to it (credits.add_release)
+    revoked_at = NumberAttribute(null=True)
     gsi1pk = UnicodeAttribute(null=True)  # BUCKETS: the scheduler's ledger check finds accounts
     gsi1sk = UnicodeAttribute(null=True)
     live = _Gsi1()
@@ -69,7 +72,7 @@ class CreditHold(TandemModel):
 
     hold_id = UnicodeAttribute()
     bucket_id = UnicodeAttribute()
-    status = UnicodeAttribute()  # held | released | spent
+    status = UnicodeAttribute()  # held | released | spent | revoked (released into a revoked bucket)
     release_until = NumberAttribute()  # the bucket's month end: after it a hold is spent
     created_at = NumberAttribute()
     account_id = UnicodeAttribute(null=True)

@@ -78,6 +78,8 @@ export interface SaveBrandResult {
   readonly brand: BrandProfile;
   /** Set when a field that matters for matching changed: a match run started. */
   readonly runId: string | null;
+  /** The brand hides its name and its description names it: shown to others with it removed. */
+  readonly notice: string | null;
 }
 
 /** The public view of any brand, as the selected brand sees it (GET brand/{brandId}). */
@@ -135,8 +137,8 @@ export function listBrands(brand: string): Promise<readonly BrandProfile[]> {
 
 export function createBrand(input: BrandInput): Promise<SaveBrandResult> {
   return api
-    .post<{ brand: BrandProfile; runId?: string | null }>('brands', input)
-    .then((body) => ({ brand: body.brand, runId: body.runId ?? null }));
+    .post<{ brand: BrandProfile; runId?: string | null; notice?: string | null }>('brands', input)
+    .then((body) => ({ brand: body.brand, runId: body.runId ?? null, notice: body.notice ?? null }));
 }
 
 export function updateBrand(
@@ -144,8 +146,12 @@ export function updateBrand(
   input: Partial<BrandInput> & { readonly logoKey?: string | null },
 ): Promise<SaveBrandResult> {
   return api
-    .put<{ brand: BrandProfile; runId?: string | null }>(`brands/${brandId}`, input, asBrand(brandId))
-    .then((body) => ({ brand: body.brand, runId: body.runId ?? null }));
+    .put<{ brand: BrandProfile; runId?: string | null; notice?: string | null }>(
+      `brands/${brandId}`,
+      input,
+      asBrand(brandId),
+    )
+    .then((body) => ({ brand: body.brand, runId: body.runId ?? null, notice: body.notice ?? null }));
 }
 
 export function getPublicBrand(viewer: string, brandId: string): Promise<PublicBrandView> {

@@ -10,6 +10,8 @@ export interface SavedBrand {
   readonly runId: string | null;
   /** The profile saved but the logo did not upload: the message to show. */
   readonly logoError: string | null;
+  /** The saved description names the brand while its name is hidden: what the owner is told. */
+  readonly nameNotice: string | null;
 }
 
 /** What the brand form saves: the profile, and the logo the member chose or removed. */
@@ -42,7 +44,7 @@ async function saveBrand({ brand, input, logo, removeLogo }: BrandSave): Promise
       logoError = describeError(error);
     }
   }
-  return { brand: saved, created: brand === null, runId, logoError };
+  return { brand: saved, created: brand === null, runId, logoError, nameNotice: result.notice };
 }
 
 /**

@@ -164,6 +164,17 @@ describe('Brands page', () => {
     expect(await screen.findByText('Oat & Co is saved')).toBeInTheDocument();
     expect(screen.getByText(/Your logo didn't upload: We could not upload your logo/)).toBeInTheDocument();
   });
+
+  it('tells the owner when a description names a brand whose name is hidden', async () => {
+    const notice = 'Your description names your brand; it will be shown with the name removed.';
+    const { user } = openBrands('/account/brands?brand=1', {
+      'PUT brands/1': { brand: brandProfile({ hideName: true }), runId: null, notice },
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Edit Oat & Co' });
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Oat & Co is saved')).toBeInTheDocument();
+    expect(screen.getByText(notice)).toBeInTheDocument();
+  });
 });
 
 describe('Niche and price tier', () => {

@@ -17,6 +17,7 @@ interface Notice {
   readonly created: boolean;
   readonly matching: boolean;
   readonly logoError: string | null;
+  readonly nameNotice: string | null;
 }
 
 /** /account/brands: the member's brands, and the form to add or edit one (?brand=new | ?brand={id}). */
@@ -46,8 +47,8 @@ export function BrandsPage() {
   );
 
   // useSaveBrand has put the saved brand in the lists and asked for the dashboard again.
-  const onSaved = ({ brand, created, runId, logoError }: SavedBrand) => {
-    setNotice({ brand, created, matching: runId !== null, logoError });
+  const onSaved = ({ brand, created, runId, logoError, nameNotice }: SavedBrand) => {
+    setNotice({ brand, created, matching: runId !== null, logoError, nameNotice });
     openForm(null);
   };
 
@@ -138,6 +139,7 @@ export function BrandsPage() {
         <Alert tone="success" title={notice.created ? `${notice.brand.name} is added` : `${notice.brand.name} is saved`}>
           {notice.matching && <p>We're finding matches for it now; you'll see them in Matches in a minute.</p>}
           {notice.logoError && <p className="field__error">Your logo didn't upload: {notice.logoError}</p>}
+          {notice.nameNotice && <p>{notice.nameNotice}</p>}
           {notice.created && String(notice.brand.id) !== selectedId && (
             <Button
               variant="secondary"

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import re
 import time
+import uuid
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
-from tandem.errors import NotFound, ValidationError
+from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services import credits, entitlements
 from tandem.services.billing.customers import customers_of, ensure_customer
-from tandem.store.models import Account, Brand, User
+from tandem.store.errors import ConditionFailed
+from tandem.store.models import Account, Brand, User, update_only
 
 CONTRACT_IDS, CONTRACT_NAMES, CONTRACT_ORDER = (
     catalogue.CONTRACT_IDS,
@@ -24,6 +28,9 @@ CONTRACT_IDS, CONTRACT_NAMES, CONTRACT_ORDER = (
 )
 BAD_REDIRECT = "Choose where to come back to after paying"
 UNKNOWN_PRICE = "Choose one of the plans on offer"
+TRIAL_USED = "You've already used your free trial. Choose a plan to continue."
+TRIAL_OPENING = "Your free trial's checkout is being opened in another window. Please try again in a moment."
+TRIAL_CLAIM_STALE = 300  # a claim with no session after 5 minutes was abandoned (the opener failed)
 
 # A member's checkout returns to the page that asked for it (SPEC section 2's
 # payment-processing routes): page type -> parent path ({brand}, {item} filled in).
@@ -117,7 +124,8 @@ def products(
 
     GET products passes `create_customer=False`: a GET writes nothing, so an account without a
     Stripe customer yet gets `link: null` and its Buy now asks `checkout` (a POST), which
-    creates the customer before the first checkout."""
+    creates the customer before the first checkout; nor does it open the free trial's session
+    (the account claims its one trial by a write: trial_session)."""
     page, item = _checkout_page(account, brand, redirect)
     assert account is not None
     now = int(time.time())
@@ -139,14 +147,20 @@ def products(
     links: dict[str, str] = {}
     if keys and not create_customer and not customers_of(account):
         keys = []  # lazy links: POST checkout creates the customer
+    if not create_customer:  # a GET writes nothing: the trial's link is claimed by POST checkout
+        keys = [k for k in keys if not k.endswith(catalogue.TRIAL_SUFFIX)]
     if keys:
         customer = ensure_customer(account, user, brand)
         brand_id = str(int(brand.brand_id))
 
-        def session(key: str) -> str:
-            return _create_session(key, customer, account, brand_id, user, page, item, now)["url"]
+        def session(key: str) -> str | None:
+            try:
+                return _create_session(key, customer, account, brand_id, user, page, item, now)["url"]
+            except Conflict:
+                return None  # the trial: opening elsewhere this moment, or just paid (no link)
 
-        links = dict(zip(keys, stripe_client.in_parallel(session, keys), strict=True))
+        made = dict(zip(keys, stripe_client.in_parallel(session, keys), strict=True))
+        links = {key: url for key, url in made.items() if url}
     answer = catalogue.products_response(
         lookup_ids, viewer, now, needed_credits=needed, link_for=lambda spec, key: links.get(key)
     )
@@ -207,18 +221,91 @@ def _create_session(
     """The Checkout Session for one option of the products answer: a price's lookup key, or
     the monthly plan's lookup key + catalogue.TRIAL_SUFFIX for its free trial."""
     trial = option_id.endswith(catalogue.TRIAL_SUFFIX)
-    return stripe_client.create_checkout_session(
-        customer=customer,
-        lookup_key=option_id.removesuffix(catalogue.TRIAL_SUFFIX),
-        account_id=account.account_id,
-        brand_id=brand_id,
-        user_id=user.user_id,
-        return_path=payment_return_path(page, brand_id=brand_id, item_id=item),
-        page_type=page,
-        now=now,
-        trial_days=entitlements.rules.TRIAL_DAYS if trial else None,
-        feature_id=feature_id,
-    )
+
+    def create() -> dict[str, Any]:
+        return stripe_client.create_checkout_session(
+            customer=customer,
+            lookup_key=option_id.removesuffix(catalogue.TRIAL_SUFFIX),
+            account_id=account.account_id,
+            brand_id=brand_id,
+            user_id=user.user_id,
+            return_path=payment_return_path(page, brand_id=brand_id, item_id=item),
+            page_type=page,
+            now=now,
+            trial_days=entitlements.rules.TRIAL_DAYS if trial else None,
+            feature_id=feature_id,
+        )
+
+    if not trial:
+        return create()
+    back = payment_return_path(page, brand_id=brand_id, item_id=item).rstrip("/")
+    return trial_session(account.account_id, create, now, f"{back}|{brand_id}")
+
+
+def trial_session(
+    account_id: str, create: Callable[[], dict[str, Any]], now: int, where: str
+) -> dict[str, Any]:
+    """The account's one free-trial Checkout Session: the account claims it by a conditional
+    write BEFORE Stripe opens it, so however many tabs, pages or brands ask at once, one
+    session is open at a time. An ask from the same page and brand (`where`) gets the open
+    one; from another, the open one is closed at Stripe first (it can no longer be paid) and
+    a new one made. Once one is paid the trial is used (409)."""
+    key = Account.key(account_id)
+    for _ in range(4):
+        fresh = Account.find(account_id, consistent=True)
+        if fresh is None:
+            raise NotFound("Not found")
+        if fresh.trial_session_id:
+            current = stripe_client.get_checkout_session(fresh.trial_session_id)
+            status = current.get("status")
+            asked_from = (
+                f"{urlsplit(current.get('cancel_url') or '').path}|{current.get('client_reference_id')}"
+            )
+            if status == "open" and asked_from == where:
+                return {"id": current["id"], "url": current["url"], "status": "open"}
+            if status == "open":  # asked from another page or brand: that one closes first
+                status = stripe_client.expire_checkout_session(fresh.trial_session_id)
+            if status == "complete":
+                raise Conflict(TRIAL_USED)
+            condition = Account.trial_claim == fresh.trial_claim  # expired unpaid: claim it again
+        elif fresh.trial_claim and now - int(fresh.trial_claimed_at or 0) < TRIAL_CLAIM_STALE:
+            raise Conflict(TRIAL_OPENING)
+        elif fresh.trial_claim:
+            condition = Account.trial_claim == fresh.trial_claim
+        else:
+            condition = Account.trial_claim.does_not_exist()
+        mine = uuid.uuid4().hex
+        try:
+            update_only(
+                Account,
+                key,
+                actions=[
+                    Account.trial_claim.set(mine),
+                    Account.trial_claimed_at.set(now),
+                    Account.trial_session_id.remove(),
+                ],
+                condition=condition,
+            )
+        except ConditionFailed:
+            continue  # another ask claimed it first: look again
+        try:
+            session = create()
+        except Exception:
+            update_only(
+                Account,
+                key,
+                actions=[Account.trial_claim.remove(), Account.trial_claimed_at.remove()],
+                condition=Account.trial_claim == mine,
+            )
+            raise
+        update_only(
+            Account,
+            key,
+            actions=[Account.trial_session_id.set(session["id"])],
+            condition=Account.trial_claim == mine,
+        )
+        return session
+    raise Conflict(TRIAL_OPENING)
 
 
 def feature_checkout(

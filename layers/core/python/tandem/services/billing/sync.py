@@ -17,7 +17,7 @@ from typing import Any
 from tandem.domain import billing
 from tandem.domain import entitlements as entitlement_rules
 from tandem.integrations import stripe_client
-from tandem.observability import logger
+from tandem.observability import count_event, logger
 from tandem.services import billing_notices, credits
 from tandem.services.billing.customers import account_of_customer, customers_of
 from tandem.store.admin import approval_queue_actions
@@ -72,6 +72,8 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
     snapshot = stripe_client.fetch_customer_snapshot(customers)
     held = credits.buckets(account_id)
     state = billing.compute(snapshot, _record_input(account), now)
+    if _cancel_second_trials(account_id, snapshot, state):
+        return sync_account(account_id, now)  # read again: the extra trials are cancelled now
     have = {b.bucket_id for b in held}
     known = {g.key for g in state.grants} | set(state.revoked)
     existing = {key for key in known if _bucket_id(key) in have}
@@ -115,6 +117,21 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
         extra={"account": account_id, "status": state.status, "granted": [g.key for g in made]},
     )
     return state
+
+
+def _cancel_second_trials(account_id: str, snapshot: dict[str, Any], state: billing.BillingState) -> bool:
+    """An account has one free trial: a second trialing main plan (the trial claim keeps it
+    from being opened; this is the net under it) is cancelled at Stripe at once, before it has
+    invoiced anything, and alarms (DuplicateTrialCancelled, docs/runbook.md). True when one was."""
+    trialing = {s.get("id") for s in snapshot.get("subscriptions") or [] if s.get("status") == "trialing"}
+    extra = [sub for sub in state.duplicate_subscriptions if sub in trialing]
+    for sub in extra:
+        stripe_client.cancel_subscription_now(
+            sub, "A second free trial for one account: cancelled, nothing charged"
+        )
+        count_event("DuplicateTrialCancelled")
+        logger.error("A second free trial was cancelled", extra={"account": account_id, "subscription": sub})
+    return bool(extra)
 
 
 def _pending_since(state: billing.BillingState, now: int) -> str | None:

@@ -39,6 +39,10 @@ def feature_json(
         same_account=own, connected=False, viewer_subscribed=sees_names, hides_name=bool(kept.hide_name)
     )
     status = rules.effective_status(feature.status, feature.expires_at, now)
+
+    def text(value: str) -> str:  # a hidden name is hidden in what the brand wrote too
+        return value if visible else brand_profile.masked_text(value, kept.name)
+
     answer: dict[str, Any] = {
         "id": feature.feature_id,
         "brand": {
@@ -48,11 +52,11 @@ def feature_json(
             "category": kept.category or "",
         },
         "nameVisible": visible,
-        "title": feature.title,
-        "offer": feature.offer,
-        "lookingFor": feature.looking_for,
+        "title": text(feature.title),
+        "offer": text(feature.offer),
+        "lookingFor": text(feature.looking_for),
         "collabKinds": list(feature.collab_kinds or []),
-        "audience": feature.audience or "",
+        "audience": text(feature.audience or ""),
         "closingDate": feature.closing_date,
         "months": int(feature.months),
         "status": status,

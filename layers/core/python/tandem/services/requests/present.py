@@ -99,7 +99,10 @@ def request_json(
         "direction": "sent" if sent else "received",
         "fromBrand": brand_json(req.from_brand, visible=sent or connected),
         "toBrand": brand_json(req.to_brand, visible=not sent or connected, masked=sent and not sees_names),
-        "message": req.message,
+        # a sender that hides its name from the recipient is hidden in its message (a pitch) too
+        "message": req.message
+        if sent or connected or not req.from_brand.hide_name
+        else brand_profile.masked_text(req.message or "", req.from_brand.name),
         "reply": req.reply if req.status == rules.DECLINED else None,
         "createdAt": iso_ms(req.created_at),
         "updatedAt": iso_ms(req.updated_at),

@@ -111,9 +111,12 @@ def transition_outcome(
                         if action == "accept"
                         else credits.finish_for(now, int(req.hold_release_until))
                     )
-                    add = credits.add_settle if finish == "settle" else credits.add_release
-                    add(tx, req.from_account_id, req.request_id, req.hold_bucket_id, now)
-                    returned = finish == "release"
+                    if finish == "settle":
+                        credits.add_settle(tx, req.from_account_id, req.request_id, req.hold_bucket_id, now)
+                    else:  # a revoked bucket (refund, ended grant) takes nothing back
+                        returned = "released" == credits.add_release(
+                            tx, req.from_account_id, req.request_id, req.hold_bucket_id, now
+                        )
                 if status in reply_stats.OUTCOMES and req.status == rules.PENDING:
                     reply_stats.add_outcome(
                         tx, int(req.to_brand_id), int(req.created_at) // 1000, status, at_ms // 1000

@@ -41,13 +41,8 @@ VALUES = (
     "handmade",
 )
 COLLAB_KINDS = (
-    "giveaways",
-    "co-branded products",
-    "content swaps",
-    "newsletter swaps",
-    "events",
-    "bundles",
-)
+    matching.FORM_KINDS
+)  # giveaways, co-branded products, content/newsletter swaps, events, bundles
 AGE_BANDS = ("18-24", "25-34", "35-44", "45-54", "55+")
 GENDERS = matching.GENDERS
 # Every ISO 3166-1 country, by name (tandem.domain.countries holds the names).

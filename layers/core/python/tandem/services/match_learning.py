@@ -286,6 +286,22 @@ def train(now: int | None = None) -> dict[str, Any]:
     # Thresholds move only on evidence from many distinct groups (training.MIN_GROUPS: a model
     # exists only then), each group's answers capped as in training.
     thresholds = brand_profile.calibrated_thresholds(answered_percents(found))
+    # What each label may promise members, from the requests sent to its brands (issue 37).
+    group_of = training.groups(actions)
+    at_send = brand_profile.thresholds_or_defaults(thresholds)
+    model["promises"] = brand_profile.label_promises(
+        [
+            (
+                brand_profile.fit_label(percent, at_send),
+                outcome == rules.ACCEPTED,
+                group_of.get(
+                    str(int.from_bytes(sender[4:12], "little")), str(int.from_bytes(sender[4:12], "little"))
+                ),
+            )
+            for sender, _, outcome, percent in found
+            if outcome in LABELS and percent is not None and len(sender) == RECORD_SIZE
+        ]
+    )
     MatchModel(
         *MatchModel.key(),
         weights=[],
@@ -303,6 +319,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         "evidence": model["evidence"],
         "groups": model["groups"],
         "thresholds": thresholds,
+        "promises": model["promises"],
     }
 
 

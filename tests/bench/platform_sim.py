@@ -223,7 +223,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             percents[(a, int(e[0]) - 1)] = brand_profile.score_percent(e[1])
     slots = incomplete_slots = 0
     flags = np.array([incomplete(pr) for pr in p.profiles])
-    for a, ids in lists.items():
+    for ids in lists.values():
         slots += len(ids[:K])
         incomplete_slots += int(flags[ids[:K]].sum()) if ids else 0
     partners = p.mutual.sum(axis=0)
@@ -333,17 +333,16 @@ def main() -> None:
             s = r["static"]
             print(
                 f"  static p@10: rules {s['rules']:.3f}  no-diversify {s['no-diversify']:.3f}  one-sided "
-                f"{s['one-sided']:.3f}  fitted {s['fitted']:.3f}  random {s['random']:.3f}  oracle {s['oracle']:.3f}"
-                f"  ({r['seconds']:.0f} s)",
+                f"{s['one-sided']:.3f}  fitted {s['fitted']:.3f}  random {s['random']:.3f}  oracle "
+                f"{s['oracle']:.3f}  ({r['seconds']:.0f} s)",
                 flush=True,
             )
             results.append(r)
         name = re.sub(r"\W+", "_", spec.split(":")[0].split(".")[-1])
         chosen = next((r for r in results if abs(r["noise"] - 0.2) < 1e-9), results[0])
         print(f"  world: {chosen['description']}")
-        print(
-            f"BENCH match_sim_week8_vs_fitted_{name} {chosen['weeks'][-1]['p10'] / max(chosen['static']['fitted'], 1e-9):.3f}"
-        )
+        ratio = chosen["weeks"][-1]["p10"] / max(chosen["static"]["fitted"], 1e-9)
+        print(f"BENCH match_sim_week8_vs_fitted_{name} {ratio:.3f}")
         print(f"BENCH match_sim_fresh_p_at_10_{name} {chosen['static']['rules']:.3f}")
 
 

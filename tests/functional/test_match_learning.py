@@ -4,6 +4,7 @@ that changes its status; the train-matching job learns a model from the recorded
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -130,32 +131,28 @@ def _profile(i: int, countries: tuple[str, ...]):
 
 
 def test_the_train_matching_job_learns_from_the_history_and_stores_one_model(api, aws):
-    from tandem.domain.matching import learned
+    from tandem.domain.matching import learned, training
     from tandem.store.models import MatchModel
     from tests.functional.helpers import run_job
 
-    assert run_job(aws, "train-matching") == {"trained": False, "rows": 0}
+    assert run_job(aws, "train-matching") == {"trained": False, "rows": 0, "views": 0}
     assert MatchModel.find() is None  # no history: no model, the rules alone
     now_ms = int(time.time() * 1000)
     _history(240, now_ms - 40 * DAY * 1000)  # last month's partition and this one's
     _history(60, now_ms)
     first = run_job(aws, "train-matching")
-    assert first == {
-        "trained": True,
-        "rows": 300,
-        "outcomes": 300,
-        "accepted": first["accepted"],
-        "thresholds": first["thresholds"],
-    }
+    assert first["trained"] is True and first["rows"] == 300 and first["groups"] >= 30
     model = MatchModel.find(consistent=True)
-    assert model.outcomes == 300 and model.features == len(learned.FEATURES)
-    assert model.weights[learned.FEATURES.index("countries_ab")] > 1  # sharing a market: a yes
+    learned_model = json.loads(model.learned)
+    assert learned_model["version"] == training.MODEL_VERSION and learned_model["accept"]
+    # Sharing a market: a yes (the accept model's countries_ab weight).
+    assert learned_model["accept"][learned.FEATURES.index("countries_ab")] > 0
     assert run_job(aws, "train-matching") == first  # again: the same model
-    assert [float(w) for w in MatchModel.find(consistent=True).weights] == [float(w) for w in model.weights]
+    assert json.loads(MatchModel.find(consistent=True).learned) == learned_model
 
 
 def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
-    from tandem.domain.matching import learned
+    from tandem.domain.matching import learned, training
     from tandem.store.models import Match, MatchModel
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import subscribe, wait_for_run
@@ -173,13 +170,14 @@ def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
         return sorted(ranked, key=ranked.__getitem__)
 
     rules = ranks()
-    weights = [0.0] * (len(learned.FEATURES) + 1)
+    weights = [0.0] * (training.N_FEATURES + 1)
     weights[learned.FEATURES.index("values_ab")] = 8.0  # "brands that share my values say yes"
-    model = MatchModel(*MatchModel.key(), weights=weights, outcomes=learned.BLEND_MIN - 1, trained_at=1)
-    model.features = len(learned.FEATURES)
+    weights[-1] = -4.0
+    stored = {"version": training.MODEL_VERSION, "send": None, "accept": weights, "evidence": 0, "groups": 40}
+    model = MatchModel(*MatchModel.key(), weights=[], outcomes=0, trained_at=1, learned=json.dumps(stored))
     model.save()
-    assert ranks() == rules  # too little history: the rules alone
-    model.outcomes = 20_000
+    assert ranks() == rules  # no evidence: the rules alone
+    model.learned = json.dumps({**stored, "evidence": 20_000})
     model.save()
     blended = ranks()
     assert blended != rules and sorted(blended) == sorted(rules)

@@ -346,6 +346,34 @@ def test_fifty_new_match_cards_load_in_at_most_three_dynamodb_calls(api, operati
     assert operations.count("BatchGetItem") == 1, operations
 
 
+def test_a_view_keeps_its_cards_in_one_item_and_a_save_keeps_the_action(api, operations):
+    """What matching learns from (issue 37): the cards one Matches view showed, in order, in one
+    ShownCards item written with the news update (the screen's third call), and a save."""
+    from tandem.services import match_learning
+    from tandem.store.learning import CardAction, ShownCards
+
+    user, (mine,), token = member()
+    subscribe(user.account_id)
+    others = population(5)
+    me = int(mine.brand_id)
+    for i, other in enumerate(others):
+        add_match(me, int(other.brand_id), (i + 1) / 10)
+    operations.clear()
+    body = listing(api, token, me)
+    assert len(operations) <= 3, operations
+    day = match_learning._days(int(datetime.now(UTC).timestamp()), 1)[0]
+    (view,) = list(ShownCards.of_day(day))
+    assert view.viewer == me and view.surface == "matches"
+    assert [int(i) for i in view.ids] == [c["id"] for c in body["matches"]]
+    assert [int(p) for p in view.percents] == [c["score"] for c in body["matches"]]
+    listing(api, token, me)  # a second view, no news: one PutItem of its own
+    assert len(list(ShownCards.of_day(day))) == 2
+    status, _ = api.call("PUT", f"/api/matches/{int(others[0].brand_id)}/saved", auth_headers(token, me))
+    assert status == 200
+    (saved,) = [a for a in CardAction.of_day(day) if a.kind == "save"]
+    assert (int(saved.actor), int(saved.target)) == (me, int(others[0].brand_id))
+
+
 def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     user, _, token = member()
     subscribe(user.account_id)

@@ -269,3 +269,21 @@ def test_a_niche_belongs_to_its_category_and_a_new_category_leaves_the_old_niche
     assert caught.value.errors == {"category": "Choose a category from the list"}
     cleared = bp.clean_profile({"niche": "", "priceTier": None}, creating=False)
     assert cleared == {"niche": "", "price_tier": ""}
+
+
+def test_a_label_promises_only_what_many_senders_observed():
+    from tandem.domain.brand_profile import checkable_promise, label_promises
+
+    assert label_promises([]) == {} and checkable_promise("Great fit", {}) is None  # fresh: no promise
+    rows = [("Great fit", i % 10 < 4, f"g{i % 50}") for i in range(400)]
+    promises = label_promises(rows)
+    assert 0.3 < promises["Great fit"]["low"] < 0.4 < promises["Great fit"]["high"] < 0.5
+    assert (
+        checkable_promise("Great fit", promises)
+        == "Of requests sent to Great fit brands, about 4 in 10 were accepted"
+    )
+    # Two accounts sending 400 requests between them promise nothing for anyone.
+    assert label_promises([("Great fit", i < 5, "pair") for i in range(400)]) == {}
+    # One loud group among many is capped at a 30th of the requests: it cannot set the figure.
+    loud = rows + [("Great fit", False, "loud")] * 2000
+    assert round(10 * label_promises(loud)["Great fit"]["share"]) >= 3

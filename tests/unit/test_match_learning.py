@@ -9,7 +9,8 @@ import random
 import numpy as np
 
 from tandem.domain import matching
-from tandem.domain.matching import Packed, Profile, learned, pack
+from tandem.domain.matching import Packed, Profile, learned, pack, training
+from tandem.domain.matching.training import Action, Impression
 from tandem.services import match_learning, match_runs
 
 
@@ -102,27 +103,105 @@ def _shares_values(record: bytes, chosen) -> float:
     return float(learned.pair_features(record, cands)[:10, learned.FEATURES.index("values_ab")].mean())
 
 
-def test_a_run_blends_a_model_with_enough_history_and_not_one_with_too_little():
-    record, cands = _world()
-    top = match_runs._top_entries(record, cands, [], [])["top"]
-    me = matching.unpack(record)
-    weights = [0.0] * (len(learned.FEATURES) + 1)
-    weights[learned.FEATURES.index("values_ab")] = 8.0  # "brands that share my values say yes"
-    weights[-1] = -4.0
+def _history(record: bytes, cands: Packed, likes, accepts, accounts: int = 60):
+    """Views and actions of `accounts` members: each is shown 40 of the brands, sends to those
+    `likes` says it wants, and each recipient accepts those `accepts` says it wants."""
+    rng = random.Random(3)
+    ids = [int(i) for i in cands.ids]
+    impressions, actions = [], []
+    for viewer in ids[:accounts]:
+        shown = rng.sample([i for i in ids if i != viewer], 40)
+        impressions.append(
+            Impression(
+                viewer, f"acct{viewer}", 10, "matches", tuple((b, k, 1.0) for k, b in enumerate(shown))
+            )
+        )
+        for b in shown:
+            if likes(viewer, b):
+                actions.append(Action(viewer, f"acct{viewer}", b, f"acct{b}", training.SEND, 20))
+                kind = training.ACCEPT if accepts(b, viewer) else training.DECLINE
+                actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, 30))
+    return impressions, actions
 
-    def order(model):
-        chosen, _ = match_runs._choose(me, top, set(), model, record)
+
+def _records(cands: Packed) -> dict[int, bytes]:
+    return {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
+
+
+def _values(cands: Packed, i: int) -> int:
+    return int(cands.values[list(cands.ids).index(i)])
+
+
+def test_training_learns_both_directions_from_views_and_answers_and_a_run_ranks_by_it():
+    record, cands = _world()
+    records = _records(cands)
+    records[999] = record
+
+    # Members send to brands that share a value with them, whatever the rules say.
+    def likes(a, b):
+        va = _values(cands, a) if a != 999 else int(Packed.from_bytes([record]).values[0])
+        vb = _values(cands, b) if b != 999 else int(Packed.from_bytes([record]).values[0])
+        return bool(va & vb)
+
+    def accepts(b, a):  # and recipients say yes half the time, whatever the pair
+        return (a * 7 + b) % 2 == 0
+
+    impressions, actions = _history(record, cands, likes, accepts, accounts=120)
+    model = training.train(impressions, actions, records)
+    assert model is not None and model["send"] and model["accept"]
+    assert model["groups"] >= training.MIN_GROUPS and training.blend_weight(model) > 0
+
+    def order(m):
+        top = match_runs._top_entries(record, cands, [], [], model=m)["top"]
+        chosen, _ = match_runs._choose(matching.unpack(record), top, set(), m, record)
         return [s.candidate_id for s in chosen]
 
-    rules = order(None)
-    assert order({"weights": weights, "outcomes": learned.BLEND_MIN - 1}) == rules  # too little history
-    learned_order = order({"weights": weights, "outcomes": 20_000})
+    rules, learned_order = order(None), order(model)
     assert learned_order != rules
-
-    by_id = {e[0]: e[2] for e in top}
+    by_id = {int(cands.ids[p]): base64.b64encode(cands.record(p)) for p in range(len(cands))}
     assert _shares_values(record, [by_id[i] for i in learned_order]) > _shares_values(
         record, [by_id[i] for i in rules]
     )
+
+
+def test_two_colluding_accounts_cannot_make_a_model_or_move_anyones_labels():
+    """Issue 37's collusion replayed: one person with two accounts sends 210 requests between
+    them (205 declined, 5 accepted) beside 19 honest outcomes: they count as one group whose
+    rows weigh at most GROUP_ROWS, too few groups decided anything, so no model is trained and
+    every member keeps the rules' order and labels."""
+    record, cands = _world()
+    records = _records(cands)
+    actions = []
+    for k in range(210):
+        a, b = (1, 2) if k % 2 else (2, 1)
+        actions.append(
+            Action(a, "acct1" if a == 1 else "acct2", b, "acct2" if b == 2 else "acct1", training.SEND, k)
+        )
+        kind = training.ACCEPT if k < 5 else training.DECLINE
+        actions.append(
+            Action(b, "acct2" if b == 2 else "acct1", a, "acct1" if a == 1 else "acct2", kind, k + 1)
+        )
+    for k in range(19):
+        a, b = 10 + k, 40 + k
+        actions.append(Action(a, f"acct{a}", b, f"acct{b}", training.SEND, 500 + k))
+        actions.append(
+            Action(b, f"acct{b}", a, f"acct{a}", training.ACCEPT if k % 2 else training.DECLINE, 600 + k)
+        )
+    group_of = training.groups(actions)
+    assert group_of["acct1"] == group_of["acct2"]  # the two accounts count as one
+    assert group_of["acct10"] != group_of["acct40"]  # one honest request makes no group
+    weights = training.capped_weights(["acct1"] * 210 + ["acct10"], np.ones(211), group_of)
+    assert weights[:210].sum() == training.GROUP_ROWS and weights[210] == 1.0
+    assert training.train([], actions, records) is None  # the rules alone for everyone
+    top = match_runs._top_entries(record, cands, [], [], model=None)["top"]
+    assert [round(e[5], 4) for e in top] == [e[1] for e in top]  # the rules alone: labels unmoved
+
+
+def test_a_fresh_deployment_ranks_by_the_rules():
+    record, cands = _world()
+    rules = matching.score_packed(record, cands).score
+    assert training.rank_scores(record, cands, rules, None) is rules
+    assert training.blend_weight({"version": 1, "accept": [0.0]}) == 0.0  # a model of another kind
 
 
 def test_the_blend_is_rules_alone_under_its_minimum_history():

@@ -125,7 +125,7 @@ def test_rank_excludes_own_account_itself_excluded_and_zero():
 
 
 def test_diversity_breaks_up_near_copies_only_among_near_ties():
-    # Ten near-identical home brands score a hair above one different (wellness) brand.
+    # Matching keeps score order (DIVERSITY_MARGIN 0: ties only, issue 37); with a margin, ten near-identical home brands score a hair above one different (wellness) brand.
     copies = [
         Scored(i, 0.80 - i * 0.001, ("r",), "home", frozenset({"kinds:giveaways", "values:vegan"}))
         for i in range(10)
@@ -133,12 +133,13 @@ def test_diversity_breaks_up_near_copies_only_among_near_ties():
     different = Scored(99, 0.79, ("s",), "wellness", frozenset({"audience:GB"}))
     plain = merge_ranked([[*copies, different]], limit=5)
     assert 99 not in [s.candidate_id for s in plain]
-    diverse = diversify([*copies, different], limit=5)
+    assert diversify([*copies, different], limit=5) == plain  # the default: score order
+    diverse = diversify([*copies, different], limit=5, margin=0.03)
     assert [s.candidate_id for s in diverse][:2] == [0, 99]
     assert diversify([*copies, different], limit=5, lam=1.0) == plain
     # A clearly weaker different brand (8% below) is never pulled above the better ones.
     far = Scored(98, 0.74, ("s",), "wellness", frozenset({"audience:GB"}))
-    assert diversify([*copies, far], limit=5) == merge_ranked([[*copies, far]], limit=5)
+    assert diversify([*copies, far], limit=5, margin=0.03) == merge_ranked([[*copies, far]], limit=5)
 
 
 def test_same_category_is_allowed_and_audience_size_judged_both_ways():

@@ -34,6 +34,7 @@ def score_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
         me=event["me"],
         excluded=[int(i) for i in event.get("excluded", [])],
         saved=[int(i) for i in event.get("saved", [])],
+        model=event.get("model"),
     )
 
 

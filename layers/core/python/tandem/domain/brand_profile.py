@@ -41,13 +41,8 @@ VALUES = (
     "handmade",
 )
 COLLAB_KINDS = (
-    "giveaways",
-    "co-branded products",
-    "content swaps",
-    "newsletter swaps",
-    "events",
-    "bundles",
-)
+    matching.FORM_KINDS
+)  # giveaways, co-branded products, content/newsletter swaps, events, bundles
 AGE_BANDS = ("18-24", "25-34", "35-44", "45-54", "55+")
 GENDERS = matching.GENDERS
 # Every ISO 3166-1 country, by name (tandem.domain.countries holds the names).
@@ -576,3 +571,63 @@ def calibrated_thresholds(
         out[label] = min(out[label], ceiling)
         ceiling = out[label]
     return out
+
+
+# ---------------------------------------------------------------- checkable promises (issue 37)
+
+PROMISE_MIN_REQUESTS = 100  # answered or expired requests sent to a label's brands before it promises
+PROMISE_MIN_GROUPS = 30  # ... from at least this many distinct senders' groups (no small group sets it)
+PROMISE_MAX_HALF_WIDTH = 0.1  # the 95% interval's half width, at most (1 in 10 either way)
+
+
+def wilson(accepted: float, total: float, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a share."""
+    if total <= 0:
+        return 0.0, 1.0
+    p = accepted / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * ((p * (1 - p) / total + z * z / (4 * total * total)) ** 0.5) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def label_promises(rows: list[tuple[str, bool, str]]) -> dict[str, dict[str, float]]:
+    """What each label can promise from our own data: rows are (label the card had when the
+    request was sent, accepted, the sender's group). A label promises "about N in 10 were
+    accepted" only with PROMISE_MIN_REQUESTS requests from PROMISE_MIN_GROUPS groups and an
+    interval no wider than PROMISE_MAX_HALF_WIDTH either way; each group counts for at most
+    1/PROMISE_MIN_GROUPS of a label's requests. {label: {share, low, high, requests, groups}}."""
+    out: dict[str, dict[str, float]] = {}
+    for label in [name for name, _ in FIT_PROMISES]:
+        by_group: dict[str, list[bool]] = {}
+        for name, accepted, group in rows:
+            if name == label:
+                by_group.setdefault(group, []).append(bool(accepted))
+        requests = sum(len(v) for v in by_group.values())
+        if requests < PROMISE_MIN_REQUESTS or len(by_group) < PROMISE_MIN_GROUPS:
+            continue
+        cap = requests / PROMISE_MIN_GROUPS
+        weight = {g: min(1.0, cap / len(v)) for g, v in by_group.items()}
+        total = sum(weight[g] * len(v) for g, v in by_group.items())
+        yes = sum(weight[g] * sum(v) for g, v in by_group.items())
+        low, high = wilson(yes, total)
+        if (high - low) / 2 > PROMISE_MAX_HALF_WIDTH:
+            continue
+        out[label] = {
+            "share": yes / total,
+            "low": low,
+            "high": high,
+            "requests": requests,
+            "groups": len(by_group),
+        }
+    return out
+
+
+def checkable_promise(label: str, promises: Mapping[str, Mapping[str, float]] | None) -> str | None:
+    """ "Of requests sent to Great fit brands, about 4 in 10 were accepted" when our data backs
+    it (label_promises), else None: a fresh deployment promises nothing it cannot back."""
+    found = (promises or {}).get(label)
+    if not found:
+        return None
+    return (
+        f"Of requests sent to {label} brands, about {round(10 * float(found['share']))} in 10 were accepted"
+    )

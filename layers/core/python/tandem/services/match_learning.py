@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from tandem.domain import requests as rules
-from tandem.domain.matching import RECORD_SIZE, pack
+from tandem.domain.matching import RECORD_SIZE, account_hash, pack
 from tandem.store.learning import MatchModel, MatchOutcome
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,39 +145,181 @@ def answered_percents(rows: list[tuple[bytes, bytes, str, int | None]]) -> list[
     return out
 
 
+# ---------------------------------------------------------------- what members are shown and do (issue 37)
+
+SHOWN_DAYS = 56  # the days of views and actions the job learns from (one Query a day each)
+SHOWN_KEEP_DAYS = 60  # a view or action lives this long (TTL)
+
+
+def shown_item(viewer: Brand, surface: str, cards: list[tuple[int, int]], at_ms: int | None = None) -> Any:
+    """The ShownCards item of one view: `cards` (brand id, fit percent) in the order shown, each
+    ranked (propensity 1). Not saved: the caller writes it (alone, or in its one transaction)."""
+    from tandem.store.learning import ShownCards
+
+    at_ms = int(time.time() * 1000) if at_ms is None else int(at_ms)
+    return ShownCards(
+        *ShownCards.key(at_ms, int(viewer.brand_id)),
+        viewer=int(viewer.brand_id),
+        account=viewer.account_id,
+        surface=surface,
+        version=training_version(),
+        ids=[int(i) for i, _ in cards],
+        percents=[int(p) for _, p in cards],
+        propensities=[1.0] * len(cards),
+        at=at_ms,
+        ttl=at_ms // 1000 + SHOWN_KEEP_DAYS * 86400,
+    )
+
+
+def training_version() -> int:
+    from tandem.domain.matching import training
+
+    return training.MODEL_VERSION
+
+
+def record_action(actor: Brand, target: Brand, kind: str, at_ms: int | None = None) -> None:
+    """Keep one action of `actor` on `target` (open, save, dismiss, send, block): one PutItem."""
+    from tandem.domain.matching import training
+    from tandem.store.learning import CardAction
+
+    if kind not in training.ACTIONS:
+        raise ValueError(f"unknown action {kind!r}")
+    at_ms = int(time.time() * 1000) if at_ms is None else int(at_ms)
+    CardAction(
+        *CardAction.key(at_ms, int(actor.brand_id), int(target.brand_id), kind),
+        actor=int(actor.brand_id),
+        account=actor.account_id,
+        target=int(target.brand_id),
+        target_account=target.account_id,
+        kind=kind,
+        at=at_ms,
+        ttl=at_ms // 1000 + SHOWN_KEEP_DAYS * 86400,
+    ).save()
+
+
+def _days(now: int, count: int) -> list[str]:
+    return [datetime.fromtimestamp(now - d * 86400, UTC).strftime("%Y%m%d") for d in range(count)]
+
+
+_ANSWER_KIND = {rules.ACCEPTED: "accept", rules.DECLINED: "decline", rules.EXPIRED: "expiry"}
+
+
+def outcome_actions(rows: list[tuple[bytes, bytes, str, int]]) -> list[Any]:
+    """The send and the answer of each outcome row (sender record, recipient record, outcome,
+    at ms) as training Actions; accounts are the records' account hashes (as text)."""
+    import struct
+
+    from tandem.domain.matching import RECORD_FORMAT, training
+
+    out = []
+    for sender, recipient, outcome, at_ms in rows:
+        kind = _ANSWER_KIND.get(outcome)
+        if kind is None or len(sender) != RECORD_SIZE or len(recipient) != RECORD_SIZE:
+            continue
+        s_id, s_acct = struct.unpack(RECORD_FORMAT, sender)[:2]
+        r_id, r_acct = struct.unpack(RECORD_FORMAT, recipient)[:2]
+        at = int(at_ms) // 1000
+        out.append(training.Action(s_id, str(s_acct), r_id, str(r_acct), training.SEND, at))
+        out.append(training.Action(r_id, str(r_acct), s_id, str(s_acct), kind, at))
+    return out
+
+
 def train(now: int | None = None) -> dict[str, Any]:
-    """Scheduler job `train-matching`: fit the model on the last TRAIN_MONTHS of outcomes and
-    store it (one item, overwritten: running it twice stores the same model). With too little
-    history the stored model is left as it is (none: the rules alone)."""
+    """Scheduler job `train-matching`: read the records (the last SHOWN_DAYS of views and actions,
+    the last TRAIN_MONTHS of outcomes) and every brand's packed record now, learn both directions
+    with the pure training.train, and store the model (one item, overwritten: running it twice
+    stores the same model). With too little history, or too few distinct groups deciding, the
+    stored model is left as it is (none: the rules alone)."""
+    import json
+
     from tandem.domain import brand_profile
-    from tandem.domain.matching import learned
+    from tandem.domain.matching import training
+    from tandem.services import match_index
+    from tandem.store.learning import CardAction, ShownCards
 
     now = int(time.time()) if now is None else int(now)
+    outcomes = [o for month in _months(now, TRAIN_MONTHS) for o in MatchOutcome.of_month(month)]
     found = [
         (bytes(o.sender), bytes(o.recipient), o.outcome, None if o.percent is None else int(o.percent))
-        for month in _months(now, TRAIN_MONTHS)
-        for o in MatchOutcome.of_month(month)
+        for o in outcomes
     ]
-    rows = [row[:3] for row in found]
-    model = fit(rows)
+    days = _days(now, SHOWN_DAYS)
+    impressions = [
+        training.Impression(
+            int(v.viewer),
+            str(account_hash(v.account)),
+            int(v.at) // 1000,
+            v.surface,
+            tuple(
+                (int(i), k, float((v.propensities or [])[k]) if k < len(v.propensities or []) else 1.0)
+                for k, i in enumerate(v.ids)
+            ),
+        )  # fmt: skip
+        for day in days
+        for v in ShownCards.of_day(day)
+    ]
+    actions = [
+        training.Action(
+            int(a.actor),
+            str(account_hash(a.account)),
+            int(a.target),
+            str(account_hash(a.target_account)),
+            a.kind,
+            int(a.at) // 1000,
+        )  # fmt: skip
+        for day in days
+        for a in CardAction.of_day(day)
+        if a.kind != training.SEND  # a send is read from its outcome row (with the answer)
+    ]
+    actions += outcome_actions(
+        [(bytes(o.sender), bytes(o.recipient), o.outcome, int(o.at)) for o in outcomes]
+    )
+    cands, _, _ = match_index.load_ranked(list(range(match_index.shard_count())))
+    records = {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
+    for o in outcomes:  # a brand gone from the index: its record as it was at send
+        for blob in (bytes(o.sender), bytes(o.recipient)):
+            if len(blob) == RECORD_SIZE:
+                records.setdefault(int.from_bytes(blob[:4], "little"), blob)
+    model = training.train(impressions, actions, records)
     if model is None:
-        return {"trained": False, "rows": len(rows)}
+        return {"trained": False, "rows": len(found), "views": len(impressions)}
+    # Thresholds move only on evidence from many distinct groups (training.MIN_GROUPS: a model
+    # exists only then), each group's answers capped as in training.
     thresholds = brand_profile.calibrated_thresholds(answered_percents(found))
+    # What each label may promise members, from the requests sent to its brands (issue 37).
+    group_of = training.groups(actions)
+    at_send = brand_profile.thresholds_or_defaults(thresholds)
+    model["promises"] = brand_profile.label_promises(
+        [
+            (
+                brand_profile.fit_label(percent, at_send),
+                outcome == rules.ACCEPTED,
+                group_of.get(
+                    str(int.from_bytes(sender[4:12], "little")), str(int.from_bytes(sender[4:12], "little"))
+                ),
+            )
+            for sender, _, outcome, percent in found
+            if outcome in LABELS and percent is not None and len(sender) == RECORD_SIZE
+        ]
+    )
     MatchModel(
         *MatchModel.key(),
-        weights=model["weights"],
-        outcomes=model["outcomes"],
-        accepted=model["accepted"],
+        weights=[],
+        outcomes=int(model["evidence"]),
+        accepted=0,
         trained_at=now,
-        features=len(learned.FEATURES),
+        features=0,
         thresholds=thresholds,
+        learned=json.dumps(model),
     ).save()
     return {
         "trained": True,
-        "rows": len(rows),
-        "outcomes": model["outcomes"],
-        "accepted": model["accepted"],
+        "rows": len(found),
+        "views": len(impressions),
+        "evidence": model["evidence"],
+        "groups": model["groups"],
         "thresholds": thresholds,
+        "promises": model["promises"],
     }
 
 
@@ -185,12 +327,22 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
     """The stored model as a match run carries it (Prepare's output): its weights when usable
     (else the rules alone) and the fit labels' thresholds when recalibrated; None without
     either."""
+    import json
+
+    from tandem.domain.matching import training
     from tandem.domain.matching.learned import FEATURES
 
     if model is None:
         return None
     out: dict[str, Any] = {}
-    if int(model.features or 0) == len(FEATURES) and len(model.weights) == len(FEATURES) + 1:
+    if model.learned:
+        try:
+            stored = json.loads(model.learned)
+        except ValueError:
+            stored = None
+        if training.usable(stored):
+            out = dict(stored)
+    elif int(model.features or 0) == len(FEATURES) and len(model.weights) == len(FEATURES) + 1:
         out = {"weights": [float(w) for w in model.weights], "outcomes": int(model.outcomes)}
     thresholds = model.fit_thresholds()
     if thresholds:

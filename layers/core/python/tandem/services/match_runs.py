@@ -262,16 +262,22 @@ def _top_entries(
     saved: list[int],
     tiers: Any = None,
     labels: Any = None,
+    model: dict | None = None,
 ) -> dict:
     """Best POOL candidates (and any saved ones) as compact entries:
-    [candidate id, score, packed record (base64), reply tier, reply label code]. "Best" is by
-    the score times the candidate's reply factor (`tiers`: each candidate's reply tier,
-    match_index.load_ranked; a brand that rarely answers ranks lower); the score kept is the fit
-    the cards show. `labels`: each candidate's label code from the same rows, kept on its card."""
+    [candidate id, score, packed record (base64), reply tier, reply label code, rank value].
+    "Best" is by the rank value: the rules' score blended with the learned `model` over every
+    candidate (training.rank_scores: the rules alone without one), times the candidate's reply
+    factor (`tiers`: each candidate's reply tier, match_index.load_ranked; a brand that rarely
+    answers ranks lower); the score kept is the rules' fit the cards show. `labels`: each
+    candidate's label code from the same rows, kept on its card."""
     import numpy as np
 
+    from tandem.domain.matching import training
+
     scores = matching.score_packed(me, cands, excluded)
-    ranked = scores.score if tiers is None else scores.score * reply.tier_factors(tiers)
+    ranked = training.rank_scores(me, cands, scores.score, model)
+    ranked = ranked if tiers is None else ranked * reply.tier_factors(tiers)
     positions = list(matching.top_positions(ranked, POOL))
     if saved:
         wanted = np.flatnonzero(np.isin(cands.ids, np.asarray(saved, dtype=np.int64)) & (scores.score > 0))
@@ -286,6 +292,7 @@ def _top_entries(
                 _b64(cands.record(p)),
                 int(tiers[p]) if tiers is not None else 0,
                 int(labels[p]) if labels is not None else 0,
+                round(float(ranked[p]), 6),
             ]
             for p in positions
         ],
@@ -293,22 +300,19 @@ def _top_entries(
 
 
 def score_batch(
-    run_id: str, brand_id: int, shards: list[int], *, me: str, excluded: list[int], saved: list[int]
+    run_id: str,
+    brand_id: int,
+    shards: list[int],
+    *,
+    me: str,
+    excluded: list[int],
+    saved: list[int],
+    model: dict | None = None,
 ) -> dict[str, Any]:
-    """Score the brand against every candidate of `shards` (one BatchGetItem)."""
+    """Score the brand against every candidate of `shards` (one BatchGetItem), blended with the
+    learned `model` Prepare read (None: the rules alone)."""
     cands, tiers, labels = match_index.load_ranked(shards)
-    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers, labels)
-
-
-def _learned(record: bytes, entries: list[list], ranked: dict[int, float], model: dict) -> dict[int, float]:
-    """The ranked scores blended with the learned model (match_learning.rerank over the
-    entries' packed records: no read)."""
-    import numpy as np
-
-    cands = matching.Packed.from_bytes(base64.b64decode(e[2]) for e in entries)
-    rules_scores = np.asarray([ranked[int(i)] for i in cands.ids], dtype=np.float32)
-    blended = match_learning.rerank(record, cands, rules_scores, model)
-    return {int(i): float(v) for i, v in zip(cands.ids, blended, strict=True)}
+    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers, labels, model)
 
 
 def _choose(
@@ -327,9 +331,12 @@ def _choose(
     for entry in entries:
         if entry[0] not in best or entry[1] > best[entry[0]][1]:
             best[entry[0]] = entry
-    rank = {e[0]: e[1] * reply.tier_factor(e[3] if len(e) > 3 else 0) for e in best.values()}
-    if model and record is not None and best:
-        rank = _learned(record, list(best.values()), rank, model)
+    # The rank value each batch computed (rules blended with the learned model, times the reply
+    # factor); entries of a run started before it have none: the score times the reply factor.
+    rank = {
+        e[0]: e[5] if len(e) > 5 else e[1] * reply.tier_factor(e[3] if len(e) > 3 else 0)
+        for e in best.values()
+    }
 
     def ranked(entry: list) -> float:
         return rank.get(entry[0], 0.0)
@@ -508,7 +515,9 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
         try:
             record = cands.record(position)
             excluded, saved = _exclusions(brand_id)
-            entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers, labels)["top"]
+            entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers, labels, model)[
+                "top"
+            ]
             chosen, extra = _choose(matching.unpack(record), entries, saved, model, record)
             store_matches(
                 brand_id, run, chosen, extra, labels=label_codes(entries), thresholds=fit_thresholds

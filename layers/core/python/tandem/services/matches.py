@@ -8,6 +8,7 @@ apply who may see whose name (domain/brand_profile.py). The brand page reads the
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,8 @@ from tandem.store import news
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards
 from tandem.store.partition import BrandItems, brand_items
+
+logger = logging.getLogger(__name__)
 
 LISTS = ("potentials", "saved")
 MAX_BRAND_FILTER = 100
@@ -170,7 +173,7 @@ def list_matches(
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
         shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded} | {str(i) for i in hidden}
-        news.remove(brand_id, news.MATCHES, fresh & shown)  # call 3, only when there was news
+        _record_view(viewer.brand, cards, fresh & shown)  # call 3
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
@@ -178,6 +181,25 @@ def list_matches(
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }
+
+
+def _record_view(me: Brand, cards: list[dict[str, Any]], seen: set[str]) -> None:
+    """Keep what this view showed (one ShownCards item: what matching learns from, issue 37) and,
+    when it showed new matches, that they are no longer new: one call (a PutItem, or both in
+    one TransactWriteItems). Nothing is kept of an empty list."""
+    from tandem.services import match_learning
+    from tandem.store.base import transaction
+
+    if not cards:
+        news.remove(int(me.brand_id), news.MATCHES, seen)
+        return
+    item = match_learning.shown_item(me, "matches", [(int(c["id"]), int(c["score"])) for c in cards])
+    if not seen:
+        item.save()
+        return
+    with transaction() as tx:
+        news.remove_in(tx, int(me.brand_id), news.MATCHES, seen)
+        tx.save(item)
 
 
 def _match_list(brand_id: int, mine: BrandItems) -> dict[int, MatchCard]:
@@ -222,21 +244,34 @@ def set_saved(
     viewer: Viewer, other_id: int, saved: bool, hidden: frozenset[int] = frozenset()
 ) -> dict[str, bool]:
     """Save (which also undoes a dismissal) or unsave another brand."""
-    _other_brand(viewer, other_id, hidden)
+    other = _other_brand(viewer, other_id, hidden)
     flags = {"saved": True, "dismissed": False} if saved else {"saved": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
+    if saved:
+        _record_action(viewer.brand, other, "save")
     return {"saved": saved}
+
+
+def _record_action(me: Brand, other: Brand, kind: str) -> None:
+    """What matching learns from (issue 37); a record that cannot be kept never fails the action."""
+    from tandem.services import match_learning
+
+    try:
+        match_learning.record_action(me, other, kind)
+    except Exception:
+        logger.exception("Could not record a card action", extra={"kind": kind})
 
 
 def set_dismissed(
     viewer: Viewer, other_id: int, dismissed: bool, hidden: frozenset[int] = frozenset()
 ) -> dict[str, bool]:
     """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal."""
-    _other_brand(viewer, other_id, hidden)
+    other = _other_brand(viewer, other_id, hidden)
     flags = {"dismissed": True, "saved": False} if dismissed else {"dismissed": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if dismissed:
         news.remove(viewer.brand_id, news.MATCHES, [other_id])
+        _record_action(viewer.brand, other, "dismiss")
     return {"dismissed": dismissed}
 
 
@@ -262,6 +297,8 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
     # The match and the brand's reply-time figures in one BatchGetItem.
     found = get_many([(Match, Match.key(viewer.brand_id, other_id)), reply_stats.stats_key(other_id)])
     match = found.get(Match.key(viewer.brand_id, other_id))
+    if not is_own:
+        _record_action(viewer.brand, other, "open")  # the page's one write
     return {
         "brand": {
             "id": other_id,

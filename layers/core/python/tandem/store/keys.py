@@ -361,3 +361,15 @@ def match_outcome_sk(at_ms: int, request_id: str) -> str:
 
 
 MATCH_MODEL = "MATCHMODEL"  # pk of the learned model (sk=META)
+
+
+# What members are shown and do (store/learning.py, issue 37): one partition per UTC day of each
+# (the training job Queries the days it learns from, no scan).
+def shown_pk(day: str) -> str:
+    """pk of the views (impressions) of `day` (YYYYMMDD, UTC)."""
+    return f"SHOWN#{day}"
+
+
+def acts_pk(day: str) -> str:
+    """pk of the members' actions on cards of `day` (YYYYMMDD, UTC)."""
+    return f"ACTS#{day}"

@@ -61,6 +61,8 @@ class MatchModel(TandemModel):
     # The fit labels' thresholds recalibrated from the same outcomes ({label: lowest percent},
     # tandem.domain.brand_profile.calibrated_thresholds): the defaults until a band has enough.
     thresholds = MapAttribute(null=True)
+    # The two learned directions (tandem.domain.matching.training.train's dict, as JSON; issue 37).
+    learned = UnicodeAttribute(null=True)
 
     @classmethod
     def key(cls) -> Key:
@@ -71,3 +73,57 @@ class MatchModel(TandemModel):
         if isinstance(stored, MapAttribute):
             stored = stored.as_dict()
         return {str(k): int(v) for k, v in stored.items()} if stored else None
+
+
+def day_of(at_ms: int) -> str:
+    return datetime.fromtimestamp(int(at_ms) / 1000, UTC).strftime("%Y%m%d")
+
+
+@_register
+class ShownCards(TandemModel):
+    """One view's cards (pk=SHOWN#<YYYYMMDD>, sk=<ms>#<viewer brand id>): the viewer, its account,
+    the surface (matches, search, brand), the ranking's version, and the cards in the order shown
+    (position = place in `ids`) with their fit percent and the probability each had of being shown
+    there (1 for a ranked card). One item per view: a GET writes at most this one."""
+
+    viewer = NumberAttribute()
+    account = UnicodeAttribute()
+    surface = UnicodeAttribute()
+    version = NumberAttribute(default=0)
+    ids = ListAttribute(of=NumberAttribute)
+    percents = ListAttribute(of=NumberAttribute, null=True)
+    propensities = ListAttribute(of=NumberAttribute, null=True)
+    at = NumberAttribute()  # epoch ms
+    ttl = NumberAttribute(null=True)
+
+    @classmethod
+    def key(cls, at_ms: int, viewer: int) -> Key:
+        return keys.shown_pk(day_of(at_ms)), f"{str(int(at_ms)).zfill(keys.TIME_WIDTH)}#{int(viewer)}"
+
+    @classmethod
+    def of_day(cls, day: str) -> Iterator[ShownCards]:
+        return cls.query(keys.shown_pk(day))
+
+
+@_register
+class CardAction(TandemModel):
+    """One member's action on another brand (pk=ACTS#<YYYYMMDD>, sk=<ms>#<actor>#<target>#<kind>):
+    open, save, dismiss, send or block by the actor (accept, decline and expiry are kept as
+    MatchOutcome rows, written with the request's change)."""
+
+    actor = NumberAttribute()
+    account = UnicodeAttribute()
+    target = NumberAttribute()
+    target_account = UnicodeAttribute(default="")
+    kind = UnicodeAttribute()
+    at = NumberAttribute()  # epoch ms
+    ttl = NumberAttribute(null=True)
+
+    @classmethod
+    def key(cls, at_ms: int, actor: int, target: int, kind: str) -> Key:
+        sk = f"{str(int(at_ms)).zfill(keys.TIME_WIDTH)}#{int(actor)}#{int(target)}#{kind}"
+        return keys.acts_pk(day_of(at_ms)), sk
+
+    @classmethod
+    def of_day(cls, day: str) -> Iterator[CardAction]:
+        return cls.query(keys.acts_pk(day))

@@ -40,6 +40,7 @@ from tandem.domain.matching.vocabulary import (
     COMPANY_SIZES,
     COUNTRIES,
     COUNTRY_WORDS,
+    FORM_KINDS,
     GENDERS,
     PRICE_TIERS,
     VALUES,
@@ -236,7 +237,10 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _TABLES["category"], _TABLES["size"], _TABLES["audience"]
 
 
-_EVERY_KIND = (1 << len(COLLAB_KINDS)) - 1  # the listed kinds' bits (vocabulary order)
+# The bits of the kinds the form offers (vocabulary order: FORM_KINDS are its first six). A
+# profile with all of them ticked tells us nothing (the gate counts it as not given).
+FORM_KINDS_MASK = (1 << len(FORM_KINDS)) - 1
+_EVERY_KIND = FORM_KINDS_MASK
 
 
 def _kinds_fit(mine: int, kinds: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from tandem.domain.matching.vocabulary import (
     _AUDIENCE_CODE,
     _SIZE_CODE,
     AUDIENCE_SIZES,
-    COLLAB_KINDS,
+    FORM_KINDS,
     category_code,
     niche_code,
     tier_code,
@@ -178,8 +178,9 @@ def _overlap(mine: frozenset[str], theirs: frozenset[str]) -> float:
 
 
 def _kinds(mine: frozenset[str], theirs: frozenset[str]) -> float:
-    """1 with a kind both list, 0 without; UNKNOWN_KINDS when either lists none or every kind."""
-    every = {k.lower() for k in COLLAB_KINDS}
+    """1 with a kind both list, 0 without; UNKNOWN_KINDS when either lists none or every kind the
+    form offers (FORM_KINDS: checking the whole vocabulary's twelve, the gate never fired)."""
+    every = {k.lower() for k in FORM_KINDS}
     a, b = {t.strip().lower() for t in mine}, {t.strip().lower() for t in theirs}
     if not a or not b or every <= a or every <= b:
         return UNKNOWN_KINDS

@@ -66,6 +66,9 @@ COLLAB_KINDS = (
     "gift with purchase",
     "podcasts",
 )
+# The kinds the brand form offers (brand_profile.COLLAB_KINDS: the vocabulary's first six). A
+# profile that ticks all of these tells us nothing about which it can run (the "every kind" gate).
+FORM_KINDS = COLLAB_KINDS[:6]
 VALUES = (
     "sustainable",
     "vegan",

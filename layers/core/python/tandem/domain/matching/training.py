@@ -1,0 +1,352 @@
+"""Learning from what both sides do (issue 37): the records a platform keeps of what members are
+shown and do, a pure training function over them, and the learned pair score (pure: no I/O).
+
+Records (store/learning.py keeps them with a TTL; a simulation builds them directly):
+- `Impression`: one view (Matches, search, a brand page) and the cards it showed, each with its
+  position and the probability it had of being shown there (1 for a ranked card, less for an
+  exploration slot);
+- `Action`: one thing a member did about another brand: open, save, dismiss, send, block (by the
+  viewer), accept, decline (by the recipient of a request), expiry (nobody answered).
+
+Two directions, learned and multiplied (RECON's reciprocity, learned rather than hand-set):
+- the send model, P(A sends to B | B shown to A), from impressions (label: a later send);
+- the accept model, P(B accepts | A sent to B), from answers and expiries.
+A pair's learned score is sqrt(send(A,B) accept(A,B) send(B,A) accept(B,A)): both must want the
+other. The rules stay the prior: a ranking is rules^(1-w) x learned^w, with w rising with the
+platform's evidence (`blend_weight`, measured in tests/bench/platform_sim.py).
+
+No small group can steer it: each account's rows weigh at most a bounded share (`GROUP_ROWS`),
+accounts that mostly trade with each other count as one (`groups`), and the model (and any
+label promise) needs evidence from at least MIN_GROUPS distinct groups.
+
+numpy is imported inside the functions (the API must not pay for it on a cold start).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from tandem.domain.matching.packed import Packed
+
+OPEN, SAVE, DISMISS, SEND, BLOCK = "open", "save", "dismiss", "send", "block"
+ACCEPT, DECLINE, EXPIRY = "accept", "decline", "expiry"
+ACTIONS = (OPEN, SAVE, DISMISS, SEND, BLOCK, ACCEPT, DECLINE, EXPIRY)
+SURFACES = ("matches", "search", "brand")
+MODEL_VERSION = 2
+
+
+@dataclass(frozen=True)
+class Impression:
+    """One view: `viewer` (brand, and its account) was shown `cards`, each (brand id, position
+    from 0, propensity: the probability that card had of being shown there)."""
+
+    viewer: int
+    account: str
+    at: int  # epoch s
+    surface: str
+    cards: tuple[tuple[int, int, float], ...]
+
+
+@dataclass(frozen=True)
+class Action:
+    """`actor` (brand, and its account) did `kind` about `target` at `at` (epoch s). For accept,
+    decline and expiry the actor is the request's recipient and the target its sender."""
+
+    actor: int
+    account: str
+    target: int
+    target_account: str
+    kind: str
+    at: int
+
+
+# ---------------------------------------------------------------- features
+
+_N_CAT = 13  # category codes 0..12 (0: none; unlisted codes count as none)
+_CAT_PAIRS = [(a, b) for a in range(_N_CAT) for b in range(a, _N_CAT)]
+_CAT_PAIR_INDEX = {pair: i for i, pair in enumerate(_CAT_PAIRS)}
+_BASE = 23  # learned.FEATURES
+# Columns swapped when the pair is seen from the other side (ab <-> ba, up <-> down).
+_BASE_SWAPS = ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (17, 18), (20, 21))
+EXTRA = (
+    "log_fit_ab",
+    "log_fit_ba",
+    "competitor",
+    "same_niche_tier_gap",
+    "every_kind_mine",
+    "every_kind_theirs",
+    "no_country_shared",
+)
+N_FEATURES = _BASE + len(EXTRA) + len(_CAT_PAIRS)
+POSITION_FEATURE = N_FEATURES  # the send model's extra column: log(1 + position), 0 when scoring
+
+
+def _swap_index() -> list[int]:
+    perm = list(range(N_FEATURES))
+    swaps = list(_BASE_SWAPS) + [(_BASE + 0, _BASE + 1), (_BASE + 4, _BASE + 5)]
+    for a, b in swaps:
+        perm[a], perm[b] = b, a
+    return perm
+
+
+def pair_x(me: bytes, cands: Packed) -> np.ndarray:
+    """The pair features of `me` (a packed record) with every candidate, from `me`'s side:
+    learned.FEATURES (shared items and coverage both ways, empties, sizes), the rules' fit each
+    way, competition (same niche, tier gap), who ticks every kind the form offers, and the pair
+    of categories. float32, N_FEATURES columns."""
+    import numpy as np
+
+    from tandem.domain.matching import learned
+    from tandem.domain.matching.packed import (
+        FORM_KINDS_MASK,
+        niche_bits,
+        record_dtype,
+        score_packed,
+        tier_bits,
+    )
+
+    n = len(cands)
+    out = np.zeros((n, N_FEATURES), dtype=np.float32)
+    out[:, :_BASE] = learned.pair_features(me, cands)
+    mine = np.frombuffer(me, dtype=record_dtype())[0]
+    rules = score_packed(me, cands)
+    out[:, _BASE + 0] = np.log(np.maximum(rules.fit_ab, 1e-3))
+    out[:, _BASE + 1] = np.log(np.maximum(rules.fit_ba, 1e-3))
+    my_cat = int(mine["cat"])
+    my_niche, my_tier = niche_bits(int(mine["flags"])), tier_bits(int(mine["size"]))
+    same_niche = (cands.cat == my_cat) & (my_cat != 0) & (my_niche != 0) & (cands.niche == my_niche)
+    tiers_known = (my_tier != 0) & (cands.tier > 0)
+    gap = np.abs(cands.tier - my_tier)
+    out[:, _BASE + 2] = same_niche & tiers_known & (gap == 0)
+    out[:, _BASE + 3] = np.where(same_niche & tiers_known, gap, 0)
+    every = np.uint64(FORM_KINDS_MASK)
+    out[:, _BASE + 4] = (int(mine["kinds"]) & FORM_KINDS_MASK) == FORM_KINDS_MASK
+    out[:, _BASE + 5] = (cands.kinds & every) == every
+    shared = np.bitwise_count(cands.countries & mine["countries"].astype(np.uint64)).sum(axis=1)
+    out[:, _BASE + 6] = (
+        (shared == 0) & (cands.n_countries > 0) & (np.bitwise_count(mine["countries"]).sum() > 0)
+    )
+    a = np.minimum(np.where(cands.cat < _N_CAT, cands.cat, 0), my_cat if my_cat < _N_CAT else 0)
+    b = np.maximum(np.where(cands.cat < _N_CAT, cands.cat, 0), my_cat if my_cat < _N_CAT else 0)
+    lookup = np.full((_N_CAT, _N_CAT), 0, dtype=np.intp)
+    for (i, j), k in _CAT_PAIR_INDEX.items():
+        lookup[i, j] = k
+    out[np.arange(n), _BASE + len(EXTRA) + lookup[a, b]] = 1
+    return out
+
+
+def reverse(x: np.ndarray) -> np.ndarray:
+    """The same pairs' features from the candidates' side."""
+    return x[:, _swap_index()]
+
+
+# ---------------------------------------------------------------- who may steer
+
+GROUP_ROWS = 25  # the most rows (in weight) one group's decisions count for, in any model
+GROUP_TRADE_SHARE = 0.5  # two accounts with at least this share of their requests between them...
+GROUP_TRADE_MIN = 5  # ...and at least this many: one group
+MIN_GROUPS = 30  # fewer distinct deciding groups than this: no model (the rules alone)
+MIN_POSITIVES = 5
+
+
+def groups(actions: Iterable[Action]) -> dict[str, str]:
+    """{account: its group}: accounts that mostly send requests to each other (at least
+    GROUP_TRADE_SHARE of each one's requests, at least GROUP_TRADE_MIN) are one group; every
+    other account is its own."""
+    between: dict[tuple[str, str], int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
+    for act in actions:
+        if act.kind != SEND or act.account == act.target_account:
+            continue
+        pair = (min(act.account, act.target_account), max(act.account, act.target_account))
+        between[pair] += 1
+        total[act.account] += 1
+        total[act.target_account] += 1
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for (a, b), count in between.items():
+        if (
+            count >= GROUP_TRADE_MIN
+            and count >= GROUP_TRADE_SHARE * total[a]
+            and count >= GROUP_TRADE_SHARE * total[b]
+        ):
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    return {acct: find(acct) for acct in total}
+
+
+def capped_weights(deciders: list[str], base: np.ndarray, group_of: Mapping[str, str]) -> np.ndarray:
+    """Row weights with each deciding group's total at most GROUP_ROWS."""
+    import numpy as np
+
+    keys = [group_of.get(d, d) for d in deciders]
+    totals: dict[str, float] = defaultdict(float)
+    for k, w in zip(keys, base.tolist(), strict=True):
+        totals[k] += w
+    scale = np.array([min(1.0, GROUP_ROWS / totals[k]) if totals[k] > 0 else 0.0 for k in keys])
+    return base * scale
+
+
+# ---------------------------------------------------------------- training
+
+L2 = 3.0
+MAX_IPW = 10.0  # an exploration slot's row weighs at most this (1 / propensity, clipped)
+EXPIRY_WEIGHT = 0.5  # an expired request: a no, weighing less than an answer (the recipient never looked)
+
+
+def _rows(
+    pairs: list[tuple[int, int]], records: Mapping[int, bytes], extra: list[float] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features of (me, other) pairs, grouped by `me`; returns (x, kept positions)."""
+    import numpy as np
+
+    from tandem.domain.matching.packed import Packed
+
+    by_me: dict[int, list[int]] = defaultdict(list)
+    for k, (a, b) in enumerate(pairs):
+        if a in records and b in records:
+            by_me[a].append(k)
+    width = N_FEATURES + (1 if extra is not None else 0)
+    xs, kept = [np.zeros((0, width), dtype=np.float32)], []
+    for a, ks in by_me.items():
+        cands = Packed.from_bytes(records[pairs[k][1]] for k in ks)
+        if len(cands) != len(ks):
+            continue
+        x = pair_x(records[a], cands)
+        if extra is not None:
+            x = np.hstack([x, np.asarray([[extra[k]] for k in ks], dtype=np.float32)])
+        xs.append(x)
+        kept.extend(ks)
+    return np.vstack(xs), np.asarray(kept, dtype=np.int64)
+
+
+def send_rows(impressions: Iterable[Impression], actions: Iterable[Action]) -> list[tuple]:
+    """(viewer, card, position, propensity, account, sent) per first showing of a card to a viewer."""
+    sent = {(a.actor, a.target) for a in actions if a.kind == SEND}
+    seen: dict[tuple[int, int], tuple] = {}
+    for imp in sorted(impressions, key=lambda i: i.at):
+        for brand, position, propensity in imp.cards:
+            key = (imp.viewer, brand)
+            if key not in seen and brand != imp.viewer:
+                seen[key] = (imp.viewer, brand, position, propensity, imp.account, key in sent)
+    return list(seen.values())
+
+
+def answer_rows(actions: Iterable[Action]) -> list[tuple]:
+    """(sender, recipient, recipient's account, accepted, weight) per answered or expired request."""
+    out = []
+    for a in actions:
+        if a.kind in (ACCEPT, DECLINE):
+            out.append((a.target, a.actor, a.account, a.kind == ACCEPT, 1.0))
+        elif a.kind == EXPIRY:
+            out.append((a.target, a.actor, a.account, False, EXPIRY_WEIGHT))
+    return out
+
+
+def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> list[float] | None:
+    from tandem.domain.matching import learned
+
+    positives = float((w * y).sum())
+    if positives < MIN_POSITIVES or float((w * (1 - y)).sum()) < MIN_POSITIVES:
+        return None
+    return [round(float(v), 5) for v in learned.fit_logistic(x, y, w, l2=L2, rounds=30)]
+
+
+def train(
+    impressions: Iterable[Impression], actions: Iterable[Action], records: Mapping[int, bytes]
+) -> dict[str, Any] | None:
+    """The model of these records ({version, send, accept, evidence, groups}: logistic weights
+    over pair_x, bias last; the send model has the position column before its bias), or None when
+    too few distinct groups decided anything. `records`: each brand's packed record now."""
+    import numpy as np
+
+    impressions, actions = list(impressions), list(actions)
+    group_of = groups(actions)
+    shown = send_rows(impressions, actions)
+    answers = answer_rows(actions)
+    deciding = {group_of.get(r[2], r[2]) for r in answers}
+    if len(deciding) < MIN_GROUPS:
+        return None
+    out: dict[str, Any] = {"version": MODEL_VERSION}
+    if shown:
+        positions = [float(np.log1p(r[2])) for r in shown]
+        x, kept = _rows([(r[0], r[1]) for r in shown], records, positions)
+        rows = [shown[k] for k in kept]
+        y = np.array([1.0 if r[5] else 0.0 for r in rows])
+        ipw = np.minimum(1 / np.maximum(np.array([r[3] for r in rows], dtype=float), 1e-6), MAX_IPW)
+        w = capped_weights([r[4] for r in rows], ipw, group_of)
+        out["send"] = _fit(x, y, w)
+    x, kept = _rows([(r[0], r[1]) for r in answers], records)
+    rows = [answers[k] for k in kept]
+    y = np.array([1.0 if r[3] else 0.0 for r in rows])
+    w = capped_weights([r[2] for r in rows], np.array([r[4] for r in rows], dtype=float), group_of)
+    out["accept"] = _fit(x, y, w)
+    if out["accept"] is None:
+        return None
+    out["evidence"] = round(float(w.sum()), 1)
+    out["groups"] = len(deciding)
+    return out
+
+
+# ---------------------------------------------------------------- scoring
+
+BLEND_HALF = 1500.0  # effective answers at which the learned score weighs BLEND_MAX / 2
+BLEND_MAX = 0.9  # the rules always keep a say
+
+
+def blend_weight(model: Mapping[str, Any] | None) -> float:
+    """The learned score's share: 0 without a usable model, rising with its evidence."""
+    if not usable(model):
+        return 0.0
+    evidence = float(model["evidence"])  # type: ignore[index]
+    return BLEND_MAX * evidence / (evidence + BLEND_HALF)
+
+
+def usable(model: Mapping[str, Any] | None) -> bool:
+    return bool(model) and model.get("version") == MODEL_VERSION and bool(model.get("accept"))  # type: ignore[union-attr]
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+
+
+def learned_score(me: bytes, cands: Packed, model: Mapping[str, Any]) -> np.ndarray:
+    """sqrt(send(me, c) accept(me, c) send(c, me) accept(c, me)) for every candidate."""
+    import numpy as np
+
+    x = pair_x(me, cands).astype(np.float64)
+    xr = reverse(x)
+    acc = np.asarray(model["accept"])
+    both = _sigmoid(x @ acc[:-1] + acc[-1]) * _sigmoid(xr @ acc[:-1] + acc[-1])
+    if model.get("send"):
+        send = np.asarray(model["send"])
+        w, bias = send[:N_FEATURES], send[-1]  # position column (N_FEATURES) at 0: the top slot
+        both = both * _sigmoid(x @ w + bias) * _sigmoid(xr @ w + bias)
+    return np.sqrt(both).astype(np.float32)
+
+
+def rank_scores(me: bytes, cands: Packed, rules: np.ndarray, model: Mapping[str, Any] | None) -> np.ndarray:
+    """What a ranking orders by: the rules' scores alone without a usable model, else
+    rules^(1-w) x learned^w over every candidate the rules do not exclude (score 0 stays 0)."""
+    import numpy as np
+
+    w = blend_weight(model)
+    if w == 0.0 or not len(cands):
+        return rules
+    learned = learned_score(me, cands, model)  # type: ignore[arg-type]
+    out = np.power(np.maximum(rules, 1e-6), 1 - w) * np.power(np.maximum(learned, 1e-9), w)
+    return np.where(rules > 0, out, 0).astype(np.float32)

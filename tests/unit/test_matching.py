@@ -125,7 +125,8 @@ def test_rank_excludes_own_account_itself_excluded_and_zero():
 
 
 def test_diversity_breaks_up_near_copies_only_among_near_ties():
-    # Matching keeps score order (DIVERSITY_MARGIN 0: ties only, issue 37); with a margin, ten near-identical home brands score a hair above one different (wellness) brand.
+    # Matching keeps score order (DIVERSITY_MARGIN 0: ties only, issue 37); with a margin, ten
+    # near-identical home brands score a hair above one different (wellness) brand.
     copies = [
         Scored(i, 0.80 - i * 0.001, ("r",), "home", frozenset({"kinds:giveaways", "values:vegan"}))
         for i in range(10)

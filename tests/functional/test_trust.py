@@ -302,6 +302,7 @@ def test_suspension_hides_the_brand_everywhere_until_lifted(api, pair):
     assert send(api, carl, ben) == NOT_FOUND
     status, body = send(api, ben, carl)
     assert status == 403 and "suspended" in body["error"]
+    assert "code" not in body  # an ordinary refusal: the app shows it and keeps the member signed in
     _, dash = api.call("GET", "/api/dashboard", ben.headers)
     assert dash["dashboard"]["suspended"] is True
     _, queue = api.call("GET", "/api/admin/reports?status=suspended", admin)

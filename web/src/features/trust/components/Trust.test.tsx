@@ -112,6 +112,9 @@ describe('The dashboard of a suspended brand', () => {
     });
     const { user } = renderRoute('/');
     expect(await screen.findByText('Oat & Co is suspended')).toBeInTheDocument();
+    // it can't send, so the dashboard suggests no matches to write to
+    expect(screen.queryByText('Find your first partners')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'See your matches' })).not.toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: 'Reply to our team' }), 'We have fixed our profile.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText(/your reply has reached our team/)).toBeInTheDocument();

@@ -492,3 +492,20 @@ def test_saving_or_dismissing_a_hidden_brand_answers_as_an_unknown_brand(api, pa
     assert api.call(method, f"/api/matches/{ben.id}/{path}", amy.headers) == NOT_FOUND
     assert api.call(method, f"/api/matches/{amy.id}/{path}", ben.headers) == NOT_FOUND
     assert api.call(method, f"/api/matches/{carl.id}/{path}", amy.headers) == NOT_FOUND
+
+
+def test_the_blocked_list_keeps_the_name_the_member_saw_when_blocking(api):
+    """Issue 39: a member without a plan blocks a sender from a request card that named it; her
+    list says whom she blocked. A name she did not know stays masked (a guess reveals nothing)."""
+    from tests.functional.helpers import Brand as Member
+
+    fay = Member("fay@example.com", "Fay Figs", status="none")
+    oat = Member("oat@example.com", "Oat & Honey", category="food & drink")
+    kin = Member("kin@example.com", "Kin Kombucha", category="food & drink")
+    assert api.call("POST", f"/api/brands/{oat.id}/block", fay.headers, {"name": "Oat & Honey"})[0] == 200
+    assert api.call("POST", f"/api/brands/{kin.id}/block", fay.headers, {"name": "A guess"})[0] == 200
+    _, body = api.call("GET", "/api/users/blocked", fay.headers)
+    assert [(b["name"], b["nameVisible"]) for b in body["blocked"]] == [
+        ("Oat & Honey", True),
+        ("A food & drink brand", False),
+    ]

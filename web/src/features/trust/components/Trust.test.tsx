@@ -100,6 +100,8 @@ describe("A brand's page: Report this brand and Block", () => {
     await user.click(within(dialog).getByRole('button', { name: 'Block' }));
     expect(await screen.findByText('Brand blocked')).toBeInTheDocument();
     expect(api.calls('POST brands/12/block')).toHaveLength(1);
+    // the name the member saw goes with it, so Blocked brands can say whom they blocked
+    expect(api.calls('POST brands/12/block')[0]?.body).toEqual({ name: 'Fern Candles' });
   });
 });
 

@@ -95,7 +95,8 @@ export function useGrantTrial(member: Member) {
     meta: errorToast('No trial granted'),
     mutationFn: () => adminActions.grantTrial(member.accountId),
     onSuccess: (result) => {
-      const ends = parseDate(result.plan.validTo);
+      // Users' plan has no end for a trial (validTo); the credits info's plan says when it ends.
+      const ends = parseDate(result.credits.plan?.trialEndsOn ?? result.plan.validTo);
       showToast({
         tone: 'success',
         title: 'Free trial granted',

@@ -176,7 +176,10 @@ export const adminActions = {
   requireApproval: (accountId: string) =>
     api.post<{ plan: Plan }>(`admin/accounts/${encodeURIComponent(accountId)}/require-approval`),
   grantTrial: (accountId: string) =>
-    api.post<{ plan: Plan; credits: { available: number; total: number } }>(
+    api.post<{
+      plan: Plan;
+      credits: { available: number; total: number; plan?: { trialEndsOn?: string | null } };
+    }>(
       `admin/accounts/${encodeURIComponent(accountId)}/grant`,
       { kind: 'trial' },
     ),

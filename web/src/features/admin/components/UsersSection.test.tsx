@@ -14,7 +14,9 @@ const ZED = {
   accountId: 'acc3',
   plan: { status: 'active', plan: 'monthly', approval: null, validTo: null },
 };
-const TRIALLING = { status: 'trialling', plan: 'trial', source: 'tandem', approval: null, validTo: '2026-12-16T12:00:00+00:00' };
+// as the API answers a trial: no validTo in Users' plan, the end in the credits info's plan
+const TRIALLING = { status: 'trialling', plan: 'trial', source: 'tandem', approval: null, validTo: null };
+const TRIAL_CREDITS = { available: 3, total: 3, plan: { state: 'trialling', trialEndsOn: '2026-12-16T12:00:00+00:00' } };
 
 function users(routes: Record<string, MockAnswer>) {
   signIn({ ...TEST_SESSION, sessionInfo: { access: 'admin' } });
@@ -25,7 +27,7 @@ function users(routes: Record<string, MockAnswer>) {
 describe('Admin Users: Grant free trial', () => {
   it('grants a member without a plan a free trial after confirming, and says what they got', async () => {
     const { api, user } = users({
-      'POST admin/accounts/acc2/grant': { plan: TRIALLING, credits: { available: 3, total: 3 } },
+      'POST admin/accounts/acc2/grant': { plan: TRIALLING, credits: TRIAL_CREDITS },
     });
     const row = within(await screen.findByRole('row', { name: /mia@oat.co/ }));
     // a member with a plan in force is offered none

@@ -304,6 +304,8 @@ def _demo_connection() -> None:
         _onboarded(user)
         made.append((account, brands.create_brand(account_id=account.account_id, **brand_fields)))
     (maker_account, kiln), (_, sea_salt) = made
+    for _, made_brand in made:  # made after the seed's rebuild: indexed as a sign-up's brand is
+        brands.index_new(made_brand)
     credits.grant(
         maker_account.account_id,
         kind="main",

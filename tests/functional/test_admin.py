@@ -64,6 +64,9 @@ def test_approval_delivers_the_requests_held_while_it_waited(shop: Shop, boss) -
     status, body = api.call("POST", f"/api/admin/approvals/{mia.account}/approve", boss["headers"])
     assert status == 200, body
     assert body["released"] == 1 and body["plan"]["status"] == "active"
+    entry = api.call("GET", "/api/admin/audit", boss["headers"])[1]["entries"][0]
+    assert entry["action"] == "approval.approve"
+    assert "1 held request sent to its brand" in entry["facts"]  # issue 39: not "1 requests sent on"
     received = api.call("GET", "/api/requests?box=received", fern.headers)[1]["items"]
     assert [(i["id"], i["status"]) for i in received] == [(sent["request"]["id"], "pending")]
     assert any("would like to collaborate" in m.subject for m in mail_to("fern@tandem.local"))

@@ -269,7 +269,8 @@ def test_admin_can_act_as_a_member_only_with_the_admin_role(api):
     status, body = api.call(
         "GET", "/api/users", {**auth_headers(member_token), "X-Impersonate-User": "boss@example.com"}
     )
-    assert (status, body) == (403, {"error": "You can't act as another user"})
+    # the one kind of 403 after which the app signs the member out (docs/api.md)
+    assert (status, body) == (403, {"error": "You can't act as another user", "code": "session_ended"})
 
     assert api.call("GET", "/api/admin/users", auth_headers(admin_token))[0] == 200
     assert api.call("GET", "/api/admin/users", auth_headers(member_token)) == (
@@ -292,7 +293,8 @@ def test_impersonation_is_refused_where_the_stage_does_not_allow_it(api, monkeyp
     status, body = api.call(
         "GET", "/api/users", {**auth_headers(admin_token), "X-Impersonate-User": "mia@example.com"}
     )
-    assert (status, body) == (403, {"error": "You can't act as another user"})
+    # the one kind of 403 after which the app signs the member out (docs/api.md)
+    assert (status, body) == (403, {"error": "You can't act as another user", "code": "session_ended"})
 
 
 def test_stop_welcome_emails_only_for_your_own_address(api):

@@ -322,3 +322,22 @@ def test_a_suspended_brand_is_found_by_no_one(api):
     assert names(search(api, me, q="northwind")[1]) == []
     set_suspended(int(northwind.brand_id), False)
     assert names(search(api, me, q="northwind")[1]) == ["Northwind Outdoor"]
+
+
+def test_a_brand_that_just_signed_up_is_found_by_name_without_the_nightly_rebuild(api, operations):
+    """Issue 39: sign-up's first brand goes into the index at once (no rebuild runs here), and
+    the search screen still reads at most 3 DynamoDB calls."""
+    me = Brand("me@example.com", "Oat & Co", category="food & drink", countries=["GB"])
+    directory()  # the index as the last nightly rebuild left it
+    body = {
+        "name": "Nia New",
+        "email": "nia@example.com",
+        "password": "Tandem-Oats-2026",
+        "brandName": "Larkspur Teas",
+    }
+    assert api.call("POST", "/api/users/create-account", {}, body)[0] == 201
+    operations.clear()
+    status, found = search(api, me, q="larkspur")
+    assert status == 200, found
+    assert names(found) == ["Larkspur Teas"]
+    assert len(operations) <= 3, operations

@@ -302,6 +302,7 @@ def test_suspension_hides_the_brand_everywhere_until_lifted(api, pair):
     assert send(api, carl, ben) == NOT_FOUND
     status, body = send(api, ben, carl)
     assert status == 403 and "suspended" in body["error"]
+    assert "code" not in body  # an ordinary refusal: the app shows it and keeps the member signed in
     _, dash = api.call("GET", "/api/dashboard", ben.headers)
     assert dash["dashboard"]["suspended"] is True
     _, queue = api.call("GET", "/api/admin/reports?status=suspended", admin)
@@ -491,3 +492,20 @@ def test_saving_or_dismissing_a_hidden_brand_answers_as_an_unknown_brand(api, pa
     assert api.call(method, f"/api/matches/{ben.id}/{path}", amy.headers) == NOT_FOUND
     assert api.call(method, f"/api/matches/{amy.id}/{path}", ben.headers) == NOT_FOUND
     assert api.call(method, f"/api/matches/{carl.id}/{path}", amy.headers) == NOT_FOUND
+
+
+def test_the_blocked_list_keeps_the_name_the_member_saw_when_blocking(api):
+    """Issue 39: a member without a plan blocks a sender from a request card that named it; her
+    list says whom she blocked. A name she did not know stays masked (a guess reveals nothing)."""
+    from tests.functional.helpers import Brand as Member
+
+    fay = Member("fay@example.com", "Fay Figs", status="none")
+    oat = Member("oat@example.com", "Oat & Honey", category="food & drink")
+    kin = Member("kin@example.com", "Kin Kombucha", category="food & drink")
+    assert api.call("POST", f"/api/brands/{oat.id}/block", fay.headers, {"name": "Oat & Honey"})[0] == 200
+    assert api.call("POST", f"/api/brands/{kin.id}/block", fay.headers, {"name": "A guess"})[0] == 200
+    _, body = api.call("GET", "/api/users/blocked", fay.headers)
+    assert [(b["name"], b["nameVisible"]) for b in body["blocked"]] == [
+        ("Oat & Honey", True),
+        ("A food & drink brand", False),
+    ]

@@ -24,7 +24,7 @@ from typing import Any
 from chalicelib.http import brand_id_param, current_area
 from tandem.config import settings
 from tandem.domain import account_types
-from tandem.errors import Forbidden, Unauthorized
+from tandem.errors import Forbidden, SessionEnded, Unauthorized
 from tandem.observability import logger
 from tandem.services import accounts, tokens
 from tandem.store.items import get_many
@@ -135,10 +135,10 @@ def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
     if not target:
         return user, None
     if user.access != "admin" or not settings().allows_impersonation:
-        raise Forbidden("You can't act as another user")
+        raise SessionEnded("You can't act as another user")
     other = accounts.find_user_by_email(target) if "@" in target else accounts.get_user(target)
     if other is None:
-        raise Forbidden("No user to act as")
+        raise SessionEnded("No user to act as")
     return other, user.user_id
 
 

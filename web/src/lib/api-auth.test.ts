@@ -157,11 +157,11 @@ describe('401: one shared token refresh', () => {
   });
 });
 
-describe('403: forced sign-out', () => {
+describe('403: forced sign-out only when the API says the session ended', () => {
   it("goes to the response's redirect", async () => {
     signIn();
     const go = captureNavigation();
-    mockApi({ 'GET dashboard': jsonResponse({ error: 'Account suspended', redirect: '/maintenance' }, 403) });
+    mockApi({ 'GET dashboard': jsonResponse({ error: 'Account suspended', code: 'session_ended', redirect: '/maintenance' }, 403) });
     await expect(api.get('dashboard')).rejects.toBeInstanceOf(SessionEndedError);
     expect(getSession()).toBeNull();
     expect(go).toHaveBeenCalledWith('/maintenance');
@@ -170,9 +170,20 @@ describe('403: forced sign-out', () => {
   it('goes to /login/?redirect=<current path> without one (and ignores off-site redirects)', async () => {
     signIn();
     const go = captureNavigation('/pitch/new');
-    mockApi({ 'GET dashboard': jsonResponse({ error: 'Forbidden', redirect: 'https://evil.example' }, 403) });
+    mockApi({ 'GET dashboard': jsonResponse({ error: 'Forbidden', code: 'session_ended', redirect: 'https://evil.example' }, 403) });
     await expect(api.get('dashboard')).rejects.toMatchObject({ status: 403 });
     expect(go).toHaveBeenCalledWith('/login/?redirect=/pitch/new');
+  });
+
+  it('keeps the member signed in on any other 403 (a suspended brand sending): an ordinary error', async () => {
+    signIn();
+    const go = captureNavigation('/brand/2');
+    mockApi({ 'POST requests': jsonResponse({ error: 'Your brand is suspended, so it can\'t send requests or pitches.' }, 403) });
+    const failure = api.post('requests', { toBrandId: 2, message: 'Hi' });
+    await expect(failure).rejects.toThrow('Your brand is suspended');
+    await expect(failure).rejects.not.toBeInstanceOf(SessionEndedError);
+    expect(getSession()).not.toBeNull();
+    expect(go).not.toHaveBeenCalled();
   });
 });
 

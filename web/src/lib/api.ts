@@ -42,7 +42,7 @@ export class ApiError extends Error {
 }
 
 /**
- * The call failed because the session ended (refresh refused, or a 403): the
+ * The call failed because the session ended (refresh refused, or a 403 saying so): the
  * user is already on the way to the sign-in page, so callers need not show it.
  */
 export class SessionEndedError extends ApiError {
@@ -229,6 +229,16 @@ function refreshTokens(sentToken: string): Promise<boolean> {
   return refreshing;
 }
 
+/**
+ * The `code` of a 403 after which this session can do nothing (docs/api.md). Every other 403
+ * (a suspended brand's send, an area the account lacks) is an ordinary error the page shows.
+ */
+export const SESSION_ENDED_CODE = 'session_ended';
+
+function endsSession({ status, body }: Outcome): boolean {
+  return status === 403 && (body as { code?: unknown } | null)?.code === SESSION_ENDED_CODE;
+}
+
 function forbiddenTarget(body: unknown): string | null {
   const target = (body as { redirect?: unknown } | null)?.redirect;
   return typeof target === 'string' ? target : null;
@@ -241,7 +251,7 @@ async function request<T>(path: string, options: RequestOptions): Promise<T> {
   const error = failure(first);
   if (sentToken === undefined) throw error;
 
-  if (first.status === 403) {
+  if (endsSession(first)) {
     forceLogout(forbiddenTarget(first.body));
     throw sessionEnded(error);
   }
@@ -253,7 +263,7 @@ async function request<T>(path: string, options: RequestOptions): Promise<T> {
   }
   const retry = await attempt(path, options);
   if (retry.ok) return retry.body as T;
-  if (retry.status === 403) {
+  if (endsSession(retry)) {
     forceLogout(forbiddenTarget(retry.body));
     throw sessionEnded(error);
   }
@@ -264,7 +274,7 @@ async function request<T>(path: string, options: RequestOptions): Promise<T> {
  * Calls the API and resolves with the parsed JSON body, or rejects with ApiError.
  *
  * SPEC section 8: a 401 runs one shared token refresh and retries the call once;
- * a refused refresh or a 403 signs the user out (SessionEndedError). A write's failure
+ * a refused refresh or a 403 with code 'session_ended' signs the user out (SessionEndedError). A write's failure
  * is told by the app's one MutationCache handler (lib/mutations.ts), not here.
  */
 export function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {

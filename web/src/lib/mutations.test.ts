@@ -36,7 +36,7 @@ describe('a failed write', () => {
   it('stays quiet when the session ended (the member is on the way to sign in)', async () => {
     signIn();
     setAppNavigator({ currentPath: () => '/', go: () => undefined });
-    mockApi({ 'POST x': jsonResponse({ error: 'Forbidden' }, 403) });
+    mockApi({ 'POST x': jsonResponse({ error: 'Forbidden', code: 'session_ended' }, 403) });
     await write(errorToast('Not saved'), () => api.post('x'));
     expect(getToasts()).toEqual([]);
   });

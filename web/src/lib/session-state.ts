@@ -276,3 +276,8 @@ export function useCurrentBrandId(): string | null {
   const id = data?.dashboard?.brandId ?? data?.userBrands?.[0]?.id;
   return id === undefined ? null : String(id);
 }
+
+/** The team suspended the selected brand (issue 27): it can't send requests or pitches, so no page offers to. */
+export function useSelectedBrandSuspended(): boolean {
+  return useDashboard().data?.dashboard?.suspended === true;
+}

@@ -98,7 +98,7 @@ def block_brand(brandId: str) -> dict:  # noqa: N803
     from tandem.services import trust
 
     member = member_for_brand(bp.current_request)
-    return trust.block(member.brand, brand_id_param(brandId))
+    return trust.block(member.brand, brand_id_param(brandId), json_body(bp.current_request))
 
 
 @route(bp, "/brands/{brandId}/block", methods=["DELETE"])

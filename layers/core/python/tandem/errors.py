@@ -51,6 +51,17 @@ class Forbidden(TandemError):
     status = 403
 
 
+SESSION_ENDED_CODE = "session_ended"
+
+
+class SessionEnded(Forbidden):
+    """A 403 after which this session can do nothing (the app signs the member out and sends them
+    to `redirect` or to sign in). Every other 403 is an ordinary refusal the app shows: a
+    suspended brand's send, another brand's request, an area the account type lacks."""
+
+    code = SESSION_ENDED_CODE
+
+
 class NotFound(TandemError):
     status = 404
 

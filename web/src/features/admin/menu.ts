@@ -40,7 +40,18 @@ export const ACTION_LABELS: Readonly<Record<string, string>> = {
   'brand.warn': 'Warned brand',
   'brand.suspend': 'Suspended brand',
   'brand.lift': 'Lifted suspension',
+  'grant.trial': 'Granted free trial',
+  'grant.plan': 'Granted plan',
+  'grant.end': 'Ended granted plan or trial',
 };
+
+/** An action's label; one not named above still reads as words ("grant.trial" as "Grant trial"). */
+export function actionLabel(action: string): string {
+  const known = ACTION_LABELS[action];
+  if (known) return known;
+  const words = action.replace(/[._]/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 export const STATUS_LABELS: Readonly<Record<string, string>> = {
   none: 'No plan',

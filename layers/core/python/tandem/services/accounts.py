@@ -105,6 +105,10 @@ def create_account_with_user(
         if EmailOwner.key(email) in exc.failed_keys:  # the address was taken
             raise Conflict(EMAIL_TAKEN) from None
         raise
+    if brand is not None:  # findable in search from the first minute, not the next night
+        from tandem.services.brands import index_new
+
+        index_new(brand)
     return account, user
 
 

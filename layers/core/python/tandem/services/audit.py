@@ -153,7 +153,10 @@ def _facts(action: str, details: dict[str, Any]) -> list[str]:
             facts.append(f"{details['cancelledRequests']} requests cancelled")
     elif action == "approval.approve":
         if details.get("released"):
-            facts.append(f"{details['released']} requests sent on")
+            n = int(details["released"])
+            facts.append(
+                f"{n} held request{'' if n == 1 else 's'} sent to {'its brand' if n == 1 else 'their brands'}"
+            )
     elif action == "credits.grant":
         amount, days = details.get("amount"), details.get("days")
         kind = details.get("kind")

@@ -41,6 +41,19 @@ def create_brand(**fields: Any) -> Brand:
     return brand
 
 
+def index_new(brand: Brand) -> None:
+    """Put a brand made outside a profile save (a sign-up's first brand) into the match index at
+    once, so brand search finds it and the next match runs see it without waiting for the
+    nightly rebuild. A busy index never fails the sign-up: the nightly rebuild catches up."""
+    from tandem.observability import logger
+    from tandem.services import match_index
+
+    try:
+        match_index.refresh(brand)
+    except match_index.IndexBusy:
+        logger.warning("Match index busy; brand %s indexed by the nightly rebuild", brand.brand_id)
+
+
 def create_brands(many: Iterable[dict[str, Any]]) -> list[Brand]:
     """New brands, saved, with ids in the order given (each `fields` as for `new_brand`): one
     counter update for all their ids and BatchWriteItem, 25 brands a call, instead of two

@@ -78,11 +78,14 @@ def _cancel_pending_between(a: int, b: int) -> int:
     return cancelled
 
 
-def block(brand: Brand, other_id: int) -> dict[str, Any]:
-    """POST brands/{id}/block as `brand`."""
-    _other(brand, other_id, OWN_BLOCK)
+def block(brand: Brand, other_id: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """POST brands/{id}/block {name?} as `brand`. `name`: the name the member saw (a request card
+    names its sender even to a member without a plan); when it is the brand's real name, the
+    Blocked brands list keeps showing it (nothing is revealed: the caller already knew it)."""
+    other = _other(brand, other_id, OWN_BLOCK)
     mine = int(brand.brand_id)
-    set_block(mine, other_id, True)
+    seen = (body or {}).get("name")
+    set_block(mine, other_id, True, named=isinstance(seen, str) and seen.strip() == other.name)
     news.remove(mine, news.MATCHES, [other_id])  # counts leak nothing: neither is new any more
     news.remove(other_id, news.MATCHES, [mine])
     _cancel_pending_between(mine, other_id)
@@ -107,11 +110,13 @@ def with_blocks(brand_id: int | None, account_id: str) -> list:
 def list_blocked(brand: Brand, found: dict) -> dict[str, Any]:
     """GET users/blocked: the brands the selected brand blocked, by name (as the member may see
     it). Two calls: the caller's check with the blocks, one BatchGetItem of those brands."""
-    blocked = visibility.blocked_by_me(found.get(BrandBlocks.key(int(brand.brand_id))))
+    blocks = found.get(BrandBlocks.key(int(brand.brand_id)))
+    blocked = visibility.blocked_by_me(blocks)
+    named = {int(i) for i in (blocks.named or ())} if blocks is not None else set()
     sees = entitlements.sees_brand_names(found.get(Account.key(brand.account_id)))
     items = []
     for other in sorted(Brand.find_many(blocked), key=lambda b: int(b.brand_id)) if blocked else []:
-        visible = sees and not other.hide_name
+        visible = int(other.brand_id) in named or (sees and not other.hide_name)
         items.append(
             {
                 "id": int(other.brand_id),

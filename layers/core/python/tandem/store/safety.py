@@ -34,6 +34,7 @@ class BrandBlocks(TandemModel):
     brand_id = NumberAttribute()
     blocked = NumberSetAttribute(null=True)  # brands this brand blocked
     blocked_by = NumberSetAttribute(null=True)  # brands that blocked this brand
+    named = NumberSetAttribute(null=True)  # of `blocked`, those whose real name the member saw
 
     @classmethod
     def key(cls, brand_id: int) -> Key:
@@ -43,16 +44,20 @@ class BrandBlocks(TandemModel):
         return {int(i) for i in (self.blocked or set())} | {int(i) for i in (self.blocked_by or set())}
 
 
-def set_block(brand_id: int, other_id: int, blocked: bool) -> None:
-    """Block (or unblock) `other_id` as `brand_id`: both brands' items in one transaction."""
+def set_block(brand_id: int, other_id: int, blocked: bool, named: bool = False) -> None:
+    """Block (or unblock) `other_id` as `brand_id`: both brands' items in one transaction.
+    `named`: the member saw the other brand's real name when blocking (their list keeps it)."""
     with transaction() as tx:
         mine = [BrandBlocks.brand_id.set(brand_id)]
         theirs = [BrandBlocks.brand_id.set(other_id)]
         if blocked:
             mine.append(BrandBlocks.blocked.add({other_id}))
+            if named:
+                mine.append(BrandBlocks.named.add({other_id}))
             theirs.append(BrandBlocks.blocked_by.add({brand_id}))
         else:
             mine.append(BrandBlocks.blocked.delete({other_id}))
+            mine.append(BrandBlocks.named.delete({other_id}))
             theirs.append(BrandBlocks.blocked_by.delete({brand_id}))
         tx.update(BrandBlocks.at(brand_id), actions=mine)
         tx.update(BrandBlocks.at(other_id), actions=theirs)

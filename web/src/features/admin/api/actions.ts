@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { formatMoney } from '@/lib/format';
+import { formatListDate, formatMoney, parseDate } from '@/lib/format';
 import { errorToast } from '@/lib/mutations';
 import { showToast } from '@/lib/toast';
 import { adminActions, type GiftInput, type Member, type SiteSettings, type WaitingAccount } from './console';
@@ -83,6 +83,25 @@ export function useRequireApproval(member: Member) {
     mutationFn: () => adminActions.requireApproval(member.accountId),
     onSuccess: () => {
       showToast({ tone: 'success', title: 'Approval required', message: `${member.email}'s next plan waits for approval.` });
+      refresh();
+    },
+  });
+}
+
+/** A free trial Tandem gives (no card; once per account: a second is the server's 409, told in a toast). */
+export function useGrantTrial(member: Member) {
+  const refresh = useAfterAdminWrite();
+  return useMutation({
+    meta: errorToast('No trial granted'),
+    mutationFn: () => adminActions.grantTrial(member.accountId),
+    onSuccess: (result) => {
+      // Users' plan has no end for a trial (validTo); the credits info's plan says when it ends.
+      const ends = parseDate(result.credits.plan?.trialEndsOn ?? result.plan.validTo);
+      showToast({
+        tone: 'success',
+        title: 'Free trial granted',
+        message: `${member.email} has ${plural(result.credits.available, 'credit', 'credits')} to use${ends ? ` until ${formatListDate(ends)}` : ''}.`,
+      });
       refresh();
     },
   });

@@ -175,6 +175,14 @@ export const adminActions = {
     ),
   requireApproval: (accountId: string) =>
     api.post<{ plan: Plan }>(`admin/accounts/${encodeURIComponent(accountId)}/require-approval`),
+  grantTrial: (accountId: string) =>
+    api.post<{
+      plan: Plan;
+      credits: { available: number; total: number; plan?: { trialEndsOn?: string | null } };
+    }>(
+      `admin/accounts/${encodeURIComponent(accountId)}/grant`,
+      { kind: 'trial' },
+    ),
   refund: (accountId: string) => api.post<RefundResult>(`admin/accounts/${encodeURIComponent(accountId)}/refund`),
   gift: (input: GiftInput) =>
     api.post<{ credits: { available: number; total: number } }>('admin/credits/grant', input),

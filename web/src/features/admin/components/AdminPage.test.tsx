@@ -309,6 +309,8 @@ describe('Admin console', () => {
         entries: [
           { id: 'e2', at: '2026-11-23T09:00:00Z', actor: { id: 'u1', email: 'admin@tandem.local' }, action: 'approval.approve', target: 'acc2', details: { released: 1 } },
           { id: 'e1', at: '2026-11-23T08:00:00Z', actor: { id: 'u1', email: 'admin@tandem.local' }, action: 'credits.grant', target: 'mia@oat.co', details: { amount: 3 } },
+          { id: 'e0', at: '2026-11-23T07:30:00Z', actor: { id: 'u1', email: 'admin@tandem.local' }, action: 'grant.trial', target: 'acc3', details: {} },
+          { id: 'e9', at: '2026-11-23T07:00:00Z', actor: { id: 'u1', email: 'admin@tandem.local' }, action: 'plan.newThing', target: 'acc3', details: {} },
         ],
         nextCursor: null,
       },
@@ -321,6 +323,9 @@ describe('Admin console', () => {
     expect(rows[1]).toHaveTextContent('Approved subscription');
     expect(rows[1]).toHaveTextContent('released: 1');
     expect(rows[2]).toHaveTextContent('Gifted credits');
+    expect(rows[3]).toHaveTextContent('Granted free trial');
+    expect(rows[3]).not.toHaveTextContent('grant.trial');
+    expect(rows[4]).toHaveTextContent('Plan new thing');
     await user.click(screen.getByRole('link', { name: 'Issue reports' }));
     expect(await screen.findByText('The matches page froze')).toBeInTheDocument();
     expect(screen.getByText('/matches')).toBeInTheDocument();

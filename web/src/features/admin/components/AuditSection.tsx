@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { PagedSection } from '@/components/ui/ListStates';
 import { formatListDateTime, parseDate } from '@/lib/format';
 import { useAuditLog, type AuditEntry } from '../api/console';
-import { ACTION_LABELS } from '../menu';
+import { actionLabel } from '../menu';
 
 /** What the entry was about: the API names it (a member, a feature, the site settings). */
 function Subject({ entry }: { readonly entry: AuditEntry }) {
@@ -49,7 +49,7 @@ export function AuditSection() {
                       <td data-label="When">{at ? formatListDateTime(at) : entry.at}</td>
                       <td data-label="Who">{entry.actor.email || entry.actor.id}</td>
                       <th scope="row" data-label="What">
-                        <span className="admin__primary">{ACTION_LABELS[entry.action] ?? entry.action}</span>
+                        <span className="admin__primary">{actionLabel(entry.action)}</span>
                         <Subject entry={entry} />
                       </th>
                       <td data-label="Details" className="admin__details">

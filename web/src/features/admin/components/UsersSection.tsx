@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { PagedSection } from '@/components/ui/ListStates';
 import { confirmed } from '@/components/ui/confirmed';
-import { useRequireApproval } from '../api/actions';
+import { useGrantTrial, useRequireApproval } from '../api/actions';
 import { useMembers, type Member } from '../api/console';
 import { STATUS_LABELS } from '../menu';
 
@@ -24,8 +24,19 @@ function PlanCell({ member }: { readonly member: Member }) {
 
 function MemberActions({ member }: { readonly member: Member }) {
   const require = useRequireApproval(member);
+  const trial = useGrantTrial(member);
   // Only a member's (not a feature-only user's) next plan can wait for approval.
   const canRequire = WITHOUT_PLAN.has(member.plan.status) && member.plan.approval === null && member.access === 'member';
+  // A trial is for a member with no plan in force (whether they had one is the server's to say).
+  const canGrantTrial = WITHOUT_PLAN.has(member.plan.status) && member.access === 'member';
+  const askTrial = async () => {
+    const yes = await confirmed({
+      title: 'Grant a free trial?',
+      message: `${member.email} gets Tandem's free trial at once, with no card. Each account has one free trial.`,
+      confirmLabel: 'Grant free trial',
+    });
+    if (yes) trial.mutate();
+  };
   const ask = async () => {
     const yes = await confirmed({
       title: 'Require approval?',
@@ -39,6 +50,11 @@ function MemberActions({ member }: { readonly member: Member }) {
       {canRequire && (
         <Button variant="secondary" busy={require.isPending} onClick={() => void ask()}>
           Require approval
+        </Button>
+      )}
+      {canGrantTrial && (
+        <Button variant="secondary" busy={trial.isPending} onClick={() => void askTrial()}>
+          Grant free trial
         </Button>
       )}
       {/* Whether there is a payment to refund is the refund screen's to say: it asks the server for the latest payment. */}

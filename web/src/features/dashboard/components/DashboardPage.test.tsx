@@ -85,18 +85,18 @@ describe('DashboardPage', () => {
 
 describe('nextStep', () => {
   it('puts new requests first, then more partners once connected', () => {
-    expect(nextStep({ counts: { ...ZERO, requests: 2 }, featureOnly: false, hasHadLive: false, requestsArea: true }).to).toBe(
+    expect(nextStep({ counts: { ...ZERO, requests: 2 }, featureOnly: false, hasHadLive: false, requestsArea: true })?.to).toBe(
       '/requests/received',
     );
-    expect(nextStep({ counts: { ...ZERO, connections: 1 }, featureOnly: false, hasHadLive: false, requestsArea: true }).title).toBe(
+    expect(nextStep({ counts: { ...ZERO, connections: 1 }, featureOnly: false, hasHadLive: false, requestsArea: true })?.title).toBe(
       'Find more partners',
     );
   });
 
   it('sends feature-only users to their pitches once live', () => {
-    expect(nextStep({ counts: { ...ZERO, requests: 1 }, featureOnly: true, hasHadLive: true, requestsArea: true }).to).toBe(
+    expect(nextStep({ counts: { ...ZERO, requests: 1 }, featureOnly: true, hasHadLive: true, requestsArea: true })?.to).toBe(
       '/requests/received',
     );
-    expect(nextStep({ counts: ZERO, featureOnly: true, hasHadLive: true, requestsArea: true }).to).toBe('/pitch');
+    expect(nextStep({ counts: ZERO, featureOnly: true, hasHadLive: true, requestsArea: true })?.to).toBe('/pitch');
   });
 });

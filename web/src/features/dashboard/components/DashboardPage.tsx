@@ -47,7 +47,16 @@ export function DashboardPage() {
   const brandName = data?.dashboard?.brandName;
   const noBrand = data?.userBrands?.length === 0;
   const requestsArea = menuAreasOf(data)?.requests === true;
-  const step = nextStep({ counts, featureOnly, hasHadLive, requestsArea, noBrand, isAdmin: session?.sessionInfo.access === 'admin' });
+  const suspended = data?.dashboard?.suspended === true;
+  const step = nextStep({
+    counts,
+    featureOnly,
+    hasHadLive,
+    requestsArea,
+    noBrand,
+    isAdmin: session?.sessionInfo.access === 'admin',
+    suspended,
+  });
   const stats = noBrand ? [] : statsFor(counts, featureOnly, requestsArea);
   const loaded = data !== undefined;
   // What's new tells members about Matches and requests: not part of a feature-only account.
@@ -73,7 +82,7 @@ export function DashboardPage() {
         </Alert>
       )}
 
-      {data?.dashboard?.suspended && <SuspendedNotice brandName={brandName ?? 'Your brand'} />}
+      {suspended && <SuspendedNotice brandName={brandName ?? 'Your brand'} />}
 
       {data?.matchRunOutstanding && (
         <Alert tone="info" title="New matches on the way">
@@ -81,16 +90,18 @@ export function DashboardPage() {
         </Alert>
       )}
 
-      <section className="card next-step" aria-labelledby="next-step-title">
-        <p className="next-step__eyebrow">Next step</p>
-        <h2 id="next-step-title" className="card__subtitle">
-          {step.title}
-        </h2>
-        <p className="muted">{step.text}</p>
-        <Link to={step.to} className="button button--primary next-step__action">
-          {step.action}
-        </Link>
-      </section>
+      {step && (
+        <section className="card next-step" aria-labelledby="next-step-title">
+          <p className="next-step__eyebrow">Next step</p>
+          <h2 id="next-step-title" className="card__subtitle">
+            {step.title}
+          </h2>
+          <p className="muted">{step.text}</p>
+          <Link to={step.to} className="button button--primary next-step__action">
+            {step.action}
+          </Link>
+        </section>
+      )}
 
       {stats.length > 0 && (
         <section aria-labelledby="activity-title">

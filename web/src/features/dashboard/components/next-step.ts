@@ -17,9 +17,11 @@ export interface NextStepContext {
   /** The account has no brand (yet): nothing of Matches, Requests or the Pitch Area applies. */
   readonly noBrand?: boolean;
   readonly isAdmin?: boolean;
+  /** The team suspended the brand: it can't send or pitch, so nothing is suggested (the notice says what to do). */
+  readonly suspended?: boolean;
 }
 
-/** The one thing the dashboard suggests doing next. */
+/** The one thing the dashboard suggests doing next; null when there is nothing to suggest. */
 export function nextStep({
   counts,
   featureOnly,
@@ -27,7 +29,9 @@ export function nextStep({
   requestsArea,
   noBrand = false,
   isAdmin = false,
-}: NextStepContext): NextStep {
+  suspended = false,
+}: NextStepContext): NextStep | null {
+  if (suspended && !noBrand) return null;
   if (noBrand && isAdmin) {
     return {
       title: 'Look after Tandem',

@@ -110,6 +110,13 @@ describe('Brand page', () => {
     expect(await screen.findByRole('dialog', { name: 'Connect with Bean Bros' })).toBeInTheDocument();
   });
 
+  it('offers a suspended brand no Send request, and says why', async () => {
+    openBrand('/brand/21?request=1', { 'GET brand/21': publicView() }, { dashboard: { brandId: 1, brandName: 'Oat & Co', suspended: true } });
+    expect(await screen.findByText("Your brand is suspended, so it can't send requests.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send request to Bean Bros' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('out of credits, the send goes on after paying from the overlay: the popup comes back filled in', async () => {
     const typed = 'A spring bundle together?';
     let paid = false;

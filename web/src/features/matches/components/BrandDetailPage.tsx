@@ -15,7 +15,7 @@ import {
   type BrandRelation,
   type PublicBrandView,
 } from '@/features/brands';
-import { useCurrentBrandId, useDashboard } from '@/lib/session-state';
+import { useCurrentBrandId, useDashboard, useSelectedBrandSuspended } from '@/lib/session-state';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { readPendingSend } from '@/features/requests';
 import { usePaymentComplete } from '@/features/subscriptions';
@@ -26,6 +26,8 @@ import { FitMeter } from './FitMeter';
 import { MaskedNameHint } from './MaskedNameHint';
 import { openRequestFor, requestStateText } from '../utils';
 import { SendRequestButton } from './SendRequestButton';
+
+const SUSPENDED_NO_SEND = "Your brand is suspended, so it can't send requests.";
 
 function canRequest(view: PublicBrandView): boolean {
   const state = view.relation.requestState;
@@ -79,6 +81,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const pathBrand = usePathBrand(userBrand);
   const brandId = useCurrentBrandId();
   const dashboard = useDashboard();
+  const suspended = useSelectedBrandSuspended();
   const hasNoBrand = dashboard.data?.userBrands?.length === 0;
   // Country names for the markets; codes are shown while (or if) they can't load.
   const options = useBrandOptions().data;
@@ -115,9 +118,9 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
       },
       { replace: true },
     );
-    if (!canRequest(loaded)) return;
+    if (!canRequest(loaded) || suspended) return;
     openRequestHere(client, loaded.brand);
-  }, [wantsRequest, loaded, setSearch, client]);
+  }, [wantsRequest, loaded, setSearch, client, suspended]);
 
   // A send stopped by 'Buy more to continue' goes on once the payment-complete message is
   // closed: the popup reopens with the message typed before checkout, ready to send.
@@ -280,6 +283,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
                 }}
               />
             )}
+            {suspended && canRequest(view) && <p className="request-state">{SUSPENDED_NO_SEND}</p>}
             {requestText && <p className="request-state">{requestText}</p>}
             <Button variant="secondary" busy={changing === 'save'} onClick={toggleSave}>
               {relation.saved ? 'Unsave' : 'Save'}

@@ -1,4 +1,5 @@
 import { Button } from '@/components/ui/Button';
+import { useSelectedBrandSuspended } from '@/lib/session-state';
 import { openRequestFor, type RequestTarget } from '../utils';
 
 export interface SendRequestButtonProps {
@@ -10,9 +11,12 @@ export interface SendRequestButtonProps {
 
 /**
  * The "Send request" entry point of a match: opens the requests area's popup
- * (credits, message, sending). Links elsewhere can use sendRequestPath(id).
+ * (credits, message, sending). Links elsewhere can use sendRequestPath(id). Not offered
+ * while the member's brand is suspended (the server would refuse the send).
  */
 export function SendRequestButton({ brand, onSent, className }: SendRequestButtonProps) {
+  const suspended = useSelectedBrandSuspended();
+  if (suspended) return null;
   return (
     <Button
       className={className}

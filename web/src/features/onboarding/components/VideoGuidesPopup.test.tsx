@@ -150,6 +150,24 @@ describe('VideoGuidesPopup', () => {
     expect(api.calls('PUT users/video-view/notifications')).toHaveLength(1);
   });
 
+  it('keeps keyboard focus in the popup: on the player when a guide opens from the list, back on its card after All guides', async () => {
+    popup();
+    const user = userEvent.setup();
+    const open = await screen.findByRole('button', { name: 'Choosing your notifications' });
+    open.focus();
+    await user.keyboard('{Enter}');
+    const dialog = within(screen.getByRole('dialog', { name: 'Choosing your notifications' }));
+    // Space plays: the browser's own player has focus, not <body>
+    expect(dialog.getByLabelText('Video: Choosing your notifications')).toHaveFocus();
+
+    await user.click(dialog.getByRole('button', { name: 'All guides' }));
+    expect(await screen.findByRole('button', { name: 'Choosing your notifications' })).toHaveFocus();
+
+    // an embedded guide has no player of ours to focus: its first control inside the popup does
+    await user.click(screen.getByRole('button', { name: 'Reading your matches' }));
+    expect(within(screen.getByRole('dialog', { name: 'Reading your matches' })).getByRole('link', { name: 'Watch it on YouTube' })).toHaveFocus();
+  });
+
   it('says when the list cannot load, with Try again', async () => {
     popup({ 'GET videos': jsonResponse({ error: 'Down for a moment' }, 500) });
     expect(await screen.findByText("We couldn't load the video guides")).toBeInTheDocument();

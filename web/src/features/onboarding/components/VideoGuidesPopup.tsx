@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/Button';
 import { LoadFailed } from '@/components/ui/ListStates';
+import { focusableWithin } from '@/components/ui/focus';
 import { Modal } from '@/components/ui/Modal';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { useSelectedBrand } from '@/lib/session';
@@ -32,6 +33,17 @@ export function VideoGuidesPopup({
   const guides = shownGuides(list.data).filter((g) => only === undefined || only.includes(g.slug));
   const guide = guides.find((g) => g.slug === open);
   const lone = only !== undefined && guides.length === 1; // a page's one guide: nothing to go back to
+  // The list's button and the guide's view replace each other, so focus would drop to <body>
+  // (Space would not play, Tab would start behind the popup): it moves into the guide on
+  // opening, and back to that guide's button on All guides.
+  const listRef = useRef<HTMLUListElement>(null);
+  const cameBackFrom = useRef<string | null>(null);
+  useEffect(() => {
+    const slug = cameBackFrom.current;
+    if (open !== null || slug === null || !listRef.current) return;
+    cameBackFrom.current = null;
+    listRef.current.querySelector<HTMLElement>(`[data-guide="${CSS.escape(slug)}"]`)?.focus();
+  }, [open, list.data]);
 
   return (
     <Modal open title={guide ? guide.title : 'Video Guides'} width={1000} onClose={onClose}>
@@ -49,17 +61,21 @@ export function VideoGuidesPopup({
           backLabel={lone ? 'Done' : 'All guides'}
           onBack={() => {
             if (lone) onClose();
-            else setOpen(null);
+            else {
+              cameBackFrom.current = guide.slug;
+              setOpen(null);
+            }
           }}
         />
       ) : (
-        <ul className="video-grid" aria-label="Video guides">
+        <ul ref={listRef} className="video-grid" aria-label="Video guides">
           {guides.map((g) => (
             <li key={g.slug} className="video-card">
               <img className="video-card__poster" src={g.poster} alt="" width={320} height={180} loading="lazy" />
               <button
                 type="button"
                 className="video-card__open"
+                data-guide={g.slug}
                 onClick={() => {
                   setOpen(g.slug);
                 }}
@@ -100,6 +116,14 @@ function GuideView({
   const recorded = useRef(false);
   const played = Boolean(guide.src); // recorded from the app: our own <video>
   const playable = played || guide.embedUrl !== null;
+  const viewRef = useRef<HTMLDivElement>(null);
+
+  // Opened from the list (or after the list loaded): focus goes to the player, as it does when a
+  // page's Guide button opens the popup on this guide.
+  useEffect(() => {
+    const view = viewRef.current;
+    if (view && !view.contains(document.activeElement)) focusableWithin(view)[0]?.focus();
+  }, [guide.slug]);
 
   // An embedded video counts as watched once its player is opened (once per opening); ours
   // when it has played to the end (or the member says so).
@@ -111,11 +135,12 @@ function GuideView({
   }, [guide.embedUrl, played, guide.watched, guide.slug, viewed]);
 
   return (
-    <div className="video-guide">
+    <div ref={viewRef} className="video-guide">
       {played ? (
         <div className="video-player video-player--own">
           <video
             controls
+            tabIndex={0} // focusable everywhere, not only where the platform's controls make it so
             preload="metadata"
             poster={guide.poster}
             src={guide.src ?? undefined}

@@ -48,9 +48,11 @@ export function useBlockBrand() {
   const client = useQueryClient();
   return useMutation({
     meta: errorToast(({ blocked }: { blocked: boolean }) => (blocked ? "We couldn't block this brand" : "We couldn't unblock this brand")),
-    mutationFn: ({ brandId, blocked }: { brandId: number; blocked: boolean }) =>
+    // `name`: the name the member saw, so Blocked brands says whom they blocked (the server keeps
+    // it only when it is the brand's real name).
+    mutationFn: ({ brandId, blocked, name }: { brandId: number; blocked: boolean; name?: string }) =>
       blocked
-        ? api.post<{ blocked: boolean }>(`brands/${brandId}/block`, undefined, asBrand(brand))
+        ? api.post<{ blocked: boolean }>(`brands/${brandId}/block`, name === undefined ? undefined : { name }, asBrand(brand))
         : api.delete<{ blocked: boolean }>(`brands/${brandId}/block`, asBrand(brand)),
     onSuccess: (_answer, { blocked }) => {
       showToast({

@@ -100,6 +100,8 @@ describe("A brand's page: Report this brand and Block", () => {
     await user.click(within(dialog).getByRole('button', { name: 'Block' }));
     expect(await screen.findByText('Brand blocked')).toBeInTheDocument();
     expect(api.calls('POST brands/12/block')).toHaveLength(1);
+    // the name the member saw goes with it, so Blocked brands can say whom they blocked
+    expect(api.calls('POST brands/12/block')[0]?.body).toEqual({ name: 'Fern Candles' });
   });
 });
 
@@ -112,6 +114,9 @@ describe('The dashboard of a suspended brand', () => {
     });
     const { user } = renderRoute('/');
     expect(await screen.findByText('Oat & Co is suspended')).toBeInTheDocument();
+    // it can't send, so the dashboard suggests no matches to write to
+    expect(screen.queryByText('Find your first partners')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'See your matches' })).not.toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: 'Reply to our team' }), 'We have fixed our profile.');
     await user.click(screen.getByRole('button', { name: 'Send reply' }));
     expect(await screen.findByText(/your reply has reached our team/)).toBeInTheDocument();

@@ -31,7 +31,7 @@ export function TrustActions({ brandId, brandName, onBlocked, compact = false }:
     } catch {
       return;
     }
-    block.mutate({ brandId, blocked: true }, { onSuccess: () => onBlocked?.() });
+    block.mutate({ brandId, blocked: true, name: brandName }, { onSuccess: () => onBlocked?.() });
   };
 
   const variant = compact ? 'ghost' : 'secondary';

@@ -1,0 +1,58 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { jsonResponse, renderRoute } from '@/testing/render-route';
+import { signIn, TEST_SESSION } from '@/testing/session';
+
+const PLAN_NONE = { status: 'none', plan: null, approval: null, validTo: null };
+const MIA = { id: 'u2', email: 'mia@oat.co', name: 'Mia Oat', access: 'member', accountId: 'acc2', plan: PLAN_NONE };
+const ZED = {
+  id: 'u3',
+  email: 'zed@zed.co',
+  name: 'Zed',
+  access: 'member',
+  accountId: 'acc3',
+  plan: { status: 'active', plan: 'monthly', approval: null, validTo: null },
+};
+// as the API answers a trial: no validTo in Users' plan, the end in the credits info's plan
+const TRIALLING = { status: 'trialling', plan: 'trial', source: 'tandem', approval: null, validTo: null };
+const TRIAL_CREDITS = { available: 3, total: 3, plan: { state: 'trialling', trialEndsOn: '2026-12-16T12:00:00+00:00' } };
+
+function users(routes: Record<string, MockAnswer>) {
+  signIn({ ...TEST_SESSION, sessionInfo: { access: 'admin' } });
+  const api = mockApi({ ...shellRoutes(), 'GET admin/members': { users: [MIA, ZED], nextCursor: null }, ...routes });
+  return { api, ...renderRoute('/admin/users') };
+}
+
+describe('Admin Users: Grant free trial', () => {
+  it('grants a member without a plan a free trial after confirming, and says what they got', async () => {
+    const { api, user } = users({
+      'POST admin/accounts/acc2/grant': { plan: TRIALLING, credits: TRIAL_CREDITS },
+    });
+    const row = within(await screen.findByRole('row', { name: /mia@oat.co/ }));
+    // a member with a plan in force is offered none
+    expect(within(screen.getByRole('row', { name: /zed@zed.co/ })).queryByRole('button', { name: 'Grant free trial' })).toBeNull();
+
+    await user.click(row.getByRole('button', { name: 'Grant free trial' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Grant a free trial?' }));
+    await user.click(dialog.getByRole('button', { name: 'Grant free trial' }));
+    expect(await screen.findByText('Free trial granted')).toBeInTheDocument();
+    expect(screen.getByText('mia@oat.co has 3 credits to use until 16 Dec 26.')).toBeInTheDocument();
+    expect(api.calls('POST admin/accounts/acc2/grant').map((call) => call.body)).toEqual([{ kind: 'trial' }]);
+  });
+
+  it("says why when the member already had their trial, and grants nothing on Cancel", async () => {
+    const { api, user } = users({
+      'POST admin/accounts/acc2/grant': jsonResponse({ error: 'This member has already had their free trial.' }, 409),
+    });
+    const row = within(await screen.findByRole('row', { name: /mia@oat.co/ }));
+    await user.click(row.getByRole('button', { name: 'Grant free trial' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls('POST admin/accounts/acc2/grant')).toHaveLength(0);
+
+    await user.click(row.getByRole('button', { name: 'Grant free trial' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Grant free trial' }));
+    expect(await screen.findByText('This member has already had their free trial.')).toBeInTheDocument();
+    expect(screen.getByText('No trial granted')).toBeInTheDocument();
+  });
+});

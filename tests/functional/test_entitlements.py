@@ -7,6 +7,7 @@ Tandem part untouched."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -301,7 +302,15 @@ def test_a_second_trial_paid_around_the_claim_is_cancelled_with_nothing_charged(
 
     subs = sc.client().v1.subscriptions.list({"customer": customer, "status": "all"}).data
     assert sorted(s.status for s in subs) == ["canceled", "trialing"]
-    assert '"DuplicateTrialCancelled":[1.0]' in capsys.readouterr().out
+    # the alarm's metric: each sync that still read the second trial as trialing (deliveries of
+    # its events run at once) counts it, so one flush may hold it once or more
+    cancelled = [
+        value
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith('{"_aws"')
+        for value in json.loads(line).get("DuplicateTrialCancelled", [])
+    ]
+    assert cancelled and sum(cancelled) >= 1
     credits = shop.credits(tom)
     assert credits["trialling"] is True and credits["available"] == 3
 

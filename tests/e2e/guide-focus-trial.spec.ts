@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ADMIN, DEMO, newMember, signIn } from './members';
+import { WIDTHS, shot } from './widths';
 
 /**
  * Issue 39 (6, 7), at 1280x800 and 375x812: a video guide opened from the list keeps keyboard
@@ -8,16 +9,7 @@ import { ADMIN, DEMO, newMember, signIn } from './members';
  * trial from the console's Users.
  */
 
-const WIDTHS = [
-  { name: 'laptop', width: 1280, height: 800 },
-  { name: 'phone', width: 375, height: 812 },
-] as const;
-const SHOTS = process.env.H39_SHOTS; // a folder: screenshots of the fixed screens for review
 const stamp = Date.now();
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-}
 
 async function openVideoGuides(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: 'Open menu' });

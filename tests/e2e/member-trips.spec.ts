@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test, type A11yWatcher } from './fixtures';
 import { ADMIN, DEMO, authed, logIn, newMember, signIn, subscribeMonthly, type Login } from './members';
+import { WIDTHS, shot } from './widths';
 
 /**
  * Issue 39, as a member on a laptop (1280x800) and a phone (375x812, 320 for names): a suspended
@@ -8,11 +9,6 @@ import { ADMIN, DEMO, authed, logIn, newMember, signIn, subscribeMonthly, type L
  * scrolls sideways on a phone; a received request never breaks a brand name inside a word.
  */
 
-const WIDTHS = [
-  { name: 'laptop', width: 1280, height: 800 },
-  { name: 'phone', width: 375, height: 812 },
-] as const;
-const SHOTS = process.env.H39_SHOTS; // a folder: screenshots of the fixed screens for review
 const stamp = Date.now();
 
 async function pageAt(browser: Browser, a11y: A11yWatcher, who: Login, viewport: { width: number; height: number }): Promise<Page> {
@@ -20,10 +16,6 @@ async function pageAt(browser: Browser, a11y: A11yWatcher, who: Login, viewport:
   a11y.watch(page);
   await signIn(page, who);
   return page;
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
 
 async function sideways(page: Page): Promise<number> {

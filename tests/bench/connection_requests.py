@@ -63,7 +63,7 @@ def main() -> None:
         bind_models()
         invoked_before = len(INVOCATIONS)
 
-        sender_account, _ = accounts.create_account_with_user(
+        sender_account, sender_user = accounts.create_account_with_user(
             email="send@bench.example", name="S", password=None
         )
         Account(keys.account_pk(sender_account.account_id), keys.META).update(
@@ -83,7 +83,7 @@ def main() -> None:
         receiver = targets[0]
         others = []
         for i in range(24):  # 24 senders to one receiver: more than one page
-            account, _ = accounts.create_account_with_user(
+            account, user = accounts.create_account_with_user(
                 email=f"s{i}@bench.example", name="S", password=None
             )
             Account(keys.account_pk(account.account_id), keys.META).update(
@@ -97,14 +97,18 @@ def main() -> None:
                 valid_to=now + 86400,
                 op_id="b",
             )
-            others.append(brands.create_brand(account_id=account.account_id, name=f"Sender {i}"))
-        requests.send(sender, {"toBrandId": int(targets[1].brand_id), "message": "warm-up"})  # warm caches
+            others.append((brands.create_brand(account_id=account.account_id, name=f"Sender {i}"), user))
+        warm_up = {"toBrandId": int(targets[1].brand_id), "message": "warm-up"}
+        requests.send(sender, sender_user, warm_up)  # warm caches
 
         send_calls, sent = counted(
-            "send", lambda: requests.send(sender, {"toBrandId": int(receiver.brand_id), "message": "Hello!"})
+            "send",
+            lambda: requests.send(
+                sender, sender_user, {"toBrandId": int(receiver.brand_id), "message": "Hello!"}
+            ),
         )
-        for other in others[:23]:
-            requests.send(other, {"toBrandId": int(receiver.brand_id), "message": "Hi"})
+        for other, user in others[:23]:
+            requests.send(other, user, {"toBrandId": int(receiver.brand_id), "message": "Hi"})
         list_calls, page = counted(
             "list received (new items)",
             lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(

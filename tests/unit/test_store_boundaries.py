@@ -142,3 +142,24 @@ def test_routes_write_nothing_themselves():
         if isinstance(node, ast.Call) and is_write(node)
     ]
     assert writes == []
+
+
+# The one owner of rights (issue 38): the account types, the rules and the service that reads
+# their inputs. Nothing else compares a user's access with the feature-only type.
+RIGHTS_OWNER = {
+    PACKAGE / "domain/account_types.py",
+    PACKAGE / "domain/entitlements.py",
+    PACKAGE / "services/entitlements.py",
+}
+FEATURE_TEST = re.compile(r"""access\s*[!=]=\s*["']feature["']|["']feature["']\s*[!=]=\s*\S*access""")
+
+
+def test_no_feature_only_test_outside_the_rights_owner():
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in [*PACKAGE.rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
+        if path not in RIGHTS_OWNER
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if FEATURE_TEST.search(line)
+    ]
+    assert found == []

@@ -92,4 +92,4 @@ def yearly_upgrade() -> dict:
     from tandem.services import billing
 
     member = _member()
-    return billing.yearly_upgrade(_account(member))
+    return billing.yearly_upgrade(_account(member), member.user)

@@ -87,7 +87,7 @@ def public_brand(otherBrandId: str) -> dict:  # noqa: N803
 
     member = member_for_brand(bp.current_request, also=also)
     other_id = brand_id_param(otherBrandId)
-    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
+    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id), member.user)
     return matches.public_view(viewer, other_id, member.found)
 
 

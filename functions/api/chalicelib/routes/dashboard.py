@@ -18,7 +18,7 @@ def build(member: Member) -> dict:
     from tandem.services import dashboard
 
     if member.brand is None:
-        return dashboard.build(None, [])
+        return dashboard.build(None, [], user=member.user)
     brand_id = int(member.brand.brand_id)
     return dashboard.build(
         member.brand,
@@ -27,7 +27,7 @@ def build(member: Member) -> dict:
         seen=member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id),
         buckets=member.alongside.get("buckets"),
         feature_slot=member.item(FeatureSlot, brand_id),
-        feature_only=member.user.access == "feature",
+        user=member.user,
     )
 
 

@@ -26,7 +26,7 @@ def _acting() -> tuple[Viewer, frozenset[int]]:
         return entitlements.with_account(brand_id, account_id) + visibility.keys(brand_id)
 
     member = member_for_brand(bp.current_request, also=also)
-    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
+    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id), member.user)
     return viewer, visibility.hidden_from(int(member.brand.brand_id), member.found)
 
 

@@ -8,6 +8,7 @@ from chalice import Blueprint, Response
 
 from chalicelib.auth import Member, admin_only, member_for_brand
 from chalicelib.http import JSON_HEADERS, json_body, route
+from tandem.domain import account_types as areas
 from tandem.store.models import Account
 from tandem.store.pitch import FeatureSlot
 
@@ -47,7 +48,7 @@ def list_features() -> dict:
     member, account = _member()
     return pitch.list_live(
         account,
-        member.user.account_id,
+        member.user,
         _query("kind"),
         _query("category"),
         _query("cursor"),
@@ -77,7 +78,7 @@ def get_feature(featureId: str) -> dict:  # noqa: N803 (the API's parameter name
     from tandem.services import pitch
 
     member, account = _member()
-    return pitch.view(featureId, member.brand, account, hidden=_hidden(member))
+    return pitch.view(featureId, member.brand, account, member.user, hidden=_hidden(member))
 
 
 @route(bp, "/pitch/{featureId}", methods=["DELETE"])
@@ -88,12 +89,12 @@ def end_feature(featureId: str) -> dict:  # noqa: N803
     return pitch.end(featureId, member.brand)
 
 
-@route(bp, "/pitch/{featureId}/pitch", methods=["POST"])
+@route(bp, "/pitch/{featureId}/pitch", methods=["POST"], area=areas.PITCHING)
 def pitch_to_feature(featureId: str) -> Response:  # noqa: N803
     from tandem.services import pitch
 
     member = member_for_brand(bp.current_request)
-    result = pitch.pitch(featureId, member.brand, json_body(bp.current_request))
+    result = pitch.pitch(featureId, member.brand, member.user, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 

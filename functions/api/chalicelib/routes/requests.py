@@ -47,7 +47,7 @@ def _hidden(member: Member) -> frozenset[int]:
 def _sees_names(member: Member) -> bool:
     from tandem.services import entitlements
 
-    return entitlements.sees_brand_names(member.item(Account, member.user.account_id))
+    return entitlements.sees_brand_names(member.item(Account, member.user.account_id), member.user)
 
 
 @route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS)
@@ -55,7 +55,7 @@ def send_request() -> Response:
     from tandem.services import requests
 
     member = member_for_brand(bp.current_request)
-    result = requests.send(member.brand, json_body(bp.current_request))
+    result = requests.send(member.brand, member.user, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 
@@ -100,7 +100,7 @@ def _act(action: str, request_id: str) -> dict:
         request_id,
         member.brand,
         body,
-        feature_only=member.user.access == "feature",
+        user=member.user,
         hidden=_hidden(member),
     )
 

@@ -194,4 +194,4 @@ def blocked_brands() -> dict:
     from tandem.services import trust
 
     member = member_for_brand(bp.current_request, also=trust.with_blocks)
-    return trust.list_blocked(member.brand, member.found)
+    return trust.list_blocked(member.brand, member.user, member.found)

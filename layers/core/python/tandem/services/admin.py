@@ -118,9 +118,8 @@ def _holding(account: Account | None, user: User) -> Any:
     that, not yet backfilled by `index-users`, has its buckets read."""
     if account is None:
         return None
-    feature_only = user.access == "feature"
     held: list[credit_rules.Bucket] = []
-    if not (entitlements.plan(account).in_force or feature_only):
+    if not (entitlements.plan(account).in_force or entitlements.feature_only(user, account)):
         if account.credit_windows is None:
             held = credits.buckets(account.account_id)
         else:  # kinds and windows decide the state; the amounts are not read by it
@@ -130,7 +129,7 @@ def _holding(account: Account | None, user: User) -> Any:
                 )
                 for kind, start, end in account.credit_windows
             ]
-    return entitlements.rights(account, held, feature_only=feature_only)
+    return entitlements.rights(account, held, user=user)
 
 
 def require_approval(admin: User, account_id: str) -> dict[str, Any]:
@@ -356,7 +355,7 @@ def refund(admin: User, account_id: str, now: int | None = None) -> dict[str, An
     return {
         "refund": done,
         "plan": plan_json(fresh),
-        "credits": entitlements.credits_of(account.account_id),
+        "credits": entitlements.credits_of(account.account_id, user=None),
     }
 
 
@@ -410,7 +409,7 @@ def grant_plan(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, 
     )
     return {
         "plan": plan_json(_account(account.account_id)),
-        "credits": entitlements.credits_of(account.account_id),
+        "credits": entitlements.credits_of(account.account_id, user=None),
     }
 
 
@@ -423,13 +422,13 @@ def end_granted_plan(admin: User, account_id: str) -> dict[str, Any]:
     audit.record(admin.user_id, "grant.end", account.account_id, {"grant": stored["grant"]})
     return {
         "plan": plan_json(_account(account.account_id)),
-        "credits": entitlements.credits_of(account.account_id),
+        "credits": entitlements.credits_of(account.account_id, user=None),
     }
 
 
 def gift_credits(admin: User, body: dict[str, Any]) -> dict[str, Any]:
     account_id = _grant_credits(body)
-    answer = {"credits": entitlements.credits_of(account_id)}
+    answer = {"credits": entitlements.credits_of(account_id, user=None)}
     audit.record(
         admin.user_id,
         "credits.grant",

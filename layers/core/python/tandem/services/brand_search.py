@@ -124,10 +124,10 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     if cold:  # the shards too, in the same call (the module's note)
         wanted += match_index.first_shard_keys(BATCH_GET_LIMIT - len(wanted))
     found = get_many(wanted)  # call 2
-    caller.verify(access, found, mine.profile)
+    user = caller.verify(access, found, mine.profile)
     if mine.profile is None:
         raise NotFound("Brand not found")
-    viewer = viewer_for(mine.profile, found.get(account_key))
+    viewer = viewer_for(mine.profile, found.get(account_key), user)
     manifest = found.get(MatchIndexManifest.key()) if due else None
     index = cache.current(manifest, now, match_index.search_shards_in(found) if cold else None)
     if due:

@@ -11,7 +11,7 @@ from typing import Any
 
 from tandem.services import content, credits, entitlements
 from tandem.store import news
-from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel
+from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel, User
 from tandem.store.pitch import FeatureSlot
 
 
@@ -37,7 +37,7 @@ def build(
     seen: BrandSeen | None = None,
     buckets: list | None = None,
     feature_slot: Any = None,
-    feature_only: bool = False,
+    user: User | None = None,
 ) -> dict[str, Any]:
     """`account`, `seen`, `buckets`, `feature_slot`: what the caller read already (else read
     here; the feature slot only when given, as the dashboard route reads it)."""
@@ -49,8 +49,8 @@ def build(
             "whatsNew": [],
             "matchRunOutstanding": False,
             "matchRunId": None,
-            "credits": entitlements.credits_info(None, []),
-            **_brand_names(None, None),
+            "credits": entitlements.credits_info(None, [], user=user),
+            **_brand_names(None, None, user),
         }
     brand_id = int(brand.brand_id)
     if account is None:
@@ -61,7 +61,7 @@ def build(
     credits_info = entitlements.credits_info(
         account,
         buckets if buckets is not None else credits.buckets(brand.account_id),
-        feature_only=feature_only,
+        user=user,
         feature=entitlements.feature_done(feature_slot, account),
     )
     return {
@@ -79,16 +79,16 @@ def build(
         "whatsNew": content.whats_new_now(),
         "matchRunOutstanding": open_run is not None,
         "matchRunId": open_run,
-        **_brand_names(brand, account),
+        **_brand_names(brand, account, user),
     }
 
 
-def _brand_names(brand: Brand | None, account: Account | None) -> dict[str, bool]:
+def _brand_names(brand: Brand | None, account: Account | None, user: User | None) -> dict[str, bool]:
     """showingBrandNames: this member sees other brands' names in Matches (a subscription);
     showingBrandNamesGlobal: names are shown in Matches platform-wide; brandInfoPublic: the
     selected brand's own name is visible to others (not hidden)."""
     return {
-        "showingBrandNames": brand is not None and entitlements.sees_brand_names(account),
+        "showingBrandNames": brand is not None and entitlements.sees_brand_names(account, user),
         "showingBrandNamesGlobal": entitlements.NAMES_SHOWN_GLOBALLY,
         "brandInfoPublic": brand is not None and not brand.hide_name,
     }

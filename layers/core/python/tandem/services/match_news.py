@@ -34,7 +34,7 @@ def _visible_names(account: Account | None, viewer_brand: Brand, others: list[Br
     from tandem.domain import brand_profile
     from tandem.services import entitlements
 
-    subscribed = entitlements.sees_brand_names(account)
+    subscribed = entitlements.sees_brand_names(account, None)  # the account, by email: no one user
     items = {}
     for other in others:
         visible = brand_profile.name_visible(

@@ -24,7 +24,7 @@ from tandem.services.access import Access
 from tandem.services.requests import reply_stats
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards
+from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards, User
 from tandem.store.partition import BrandItems, brand_items
 
 logger = logging.getLogger(__name__)
@@ -50,14 +50,8 @@ class Viewer:
         return self.brand.account_id
 
 
-def viewer_for(brand: Brand, account: Account | None = None) -> Viewer:
-    account = account if account is not None else Account.find(brand.account_id)
-    return Viewer(brand=brand, subscribed=entitlements.sees_brand_names(account))
-
-
-def showing_brand_names(account: Account | None) -> bool:
-    """Dashboard `showingBrandNames`: this member sees other brands' names in Matches."""
-    return entitlements.sees_brand_names(account)
+def viewer_for(brand: Brand, account: Account | None, user: User | None) -> Viewer:
+    return Viewer(brand=brand, subscribed=entitlements.sees_brand_names(account, user))
 
 
 def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> bool:
@@ -141,10 +135,10 @@ def list_matches(
     if account_key is not None:
         wanted.append((Account, account_key))
     found = get_many(wanted)  # call 2
-    caller.verify(access, found, mine.profile)
+    user = caller.verify(access, found, mine.profile)
     if mine.profile is None:
         raise NotFound("Brand not found")
-    viewer = viewer_for(mine.profile, found.get(account_key))
+    viewer = viewer_for(mine.profile, found.get(account_key), user)
     fresh = news.ids(mine.seen, news.MATCHES)
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     cards = []

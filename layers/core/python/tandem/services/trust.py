@@ -107,13 +107,13 @@ def with_blocks(brand_id: int | None, account_id: str) -> list:
     return wanted
 
 
-def list_blocked(brand: Brand, found: dict) -> dict[str, Any]:
+def list_blocked(brand: Brand, user: User, found: dict) -> dict[str, Any]:
     """GET users/blocked: the brands the selected brand blocked, by name (as the member may see
     it). Two calls: the caller's check with the blocks, one BatchGetItem of those brands."""
     blocks = found.get(BrandBlocks.key(int(brand.brand_id)))
     blocked = visibility.blocked_by_me(blocks)
     named = {int(i) for i in (blocks.named or ())} if blocks is not None else set()
-    sees = entitlements.sees_brand_names(found.get(Account.key(brand.account_id)))
+    sees = entitlements.sees_brand_names(found.get(Account.key(brand.account_id)), user)
     items = []
     for other in sorted(Brand.find_many(blocked), key=lambda b: int(b.brand_id)) if blocked else []:
         visible = int(other.brand_id) in named or (sees and not other.hide_name)

@@ -27,7 +27,7 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
     transaction (two parallel submissions with 4 credits: exactly one); a feature-only account
     pays billing's feature product afterwards (POST pitch/{id}/checkout)."""
     now = int(now if now is not None else time.time())
-    feature_only = user.access == "feature"
+    feature_only = entitlements.feature_only(user, None)  # pays with the feature product
     try:
         clean = rules.clean_feature(
             body if isinstance(body, dict) else {},
@@ -43,7 +43,7 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
         plan = None
         if clean["pay_with"] == rules.PAY_CREDITS:
             held = credits.buckets(account_id)
-            refusal = entitlements.rights(Account.find(account_id), held, now).refusal(
+            refusal = entitlements.rights(Account.find(account_id), held, now, user=user).refusal(
                 rules.FEATURE_COST, sum(b.available for b in held if b.usable(now))
             )
             plan = credit_rules.pick(held, rules.FEATURE_COST, now)
@@ -88,7 +88,7 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
         # audit.record(user.user_id, "feature.create", feature_id, {}) — not an admin action
         return {
             "feature": feature_json(feature, viewer_account_id=account_id, sees_names=True, now=now),
-            "credits": entitlements.credits_of(account_id, brand_id, feature_only=feature_only, now=now),
+            "credits": entitlements.credits_of(account_id, brand_id, user=user, now=now),
         }
     from tandem.services.requests import PaymentNeeded
 

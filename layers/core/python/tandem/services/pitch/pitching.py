@@ -8,11 +8,13 @@ from typing import Any
 from tandem.domain import pitch as rules
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services.pitch.records import get_feature, pitch_request_id
-from tandem.store.models import Brand, ConnectionRequest
+from tandem.store.models import Brand, ConnectionRequest, User
 from tandem.store.pitch import Feature
 
 
-def pitch(feature_id: str, brand: Brand, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
+def pitch(
+    feature_id: str, brand: Brand, user: User, body: dict[str, Any], now: int | None = None
+) -> dict[str, Any]:
     """POST pitch/{id}/pitch {message}: 1 credit, a request to the feature's owner. Your own
     feature, a second pitch, a feature not live: 4xx and nothing changes."""
     from tandem.services import requests
@@ -49,6 +51,7 @@ def pitch(feature_id: str, brand: Brand, body: dict[str, Any], now: int | None =
     try:
         return requests.send(
             brand,
+            user,
             {"message": body.get("message")},
             pitch=Pitch(
                 request_id=request_id,

@@ -12,13 +12,13 @@ from tandem.services import entitlements
 from tandem.services.pitch.present import feature_json, options
 from tandem.services.pitch.records import iso, pitch_request_id
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, ConnectionRequest
+from tandem.store.models import Account, Brand, ConnectionRequest, User
 from tandem.store.pitch import Feature, FeatureSlot
 
 
 def list_live(
     account: Account | None,
-    viewer_account_id: str,
+    user: User,
     kind: Any = None,
     category: Any = None,
     cursor: Any = None,
@@ -45,7 +45,8 @@ def list_live(
         found, after = Feature.page_with_status(rules.LIVE, rules.PAGE_SIZE, cursor, condition)
     except ValueError:
         raise ValidationError("This list's position is not valid; load it again") from None
-    sees = entitlements.sees_brand_names(account)
+    sees = entitlements.sees_brand_names(account, user)
+    viewer_account_id = user.account_id
     return {
         "features": [
             feature_json(
@@ -63,6 +64,7 @@ def view(
     feature_id: str,
     brand: Brand,
     account: Account | None,
+    user: User,
     now: int | None = None,
     hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def view(
     answer = feature_json(
         feature,
         viewer_account_id=brand.account_id,
-        sees_names=entitlements.sees_brand_names(account),
+        sees_names=entitlements.sees_brand_names(account, user),
         now=now,
         owner_account=account,
     )

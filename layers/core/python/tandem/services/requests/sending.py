@@ -27,7 +27,7 @@ from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest, Match
+from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest, Match, User
 
 SUSPENDED = (
     "Your brand is suspended, so it can't send requests or pitches. "
@@ -134,7 +134,9 @@ def _target_id(body: dict[str, Any]) -> int:
     return to_brand_id
 
 
-def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) -> dict[str, Any]:
+def send(
+    from_brand: Brand, user: User | None, body: dict[str, Any], pitch: Pitch | None = None
+) -> dict[str, Any]:
     """POST requests {toBrandId, message} -> {request, credits} (201); with `pitch`, a pitch
     to that feature's brand (POST pitch/{id}/pitch)."""
     to_brand_id = pitch.brand_id if pitch else _target_id(body)
@@ -165,7 +167,7 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         now = int(time.time())
         at_ms = now_ms()
         buckets = credits.buckets(account_id)  # call 2
-        rights = entitlements.rights(ctx.account, buckets, now)
+        rights = entitlements.rights(ctx.account, buckets, now, user=user)
         if not rights.can_send:  # no plan and no credits to spend
             raise PaymentNeeded(entitlements.NEEDS_SUBSCRIPTION, "no_subscription")
         plan = credit_rules.pick(buckets, cost, now)
@@ -219,7 +221,11 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         if status == rules.PENDING:
             (mail_pitch if pitch else mail_received)(req)
         info = entitlements.credits_info(
-            ctx.account, left, now, feature=entitlements.feature_done(ctx.feature_slot, ctx.account, now)
+            ctx.account,
+            left,
+            now,
+            user=user,
+            feature=entitlements.feature_done(ctx.feature_slot, ctx.account, now),
         )
         return {"request": request_json(req, sender_id, sees_names=info["namesShown"]), "credits": info}
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

@@ -28,7 +28,7 @@ from tandem.services.requests.records import (
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
+from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold, User
 
 EVENTS = {
     "accept": "RequestAccepted",
@@ -154,7 +154,7 @@ def act(
     brand: Brand,
     body: dict[str, Any] | None = None,
     *,
-    feature_only: bool = False,
+    user: User | None,
     hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """POST requests/{id}/accept|decline|cancel as `brand` -> {request, credits}; a request
@@ -166,7 +166,7 @@ def act(
         reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None
     done = transition(req, action, reply)
     mail_after(done, action)
-    info = entitlements.credits_of(brand.account_id, brand_id, feature_only=feature_only)
+    info = entitlements.credits_of(brand.account_id, brand_id, user=user)
     return {"request": request_json(done, brand_id, sees_names=info["namesShown"]), "credits": info}
 
 

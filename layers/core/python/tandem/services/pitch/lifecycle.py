@@ -16,17 +16,19 @@ from tandem.services import credits, entitlements
 from tandem.services.pitch.mail import mail_ended
 from tandem.services.pitch.present import feature_json
 from tandem.services.pitch.records import ATTEMPTS, get_feature, invalid, slot_actions, slot_free, summary
+from tandem.services.viewer import Viewer
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, Brand, User
+from tandem.store.models import Account
 from tandem.store.pitch import Feature, FeatureSlot
 
 
-def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
+def create(viewer: Viewer, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
     """POST pitch: submit a feature for approval. Members pay 3 credits in the same
     transaction (two parallel submissions with 4 credits: exactly one); a feature-only account
-    pays billing's feature product afterwards (POST pitch/{id}/checkout)."""
+    pays billing's feature product afterwards (POST pitch/{id}/checkout). Reads: ACTING."""
     now = int(now if now is not None else time.time())
+    brand, user = viewer.brand, viewer.user
     feature_only = entitlements.feature_only(user, None)  # pays with the feature product
     try:
         clean = rules.clean_feature(
@@ -95,14 +97,13 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
 
 
-def checkout(
-    feature_id: str, brand: Brand, user: User, account: Account | None, body: dict[str, Any]
-) -> dict:
+def checkout(viewer: Viewer, feature_id: str, body: dict[str, Any]) -> dict:
     """POST pitch/{id}/checkout: a Checkout Session for billing's feature product (3 or 6
     months, the feature's term) that carries the feature's id; billing's sync records the
     payment (account billing record `features`), and the admin approves it once paid."""
     from tandem.services import billing
 
+    brand, user, account = viewer.brand, viewer.user, viewer.account
     feature = get_feature(feature_id)
     if feature.account_id != brand.account_id or int(feature.brand_id) != int(brand.brand_id):
         raise NotFound(rules.NOT_FOUND)
@@ -141,15 +142,16 @@ def close(feature: Feature, status: str, now: int, extra: list | None = None, re
             )
 
 
-def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]:
+def end(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, Any]:
     """DELETE pitch/{id}: the owner ends its live feature early (no refund, as the feature terms
     say), or withdraws one awaiting approval that nothing was paid for yet (a feature-only
     account's unpaid draft). A paid feature awaiting approval can't be ended: its term has not
     begun, so an early end would take the payment for nothing; an admin approves or refuses it
     (a refusal returns the payment). Another brand's feature: 403, nothing changes."""
     now = int(now if now is not None else time.time())
+    brand = viewer.brand
     feature = get_feature(feature_id)
-    if int(feature.brand_id) != int(brand.brand_id):
+    if int(feature.brand_id) != viewer.brand_id:
         raise Forbidden(rules.NOT_YOURS)
     current = rules.effective_status(feature.status, feature.expires_at, now)
     if current not in rules.OPEN:

@@ -163,3 +163,15 @@ def test_no_feature_only_test_outside_the_rights_owner():
         if FEATURE_TEST.search(line)
     ]
     assert found == []
+
+
+def test_no_route_module_imports_the_store():
+    """Routes get their caller as a Viewer from the door (chalicelib.door, issue 38): they name
+    the reads of their use case and make one call; none of them reads or names a stored item."""
+    routes = sorted((ROOT / "functions/api/chalicelib/routes").glob("*.py"))
+    users = [
+        str(path.relative_to(ROOT))
+        for path in routes
+        if any(name == "tandem.store" or name.startswith("tandem.store.") for name in _imports(path))
+    ]
+    assert routes and users == []

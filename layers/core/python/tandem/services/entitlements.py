@@ -16,16 +16,10 @@ from typing import Any
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
-from tandem.store.models import Account, Key, TandemModel, User
+from tandem.store.models import Account, User
 
 NEEDS_SUBSCRIPTION = rules.NEEDS_SUBSCRIPTION
 NAMES_SHOWN_GLOBALLY = rules.NAMES_SHOWN_GLOBALLY
-
-
-def with_account(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """What a screen reads with its caller (one BatchGetItem, chalicelib.auth.member_for_brand)
-    to decide the caller's rights: the account (names shown, plan, credits)."""
-    return [(Account, Account.key(account_id))]
 
 
 def _now(now: int | None) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from tandem.domain import brand_profile, reply_time
@@ -19,9 +18,10 @@ from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
-from tandem.services import brands, entitlements, visibility
+from tandem.services import brands, visibility
 from tandem.services.access import Access
 from tandem.services.requests import reply_stats
+from tandem.services.viewer import Viewer, acting_as
 from tandem.store import news
 from tandem.store.items import get_many
 from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards, User
@@ -34,31 +34,16 @@ MAX_BRAND_FILTER = 100
 OWN_BRAND_MESSAGE = "That is one of your own brands"
 
 
-@dataclass(frozen=True)
-class Viewer:
-    """The selected brand and what its account may see."""
-
-    brand: Brand
-    subscribed: bool
-
-    @property
-    def brand_id(self) -> int:
-        return int(self.brand.brand_id)
-
-    @property
-    def account_id(self) -> str:
-        return self.brand.account_id
-
-
 def viewer_for(brand: Brand, account: Account | None, user: User | None) -> Viewer:
-    return Viewer(brand=brand, subscribed=entitlements.sees_brand_names(account, user))
+    """The viewer of a screen that checked its caller in its own second read (list, search)."""
+    return acting_as(brand, account, user)
 
 
 def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> bool:
     return brand_profile.name_visible(
         same_account=other.account_id == viewer.account_id,
         connected=relation is not None and relation.request_state == rel.CONNECTED,
-        viewer_subscribed=viewer.subscribed,
+        viewer_subscribed=viewer.names_shown,
         hides_name=bool(other.hide_name),
     )
 
@@ -171,7 +156,7 @@ def list_matches(
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
-        "showingBrandNames": viewer.subscribed,
+        "showingBrandNames": viewer.names_shown,
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }
@@ -234,11 +219,9 @@ def _other_brand(viewer: Viewer, other_id: int, hidden: frozenset[int] = frozens
     return other
 
 
-def set_saved(
-    viewer: Viewer, other_id: int, saved: bool, hidden: frozenset[int] = frozenset()
-) -> dict[str, bool]:
-    """Save (which also undoes a dismissal) or unsave another brand."""
-    other = _other_brand(viewer, other_id, hidden)
+def set_saved(viewer: Viewer, other_id: int, saved: bool) -> dict[str, bool]:
+    """Save (which also undoes a dismissal) or unsave another brand (reads: SEES)."""
+    other = _other_brand(viewer, other_id, viewer.hidden)
     flags = {"saved": True, "dismissed": False} if saved else {"saved": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if saved:
@@ -256,11 +239,9 @@ def _record_action(me: Brand, other: Brand, kind: str) -> None:
         logger.exception("Could not record a card action", extra={"kind": kind})
 
 
-def set_dismissed(
-    viewer: Viewer, other_id: int, dismissed: bool, hidden: frozenset[int] = frozenset()
-) -> dict[str, bool]:
-    """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal."""
-    other = _other_brand(viewer, other_id, hidden)
+def set_dismissed(viewer: Viewer, other_id: int, dismissed: bool) -> dict[str, bool]:
+    """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal (reads: SEES)."""
+    other = _other_brand(viewer, other_id, viewer.hidden)
     flags = {"dismissed": True, "saved": False} if dismissed else {"dismissed": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if dismissed:
@@ -269,16 +250,15 @@ def set_dismissed(
     return {"dismissed": dismissed}
 
 
-def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> dict[str, Any]:
+def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
     """GET brand/{brandId}: any brand as the selected brand sees it. Contact details only for
-    connected brands and the member's own. `hidden`: the caller's check read the
-    visibility items (tandem.services.visibility.keys) with the account."""
+    connected brands and the member's own (reads: SEES)."""
     try:
         other = brands.get_brand(other_id)
     except NotFound:
         raise NotFound("Brand not found") from None
     is_own = other.account_id == viewer.account_id
-    if not is_own and (other_id in visibility.hidden_from(viewer.brand_id, hidden) or other.suspended):
+    if not is_own and (other_id in viewer.hidden or other.suspended):
         raise NotFound(visibility.NOT_FOUND)  # blocked either way, or suspended: as if unknown
     relation = (
         None

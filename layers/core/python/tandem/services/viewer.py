@@ -20,6 +20,8 @@ from typing import TypeVar
 
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
+from tandem.domain.ids import parse_id
+from tandem.errors import Forbidden
 from tandem.services import entitlements, visibility
 from tandem.store import models
 from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel, User
@@ -81,6 +83,13 @@ def _match_run(brand_id: int, params: Mapping[str, str]) -> Wanted:
     return [(models.MatchRun, models.MatchRun.key(brand_id, run_id))] if RUN_ID.match(run_id) else []
 
 
+def _relation_with_other(brand_id: int, params: Mapping[str, str]) -> Wanted:
+    """The brand's relation to the path's other brand (a connection's share)."""
+    other = parse_id(params.get("otherBrandId"))
+    return [(models.BrandRelation, models.BrandRelation.key(brand_id, other))] if other is not None else []
+
+
+SHARE = Reads(account=False, hidden=True, more=_relation_with_other)
 RUN_CHECK = Reads(seen=True, feature_slot=True, brands=True, buckets=True, more=_match_run)
 
 
@@ -133,6 +142,14 @@ class Viewer:
             return None
         return entitlements.feature_done(self.feature_slot, self.account, now)
 
+    def own_brand(self, brand_id: int) -> Brand:
+        """A brand of the caller's account named in the path, whichever brand is selected
+        (the account's brands declared: `Reads.brands`); another account's brand is a 403."""
+        for brand in self.brands:
+            if int(brand.brand_id) == brand_id:
+                return brand
+        raise Forbidden("You don't have access to this brand")
+
     def item(self, model: type[M], *key: object) -> M | None:
         """A declared item (`Reads.more`), typed by its model; None when it does not exist."""
         found = self.found.get(model.key(*key))
@@ -173,15 +190,22 @@ def make(
     )
 
 
-def of_brand(brand: Brand, user: User | None = None) -> Viewer:
-    """A Viewer for a job that acts as a brand without a request (the demo seed, a bench):
-    the brand's account read here; `user` None is the account acting through no one user."""
-    account = Account.find(brand.account_id)
+def acting_as(
+    brand: Brand, account: Account | None, user: User | None, hidden: frozenset[int] = frozenset()
+) -> Viewer:
+    """A Viewer from items read already (a screen that checks its caller in its own second read:
+    Matches, search). `user` None: the account acting through no one user (a job, the seed)."""
     acting = user if user is not None else User(account_id=brand.account_id, access="member")
     return Viewer(
         user=acting,
         brand=brand,
         account=account,
         names_shown=entitlements.sees_brand_names(account, acting),
-        hidden=visibility.hidden_from(int(brand.brand_id)),
+        hidden=hidden,
     )
+
+
+def of_brand(brand: Brand, user: User | None = None) -> Viewer:
+    """A Viewer for a job that acts as a brand without a request (the demo seed, a bench): the
+    brand's account and who is hidden from it read here."""
+    return acting_as(brand, Account.find(brand.account_id), user, visibility.hidden_from(int(brand.brand_id)))

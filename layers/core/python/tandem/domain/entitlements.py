@@ -339,6 +339,12 @@ def names_shown(plan: Plan, feature_only: bool) -> bool:
     return NAMES_SHOWN_GLOBALLY and plan.in_force and not feature_only
 
 
+def may_require_approval(plan: Plan, feature_only: bool, approval: str | None) -> bool:
+    """An admin may make a member's next plan wait for a team member's approval: no plan in
+    force, not asked already (or refused), and not a feature-only account (it buys features)."""
+    return not plan.in_force and not feature_only and approval is None
+
+
 def is_feature_only(access: str | None, stripe: StripePart) -> bool:
     """The account is feature-only: its user type says so, or billing's sync found only a paid
     feature product (tandem.domain.billing)."""

@@ -32,6 +32,7 @@ REASON_MAX = 1000
 MESSAGE_MAX = 300
 NOT_WAITING = "This member's subscription is not waiting for approval."
 HAS_PLAN = "This member already has a plan; approval applies to a new plan."
+NO_APPROVAL = "This member's next plan already waits for approval, or they have no plan to approve."
 NOTHING_PAID = "This member has not paid anything yet."
 GONE_CURSOR = "This list has changed. Please reload it."
 PLAN_NAMES = {"monthly": "monthly", "yearly": "yearly", "fixed_term": "3-month access"}
@@ -102,6 +103,7 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
                 "access": u.access,
                 "accountId": u.account_id,
                 "plan": plan_json(account, _holding(account, u)),
+                "canRequireApproval": account is not None and entitlements.can_require_approval(account, u),
             }
             for u in users
             for account in (accounts.get(Account.key(u.account_id)),)
@@ -138,6 +140,8 @@ def require_approval(admin: User, account_id: str) -> dict[str, Any]:
     if entitlements.status(account) != "none":
         raise Conflict(HAS_PLAN)
     users = sorted(User.of_account(account.account_id), key=lambda u: u.created_at)
+    if not entitlements.can_require_approval(account, users[0] if users else None):
+        raise Conflict(NO_APPROVAL)
     email = users[0].email if users else ""
     update_only(
         Account,

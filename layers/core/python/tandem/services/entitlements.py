@@ -63,6 +63,12 @@ def sees_brand_names(account: Account | None, user: User | None, now: int | None
     return rules.names_shown(plan(account, now), feature_only(user, account))
 
 
+def can_require_approval(account: Account | None, user: User | None) -> bool:
+    """The console's canRequireApproval, and what POST admin/accounts/{id}/require-approval asks."""
+    approval = account.billing_approval if account is not None else None
+    return rules.may_require_approval(plan(account), feature_only(user, account), approval)
+
+
 def awaits_approval(account: Account | None, now: int | None = None) -> bool:
     return plan(account, now).state == rules.PENDING
 

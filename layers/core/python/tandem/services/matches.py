@@ -15,6 +15,7 @@ from typing import Any
 from tandem.domain import brand_profile, reply_time
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
+from tandem.domain.identity import CONNECTED, STRANGER, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
@@ -39,25 +40,15 @@ def viewer_for(brand: Brand, account: Account | None, user: User | None) -> View
     return acting_as(brand, account, user)
 
 
-def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> bool:
-    return brand_profile.name_visible(
-        same_account=other.account_id == viewer.account_id,
-        connected=relation is not None and relation.request_state == rel.CONNECTED,
-        viewer_subscribed=viewer.names_shown,
-        hides_name=bool(other.hide_name),
-    )
-
-
-def _identity(other: Brand, visible: bool) -> dict[str, Any]:
-    """Name, logo and description as this viewer may see them. A masked brand shows neither
-    its logo nor its name inside the description (either would give the name away)."""
+def _identity(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> dict[str, Any]:
+    """Name, logo and description as this viewer may see them (tandem.domain.identity)."""
+    connected = relation is not None and relation.request_state == rel.CONNECTED
+    shown = identity(viewer, other, CONNECTED if connected else STRANGER)
     return {
-        "name": brand_profile.display_name(other.name, other.category or "", visible),
-        "nameVisible": visible,
-        "logoUrl": brand_profile.logo_url(other.logo_key) if visible else None,
-        "description": (other.description or "")
-        if visible
-        else brand_profile.masked_description(other.description or "", other.name, other.website),
+        "name": shown.name,
+        "nameVisible": shown.name_visible,
+        "logoUrl": shown.logo_url,
+        "description": shown.description,
     }
 
 
@@ -266,8 +257,8 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
         else BrandRelation.find(viewer.brand_id, other_id, consistent=True)
     )
     connected = relation is not None and relation.request_state == rel.CONNECTED
-    visible = _name_visible(viewer, other, relation)
-    identity = _identity(other, visible)
+    shown = _identity(viewer, other, relation)
+    visible = shown["nameVisible"]
     # The match and the brand's reply-time figures in one BatchGetItem.
     found = get_many([(Match, Match.key(viewer.brand_id, other_id)), reply_stats.stats_key(other_id)])
     match = found.get(Match.key(viewer.brand_id, other_id))
@@ -276,11 +267,11 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
     return {
         "brand": {
             "id": other_id,
-            "name": identity["name"],
+            "name": shown["name"],
             "nameVisible": visible,
-            "logoUrl": identity["logoUrl"],
+            "logoUrl": shown["logoUrl"],
             "website": (other.website or None) if visible else None,
-            "description": identity["description"],
+            "description": shown["description"],
             "category": other.category or "",
             "companySize": other.company_size or "",
             # Audience size only where the brand shows who it is (its name).
@@ -303,7 +294,7 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
             "requestId": (relation.request_id if relation else "") or None,
             # After a cancel or decline the sender waits before asking this brand again.
             "waitMessage": request_rules.resend_refusal(
-                identity["name"], relation.resend_at if relation else None, int(time.time())
+                shown["name"], relation.resend_at if relation else None, int(time.time())
             ),
         },
         "match": None if match is None or is_own else _match_json(match),
@@ -330,14 +321,14 @@ def _card(
     """One MatchCard, as Matches and search show it: the other brand as the viewer may see it
     (masking), its fit (`scored`), saved, new, and its reply labels (`labels`: the code a match
     run or the search index keeps, tandem.domain.reply_time)."""
-    identity = _identity(other, _name_visible(viewer, other, relation))
+    shown = _identity(viewer, other, relation)
     return {
         "id": int(other.brand_id),
-        "name": identity["name"],
-        "nameVisible": identity["nameVisible"],
-        "logoUrl": identity["logoUrl"],
+        "name": shown["name"],
+        "nameVisible": shown["nameVisible"],
+        "logoUrl": shown["logoUrl"],
         "category": other.category or "",
-        "description": identity["description"],
+        "description": shown["description"],
         **scored,
         "saved": bool(relation and relation.saved),
         "isNew": is_new,

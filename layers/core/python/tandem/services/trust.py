@@ -15,8 +15,8 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from tandem.domain import brand_profile
 from tandem.domain import relations as rel
+from tandem.domain.identity import NAMED, STRANGER, identity
 from tandem.domain.throttle import Window
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import visibility
@@ -107,19 +107,10 @@ def list_blocked(viewer: Viewer) -> dict[str, Any]:
     blocks = viewer.item(BrandBlocks, viewer.brand_id)
     blocked = visibility.blocked_by_me(blocks)
     named = {int(i) for i in (blocks.named or ())} if blocks is not None else set()
-    sees = viewer.names_shown
     items = []
     for other in sorted(Brand.find_many(blocked), key=lambda b: int(b.brand_id)) if blocked else []:
-        visible = int(other.brand_id) in named or (sees and not other.hide_name)
-        items.append(
-            {
-                "id": int(other.brand_id),
-                "name": brand_profile.display_name(other.name, other.category or "", visible),
-                "nameVisible": visible,
-                "category": other.category or "",
-                "logoUrl": brand_profile.logo_url(other.logo_key) if visible else None,
-            }
-        )
+        shown = identity(viewer, other, NAMED if int(other.brand_id) in named else STRANGER)
+        items.append({**shown.summary(int(other.brand_id)), "nameVisible": shown.name_visible})
     return {"blocked": items}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
+from tandem.domain.identity import Looker
 from tandem.errors import Conflict, Forbidden, NotFound
 from tandem.observability import count_event
 from tandem.services import credits, entitlements
@@ -89,7 +90,7 @@ def create(viewer: Viewer, body: dict[str, Any], now: int | None = None) -> dict
         count_event("FeatureCreated")
         # audit.record(user.user_id, "feature.create", feature_id, {}) — not an admin action
         return {
-            "feature": feature_json(feature, viewer_account_id=account_id, sees_names=True, now=now),
+            "feature": feature_json(feature, viewer=Looker(account_id), now=now),
             "credits": entitlements.credits_of(account_id, brand_id, user=user, now=now),
         }
     from tandem.services.requests import PaymentNeeded
@@ -156,11 +157,12 @@ def end(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, An
     current = rules.effective_status(feature.status, feature.expires_at, now)
     if current not in rules.OPEN:
         raise Conflict(rules.ALREADY_CLOSED.get(current, rules.ALREADY_CLOSED[rules.ENDED]))
-    if current == rules.PENDING and (
-        feature.pay_with == rules.PAY_CREDITS
-        or entitlements.paid_by_product(Account.find(feature.account_id, consistent=True), feature_id)
-    ):
-        raise Conflict(rules.PAID_NOT_LIVE)
+    if not rules.may_end(feature.status, feature.expires_at, now):
+        paid = feature.pay_with == rules.PAY_CREDITS or entitlements.paid_by_product(
+            Account.find(feature.account_id, consistent=True), feature_id
+        )
+        if not rules.may_withdraw(feature.status, feature.expires_at, now, paid):
+            raise Conflict(rules.PAID_NOT_LIVE)
     try:
         close(feature, rules.ENDED, now)
     except ConditionFailed:
@@ -171,7 +173,7 @@ def end(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, An
     feature.status, feature.closed_at = rules.ENDED, now
     return {
         "message": rules.ENDED_MESSAGE,
-        "feature": feature_json(feature, viewer_account_id=brand.account_id, sees_names=True, now=now),
+        "feature": feature_json(feature, viewer=Looker(brand.account_id), now=now),
     }
 
 

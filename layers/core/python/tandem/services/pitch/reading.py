@@ -40,12 +40,9 @@ def list_live(
         found, after = Feature.page_with_status(rules.LIVE, rules.PAGE_SIZE, cursor, condition)
     except ValueError:
         raise ValidationError("This list's position is not valid; load it again") from None
-    sees, viewer_account_id = viewer.names_shown, viewer.account_id
     return {
         "features": [
-            feature_json(
-                f, viewer_account_id=viewer_account_id, sees_names=sees, now=now, owner_account=account
-            )
+            feature_json(f, viewer=viewer, now=now, owner_account=account)
             for f in found
             if int(f.brand_id) not in hidden
         ],
@@ -76,8 +73,7 @@ def view(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, A
         raise NotFound(rules.NOT_FOUND)
     answer = feature_json(
         feature,
-        viewer_account_id=brand.account_id,
-        sees_names=viewer.names_shown,
+        viewer=viewer,
         now=now,
         owner_account=account,
     )
@@ -100,12 +96,7 @@ def mine(viewer: Viewer, now: int | None = None) -> dict[str, Any]:
     brand, account = viewer.brand, viewer.account
     features = Feature.of_brand(int(brand.brand_id))
     return {
-        "features": [
-            feature_json(
-                f, viewer_account_id=brand.account_id, sees_names=True, now=now, owner_account=account
-            )
-            for f in features
-        ],
+        "features": [feature_json(f, viewer=viewer, now=now, owner_account=account) for f in features],
         "featureDone": viewer.feature_done(now),
         "options": options(),
     }

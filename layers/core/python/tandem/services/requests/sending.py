@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import relations as rel
 from tandem.domain import requests as rules
+from tandem.domain.identity import INTRODUCED, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import Conflict, Forbidden, NotFound, PaymentRequired, ValidationError
 from tandem.observability import count_event
@@ -83,8 +83,8 @@ def _refusal(ctx: _SendContext, now: int) -> str | None:
     conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
     if conflict:
         return conflict
-    target = ctx.target  # named as the sender sees it: masked unless connected (it is not)
-    name = brand_profile.display_name(target.name, target.category or "", not target.hide_name)
+    # named as in the request it answered (a brand that hides its name stays masked)
+    name = identity(None, ctx.target, INTRODUCED).name
     return rules.resend_refusal(name, ctx.resend_at, now)
 
 

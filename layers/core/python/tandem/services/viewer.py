@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TypeVar
 
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
 from tandem.domain.ids import parse_id
 from tandem.errors import Forbidden
-from tandem.services import entitlements, visibility
+from tandem.services import entitlements
 from tandem.store import models
 from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel, User
 from tandem.store.pitch import FeatureSlot
@@ -56,10 +57,18 @@ class Reads:
         if self.feature_slot:
             wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
         if self.hidden:
-            wanted += visibility.keys(brand_id)
+            wanted += _visibility().keys(brand_id)
         if self.more is not None:
             wanted += self.more(brand_id, params)
         return wanted
+
+
+def _visibility() -> ModuleType:
+    """tandem.services.visibility, loaded by the first screen that declares `hidden`: the
+    dashboard (a cold start's first request) declares none and does not load it."""
+    from tandem.services import visibility
+
+    return visibility
 
 
 # The use cases' declarations, by name.
@@ -177,7 +186,7 @@ def make(
         brand=brand,
         account=account,
         names_shown=entitlements.sees_brand_names(account, user),
-        hidden=visibility.hidden_from(brand_id, dict(found)) if reads.hidden and brand_id else frozenset(),
+        hidden=_visibility().hidden_from(brand_id, dict(found)) if reads.hidden and brand_id else frozenset(),
         seen=(seen if isinstance(seen, BrandSeen) else BrandSeen.at(brand_id))
         if reads.seen and brand_id
         else None,
@@ -208,4 +217,5 @@ def acting_as(
 def of_brand(brand: Brand, user: User | None = None) -> Viewer:
     """A Viewer for a job that acts as a brand without a request (the demo seed, a bench): the
     brand's account and who is hidden from it read here."""
-    return acting_as(brand, Account.find(brand.account_id), user, visibility.hidden_from(int(brand.brand_id)))
+    hidden = _visibility().hidden_from(int(brand.brand_id))
+    return acting_as(brand, Account.find(brand.account_id), user, hidden)

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from tandem.services import accounts, brands, match_index
+from tandem.services.viewer import of_brand
 
 POPULATION = 300
 
@@ -315,8 +316,8 @@ def _demo_connection() -> None:
         op_id=f"seed:main:{maker_account.account_id}",
         product_name="Tandem membership",
     )
-    sent = requests.send(kiln, {"toBrandId": int(sea_salt.brand_id), "message": KILN_MESSAGE})
-    requests.act("accept", sent["request"]["id"], sea_salt)
+    sent = requests.send(of_brand(kiln), {"toBrandId": int(sea_salt.brand_id), "message": KILN_MESSAGE})
+    requests.act(of_brand(sea_salt), "accept", sent["request"]["id"])
 
 
 KILN_MESSAGE = "Hello Sea Salt! Shall we put a handmade soap dish and your bars in one gift set?"
@@ -410,4 +411,4 @@ def _demo_credits_and_requests(account_id: str) -> None:
             valid_to=month_start + 30 * 86400,
             op_id=f"seed:main:{sender_account}",
         )
-        requests.send(sender, {"toBrandId": int(oat.brand_id), "message": message})
+        requests.send(of_brand(sender), {"toBrandId": int(oat.brand_id), "message": message})

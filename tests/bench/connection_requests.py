@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 
 import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
 
@@ -56,6 +57,7 @@ def main() -> None:
         _install_counter()
         from tandem.integrations.aws import client, reset_clients
         from tandem.services import accounts, brands, credits, requests
+        from tandem.services.viewer import of_brand
         from tandem.store import keys, news
         from tandem.store.models import Account, bind_models
 
@@ -63,7 +65,7 @@ def main() -> None:
         bind_models()
         invoked_before = len(INVOCATIONS)
 
-        sender_account, _ = accounts.create_account_with_user(
+        sender_account, sender_user = accounts.create_account_with_user(
             email="send@bench.example", name="S", password=None
         )
         Account(keys.account_pk(sender_account.account_id), keys.META).update(
@@ -83,7 +85,7 @@ def main() -> None:
         receiver = targets[0]
         others = []
         for i in range(24):  # 24 senders to one receiver: more than one page
-            account, _ = accounts.create_account_with_user(
+            account, user = accounts.create_account_with_user(
                 email=f"s{i}@bench.example", name="S", password=None
             )
             Account(keys.account_pk(account.account_id), keys.META).update(
@@ -97,34 +99,38 @@ def main() -> None:
                 valid_to=now + 86400,
                 op_id="b",
             )
-            others.append(brands.create_brand(account_id=account.account_id, name=f"Sender {i}"))
-        requests.send(sender, {"toBrandId": int(targets[1].brand_id), "message": "warm-up"})  # warm caches
+            others.append((brands.create_brand(account_id=account.account_id, name=f"Sender {i}"), user))
+        warm_up = {"toBrandId": int(targets[1].brand_id), "message": "warm-up"}
+        # what the door reads with the caller (the account, who is hidden) is not the send's own
+        as_sender, as_receiver = of_brand(sender, sender_user), of_brand(receiver)
+        requests.send(as_sender, warm_up)  # warm caches
 
         send_calls, sent = counted(
-            "send", lambda: requests.send(sender, {"toBrandId": int(receiver.brand_id), "message": "Hello!"})
+            "send",
+            lambda: requests.send(as_sender, {"toBrandId": int(receiver.brand_id), "message": "Hello!"}),
         )
-        for other in others[:23]:
-            requests.send(other, {"toBrandId": int(receiver.brand_id), "message": "Hi"})
+        for other, user in others[:23]:
+            requests.send(of_brand(other, user), {"toBrandId": int(receiver.brand_id), "message": "Hi"})
         list_calls, page = counted(
             "list received (new items)",
             lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(
-                int(receiver.brand_id), "received", seen=seen
+                replace(as_receiver, seen=seen), "received"
             ),
         )
         assert len(page["items"]) == 20 and any(i["isNew"] for i in page["items"]), page
         again_calls, _ = counted(
             "list received again",
             lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(
-                int(receiver.brand_id), "received", seen=seen
+                replace(as_receiver, seen=seen), "received"
             ),
         )
         next_calls, _ = counted(
             "list received page 2",
             lambda seen=news.read(int(receiver.brand_id)): requests.list_requests(
-                int(receiver.brand_id), "received", page["nextCursor"], seen=seen
+                replace(as_receiver, seen=seen), "received", page["nextCursor"]
             ),
         )
-        sent_calls, _ = counted("list sent", lambda: requests.list_requests(int(sender.brand_id), "sent"))
+        sent_calls, _ = counted("list sent", lambda: requests.list_requests(as_sender, "sent"))
         req = requests.get_request(sent["request"]["id"])
         accept_calls, _ = counted("accept (transition only)", lambda: requests.transition(req, "accept"))
         counts_calls, _ = counted("menu counts (what is new)", lambda: news.read(int(receiver.brand_id)))

@@ -24,6 +24,7 @@ def main() -> None:
     with _setup.moto_world() as plan:
         screens._install_counter()
         from tandem.services import accounts, brands, credits, mailer, pitch, tokens
+        from tandem.services.viewer import of_brand
         from tandem.store.models import Account
 
         mailer.enqueue = lambda *args, **kwargs: None  # the notifier's job, another Lambda
@@ -59,7 +60,7 @@ def main() -> None:
         last = None
         for i in range(30):
             brand, user, _ = member(f"f{i}@bench.example", f"Featured {i}", ["food", "home", "beauty"][i % 3])
-            made = pitch.create(brand, user, {**body, "collabKinds": [kinds[i % 3]]})
+            made = pitch.create(of_brand(brand, user), {**body, "collabKinds": [kinds[i % 3]]})
             pitch.approve(made["feature"]["id"], admin)
             last = made["feature"]["id"]
         viewer, _, token = member("viewer@bench.example", "Viewer", "food")

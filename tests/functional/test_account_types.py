@@ -29,6 +29,11 @@ REFUSED = [
         "/api/requests/{request}/cancel",
         "Sending connection requests is not included in a feature-only account.",
     ),
+    (
+        "POST",
+        "/api/pitch/{feature}/pitch",
+        "Pitching to a feature is not included in a feature-only account.",
+    ),
     ("GET", "/api/connections", "Connections are not included in a feature-only account."),
     ("GET", "/api/connections/{other}", "Connections are not included in a feature-only account."),
     ("GET", "/api/declines", "Declines are not included in a feature-only account."),
@@ -80,6 +85,7 @@ def _fill(path: str, mine: int, other: int, request_id: str) -> str:
         path.replace("{mine}", str(mine))
         .replace("{other}", str(other))
         .replace("{run}", "0" * 32)
+        .replace("{feature}", "0" * 16)
         .replace("{request}", request_id)
         .replace("{slug}", "getting-started")
     )

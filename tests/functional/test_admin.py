@@ -201,6 +201,25 @@ def test_require_approval_is_refused_while_a_plan_runs(api, boss) -> None:
     assert api.call("POST", "/api/admin/accounts/nope-1/require-approval", boss["headers"])[0] == 404
 
 
+def test_the_console_offers_require_approval_where_the_server_allows_it(api, boss) -> None:
+    """canRequireApproval is the rule POST require-approval applies: a member without a plan,
+    once; never a member with a plan."""
+    zed = Brand("zed@tandem.local", "Zed Goods", status="none")
+    Brand("kim@tandem.local", "Kim Kites")  # active: a plan in force
+
+    def offered(who: str) -> bool:
+        status, body = api.call("GET", f"/api/admin/members?q={who}@", boss["headers"])
+        assert status == 200, body
+        return body["users"][0]["canRequireApproval"]
+
+    assert (offered("zed"), offered("kim")) == (True, False)
+    path = f"/api/admin/accounts/{zed.account}/require-approval"
+    assert api.call("POST", path, boss["headers"])[0] == 200
+    assert offered("zed") is False
+    status, body = api.call("POST", path, boss["headers"])
+    assert status == 409, body
+
+
 def test_sign_ups_need_approval_only_when_the_setting_is_on(api, boss) -> None:
     from tandem.store.models import Account, User
 

@@ -319,6 +319,8 @@ def test_a_paid_feature_awaiting_approval_cannot_be_ended_and_keeps_its_credits(
     status, body = feature(api, oat)
     assert status == 201, body
     fid = body["feature"]["id"]
+    # the owner's answer says what DELETE pitch/{id} allows: paid with credits, not yet live
+    assert (body["feature"]["canEnd"], body["feature"]["canWithdraw"]) == (False, False)
 
     before = snapshot(oat.account)
     assert api.call("DELETE", f"/api/pitch/{fid}", oat.headers) == (
@@ -327,6 +329,8 @@ def test_a_paid_feature_awaiting_approval_cannot_be_ended_and_keeps_its_credits(
     )
     assert snapshot(oat.account) == before and available(oat.account) == 3
     assert api.call("POST", f"/api/admin/features/{fid}/approve", admin_headers)[0] == 200
+    mine = api.call("GET", f"/api/pitch/{fid}", oat.headers)[1]["feature"]
+    assert (mine["canEnd"], mine["canWithdraw"]) == (True, False)
     assert api.call("DELETE", f"/api/pitch/{fid}", oat.headers)[0] == 200  # live: ends early
 
 
@@ -515,7 +519,9 @@ def test_a_feature_only_account_withdraws_an_unpaid_feature_and_can_feature_agai
         tokens.issue_access_token(user.user_id, account.account_id, "feature"), int(brand.brand_id)
     )
     api = shop.api
-    fid = api.call("POST", "/api/pitch", headers, OPPORTUNITY)[1]["feature"]["id"]
+    created = api.call("POST", "/api/pitch", headers, OPPORTUNITY)[1]["feature"]
+    fid = created["id"]
+    assert (created["canEnd"], created["canWithdraw"]) == (False, True)  # unpaid: it may be withdrawn
     assert api.call("POST", "/api/pitch", headers, OPPORTUNITY)[0] == 409  # one open feature at a time
 
     status, body = api.call("DELETE", f"/api/pitch/{fid}", headers)

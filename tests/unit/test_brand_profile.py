@@ -125,22 +125,55 @@ def test_logo_keys_belong_to_one_brand():
 
 
 @pytest.mark.parametrize(
-    ("same_account", "connected", "subscribed", "hides", "visible"),
+    ("same_account", "relation", "subscribed", "hides", "visible"),
     [
-        (True, False, False, True, True),
-        (False, True, False, True, True),
-        (False, False, True, False, True),
-        (False, False, True, True, False),
-        (False, False, False, False, False),
+        (True, "stranger", False, True, True),
+        (False, "own", False, True, True),
+        (False, "connected", False, True, True),
+        (False, "named", False, True, True),
+        (False, "introduced", False, False, True),
+        (False, "introduced", True, True, False),
+        (False, "stranger", True, False, True),
+        (False, "stranger", True, True, False),
+        (False, "stranger", False, False, False),
     ],
 )
-def test_name_visibility(same_account, connected, subscribed, hides, visible):
-    assert (
-        bp.name_visible(
-            same_account=same_account, connected=connected, viewer_subscribed=subscribed, hides_name=hides
-        )
-        is visible
+def test_name_visibility(same_account, relation, subscribed, hides, visible):
+    """tandem.domain.identity is the one place a brand's name is shown or masked to a viewer."""
+    from types import SimpleNamespace
+
+    from tandem.domain.identity import Looker, identity
+
+    viewer = Looker(account_id="mine", names_shown=subscribed)
+    brand = SimpleNamespace(
+        account_id="mine" if same_account else "theirs",
+        name="Oat & Honey",
+        category="food",
+        hide_name=hides,
+        logo_key="logos/7/a.png",
+        description="Oat & Honey bakes.",
+        website=None,
     )
+    shown = identity(viewer, brand, relation)
+    assert shown.name_visible is visible
+    if visible:
+        assert (shown.name, shown.logo_url, shown.description) == (
+            "Oat & Honey",
+            "/assets/logos/7/a.png",
+            "Oat & Honey bakes.",
+        )
+    else:
+        assert (shown.name, shown.logo_url, shown.description) == ("A food brand", None, "This brand bakes.")
+
+
+def test_nobody_signed_in_sees_a_stranger_masked():
+    from types import SimpleNamespace
+
+    from tandem.domain.identity import identity
+
+    brand = SimpleNamespace(name="Oat & Honey", category="food", hide_name=False, logo_url=None)
+    assert identity(None, brand).name == "A food brand"
+    assert identity(None, brand, "introduced").name == "Oat & Honey"
 
 
 def test_masked_names_and_descriptions():
@@ -287,3 +320,13 @@ def test_a_label_promises_only_what_many_senders_observed():
     # One loud group among many is capped at a 30th of the requests: it cannot set the figure.
     loud = rows + [("Great fit", False, "loud")] * 2000
     assert round(10 * label_promises(loud)["Great fit"]["share"]) >= 3
+
+
+def test_a_brand_kept_without_its_account_is_not_taken_for_the_viewers_own():
+    from types import SimpleNamespace
+
+    from tandem.domain.identity import Looker, identity
+
+    kept = SimpleNamespace(name="Secret Oats", category="food", hide_name=True, logo_url="/assets/x.png")
+    shown = identity(Looker(names_shown=True), kept, "introduced")
+    assert (shown.name, shown.logo_url) == ("A food brand", None)

@@ -51,13 +51,19 @@ def test_messages_are_trimmed_required_and_limited():
 
 
 def test_hidden_names_read_as_their_category_until_connected():
-    """Requests use the one masking rule of brand profiles (tandem.domain.brand_profile)."""
-    from tandem.domain.brand_profile import display_name
+    """Requests use the one identity rule (tandem.domain.identity)."""
+    from types import SimpleNamespace
 
-    assert display_name("Oat & Co", "food & drink", False) == "A food & drink brand"
-    assert display_name("Oat & Co", "outdoors", False) == "An outdoors brand"
-    assert display_name("Oat & Co", " ", False) == "A brand"
-    assert display_name("Oat & Co", "food", True) == "Oat & Co"
+    from tandem.domain.identity import identity
+
+    def shown(category: str, relation: str) -> str:
+        kept = SimpleNamespace(name="Oat & Co", category=category, hide_name=True, logo_url=None)
+        return identity(None, kept, relation).name
+
+    assert shown("food & drink", "introduced") == "A food & drink brand"
+    assert shown("outdoors", "introduced") == "An outdoors brand"
+    assert shown(" ", "introduced") == "A brand"
+    assert shown("food", "connected") == "Oat & Co"
     assert not hasattr(rules, "masked_name")  # one rule, not two
 
 
@@ -106,9 +112,9 @@ def test_resend_refusal_names_the_brand_and_the_date_until_the_wait_is_over():
     assert rules.resend_refusal("Oat & Honey", allowed, allowed) is None
     assert rules.resend_refusal("Oat & Honey", allowed, allowed + 86400) is None
     assert rules.resend_refusal("Oat & Honey", None, NOV_22_2026_1430) is None  # never closed
-    from tandem.domain.brand_profile import display_name
+    from tandem.domain.brand_profile import masked_name
 
-    masked = display_name("Oat & Honey", "food", visible=False)
+    masked = masked_name("food")
     assert rules.resend_refusal(masked, allowed, NOV_22_2026_1430) == (
         "You can send A food brand a new request from 22 Dec 2026."
     )

@@ -142,3 +142,75 @@ def test_routes_write_nothing_themselves():
         if isinstance(node, ast.Call) and is_write(node)
     ]
     assert writes == []
+
+
+# The one owner of rights (issue 38): the account types, the rules and the service that reads
+# their inputs. Nothing else compares a user's access with the feature-only type.
+RIGHTS_OWNER = {
+    PACKAGE / "domain/account_types.py",
+    PACKAGE / "domain/entitlements.py",
+    PACKAGE / "services/entitlements.py",
+}
+FEATURE_TEST = re.compile(r"""access\s*[!=]=\s*["']feature["']|["']feature["']\s*[!=]=\s*\S*access""")
+
+
+def test_no_feature_only_test_outside_the_rights_owner():
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in [*PACKAGE.rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
+        if path not in RIGHTS_OWNER
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if FEATURE_TEST.search(line)
+    ]
+    assert found == []
+
+
+def test_no_route_module_imports_the_store():
+    """Routes get their caller as a Viewer from the door (chalicelib.door, issue 38): they name
+    the reads of their use case and make one call; none of them reads or names a stored item."""
+    routes = sorted((ROOT / "functions/api/chalicelib/routes").glob("*.py"))
+    users = [
+        str(path.relative_to(ROOT))
+        for path in routes
+        if any(name == "tandem.store" or name.startswith("tandem.store.") for name in _imports(path))
+    ]
+    assert routes and users == []
+
+
+def test_one_identity_builder():
+    """How a brand appears to a viewer (name, logo, description, nameVisible) is decided in
+    tandem.domain.identity alone: no service or route applies a mask or re-tests visibility."""
+    masks = re.compile(
+        r"(?<![.\w])(masked_name|masked_description|masked_text|display_name|name_visible)\(|brand_profile\.(masked_\w+|display_name|name_visible)\("
+    )
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in [*(PACKAGE / "services").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if masks.search(line)
+    ]
+    assert found == []
+    builders = [p.name for p in (PACKAGE / "domain").rglob("*.py") if "def identity(" in p.read_text()]
+    assert builders == ["identity.py"]
+
+
+def test_the_domain_has_no_circle():
+    """No module of tandem.domain imports itself back through others (at any depth, imports
+    inside functions included): the rules read bottom-up."""
+    domain = {
+        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in (PACKAGE / "domain").rglob("*.py")
+    }
+
+    def targets(path: Path) -> set[str]:
+        names = _imports(path)
+        return {m for m in domain if m in names or any(n.startswith(m + ".") for n in names)}
+
+    graph = {name: targets(path) - {name} for name, path in domain.items()}
+    # a package's __init__ importing its own submodules is no circle
+    graph = {n: {t for t in ts if not t.startswith(n + ".")} for n, ts in graph.items()}
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start])
+
+    assert sorted(name for name in graph if reaches(name, name, {name})) == []

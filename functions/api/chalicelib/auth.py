@@ -26,7 +26,9 @@ from tandem.config import settings
 from tandem.domain import account_types
 from tandem.errors import Forbidden, SessionEnded, Unauthorized
 from tandem.observability import logger
-from tandem.services import accounts, tokens
+from tandem.services import accounts, credits, tokens
+from tandem.services import viewer as viewers
+from tandem.services.viewer import Reads, Viewer
 from tandem.store.items import get_many
 from tandem.store.models import Brand, Key, TandemModel, User
 
@@ -214,3 +216,27 @@ def admin_only(request) -> User:  # noqa: ANN001
         raise Forbidden("Only Tandem admins can do that")
     logger.thread_safe_append_keys(user=user.user_id)
     return user
+
+
+def viewer_for(request, reads: Reads, params: dict[str, str], path_brand: str | None = None) -> Viewer:  # noqa: ANN001
+    """The door: the caller checked and the use case's declared `reads` made with it (one
+    BatchGetItem; the account's brands and buckets at the same time when declared), as a Viewer."""
+    alongside: Alongside = {}
+    if reads.brands:
+        alongside["brands"] = Brand.of_account
+    if reads.buckets:
+        alongside["buckets"] = credits.buckets
+
+    def also(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
+        return reads.keys(brand_id, account_id, params)
+
+    member = member_for_brand(request, path_brand, need_brand=reads.brand, also=also, alongside=alongside)
+    return viewers.make(
+        member.user,
+        member.brand,
+        member.found,
+        reads,
+        brands=(member.owned or []) if reads.brands else (),
+        buckets=member.alongside.get("buckets"),
+        impersonated_by=member.impersonated_by,
+    )

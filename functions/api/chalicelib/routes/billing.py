@@ -1,95 +1,78 @@
 """Billing routes (issue 12; shapes in docs/api.md and BILLING_CONTRACT.md): products, the
 payment-processing page's status, webhooks in progress, the portal, payment links and the
-yearly upgrade. Each checks the member and their brand first (member_for_brand), then asks
-tandem.services.billing."""
+yearly upgrade. Each checks the member and their brand at the door (with the account: tandem.services.viewer
+ACCOUNT), then asks tandem.services.billing."""
 
 from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import Member, member_for_brand
-from chalicelib.http import json_body, route
+from chalicelib.door import route
+from chalicelib.http import json_body
 from tandem.observability import count_event
-from tandem.store.models import Account
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
 
-def _member() -> Member:
-    from tandem.services import entitlements
-
-    return member_for_brand(bp.current_request, also=entitlements.with_account)
-
-
-def _account(member: Member) -> Account | None:
-    return member.item(Account, member.user.account_id)
-
-
-@route(bp, "/products", methods=["GET"])
-def get_products() -> dict:
+@route(bp, "/products", methods=["GET"], reads=reads.ACCOUNT)
+def get_products(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    member = _member()
-    return billing.products(_account(member), member.user, member.brand, create_customer=False)
+    return billing.products(viewer.account, viewer.user, viewer.brand, create_customer=False)
 
 
-@route(bp, "/products", methods=["POST"])
-def post_products() -> dict:
+@route(bp, "/products", methods=["POST"], reads=reads.ACCOUNT)
+def post_products(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    member = _member()
     body = json_body(bp.current_request)
-    return billing.products(_account(member), member.user, member.brand, body.get("redirect"))
+    return billing.products(viewer.account, viewer.user, viewer.brand, body.get("redirect"))
 
 
-@route(bp, "/checkout", methods=["POST"])
-def post_checkout() -> dict:
+@route(bp, "/checkout", methods=["POST"], reads=reads.ACCOUNT)
+def post_checkout(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    member = _member()
     body = json_body(bp.current_request)
     session = billing.checkout(
-        _account(member), member.user, member.brand, body.get("priceId"), body.get("redirect")
+        viewer.account, viewer.user, viewer.brand, body.get("priceId"), body.get("redirect")
     )
     count_event("CheckoutSessionCreated")  # the member is sent to Stripe Checkout
     return session
 
 
-@route(bp, "/stripe/payment-status/{checkoutSessionId}", methods=["GET"])
-def payment_status(checkoutSessionId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
+@route(bp, "/stripe/payment-status/{checkoutSessionId}", methods=["GET"], reads=reads.ACCOUNT)
+def payment_status(viewer: Viewer, checkoutSessionId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
     from tandem.services import billing
 
-    member = _member()
-    return billing.payment_status(_account(member), checkoutSessionId)
+    return billing.payment_status(viewer.account, checkoutSessionId)
 
 
-@route(bp, "/users/webhooks-in-progress", methods=["GET"])
-def webhooks_in_progress() -> dict:
+@route(bp, "/users/webhooks-in-progress", methods=["GET"], reads=reads.ACCOUNT)
+def webhooks_in_progress(viewer: Viewer) -> dict:
     from tandem.services import billing, stripe_events
 
-    member = _member()
-    return stripe_events.in_progress(billing.customers_of(_account(member)))
+    return stripe_events.in_progress(billing.customers_of(viewer.account))
 
 
-@route(bp, "/users/stripe-portal-url", methods=["GET"])
-def portal_url() -> dict:
+@route(bp, "/users/stripe-portal-url", methods=["GET"], reads=reads.ACCOUNT)
+def portal_url(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    member = _member()
-    return billing.portal_url(_account(member))
+    return billing.portal_url(viewer.account)
 
 
-@route(bp, "/payment-link/{kind}", methods=["GET"])
-def payment_link(kind: str) -> dict:
+@route(bp, "/payment-link/{kind}", methods=["GET"], reads=reads.ACCOUNT)
+def payment_link(viewer: Viewer, kind: str) -> dict:
     from tandem.services import billing
 
-    member = _member()
-    return billing.payment_link(kind, member.user, member.brand)
+    return billing.payment_link(kind, viewer.user, viewer.brand)
 
 
-@route(bp, "/users/yearly-upgrade", methods=["GET"])
-def yearly_upgrade() -> dict:
+@route(bp, "/users/yearly-upgrade", methods=["GET"], reads=reads.ACCOUNT)
+def yearly_upgrade(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    member = _member()
-    return billing.yearly_upgrade(_account(member))
+    return billing.yearly_upgrade(viewer.account, viewer.user)

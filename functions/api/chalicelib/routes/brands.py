@@ -4,115 +4,84 @@ from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import Member, member_for_brand
-from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
-from tandem.errors import Forbidden
-from tandem.store.models import Account, Brand
+from chalicelib.door import route
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
 
-def _own_brand(member: Member, raw_id: str) -> Brand:
-    """A brand of the caller's account named in the path (whichever brand is selected)."""
-    brand_id = brand_id_param(raw_id)
-    for brand in member.brands:
-        if int(brand.brand_id) == brand_id:
-            return brand
-    raise Forbidden("You don't have access to this brand")
-
-
-@route(bp, "/brands/options", methods=["GET"])
-def options() -> dict:
+@route(bp, "/brands/options", methods=["GET"], reads=reads.CALLER)
+def options(viewer: Viewer) -> dict:
     from tandem.domain import brand_profile
 
-    member_for_brand(bp.current_request, need_brand=False)
     return brand_profile.options()
 
 
-@route(bp, "/brands", methods=["GET"])
-def list_brands() -> dict:
+@route(bp, "/brands", methods=["GET"], reads=reads.USER_BRANDS)
+def list_brands(viewer: Viewer) -> dict:
     from tandem.services import brands
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return {"brands": [brands.profile_json(b) for b in member.brands]}
+    return brands.account_brands(viewer)
 
 
-@route(bp, "/brands", methods=["POST"])
-def create_brand() -> Response:
+@route(bp, "/brands", methods=["POST"], reads=reads.CALLER)
+def create_brand(viewer: Viewer) -> Response:
     from tandem.services import brands
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    brand, run_id = brands.create_profile(member.user.account_id, json_body(bp.current_request))
-    return Response(
-        body={"brand": brands.profile_json(brand), "runId": run_id, "notice": brands.name_notice(brand)},
-        status_code=201,
-        headers=dict(JSON_HEADERS),
-    )
+    body = brands.create(viewer, json_body(bp.current_request))
+    return Response(body=body, status_code=201, headers=dict(JSON_HEADERS))
 
 
-@route(bp, "/brands/{brandId}", methods=["GET"])
-def get_brand(brandId: str) -> dict:  # noqa: N803 (the API's parameter name)
+@route(bp, "/brands/{brandId}", methods=["GET"], reads=reads.USER_BRANDS)
+def get_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803 (the API's parameter name)
     from tandem.services import brands
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return {"brand": brands.profile_json(_own_brand(member, brandId))}
+    return brands.own_profile(viewer, brand_id_param(brandId))
 
 
-@route(bp, "/brands/{brandId}", methods=["PUT"])
-def update_brand(brandId: str) -> dict:  # noqa: N803
+@route(bp, "/brands/{brandId}", methods=["PUT"], reads=reads.USER_BRANDS)
+def update_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803
     from tandem.services import brands
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    brand = _own_brand(member, brandId)
-    brand, run_id = brands.update_profile(brand, json_body(bp.current_request))
-    return {"brand": brands.profile_json(brand), "runId": run_id, "notice": brands.name_notice(brand)}
+    return brands.update(viewer, brand_id_param(brandId), json_body(bp.current_request))
 
 
-@route(bp, "/brands/{brandId}/logo", methods=["POST"])
-def logo_upload(brandId: str) -> dict:  # noqa: N803
+@route(bp, "/brands/{brandId}/logo", methods=["POST"], reads=reads.USER_BRANDS)
+def logo_upload(viewer: Viewer, brandId: str) -> dict:  # noqa: N803
     from tandem.services import brands
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    brand = _own_brand(member, brandId)
-    return brands.logo_upload(brand, json_body(bp.current_request))
+    return brands.upload_logo(viewer, brand_id_param(brandId), json_body(bp.current_request))
 
 
-@route(bp, "/brand/{otherBrandId}", methods=["GET"])
-def public_brand(otherBrandId: str) -> dict:  # noqa: N803
+@route(bp, "/brand/{otherBrandId}", methods=["GET"], reads=reads.SEES)
+def public_brand(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     """Any brand, as the selected brand (X-Brand-Id) sees it."""
-    from tandem.services import entitlements, matches, visibility
+    from tandem.services import matches
 
-    def also(brand_id: int | None, account_id: str) -> list:
-        return entitlements.with_account(brand_id, account_id) + visibility.keys(brand_id)
-
-    member = member_for_brand(bp.current_request, also=also)
-    other_id = brand_id_param(otherBrandId)
-    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
-    return matches.public_view(viewer, other_id, member.found)
+    return matches.public_view(viewer, brand_id_param(otherBrandId))
 
 
-@route(bp, "/brands/{brandId}/block", methods=["POST"])
-def block_brand(brandId: str) -> dict:  # noqa: N803
+@route(bp, "/brands/{brandId}/block", methods=["POST"], reads=reads.ACTING)
+def block_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803
     """Block another brand (the path's brand: not one of the caller's) as the selected brand
     (X-Brand-Id): both ways, silently."""
     from tandem.services import trust
 
-    member = member_for_brand(bp.current_request)
-    return trust.block(member.brand, brand_id_param(brandId), json_body(bp.current_request))
+    return trust.block(viewer.brand, brand_id_param(brandId), json_body(bp.current_request))
 
 
-@route(bp, "/brands/{brandId}/block", methods=["DELETE"])
-def unblock_brand(brandId: str) -> dict:  # noqa: N803
+@route(bp, "/brands/{brandId}/block", methods=["DELETE"], reads=reads.ACTING)
+def unblock_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803
     from tandem.services import trust
 
-    member = member_for_brand(bp.current_request)
-    return trust.unblock(member.brand, brand_id_param(brandId))
+    return trust.unblock(viewer.brand, brand_id_param(brandId))
 
 
-@route(bp, "/brands/{brandId}/report", methods=["POST"])
-def report_brand(brandId: str) -> Response:  # noqa: N803
+@route(bp, "/brands/{brandId}/report", methods=["POST"], reads=reads.ACTING)
+def report_brand(viewer: Viewer, brandId: str) -> Response:  # noqa: N803
     from tandem.services import trust
 
-    member = member_for_brand(bp.current_request)
-    result = trust.report(member.brand, member.user, brand_id_param(brandId), json_body(bp.current_request))
+    result = trust.report(viewer.brand, viewer.user, brand_id_param(brandId), json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))

@@ -1,51 +1,27 @@
-"""GET dashboard and dashboard/{brand}. What the dashboard reads with the caller is the
-service's to say (tandem.services.dashboard.with_caller and ALONGSIDE)."""
+"""GET dashboard and dashboard/{brand}. What the dashboard reads with the caller is declared in
+tandem.services.viewer (DASHBOARD): the account, what is new to the brand, its Pitch Area
+feature, and at the same time the account's brands and credit buckets."""
 
 from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import Member, member_for_brand
-from chalicelib.http import route
-from tandem.store.models import Account, BrandSeen
-from tandem.store.pitch import FeatureSlot
+from chalicelib.door import route
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
 
-def build(member: Member) -> dict:
-    """The dashboard from what member_for_brand read with the caller."""
+@route(bp, "/dashboard", methods=["GET"], reads=reads.DASHBOARD)
+def get_dashboard(viewer: Viewer) -> dict:
     from tandem.services import dashboard
 
-    if member.brand is None:
-        return dashboard.build(None, [])
-    brand_id = int(member.brand.brand_id)
-    return dashboard.build(
-        member.brand,
-        member.brands,
-        account=member.item(Account, member.user.account_id),
-        seen=member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id),
-        buckets=member.alongside.get("buckets"),
-        feature_slot=member.item(FeatureSlot, brand_id),
-        feature_only=member.user.access == "feature",
-    )
+    return dashboard.build(viewer)
 
 
-@route(bp, "/dashboard", methods=["GET"])
-def get_dashboard() -> dict:
+@route(bp, "/dashboard/{brand}", methods=["GET"], reads=reads.DASHBOARD_OF_BRAND, brand_param="brand")
+def get_brand_dashboard(viewer: Viewer, brand: str) -> dict:
     from tandem.services import dashboard
 
-    request = bp.current_request
-    return build(
-        member_for_brand(request, need_brand=False, also=dashboard.with_caller, alongside=dashboard.ALONGSIDE)
-    )
-
-
-@route(bp, "/dashboard/{brand}", methods=["GET"])
-def get_brand_dashboard(brand: str) -> dict:
-    from tandem.services import dashboard
-
-    request = bp.current_request
-    return build(
-        member_for_brand(request, path_brand=brand, also=dashboard.with_caller, alongside=dashboard.ALONGSIDE)
-    )
+    return dashboard.build(viewer)

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from chalice import Blueprint
 
-from chalicelib.auth import caller, member_for_brand
-from chalicelib.http import brand_id_param, route
+from chalicelib.auth import caller
+from chalicelib.door import route
+from chalicelib.http import brand_id_param
 from tandem.domain import account_types as areas
-from tandem.store.models import Account
-
-if TYPE_CHECKING:
-    from tandem.services.matches import Viewer
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
-
-
-def _acting() -> tuple[Viewer, frozenset[int]]:
-    """The viewer, and the brands hidden from it (blocked either way, suspended:
-    tandem.services.visibility), read in the caller's check."""
-    from tandem.services import entitlements, matches, visibility
-
-    def also(brand_id: int | None, account_id: str) -> list:
-        return entitlements.with_account(brand_id, account_id) + visibility.keys(brand_id)
-
-    member = member_for_brand(bp.current_request, also=also)
-    viewer = matches.viewer_for(member.brand, member.item(Account, member.user.account_id))
-    return viewer, visibility.hidden_from(int(member.brand.brand_id), member.found)
 
 
 @route(bp, "/matches", methods=["GET"], area=areas.MATCHES)
@@ -41,36 +25,32 @@ def list_matches() -> dict:
     return matches.list_matches(who.brand_id, which, brand_ids, access=who)
 
 
-@route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"], area=areas.MATCHES)
-def save(otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
+@route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"], area=areas.MATCHES, reads=reads.SEES)
+def save(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
     from tandem.services import matches
 
-    viewer, hidden = _acting()
-    return matches.set_saved(viewer, brand_id_param(otherBrandId), True, hidden)
+    return matches.set_saved(viewer, brand_id_param(otherBrandId), True)
 
 
-@route(bp, "/matches/{otherBrandId}/saved", methods=["DELETE"], area=areas.MATCHES)
-def unsave(otherBrandId: str) -> dict:  # noqa: N803
+@route(bp, "/matches/{otherBrandId}/saved", methods=["DELETE"], area=areas.MATCHES, reads=reads.SEES)
+def unsave(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import matches
 
-    viewer, hidden = _acting()
-    return matches.set_saved(viewer, brand_id_param(otherBrandId), False, hidden)
+    return matches.set_saved(viewer, brand_id_param(otherBrandId), False)
 
 
-@route(bp, "/matches/{otherBrandId}/dismissed", methods=["PUT"], area=areas.MATCHES)
-def dismiss(otherBrandId: str) -> dict:  # noqa: N803
+@route(bp, "/matches/{otherBrandId}/dismissed", methods=["PUT"], area=areas.MATCHES, reads=reads.SEES)
+def dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import matches
 
-    viewer, hidden = _acting()
-    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), True, hidden)
+    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), True)
 
 
-@route(bp, "/matches/{otherBrandId}/dismissed", methods=["DELETE"], area=areas.MATCHES)
-def undo_dismiss(otherBrandId: str) -> dict:  # noqa: N803
+@route(bp, "/matches/{otherBrandId}/dismissed", methods=["DELETE"], area=areas.MATCHES, reads=reads.SEES)
+def undo_dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import matches
 
-    viewer, hidden = _acting()
-    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False, hidden)
+    return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False)
 
 
 @route(bp, "/brands/search", methods=["GET"], area=areas.MATCHES)

@@ -8,22 +8,19 @@ import time
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, json_body, route
+from chalicelib.door import route
+from chalicelib.http import JSON_HEADERS, json_body
 from tandem.errors import TandemError, ValidationError
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
 
-def _user_id() -> str:
-    return member_for_brand(bp.current_request, need_brand=False).user.user_id
-
-
-@route(bp, "/notifications/options", methods=["GET"])
-def options() -> dict:
+@route(bp, "/notifications/options", methods=["GET"], reads=reads.CALLER)
+def options(viewer: Viewer) -> dict:
     from tandem.services import notification_settings
 
-    _user_id()
     return notification_settings.options()
 
 
@@ -33,18 +30,18 @@ def _timezone_offset() -> str | None:
     return (bp.current_request.headers or {}).get("x-timezone-offset")
 
 
-@route(bp, "/notifications/user", methods=["GET"])
-def user_settings() -> dict:
+@route(bp, "/notifications/user", methods=["GET"], reads=reads.CALLER)
+def user_settings(viewer: Viewer) -> dict:
     from tandem.services import notification_settings
 
-    return notification_settings.of_user(_user_id(), timezone_offset=_timezone_offset())
+    return notification_settings.of_user(viewer.user.user_id, timezone_offset=_timezone_offset())
 
 
-@route(bp, "/notifications/user", methods=["PUT"])
-def update_user_settings() -> dict:
+@route(bp, "/notifications/user", methods=["PUT"], reads=reads.CALLER)
+def update_user_settings(viewer: Viewer) -> dict:
     from tandem.services import notification_settings
 
-    user_id = _user_id()
+    user_id = viewer.user.user_id
     return notification_settings.update(
         user_id, json_body(bp.current_request), timezone_offset=_timezone_offset()
     )
@@ -84,85 +81,84 @@ def one_click_unsubscribe(token: str) -> dict:
     return {"source": item.source, "message": f"You won't get {label} emails any more."}
 
 
-@route(bp, "/browser-notifications/vapid-public-key", methods=["GET"])
-def vapid_public_key() -> dict:
+@route(bp, "/browser-notifications/vapid-public-key", methods=["GET"], reads=reads.CALLER)
+def vapid_public_key(viewer: Viewer) -> dict:
     from tandem.services import push
 
-    _user_id()
     return {"publicKey": push.public_key()}
 
 
-@route(bp, "/browser-notifications/subscribe", methods=["POST"])
-def subscribe() -> Response:
+@route(bp, "/browser-notifications/subscribe", methods=["POST"], reads=reads.CALLER)
+def subscribe(viewer: Viewer) -> Response:
     from tandem.services import push
 
-    user_id = _user_id()
+    user_id = viewer.user.user_id
     body = json_body(bp.current_request)
     raw = body.get("subscription", body) if isinstance(body.get("subscription"), dict) else body
     push.subscribe(user_id, raw)
     return Response(body={"subscribed": True}, status_code=201, headers=dict(JSON_HEADERS))
 
 
-@route(bp, "/browser-notifications/send-test", methods=["POST"])
-def send_test() -> dict:
+@route(bp, "/browser-notifications/send-test", methods=["POST"], reads=reads.CALLER)
+def send_test(viewer: Viewer) -> dict:
     from tandem.services import push
 
-    user_id = _user_id()
+    user_id = viewer.user.user_id
     body = json_body(bp.current_request)
     if not body:
         raise ValidationError("Send the test notification's title, body and url.")
     return push.send_test(user_id, body)
 
 
-@route(bp, "/notifications/sign-in-links", methods=["GET"])
-def sign_in_links_get() -> dict:
+@route(bp, "/notifications/sign-in-links", methods=["GET"], reads=reads.CALLER)
+def sign_in_links_get(viewer: Viewer) -> dict:
     from tandem.services import sign_in_links
 
-    return sign_in_links.settings_of(member_for_brand(bp.current_request, need_brand=False).user)
+    return sign_in_links.settings_of(viewer.user)
 
 
-@route(bp, "/notifications/sign-in-links", methods=["PUT"])
-def sign_in_links_put() -> dict:
+@route(bp, "/notifications/sign-in-links", methods=["PUT"], reads=reads.CALLER)
+def sign_in_links_put(viewer: Viewer) -> dict:
     from tandem.services import sign_in_links
 
-    user = member_for_brand(bp.current_request, need_brand=False).user
+    user = viewer.user
     return sign_in_links.set_enabled(user, json_body(bp.current_request))
 
 
-@route(bp, "/slack/status", methods=["GET"])
-def slack_status() -> dict:
+@route(bp, "/slack/status", methods=["GET"], reads=reads.CALLER)
+def slack_status(viewer: Viewer) -> dict:
     from tandem.services import slack_connection
 
-    return slack_connection.status(_user_id())
+    return slack_connection.status(viewer.user.user_id)
 
 
-@route(bp, "/slack/auth", methods=["GET"])
-def slack_auth() -> dict:
+@route(bp, "/slack/auth", methods=["GET"], reads=reads.CALLER)
+def slack_auth(viewer: Viewer) -> dict:
     from tandem.services import slack_connection
 
-    return slack_connection.auth_url(_user_id())
+    return slack_connection.auth_url(viewer.user.user_id)
 
 
-@route(bp, "/slack/channels", methods=["GET"])
-def slack_channels() -> dict:
+@route(bp, "/slack/channels", methods=["GET"], reads=reads.CALLER)
+def slack_channels(viewer: Viewer) -> dict:
     from tandem.services import slack_connection
 
-    return slack_connection.channels(_user_id())
+    return slack_connection.channels(viewer.user.user_id)
 
 
-@route(bp, "/slack/select-channel", methods=["POST"])
-def slack_select_channel() -> dict:
+@route(bp, "/slack/select-channel", methods=["POST"], reads=reads.CALLER)
+def slack_select_channel(viewer: Viewer) -> dict:
     from tandem.services import slack_connection
 
-    user_id = _user_id()
+    user_id = viewer.user.user_id
     return slack_connection.select_channel(user_id, json_body(bp.current_request))
 
 
-@route(bp, "/slack/disconnect", methods=["POST"])
-def slack_disconnect() -> dict:
+@route(bp, "/slack/disconnect", methods=["POST"], reads=reads.CALLER)
+def slack_disconnect(viewer: Viewer) -> dict:
     from tandem.services import slack_connection
 
-    return slack_connection.disconnect(_user_id())
+    return slack_connection.disconnect(viewer.user.user_id)
 
 
 @route(bp, "/slack/callback", public=True, methods=["GET"])

@@ -1,15 +1,18 @@
 """The Pitch Area: features (a brand's featured opportunity), pitches to them, and the admin
-approval of features. Every route acts as the selected brand (`X-Brand-Id`, checked by
-`member_for_brand`); the admin routes need a Tandem admin (`admin_only`)."""
+approval of features. Every member route acts as the selected brand (`X-Brand-Id`, checked at
+the door with what its use case reads: tandem.services.viewer); the admin routes need a Tandem
+admin (`admin_only`)."""
 
 from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import Member, admin_only, member_for_brand
-from chalicelib.http import JSON_HEADERS, json_body, route
-from tandem.store.models import Account
-from tandem.store.pitch import FeatureSlot
+from chalicelib.auth import admin_only
+from chalicelib.door import route
+from chalicelib.http import JSON_HEADERS, json_body
+from tandem.domain import account_types as areas
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
@@ -20,89 +23,55 @@ def _query(name: str) -> str | None:
     return value if value else None
 
 
-def _member(with_slot: bool = False) -> tuple[Member, Account | None]:
-    """The caller, with the account (names shown by subscription; billing's record) read in the
-    same call, and the brand's Pitch Area slot when `with_slot` (the pitch service says which)."""
-    from tandem.services import entitlements, pitch, visibility
-
-    read = pitch.with_slot if with_slot else entitlements.with_account
-
-    def also(brand_id: int | None, account_id: str) -> list:
-        return read(brand_id, account_id) + visibility.keys(brand_id)  # hidden brands' features
-
-    member = member_for_brand(bp.current_request, also=also)
-    return member, member.item(Account, member.user.account_id)
-
-
-def _hidden(member: Member) -> frozenset[int]:
-    from tandem.services import visibility
-
-    return visibility.hidden_from(int(member.brand.brand_id), member.found)
-
-
-@route(bp, "/pitch", methods=["GET"])
-def list_features() -> dict:
+@route(bp, "/pitch", methods=["GET"], reads=reads.SEES)
+def list_features(viewer: Viewer) -> dict:
     from tandem.services import pitch
 
-    member, account = _member()
-    return pitch.list_live(
-        account,
-        member.user.account_id,
-        _query("kind"),
-        _query("category"),
-        _query("cursor"),
-        hidden=_hidden(member),
-    )
+    return pitch.list_live(viewer, _query("kind"), _query("category"), _query("cursor"))
 
 
-@route(bp, "/pitch", methods=["POST"])
-def create_feature() -> Response:
+@route(bp, "/pitch", methods=["POST"], reads=reads.ACTING)
+def create_feature(viewer: Viewer) -> Response:
     from tandem.services import pitch
 
-    member = member_for_brand(bp.current_request)
-    result = pitch.create(member.brand, member.user, json_body(bp.current_request))
+    result = pitch.create(viewer, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 
-@route(bp, "/pitch/mine", methods=["GET"])
-def my_features() -> dict:
+@route(bp, "/pitch/mine", methods=["GET"], reads=reads.PITCH_MINE)
+def my_features(viewer: Viewer) -> dict:
     from tandem.services import pitch
 
-    member, account = _member(with_slot=True)
-    return pitch.mine(member.brand, account, member.item(FeatureSlot, int(member.brand.brand_id)))
+    return pitch.mine(viewer)
 
 
-@route(bp, "/pitch/{featureId}", methods=["GET"])
-def get_feature(featureId: str) -> dict:  # noqa: N803 (the API's parameter name)
+@route(bp, "/pitch/{featureId}", methods=["GET"], reads=reads.SEES)
+def get_feature(viewer: Viewer, featureId: str) -> dict:  # noqa: N803 (the API's parameter name)
     from tandem.services import pitch
 
-    member, account = _member()
-    return pitch.view(featureId, member.brand, account, hidden=_hidden(member))
+    return pitch.view(viewer, featureId)
 
 
-@route(bp, "/pitch/{featureId}", methods=["DELETE"])
-def end_feature(featureId: str) -> dict:  # noqa: N803
+@route(bp, "/pitch/{featureId}", methods=["DELETE"], reads=reads.ACTING)
+def end_feature(viewer: Viewer, featureId: str) -> dict:  # noqa: N803
     from tandem.services import pitch
 
-    member = member_for_brand(bp.current_request)
-    return pitch.end(featureId, member.brand)
+    return pitch.end(viewer, featureId)
 
 
-@route(bp, "/pitch/{featureId}/pitch", methods=["POST"])
-def pitch_to_feature(featureId: str) -> Response:  # noqa: N803
+@route(bp, "/pitch/{featureId}/pitch", methods=["POST"], area=areas.PITCHING, reads=reads.CREDITS)
+def pitch_to_feature(viewer: Viewer, featureId: str) -> Response:  # noqa: N803
     from tandem.services import pitch
 
-    member = member_for_brand(bp.current_request)
-    result = pitch.pitch(featureId, member.brand, json_body(bp.current_request))
+    result = pitch.pitch(viewer, featureId, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 
-@route(bp, "/pitch/{featureId}/checkout", methods=["POST"])
-def feature_checkout(featureId: str) -> dict:  # noqa: N803
+@route(bp, "/pitch/{featureId}/checkout", methods=["POST"], reads=reads.ACCOUNT)
+def feature_checkout(viewer: Viewer, featureId: str) -> dict:  # noqa: N803
     from tandem.services import pitch
 
-    member, account = _member()
-    return pitch.checkout(featureId, member.brand, member.user, account, json_body(bp.current_request))
+    return pitch.checkout(viewer, featureId, json_body(bp.current_request))
 
 
 @route(bp, "/admin/features", methods=["GET"])

@@ -1,17 +1,20 @@
 """Connection requests, connections, declines, and the email quick-action links.
 
-Every private route acts as the selected brand (`X-Brand-Id`, checked by `member_for_brand`);
-a request of another brand is 404, a request of the brand in the wrong role is 403.
+Every private route acts as the selected brand (`X-Brand-Id`, checked at the door,
+chalicelib.door); a request of another brand is 404, a request of the brand in the wrong role
+is 403. Each names what its use case reads with the caller (tandem.services.viewer).
 """
 
 from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import Member, caller, member_for_brand
-from chalicelib.http import JSON_HEADERS, brand_id_param, json_body, route
+from chalicelib.auth import caller
+from chalicelib.door import route
+from chalicelib.http import JSON_HEADERS, brand_id_param, json_body
 from tandem.domain import account_types as areas
-from tandem.store.models import Account, BrandSeen, Key, TandemModel
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
@@ -22,102 +25,48 @@ def _query(name: str) -> str | None:
     return value if value else None
 
 
-def _with_news(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """The lists read what is new to the brand and the account (whose plan says whether names
-    are shown) with the caller's check (one BatchGetItem)."""
-    from tandem.services import visibility
-
-    account = [(Account, Account.key(account_id))] + visibility.keys(brand_id)
-    return account + ([(BrandSeen, BrandSeen.key(brand_id))] if brand_id is not None else [])
-
-
-def _lister() -> tuple[Member, int, BrandSeen]:
-    member = member_for_brand(bp.current_request, also=_with_news)
-    brand_id = int(member.brand.brand_id)
-    return member, brand_id, member.item(BrandSeen, brand_id) or BrandSeen.at(brand_id)
-
-
-def _hidden(member: Member) -> frozenset[int]:
-    """Blocked (either way) and suspended brands, read with the caller (tandem.services.visibility)."""
-    from tandem.services import visibility
-
-    return visibility.hidden_from(int(member.brand.brand_id), member.found)
-
-
-def _sees_names(member: Member) -> bool:
-    from tandem.services import entitlements
-
-    return entitlements.sees_brand_names(member.item(Account, member.user.account_id))
-
-
-@route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS)
-def send_request() -> Response:
+@route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS, reads=reads.CREDITS)
+def send_request(viewer: Viewer) -> Response:
     from tandem.services import requests
 
-    member = member_for_brand(bp.current_request)
-    result = requests.send(member.brand, json_body(bp.current_request))
+    result = requests.send(viewer, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 
-@route(bp, "/requests", methods=["GET"])
-def list_requests() -> dict:
+@route(bp, "/requests", methods=["GET"], reads=reads.LISTS)
+def list_requests(viewer: Viewer) -> dict:
     from tandem.services import requests
 
-    member, brand_id, seen = _lister()
-    return requests.list_requests(
-        brand_id,
-        _query("box") or "received",
-        _query("cursor"),
-        seen=seen,
-        sees_names=_sees_names(member),
-        hidden=_hidden(member),
-    )
+    return requests.list_requests(viewer, _query("box") or "received", _query("cursor"))
 
 
-@route(bp, "/requests/{requestId}", methods=["GET"])
-def get_request(requestId: str) -> dict:  # noqa: N803 (the API's parameter name)
+@route(bp, "/requests/{requestId}", methods=["GET"], reads=reads.SEES)
+def get_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803 (the API's parameter name)
     from tandem.services import requests
 
-    member = member_for_brand(bp.current_request, also=_with_news)
-    return requests.view(
-        requestId, int(member.brand.brand_id), sees_names=_sees_names(member), hidden=_hidden(member)
-    )
+    return requests.view(viewer, requestId)
 
 
-def _visibility(brand_id: int | None, _account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    from tandem.services import visibility
-
-    return visibility.keys(brand_id)
-
-
-def _act(action: str, request_id: str) -> dict:
+def _act(viewer: Viewer, action: str, request_id: str) -> dict:
     from tandem.services import requests
 
-    member = member_for_brand(bp.current_request, also=_visibility)
     body = json_body(bp.current_request) if action == "decline" else None
-    return requests.act(
-        action,
-        request_id,
-        member.brand,
-        body,
-        feature_only=member.user.access == "feature",
-        hidden=_hidden(member),
-    )
+    return requests.act(viewer, action, request_id, body)
 
 
-@route(bp, "/requests/{requestId}/accept", methods=["POST"])
-def accept_request(requestId: str) -> dict:  # noqa: N803
-    return _act("accept", requestId)
+@route(bp, "/requests/{requestId}/accept", methods=["POST"], reads=reads.CREDITS)
+def accept_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803
+    return _act(viewer, "accept", requestId)
 
 
-@route(bp, "/requests/{requestId}/decline", methods=["POST"])
-def decline_request(requestId: str) -> dict:  # noqa: N803
-    return _act("decline", requestId)
+@route(bp, "/requests/{requestId}/decline", methods=["POST"], reads=reads.CREDITS)
+def decline_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803
+    return _act(viewer, "decline", requestId)
 
 
-@route(bp, "/requests/{requestId}/cancel", methods=["POST"], area=areas.SEND_REQUESTS)
-def cancel_request(requestId: str) -> dict:  # noqa: N803
-    return _act("cancel", requestId)
+@route(bp, "/requests/{requestId}/cancel", methods=["POST"], area=areas.SEND_REQUESTS, reads=reads.CREDITS)
+def cancel_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803
+    return _act(viewer, "cancel", requestId)
 
 
 @route(bp, "/connections", methods=["GET"], area=areas.CONNECTIONS)
@@ -128,27 +77,18 @@ def list_connections() -> dict:
     return requests.list_connections(who.brand_id, _query("cursor"), access=who)
 
 
-@route(bp, "/connections/{otherBrandId}", methods=["GET"], area=areas.CONNECTIONS)
-def get_connection(otherBrandId: str) -> dict:  # noqa: N803
+@route(bp, "/connections/{otherBrandId}", methods=["GET"], area=areas.CONNECTIONS, reads=reads.SEES)
+def get_connection(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import requests
 
-    member = member_for_brand(bp.current_request, also=_visibility)
-    return requests.connection_with(int(member.brand.brand_id), brand_id_param(otherBrandId), _hidden(member))
+    return requests.connection_with(viewer, brand_id_param(otherBrandId))
 
 
-@route(bp, "/declines", methods=["GET"], area=areas.DECLINES)
-def list_declines() -> dict:
+@route(bp, "/declines", methods=["GET"], area=areas.DECLINES, reads=reads.LISTS)
+def list_declines(viewer: Viewer) -> dict:
     from tandem.services import requests
 
-    member, brand_id, seen = _lister()
-    return requests.list_declines(
-        brand_id,
-        _query("dir") or "out",
-        _query("cursor"),
-        seen=seen,
-        sees_names=_sees_names(member),
-        hidden=_hidden(member),
-    )
+    return requests.list_declines(viewer, _query("dir") or "out", _query("cursor"))
 
 
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["GET"], public=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import member_for_brand
-from chalicelib.http import JSON_HEADERS, client_ip, json_body, path_text, route
+from chalicelib.door import route
+from chalicelib.http import JSON_HEADERS, client_ip, json_body, path_text
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
@@ -94,11 +96,11 @@ def setup_password() -> dict:
     return auth.setup_password(_body(), client_ip(bp.current_request))
 
 
-@route(bp, "/users/logout-everywhere", methods=["POST"])
-def logout_everywhere() -> dict:
+@route(bp, "/users/logout-everywhere", methods=["POST"], reads=reads.CALLER)
+def logout_everywhere(viewer: Viewer) -> dict:
     from tandem.services import auth
 
-    return auth.sign_out_everywhere(member_for_brand(bp.current_request, need_brand=False).user)
+    return auth.sign_out_everywhere(viewer.user)
 
 
 @route(bp, "/users/instant-login", public=True, methods=["POST"])
@@ -108,90 +110,79 @@ def instant_login() -> dict:
     return auth.instant_login(_body())
 
 
-@route(bp, "/users", methods=["GET"])
-def login_check() -> dict:
+@route(bp, "/users", methods=["GET"], reads=reads.CALLER)
+def login_check(viewer: Viewer) -> dict:
     from tandem.services import auth
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return auth.login_check(member.user, member.brand)
+    return auth.login_check(viewer.user, viewer.brand)
 
 
-@route(bp, "/users/check-brand/{brandId}", methods=["GET"])
-def check_brand(brandId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
+@route(bp, "/users/check-brand/{brandId}", methods=["GET"], reads=reads.ACTING, brand_param="brandId")
+def check_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
     from tandem.services import auth
 
-    member = member_for_brand(bp.current_request, path_brand=brandId)
-    return auth.login_check(member.user, member.brand)
+    return auth.login_check(viewer.user, viewer.brand)
 
 
-@route(bp, "/users/confirm-email/resend", methods=["GET"])
-def resend_confirmation() -> dict:
+@route(bp, "/users/confirm-email/resend", methods=["GET"], reads=reads.CALLER)
+def resend_confirmation(viewer: Viewer) -> dict:
     from tandem.services import auth
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return auth.resend_confirmation(member.user)
+    return auth.resend_confirmation(viewer.user)
 
 
-@route(bp, "/users/profile", methods=["GET"])
-def my_profile() -> dict:
+@route(bp, "/users/profile", methods=["GET"], reads=reads.CALLER)
+def my_profile(viewer: Viewer) -> dict:
     from tandem.services import profile
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return profile.view(member.user)
+    return profile.view(viewer.user)
 
 
-@route(bp, "/users/profile", methods=["PUT"])
-def change_name() -> dict:
+@route(bp, "/users/profile", methods=["PUT"], reads=reads.CALLER)
+def change_name(viewer: Viewer) -> dict:
     from tandem.services import profile
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return profile.change_name(member.user, _body())
+    return profile.change_name(viewer.user, _body())
 
 
-@route(bp, "/users/profile/email", methods=["PUT"])
-def change_email() -> dict:
+@route(bp, "/users/profile/email", methods=["PUT"], reads=reads.CALLER)
+def change_email(viewer: Viewer) -> dict:
     from tandem.services import profile
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return profile.change_email(member.user, _body())
+    return profile.change_email(viewer.user, _body())
 
 
-@route(bp, "/users/change-password", methods=["POST"])
-def change_password() -> dict:
+@route(bp, "/users/change-password", methods=["POST"], reads=reads.CALLER)
+def change_password(viewer: Viewer) -> dict:
     from tandem.services import profile
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return profile.change_password(member.user, _body())
+    return profile.change_password(viewer.user, _body())
 
 
-@route(bp, "/users/stop-welcome-emails/{email}", methods=["GET"])
-def stop_welcome_emails(email: str) -> dict:
+@route(bp, "/users/stop-welcome-emails/{email}", methods=["GET"], reads=reads.CALLER)
+def stop_welcome_emails(viewer: Viewer, email: str) -> dict:
     from tandem.services import onboarding
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return onboarding.stop_welcome_emails(member.user, path_text(email))
+    return onboarding.stop_welcome_emails(viewer.user, path_text(email))
 
 
-@route(bp, "/users/action/welcome", methods=["POST"])
-def welcome_done() -> dict:
+@route(bp, "/users/action/welcome", methods=["POST"], reads=reads.CALLER)
+def welcome_done(viewer: Viewer) -> dict:
     from tandem.services import onboarding
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return onboarding.finish(member.user, "welcome")
+    return onboarding.finish(viewer.user, "welcome")
 
 
-@route(bp, "/users/action/brand-visibility-pupup", methods=["POST"])
-def brand_visibility_popup_done() -> dict:
+@route(bp, "/users/action/brand-visibility-pupup", methods=["POST"], reads=reads.CALLER)
+def brand_visibility_popup_done(viewer: Viewer) -> dict:
     from tandem.services import onboarding
 
-    member = member_for_brand(bp.current_request, need_brand=False)
-    return onboarding.finish(member.user, "brand-visibility-popup")
+    return onboarding.finish(viewer.user, "brand-visibility-popup")
 
 
-@route(bp, "/users/blocked", methods=["GET"])
-def blocked_brands() -> dict:
+@route(bp, "/users/blocked", methods=["GET"], reads=reads.SEES)
+def blocked_brands(viewer: Viewer) -> dict:
     """The brands the selected brand (X-Brand-Id) blocked (/account/blocked)."""
     from tandem.services import trust
 
-    member = member_for_brand(bp.current_request, also=trust.with_blocks)
-    return trust.list_blocked(member.brand, member.found)
+    return trust.list_blocked(viewer)

@@ -42,6 +42,9 @@ export const OWN = {
   payWith: 'credits',
   paid: true,
   refusedReason: null,
+  // the owner's rights as the server answers them (override where a test's feature may be ended)
+  canEnd: false,
+  canWithdraw: false,
 } as const;
 
 export const NO_FEATURE_DONE = {

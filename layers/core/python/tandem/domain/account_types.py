@@ -16,6 +16,7 @@ MATCHES = "matches"  # match lists, save / dismiss, match runs
 CONNECTIONS = "connections"
 DECLINES = "declines"
 SEND_REQUESTS = "send-requests"  # sending a connection request, cancelling a sent one
+PITCHING = "pitching"  # pitching to a feature (1 credit; the credits info's canPitch)
 COLLAB_IDEAS = "collab-ideas"
 VIDEO_GUIDES = "video-guides"
 
@@ -24,16 +25,25 @@ AREAS: dict[str, str] = {  # area -> what the member reads in the refusal
     CONNECTIONS: "Connections",
     DECLINES: "Declines",
     SEND_REQUESTS: "Sending connection requests",
+    PITCHING: "Pitching to a feature",
     COLLAB_IDEAS: "Collab Ideas",
     VIDEO_GUIDES: "Video Guides",
 }
 
 FEATURE_ONLY = "feature"
 EXCLUDED: dict[str, frozenset[str]] = {
-    FEATURE_ONLY: frozenset({MATCHES, CONNECTIONS, DECLINES, SEND_REQUESTS, COLLAB_IDEAS, VIDEO_GUIDES}),
+    FEATURE_ONLY: frozenset(
+        {MATCHES, CONNECTIONS, DECLINES, SEND_REQUESTS, PITCHING, COLLAB_IDEAS, VIDEO_GUIDES}
+    ),
 }
 
 NOT_INCLUDED_CODE = "not_in_account"
+
+
+def is_feature_only(access: str | None) -> bool:
+    """The user type 'feature' (SPEC section 6): the one test of it (tandem.domain.entitlements
+    folds it into every right; nothing else compares a user's access with it)."""
+    return access == FEATURE_ONLY
 
 
 class NotIncluded(Forbidden):
@@ -52,7 +62,8 @@ def refusal(access: str, area: str | None) -> str | None:
     """The message for a user of `access` asking for `area`, or None when it is included."""
     if includes(access, area):
         return None
-    return f"{AREAS[area]} {'is' if area == SEND_REQUESTS else 'are'} not included in a feature-only account."
+    verb = "is" if area in (SEND_REQUESTS, PITCHING) else "are"
+    return f"{AREAS[area]} {verb} not included in a feature-only account."
 
 
 def check(access: str, area: str | None) -> None:

@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 
 from tandem.domain import matching
 from tandem.domain.countries import COUNTRY_NAMES
-from tandem.domain.entitlements import NAMES_SHOWN_GLOBALLY
 from tandem.errors import ValidationError
 
 # ---------------------------------------------------------------- option lists
@@ -395,18 +394,11 @@ def logo_key_belongs(brand_id: int, key: Any) -> bool:
     return bool(match) and int(match.group(1)) == brand_id
 
 
-# ---------------------------------------------------------------- names in Matches
+# ---------------------------------------------------------------- masked names and texts
 
-# Brand names are shown in Matches on this platform (SPEC section 1), to subscribers
-# (NAMES_SHOWN_GLOBALLY, imported above from tandem.domain.entitlements).
-
-
-def name_visible(*, same_account: bool, connected: bool, viewer_subscribed: bool, hides_name: bool) -> bool:
-    """Whether a viewer sees another brand's name: always their own and connected brands';
-    otherwise only with a subscription, and only when the brand does not hide its name."""
-    if same_account or connected:
-        return True
-    return NAMES_SHOWN_GLOBALLY and viewer_subscribed and not hides_name
+# WHETHER a brand's name is shown to a viewer is decided in tandem.domain.identity alone (the
+# plan's names shown, NAMES_SHOWN_GLOBALLY included, come folded in from entitlements); these
+# are the masks it applies.
 
 
 def masked_name(category: str) -> str:
@@ -420,11 +412,6 @@ def masked_name(category: str) -> str:
 def logo_url(logo_key: str | None) -> str | None:
     """Logos are served from the assets bucket under /assets/ (CloudFront; the local server)."""
     return f"/assets/{logo_key}" if logo_key else None
-
-
-def display_name(name: str, category: str, visible: bool) -> str:
-    """The one masking rule: a brand's name where the viewer may see it, else masked_name."""
-    return name if visible else masked_name((category or "").strip())
 
 
 NAME_MASK = "This brand"

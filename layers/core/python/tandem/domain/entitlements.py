@@ -332,10 +332,23 @@ class Rights:
         )
 
 
-def names_shown(plan: Plan) -> bool:
+def names_shown(plan: Plan, feature_only: bool) -> bool:
     """Other brands' names in Matches, brand pages, the Pitch Area and requests sent (unless a
-    brand hides its name): with a plan in force, awaiting approval included."""
-    return NAMES_SHOWN_GLOBALLY and plan.in_force
+    brand hides its name): with a plan in force, awaiting approval included; never to a
+    feature-only account (it has no Matches). The one definition: Rights.names_shown is it."""
+    return NAMES_SHOWN_GLOBALLY and plan.in_force and not feature_only
+
+
+def may_require_approval(plan: Plan, feature_only: bool, approval: str | None) -> bool:
+    """An admin may make a member's next plan wait for a team member's approval: no plan in
+    force, not asked already (or refused), and not a feature-only account (it buys features)."""
+    return not plan.in_force and not feature_only and approval is None
+
+
+def is_feature_only(access: str | None, stripe: StripePart) -> bool:
+    """The account is feature-only: its user type says so, or billing's sync found only a paid
+    feature product (tandem.domain.billing)."""
+    return account_types.is_feature_only(access) or stripe.status == FEATURE_ONLY
 
 
 def rights(
@@ -355,7 +368,7 @@ def rights(
     live = [b for b in buckets if b.valid_from <= now < b.valid_to]
     usable = sum(b.available for b in live)
     gifted_only = bool(live) and all(b.kind == "gifted" for b in live)
-    feature_only = feature_only or stripe.status == FEATURE_ONLY
+    feature_only = feature_only or is_feature_only(None, stripe)
     in_force = plan.in_force
     if feature_only:
         state = FEATURE_ONLY
@@ -389,7 +402,7 @@ def rights(
         state=state,
         plan=plan,
         feature_only=feature_only,
-        names_shown=not feature_only and names_shown(plan),
+        names_shown=names_shown(plan, feature_only),
         can_send=can_send,
         can_feature=not feature_only and (in_force or usable > 0),
         not_allowed_message=not_allowed,

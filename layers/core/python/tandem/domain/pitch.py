@@ -170,6 +170,17 @@ def effective_status(status: str, expires_at: int | None, now: int) -> str:
     return status
 
 
+def may_end(status: str, expires_at: int | None, now: int) -> bool:
+    """Its owner may end a live feature early (no refund, as the feature terms say)."""
+    return effective_status(status, expires_at, now) == LIVE
+
+
+def may_withdraw(status: str, expires_at: int | None, now: int, paid: bool) -> bool:
+    """Its owner may withdraw a feature awaiting approval only while nothing was paid for it
+    (credits pay at once; a paid feature product's term has not begun, an admin decides it)."""
+    return effective_status(status, expires_at, now) == PENDING and not paid
+
+
 def pitch_refusal(status: str, expires_at: int | None, now: int, own: bool) -> str | None:
     """Why a brand may not pitch to a feature, or None."""
     if own:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tandem.store.models import Brand, Key, TandemModel
+from tandem.store.models import Brand, Key, TandemModel, User
 
 
 class Access(Protocol):
@@ -19,7 +19,8 @@ class Access(Protocol):
         ...
 
     def verify(self, found: dict[Key, Any], brand: Brand | None) -> Any:
-        """Raise Unauthorized / Forbidden unless the caller may act as `brand`."""
+        """Raise Unauthorized / Forbidden unless the caller may act as `brand`; else the
+        verified caller (its `user`)."""
         ...
 
 
@@ -27,6 +28,6 @@ def keys_of(access: Access | None) -> list[tuple[type[TandemModel], Key]]:
     return access.keys() if access is not None else []
 
 
-def verify(access: Access | None, found: dict[Key, Any], brand: Brand | None) -> None:
-    if access is not None:
-        access.verify(found, brand)
+def verify(access: Access | None, found: dict[Key, Any], brand: Brand | None) -> User | None:
+    """The caller checked against `brand`: its user (None when there is no caller to check)."""
+    return access.verify(found, brand).user if access is not None else None

@@ -32,6 +32,7 @@ REASON_MAX = 1000
 MESSAGE_MAX = 300
 NOT_WAITING = "This member's subscription is not waiting for approval."
 HAS_PLAN = "This member already has a plan; approval applies to a new plan."
+NO_APPROVAL = "This member's next plan already waits for approval, or they have no plan to approve."
 NOTHING_PAID = "This member has not paid anything yet."
 GONE_CURSOR = "This list has changed. Please reload it."
 PLAN_NAMES = {"monthly": "monthly", "yearly": "yearly", "fixed_term": "3-month access"}
@@ -102,6 +103,7 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
                 "access": u.access,
                 "accountId": u.account_id,
                 "plan": plan_json(account, _holding(account, u)),
+                "canRequireApproval": account is not None and entitlements.can_require_approval(account, u),
             }
             for u in users
             for account in (accounts.get(Account.key(u.account_id)),)
@@ -118,9 +120,8 @@ def _holding(account: Account | None, user: User) -> Any:
     that, not yet backfilled by `index-users`, has its buckets read."""
     if account is None:
         return None
-    feature_only = user.access == "feature"
     held: list[credit_rules.Bucket] = []
-    if not (entitlements.plan(account).in_force or feature_only):
+    if not (entitlements.plan(account).in_force or entitlements.feature_only(user, account)):
         if account.credit_windows is None:
             held = credits.buckets(account.account_id)
         else:  # kinds and windows decide the state; the amounts are not read by it
@@ -130,7 +131,7 @@ def _holding(account: Account | None, user: User) -> Any:
                 )
                 for kind, start, end in account.credit_windows
             ]
-    return entitlements.rights(account, held, feature_only=feature_only)
+    return entitlements.rights(account, held, user=user)
 
 
 def require_approval(admin: User, account_id: str) -> dict[str, Any]:
@@ -139,6 +140,8 @@ def require_approval(admin: User, account_id: str) -> dict[str, Any]:
     if entitlements.status(account) != "none":
         raise Conflict(HAS_PLAN)
     users = sorted(User.of_account(account.account_id), key=lambda u: u.created_at)
+    if not entitlements.can_require_approval(account, users[0] if users else None):
+        raise Conflict(NO_APPROVAL)
     email = users[0].email if users else ""
     update_only(
         Account,
@@ -356,7 +359,7 @@ def refund(admin: User, account_id: str, now: int | None = None) -> dict[str, An
     return {
         "refund": done,
         "plan": plan_json(fresh),
-        "credits": entitlements.credits_of(account.account_id),
+        "credits": entitlements.credits_of(account.account_id, user=None),
     }
 
 
@@ -410,7 +413,7 @@ def grant_plan(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, 
     )
     return {
         "plan": plan_json(_account(account.account_id)),
-        "credits": entitlements.credits_of(account.account_id),
+        "credits": entitlements.credits_of(account.account_id, user=None),
     }
 
 
@@ -423,13 +426,13 @@ def end_granted_plan(admin: User, account_id: str) -> dict[str, Any]:
     audit.record(admin.user_id, "grant.end", account.account_id, {"grant": stored["grant"]})
     return {
         "plan": plan_json(_account(account.account_id)),
-        "credits": entitlements.credits_of(account.account_id),
+        "credits": entitlements.credits_of(account.account_id, user=None),
     }
 
 
 def gift_credits(admin: User, body: dict[str, Any]) -> dict[str, Any]:
     account_id = _grant_credits(body)
-    answer = {"credits": entitlements.credits_of(account_id)}
+    answer = {"credits": entitlements.credits_of(account_id, user=None)}
     audit.record(
         admin.user_id,
         "credits.grant",

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
-from tandem.domain import passwords
+from tandem.domain import account_types, passwords
 from tandem.domain.throttle import Policy, Window
 from tandem.errors import FieldErrors, Gone, ValidationError
 from tandem.observability import count_event
@@ -383,7 +383,7 @@ def login_check(user: User, brand: Brand | None) -> dict[str, Any]:
         "showBrandVisibilityUpdatePupup": not user.brand_visibility_popup_done,
         # The tips tour: non-admin members until they finish or skip it (SPEC section 6)
         "showInstructions": user.access != "admin" and not user.instructions_done,
-        "featureOnly": user.access == "feature",
+        "featureOnly": account_types.is_feature_only(user.access),
         "emailConfirmed": bool(user.email_confirmed),
         "lastWebhookUpdate": _webhook_times(user),
         # The top bar's message for a member already signed in (SPEC section 7: any answer may

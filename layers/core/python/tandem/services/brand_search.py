@@ -124,10 +124,10 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     if cold:  # the shards too, in the same call (the module's note)
         wanted += match_index.first_shard_keys(BATCH_GET_LIMIT - len(wanted))
     found = get_many(wanted)  # call 2
-    caller.verify(access, found, mine.profile)
+    user = caller.verify(access, found, mine.profile)
     if mine.profile is None:
         raise NotFound("Brand not found")
-    viewer = viewer_for(mine.profile, found.get(account_key))
+    viewer = viewer_for(mine.profile, found.get(account_key), user)
     manifest = found.get(MatchIndexManifest.key()) if due else None
     index = cache.current(manifest, now, match_index.search_shards_in(found) if cold else None)
     if due:
@@ -143,7 +143,7 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         # as a match run ranks them; the cards still show the plain fit.
         fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score
         fit = fit * reply.tier_factors(search_rows.reply_tiers(index.flags))
-    page = rules.search(index, query, excluded=excluded, by_name=viewer.subscribed, fit=fit)
+    page = rules.search(index, query, excluded=excluded, by_name=viewer.names_shown, fit=fit)
     ids = [int(index.ids[p]) for p in page.positions]
     labels = dict(
         zip(ids, search_rows.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True)
@@ -162,7 +162,7 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         "matches": cards,
         "total": page.total,
         "nextCursor": rules.make_cursor(query, page.next_offset) if page.next_offset is not None else None,
-        "showingBrandNames": viewer.subscribed,
+        "showingBrandNames": viewer.names_shown,
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }

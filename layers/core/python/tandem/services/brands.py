@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from tandem.errors import NotFound
+from tandem.services.viewer import Viewer
 from tandem.store.models import Brand
 
 
@@ -436,3 +437,35 @@ def logo_upload(brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
         "key": key,
         "maxBytes": brand_profile.LOGO_MAX_BYTES,
     }
+
+
+# ---------------------------------------------------------------- the account's own brands
+
+
+def account_brands(viewer: Viewer) -> dict[str, Any]:
+    """GET brands: the account's brands' profiles (reads: USER_BRANDS)."""
+    return {"brands": [profile_json(b) for b in viewer.brands]}
+
+
+def own_profile(viewer: Viewer, brand_id: int) -> dict[str, Any]:
+    """GET brands/{id}: one of the account's brands (403 for another account's)."""
+    return {"brand": profile_json(viewer.own_brand(brand_id))}
+
+
+def _saved(brand: Brand, run_id: str | None) -> dict[str, Any]:
+    return {"brand": profile_json(brand), "runId": run_id, "notice": name_notice(brand)}
+
+
+def create(viewer: Viewer, body: dict[str, Any]) -> dict[str, Any]:
+    """POST brands: a new brand of the caller's account -> {brand, runId, notice}."""
+    return _saved(*create_profile(viewer.account_id, body))
+
+
+def update(viewer: Viewer, brand_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """PUT brands/{id}: one of the account's brands changed -> {brand, runId, notice}."""
+    return _saved(*update_profile(viewer.own_brand(brand_id), body))
+
+
+def upload_logo(viewer: Viewer, brand_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """POST brands/{id}/logo: an upload URL for one of the account's brands."""
+    return logo_upload(viewer.own_brand(brand_id), body)

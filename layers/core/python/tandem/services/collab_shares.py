@@ -20,6 +20,7 @@ from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import access as caller
 from tandem.services.access import Access
 from tandem.services.requests.present import iso_ms, live_brand_json
+from tandem.services.viewer import Viewer
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest
@@ -75,9 +76,18 @@ def share_json(share: CollabShare | None, brand_id: int) -> dict[str, Any]:
     return answer
 
 
-def share_of(brand_id: int, relation: BrandRelation | None) -> dict[str, Any]:
+def _relation(viewer: Viewer, other_id: int) -> BrandRelation | None:
+    """The viewer's relation to the other brand, read at the door (tandem.services.viewer
+    SHARE); a brand blocked either way or suspended is as a brand it is not connected with."""
+    if other_id in viewer.hidden:
+        return None
+    return viewer.item(BrandRelation, viewer.brand_id, other_id)
+
+
+def share_of(viewer: Viewer, other_id: int) -> dict[str, Any]:
     """GET connections/{brandId}/share."""
-    _, _, share = _connection(relation, brand_id)
+    brand_id = viewer.brand_id
+    _, _, share = _connection(_relation(viewer, other_id), brand_id)
     return {"share": share_json(share, brand_id)}
 
 
@@ -100,11 +110,12 @@ def clean_proposal(body: Any) -> tuple[str, str | None]:
     return summary, idea
 
 
-def propose(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[str, Any]:
+def propose(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
     """POST connections/{brandId}/share: this brand agrees to show the collab with this summary;
     the other brand is asked (again). One PutItem, replacing any earlier proposal or share."""
     summary, idea = clean_proposal(body)
-    request_id, request, _ = _connection(relation, brand_id)
+    brand_id = viewer.brand_id
+    request_id, request, _ = _connection(_relation(viewer, other_id), brand_id)
     from_id = int(request.from_brand_id)
     share = CollabShare(
         *CollabShare.key(request_id),
@@ -122,13 +133,14 @@ def propose(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[st
     return {"share": share_json(share, brand_id)}
 
 
-def agree(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[str, Any]:
+def agree(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
     """POST connections/{brandId}/share/agree {proposedAt}: the other brand's proposal, as this
     brand read it, is agreed; the collab is shared. A proposal changed since is a 409."""
     seen = body.get("proposedAt") if isinstance(body, dict) else None
     if not isinstance(seen, int) or isinstance(seen, bool):
         raise ValidationError("Say which proposal you agree to (proposedAt).")
-    request_id, _, share = _connection(relation, brand_id)
+    brand_id = viewer.brand_id
+    request_id, _, share = _connection(_relation(viewer, other_id), brand_id)
     if share is None:
         raise NotFound(NOTHING_TO_AGREE)
     if share.agreed(brand_id):
@@ -152,10 +164,11 @@ def agree(brand_id: int, relation: BrandRelation | None, body: Any) -> dict[str,
     return {"share": share_json(share, brand_id)}
 
 
-def withdraw(brand_id: int, relation: BrandRelation | None) -> dict[str, Any]:
+def withdraw(viewer: Viewer, other_id: int) -> dict[str, Any]:
     """DELETE connections/{brandId}/share: either brand takes it back (a proposal or a share);
     it leaves member collabs at once."""
-    request_id, _, share = _connection(relation, brand_id)
+    brand_id = viewer.brand_id
+    request_id, _, share = _connection(_relation(viewer, other_id), brand_id)
     if share is None:
         raise NotFound(NOTHING_TO_AGREE)
     CollabShare.at(request_id).delete()

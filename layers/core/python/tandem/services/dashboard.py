@@ -1,46 +1,26 @@
 """The dashboard response of SPEC section 3, with the fields that exist so far.
 
-Three DynamoDB calls with the caller's check: one BatchGetItem of the user, the account, the
-selected brand and what is new to it (BrandSeen: the menu counts and the open match run), the
-account's brands (userBrands) and its credit buckets.
+Three DynamoDB calls, all made at the door with the caller's check (tandem.services.viewer
+DASHBOARD): one BatchGetItem of the user, the account, the selected brand, what is new to it
+(BrandSeen: the menu counts and the open match run) and its Pitch Area feature; the account's
+brands (userBrands) and its credit buckets, at the same time.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tandem.errors import NotFound
 from tandem.services import content, credits, entitlements
-from tandem.store import news
-from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel
-from tandem.store.pitch import FeatureSlot
+from tandem.services.viewer import Viewer
+from tandem.store import models, news
 
 
-def with_caller(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """What the dashboard reads with the caller (one BatchGetItem): the account, what is new to
-    the brand and its Pitch Area feature (credits.featureDone)."""
-    wanted: list[tuple[type[TandemModel], Key]] = [(Account, Account.key(account_id))]
-    if brand_id is not None:
-        wanted.append((BrandSeen, BrandSeen.key(brand_id)))
-        wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
-    return wanted
-
-
-# Read at the same time as the caller's items: the account's brands (userBrands) and its
-# credit buckets. The dashboard waits for one round trip instead of three.
-ALONGSIDE = {"brands": Brand.of_account, "buckets": credits.buckets}
-
-
-def build(
-    brand: Brand | None,
-    user_brands: list[Brand],
-    account: Account | None = None,
-    seen: BrandSeen | None = None,
-    buckets: list | None = None,
-    feature_slot: Any = None,
-    feature_only: bool = False,
-) -> dict[str, Any]:
-    """`account`, `seen`, `buckets`, `feature_slot`: what the caller read already (else read
-    here; the feature slot only when given, as the dashboard route reads it)."""
+def build(viewer: Viewer) -> dict[str, Any]:
+    """The dashboard from what the door read with the caller (tandem.services.viewer.DASHBOARD:
+    the account, what is new to the brand, its Pitch Area feature; the account's brands and
+    credit buckets at the same time)."""
+    brand, user, account = viewer.brand, viewer.user, viewer.account
     if brand is None:  # e.g. a Tandem admin: no brand of their own
         return {
             "menuCounts": dict.fromkeys(("dashboard", "matches", "requests", "connections", "declines"), 0),
@@ -49,21 +29,14 @@ def build(
             "whatsNew": [],
             "matchRunOutstanding": False,
             "matchRunId": None,
-            "credits": entitlements.credits_info(None, []),
-            **_brand_names(None, None),
+            "credits": entitlements.credits_info(None, [], user=user),
+            **_brand_names(viewer),
         }
-    brand_id = int(brand.brand_id)
-    if account is None:
-        account = Account.find(brand.account_id)
-    if seen is None:
-        seen = news.read(brand_id)
+    brand_id = viewer.brand_id
+    seen = viewer.seen if viewer.seen is not None else news.read(brand_id)
     open_run = news.open_run_of(seen)
-    credits_info = entitlements.credits_info(
-        account,
-        buckets if buckets is not None else credits.buckets(brand.account_id),
-        feature_only=feature_only,
-        feature=entitlements.feature_done(feature_slot, account),
-    )
+    held = viewer.buckets if viewer.buckets is not None else credits.buckets(viewer.account_id)
+    credits_info = entitlements.credits_info(account, held, user=user, feature=viewer.feature_done())
     return {
         "menuCounts": {
             "dashboard": 0,
@@ -75,20 +48,29 @@ def build(
         # Suspended by the team (issue 27): the dashboard shows a notice with a way to reply.
         "dashboard": {"brandId": brand_id, "brandName": brand.name, "suspended": bool(brand.suspended)},
         "credits": credits_info,
-        "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in user_brands],
+        "userBrands": [{"id": int(b.brand_id), "name": b.name} for b in viewer.brands],
         "whatsNew": content.whats_new_now(),
         "matchRunOutstanding": open_run is not None,
         "matchRunId": open_run,
-        **_brand_names(brand, account),
+        **_brand_names(viewer),
     }
 
 
-def _brand_names(brand: Brand | None, account: Account | None) -> dict[str, bool]:
+def run_check(viewer: Viewer, run_id: str) -> dict[str, Any]:
+    """GET matching/run-check/{runId}/{brand}: the run's status with the dashboard, both from
+    the door's one read (tandem.services.viewer.RUN_CHECK)."""
+    run = viewer.item(models.MatchRun, viewer.brand_id, run_id)  # None for an unknown or malformed id
+    if run is None:
+        raise NotFound("Match run not found")
+    return {"status": run.status, "message": run.message, "dashboard": build(viewer)}
+
+
+def _brand_names(viewer: Viewer) -> dict[str, bool]:
     """showingBrandNames: this member sees other brands' names in Matches (a subscription);
     showingBrandNamesGlobal: names are shown in Matches platform-wide; brandInfoPublic: the
     selected brand's own name is visible to others (not hidden)."""
     return {
-        "showingBrandNames": brand is not None and entitlements.sees_brand_names(account),
+        "showingBrandNames": viewer.brand is not None and viewer.names_shown,
         "showingBrandNamesGlobal": entitlements.NAMES_SHOWN_GLOBALLY,
-        "brandInfoPublic": brand is not None and not brand.hide_name,
+        "brandInfoPublic": viewer.brand is not None and not viewer.brand.hide_name,
     }

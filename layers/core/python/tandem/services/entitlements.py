@@ -16,16 +16,10 @@ from typing import Any
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
-from tandem.store.models import Account, Key, TandemModel
+from tandem.store.models import Account, User
 
 NEEDS_SUBSCRIPTION = rules.NEEDS_SUBSCRIPTION
 NAMES_SHOWN_GLOBALLY = rules.NAMES_SHOWN_GLOBALLY
-
-
-def with_account(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """What a screen reads with its caller (one BatchGetItem, chalicelib.auth.member_for_brand)
-    to decide the caller's rights: the account (names shown, plan, credits)."""
-    return [(Account, Account.key(account_id))]
 
 
 def _now(now: int | None) -> int:
@@ -57,9 +51,22 @@ def status(account: Account | None, now: int | None = None) -> str:
     return plan(account, now).state
 
 
-def sees_brand_names(account: Account | None, now: int | None = None) -> bool:
-    """Other brands' names are shown to this account (one rule everywhere: entitlements)."""
-    return rules.names_shown(plan(account, now))
+def feature_only(user: User | None, account: Account | None) -> bool:
+    """The caller's account is feature-only (its user type, or billing's sync): read here, from
+    the user and the account, never passed in by a caller."""
+    return rules.is_feature_only(user.access if user is not None else None, stripe_part(account))
+
+
+def sees_brand_names(account: Account | None, user: User | None, now: int | None = None) -> bool:
+    """Other brands' names are shown to this member (one rule everywhere: entitlements); the
+    same answer as `rights(...).names_shown` and the credits info's namesShown."""
+    return rules.names_shown(plan(account, now), feature_only(user, account))
+
+
+def can_require_approval(account: Account | None, user: User | None) -> bool:
+    """The console's canRequireApproval, and what POST admin/accounts/{id}/require-approval asks."""
+    approval = account.billing_approval if account is not None else None
+    return rules.may_require_approval(plan(account), feature_only(user, account), approval)
 
 
 def awaits_approval(account: Account | None, now: int | None = None) -> bool:
@@ -71,16 +78,18 @@ def rights(
     buckets: Sequence[credit_rules.Bucket],
     now: int | None = None,
     *,
-    feature_only: bool = False,
+    user: User | None,
     feature: Mapping[str, Any] | None = None,
 ) -> rules.Rights:
+    """Every right of `user` (None: an account read without its user, e.g. an admin's grant)
+    with `account` and the credits it holds."""
     now = _now(now)
     stripe, tandem = stripe_part(account), tandem_part(account)
     return rules.rights(
         rules.plan_of(stripe, tandem, now),
         buckets,
         now,
-        feature_only=feature_only,
+        feature_only=feature_only(user, account),
         feature=feature,
         stripe=stripe,
         tandem=tandem,
@@ -92,13 +101,13 @@ def credits_info(
     buckets: Sequence[credit_rules.Bucket],
     now: int | None = None,
     *,
-    feature_only: bool = False,
+    user: User | None,
     feature: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """SPEC section 3's Credits info with every field, from what the caller already read."""
     now = _now(now)
     stripe = stripe_part(account)
-    r = rights(account, buckets, now, feature_only=feature_only, feature=feature)
+    r = rights(account, buckets, now, user=user, feature=feature)
     record = (account.billing if account is not None else None) or {}
     return rules.credits_info(
         r,
@@ -118,7 +127,7 @@ def credits_of(
     account_id: str,
     brand_id: int | None = None,
     *,
-    feature_only: bool = False,
+    user: User | None = None,
     now: int | None = None,
 ) -> dict[str, Any]:
     """Credits info read fresh for a call that changed credits: the account and the brand's
@@ -135,7 +144,7 @@ def credits_of(
     account = found.get(Account.key(account_id))
     slot = found.get(FeatureSlot.key(brand_id)) if brand_id is not None else None
     feature = feature_done(slot, account, now) if brand_id is not None else None
-    return credits_info(account, credits.buckets(account_id), now, feature_only=feature_only, feature=feature)
+    return credits_info(account, credits.buckets(account_id), now, user=user, feature=feature)
 
 
 def cancels_of(record: Mapping[str, Any]) -> dict[str, Any] | None:

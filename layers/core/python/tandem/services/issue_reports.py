@@ -6,11 +6,23 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from tandem.errors import ValidationError
+from tandem.config import settings
+from tandem.errors import Forbidden, ValidationError
+from tandem.services.viewer import Viewer
 from tandem.store.models import IssueReport
 
 EMPTY = "Please enter a description"
 MAX_DESCRIPTION = 5000
+
+
+def report_from(viewer: Viewer, body: dict[str, Any]) -> dict[str, str]:
+    """POST issues/report: the developer issue box (admins; everyone in development), and the
+    reply box of a suspended brand's owner on its dashboard notice (issue 27). Reads: USER_BRANDS."""
+    user = viewer.user
+    suspended = not viewer.is_admin and any(b.suspended for b in viewer.brands)
+    if not viewer.is_admin and not settings().is_development and not suspended:
+        raise Forbidden("Only Tandem admins can report issues here")
+    return report(user.user_id, body)
 
 
 def report(user_id: str, body: dict[str, Any]) -> dict[str, str]:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tandem.domain import search, search_rows
+from tandem.domain import account_types, search, search_rows
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
@@ -111,7 +111,7 @@ SEARCH_FIELDS = frozenset({"name", "hide_name"})  # a save of these refreshes th
 def _feature_only(account_id: str) -> bool:
     from tandem.store.models import User
 
-    return any(user.access == "feature" for user in User.of_account(account_id))
+    return any(account_types.is_feature_only(user.access) for user in User.of_account(account_id))
 
 
 def search_row(

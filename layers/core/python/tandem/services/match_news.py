@@ -31,20 +31,14 @@ DAY = 24 * 3600
 
 
 def _visible_names(account: Account | None, viewer_brand: Brand, others: list[Brand]) -> dict[int, dict]:
-    from tandem.domain import brand_profile
-    from tandem.services import entitlements
+    from tandem.domain.identity import identity
+    from tandem.services.viewer import acting_as
 
-    subscribed = entitlements.sees_brand_names(account)
+    viewer = acting_as(viewer_brand, account, None)  # the account, by email: no one user
     items = {}
-    for other in others:
-        visible = brand_profile.name_visible(
-            same_account=other.account_id == viewer_brand.account_id,
-            connected=False,  # a new match is not a connection yet
-            viewer_subscribed=subscribed,
-            hides_name=bool(other.hide_name),
-        )
+    for other in others:  # a new match is not a connection yet
         items[int(other.brand_id)] = {
-            "name": brand_profile.display_name(other.name, other.category or "", visible),
+            "name": identity(viewer, other).name,
             "category": other.category or "",
             "url": mailer.link(f"/matches/brand/{int(other.brand_id)}"),
         }

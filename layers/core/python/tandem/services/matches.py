@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from tandem.domain import brand_profile, reply_time
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
+from tandem.domain.identity import CONNECTED, STRANGER, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import access as caller
-from tandem.services import brands, entitlements, visibility
+from tandem.services import brands, visibility
 from tandem.services.access import Access
 from tandem.services.requests import reply_stats
+from tandem.services.viewer import Viewer, acting_as
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards
+from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards, User
 from tandem.store.partition import BrandItems, brand_items
 
 logger = logging.getLogger(__name__)
@@ -34,51 +35,20 @@ MAX_BRAND_FILTER = 100
 OWN_BRAND_MESSAGE = "That is one of your own brands"
 
 
-@dataclass(frozen=True)
-class Viewer:
-    """The selected brand and what its account may see."""
-
-    brand: Brand
-    subscribed: bool
-
-    @property
-    def brand_id(self) -> int:
-        return int(self.brand.brand_id)
-
-    @property
-    def account_id(self) -> str:
-        return self.brand.account_id
+def viewer_for(brand: Brand, account: Account | None, user: User | None) -> Viewer:
+    """The viewer of a screen that checked its caller in its own second read (list, search)."""
+    return acting_as(brand, account, user)
 
 
-def viewer_for(brand: Brand, account: Account | None = None) -> Viewer:
-    account = account if account is not None else Account.find(brand.account_id)
-    return Viewer(brand=brand, subscribed=entitlements.sees_brand_names(account))
-
-
-def showing_brand_names(account: Account | None) -> bool:
-    """Dashboard `showingBrandNames`: this member sees other brands' names in Matches."""
-    return entitlements.sees_brand_names(account)
-
-
-def _name_visible(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> bool:
-    return brand_profile.name_visible(
-        same_account=other.account_id == viewer.account_id,
-        connected=relation is not None and relation.request_state == rel.CONNECTED,
-        viewer_subscribed=viewer.subscribed,
-        hides_name=bool(other.hide_name),
-    )
-
-
-def _identity(other: Brand, visible: bool) -> dict[str, Any]:
-    """Name, logo and description as this viewer may see them. A masked brand shows neither
-    its logo nor its name inside the description (either would give the name away)."""
+def _identity(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> dict[str, Any]:
+    """Name, logo and description as this viewer may see them (tandem.domain.identity)."""
+    connected = relation is not None and relation.request_state == rel.CONNECTED
+    shown = identity(viewer, other, CONNECTED if connected else STRANGER)
     return {
-        "name": brand_profile.display_name(other.name, other.category or "", visible),
-        "nameVisible": visible,
-        "logoUrl": brand_profile.logo_url(other.logo_key) if visible else None,
-        "description": (other.description or "")
-        if visible
-        else brand_profile.masked_description(other.description or "", other.name, other.website),
+        "name": shown.name,
+        "nameVisible": shown.name_visible,
+        "logoUrl": shown.logo_url,
+        "description": shown.description,
     }
 
 
@@ -141,10 +111,10 @@ def list_matches(
     if account_key is not None:
         wanted.append((Account, account_key))
     found = get_many(wanted)  # call 2
-    caller.verify(access, found, mine.profile)
+    user = caller.verify(access, found, mine.profile)
     if mine.profile is None:
         raise NotFound("Brand not found")
-    viewer = viewer_for(mine.profile, found.get(account_key))
+    viewer = viewer_for(mine.profile, found.get(account_key), user)
     fresh = news.ids(mine.seen, news.MATCHES)
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     cards = []
@@ -177,7 +147,7 @@ def list_matches(
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
-        "showingBrandNames": viewer.subscribed,
+        "showingBrandNames": viewer.names_shown,
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }
@@ -240,11 +210,9 @@ def _other_brand(viewer: Viewer, other_id: int, hidden: frozenset[int] = frozens
     return other
 
 
-def set_saved(
-    viewer: Viewer, other_id: int, saved: bool, hidden: frozenset[int] = frozenset()
-) -> dict[str, bool]:
-    """Save (which also undoes a dismissal) or unsave another brand."""
-    other = _other_brand(viewer, other_id, hidden)
+def set_saved(viewer: Viewer, other_id: int, saved: bool) -> dict[str, bool]:
+    """Save (which also undoes a dismissal) or unsave another brand (reads: SEES)."""
+    other = _other_brand(viewer, other_id, viewer.hidden)
     flags = {"saved": True, "dismissed": False} if saved else {"saved": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if saved:
@@ -262,11 +230,9 @@ def _record_action(me: Brand, other: Brand, kind: str) -> None:
         logger.exception("Could not record a card action", extra={"kind": kind})
 
 
-def set_dismissed(
-    viewer: Viewer, other_id: int, dismissed: bool, hidden: frozenset[int] = frozenset()
-) -> dict[str, bool]:
-    """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal."""
-    other = _other_brand(viewer, other_id, hidden)
+def set_dismissed(viewer: Viewer, other_id: int, dismissed: bool) -> dict[str, bool]:
+    """Dismiss (no longer suggested, no longer saved, not new) or undo a dismissal (reads: SEES)."""
+    other = _other_brand(viewer, other_id, viewer.hidden)
     flags = {"dismissed": True, "saved": False} if dismissed else {"dismissed": False}
     BrandRelation.set_flags(viewer.brand_id, other_id, **flags)
     if dismissed:
@@ -275,16 +241,15 @@ def set_dismissed(
     return {"dismissed": dismissed}
 
 
-def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> dict[str, Any]:
+def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
     """GET brand/{brandId}: any brand as the selected brand sees it. Contact details only for
-    connected brands and the member's own. `hidden`: the caller's check read the
-    visibility items (tandem.services.visibility.keys) with the account."""
+    connected brands and the member's own (reads: SEES)."""
     try:
         other = brands.get_brand(other_id)
     except NotFound:
         raise NotFound("Brand not found") from None
     is_own = other.account_id == viewer.account_id
-    if not is_own and (other_id in visibility.hidden_from(viewer.brand_id, hidden) or other.suspended):
+    if not is_own and (other_id in viewer.hidden or other.suspended):
         raise NotFound(visibility.NOT_FOUND)  # blocked either way, or suspended: as if unknown
     relation = (
         None
@@ -292,8 +257,8 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
         else BrandRelation.find(viewer.brand_id, other_id, consistent=True)
     )
     connected = relation is not None and relation.request_state == rel.CONNECTED
-    visible = _name_visible(viewer, other, relation)
-    identity = _identity(other, visible)
+    shown = _identity(viewer, other, relation)
+    visible = shown["nameVisible"]
     # The match and the brand's reply-time figures in one BatchGetItem.
     found = get_many([(Match, Match.key(viewer.brand_id, other_id)), reply_stats.stats_key(other_id)])
     match = found.get(Match.key(viewer.brand_id, other_id))
@@ -302,11 +267,11 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
     return {
         "brand": {
             "id": other_id,
-            "name": identity["name"],
+            "name": shown["name"],
             "nameVisible": visible,
-            "logoUrl": identity["logoUrl"],
+            "logoUrl": shown["logoUrl"],
             "website": (other.website or None) if visible else None,
-            "description": identity["description"],
+            "description": shown["description"],
             "category": other.category or "",
             "companySize": other.company_size or "",
             # Audience size only where the brand shows who it is (its name).
@@ -329,7 +294,7 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
             "requestId": (relation.request_id if relation else "") or None,
             # After a cancel or decline the sender waits before asking this brand again.
             "waitMessage": request_rules.resend_refusal(
-                identity["name"], relation.resend_at if relation else None, int(time.time())
+                shown["name"], relation.resend_at if relation else None, int(time.time())
             ),
         },
         "match": None if match is None or is_own else _match_json(match),
@@ -356,14 +321,14 @@ def _card(
     """One MatchCard, as Matches and search show it: the other brand as the viewer may see it
     (masking), its fit (`scored`), saved, new, and its reply labels (`labels`: the code a match
     run or the search index keeps, tandem.domain.reply_time)."""
-    identity = _identity(other, _name_visible(viewer, other, relation))
+    shown = _identity(viewer, other, relation)
     return {
         "id": int(other.brand_id),
-        "name": identity["name"],
-        "nameVisible": identity["nameVisible"],
-        "logoUrl": identity["logoUrl"],
+        "name": shown["name"],
+        "nameVisible": shown["nameVisible"],
+        "logoUrl": shown["logoUrl"],
         "category": other.category or "",
-        "description": identity["description"],
+        "description": shown["description"],
         **scored,
         "saved": bool(relation and relation.saved),
         "isNew": is_new,

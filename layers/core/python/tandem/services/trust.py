@@ -15,14 +15,15 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from tandem.domain import brand_profile
 from tandem.domain import relations as rel
+from tandem.domain.identity import NAMED, STRANGER, identity
 from tandem.domain.throttle import Window
 from tandem.errors import Conflict, NotFound, ValidationError
-from tandem.services import entitlements, visibility
+from tandem.services import visibility
+from tandem.services.viewer import Viewer
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, User
+from tandem.store.models import Brand, BrandRelation, User
 from tandem.store.safety import BrandBlocks, ReportEntry, file_report, set_block
 
 OWN_BLOCK = "You can't block one of your own brands"
@@ -99,33 +100,17 @@ def unblock(brand: Brand, other_id: int) -> dict[str, Any]:
     return {"blocked": False}
 
 
-def with_blocks(brand_id: int | None, account_id: str) -> list:
-    """Read with the caller's check for GET users/blocked: the account and the brand's blocks."""
-    wanted: list = [(Account, Account.key(account_id))]
-    if brand_id is not None:
-        wanted.append((BrandBlocks, BrandBlocks.key(brand_id)))
-    return wanted
-
-
-def list_blocked(brand: Brand, found: dict) -> dict[str, Any]:
+def list_blocked(viewer: Viewer) -> dict[str, Any]:
     """GET users/blocked: the brands the selected brand blocked, by name (as the member may see
-    it). Two calls: the caller's check with the blocks, one BatchGetItem of those brands."""
-    blocks = found.get(BrandBlocks.key(int(brand.brand_id)))
+    it). Two calls: the door's (the caller with its blocks: reads SEES), one BatchGetItem of
+    those brands."""
+    blocks = viewer.item(BrandBlocks, viewer.brand_id)
     blocked = visibility.blocked_by_me(blocks)
     named = {int(i) for i in (blocks.named or ())} if blocks is not None else set()
-    sees = entitlements.sees_brand_names(found.get(Account.key(brand.account_id)))
     items = []
     for other in sorted(Brand.find_many(blocked), key=lambda b: int(b.brand_id)) if blocked else []:
-        visible = int(other.brand_id) in named or (sees and not other.hide_name)
-        items.append(
-            {
-                "id": int(other.brand_id),
-                "name": brand_profile.display_name(other.name, other.category or "", visible),
-                "nameVisible": visible,
-                "category": other.category or "",
-                "logoUrl": brand_profile.logo_url(other.logo_key) if visible else None,
-            }
-        )
+        shown = identity(viewer, other, NAMED if int(other.brand_id) in named else STRANGER)
+        items.append({**shown.summary(int(other.brand_id)), "nameVisible": shown.name_visible})
     return {"blocked": items}
 
 

@@ -27,6 +27,8 @@ export interface Member {
   readonly access: string;
   readonly accountId: string;
   readonly plan: Plan;
+  /** The server's rule (entitlements): this member's next plan may be made to wait for approval. */
+  readonly canRequireApproval: boolean;
 }
 
 export interface WaitingAccount {

@@ -6,7 +6,15 @@ import { renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 
 const PLAN_NONE = { status: 'none', plan: null, approval: null, validTo: null };
-const MIA = { id: 'u2', email: 'mia@oat.co', name: 'Mia Oat', access: 'member', accountId: 'acc2', plan: PLAN_NONE };
+const MIA = {
+  id: 'u2',
+  email: 'mia@oat.co',
+  name: 'Mia Oat',
+  access: 'member',
+  accountId: 'acc2',
+  plan: PLAN_NONE,
+  canRequireApproval: true,
+};
 const ZED = {
   id: 'u3',
   email: 'zed@zed.co',
@@ -14,6 +22,7 @@ const ZED = {
   access: 'member',
   accountId: 'acc3',
   plan: { status: 'active', plan: 'monthly', approval: null, validTo: null },
+  canRequireApproval: false,
 };
 const WAITING = {
   accountId: 'acc2',
@@ -165,6 +174,7 @@ describe('Admin console', () => {
       email: 'granted@oat.co',
       accountId: 'acc5',
       plan: { status: 'active', plan: 'granted', source: 'tandem', approval: null, validTo: '2027-02-26T00:00:00Z' },
+      canRequireApproval: false,
     };
     open('/admin/users', { 'GET admin/members': { users: [gifted, granted, MIA], nextCursor: null } });
     const giftRow = within(await screen.findByRole('row', { name: /gift@oat.co/ }));

@@ -5,7 +5,15 @@ import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 
 const PLAN_NONE = { status: 'none', plan: null, approval: null, validTo: null };
-const MIA = { id: 'u2', email: 'mia@oat.co', name: 'Mia Oat', access: 'member', accountId: 'acc2', plan: PLAN_NONE };
+const MIA = {
+  id: 'u2',
+  email: 'mia@oat.co',
+  name: 'Mia Oat',
+  access: 'member',
+  accountId: 'acc2',
+  plan: PLAN_NONE,
+  canRequireApproval: true,
+};
 const ZED = {
   id: 'u3',
   email: 'zed@zed.co',
@@ -13,6 +21,7 @@ const ZED = {
   access: 'member',
   accountId: 'acc3',
   plan: { status: 'active', plan: 'monthly', approval: null, validTo: null },
+  canRequireApproval: false,
 };
 // as the API answers a trial: no validTo in Users' plan, the end in the credits info's plan
 const TRIALLING = { status: 'trialling', plan: 'trial', source: 'tandem', approval: null, validTo: null };
@@ -54,5 +63,19 @@ describe('Admin Users: Grant free trial', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Grant free trial' }));
     expect(await screen.findByText('This member has already had their free trial.')).toBeInTheDocument();
     expect(screen.getByText('No trial granted')).toBeInTheDocument();
+  });
+});
+
+describe('Admin Users: Require approval', () => {
+  it('offers it exactly where the server says the next plan can wait for approval', async () => {
+    // a feature-only account has no plan either, but it buys features: the server says no
+    const featureOnly = { ...MIA, id: 'u9', email: 'feat@oat.co', accountId: 'acc9', access: 'feature', canRequireApproval: false };
+    const asked = { ...MIA, id: 'u8', email: 'asked@oat.co', accountId: 'acc8', plan: { ...PLAN_NONE, approval: 'required' }, canRequireApproval: false };
+    users({ 'GET admin/members': { users: [MIA, featureOnly, asked], nextCursor: null } });
+    const mia = within(await screen.findByRole('row', { name: /mia@oat.co/ }));
+    expect(mia.getByRole('button', { name: 'Require approval' })).toBeInTheDocument();
+    for (const email of [/feat@oat.co/, /asked@oat.co/]) {
+      expect(within(screen.getByRole('row', { name: email })).queryByRole('button', { name: 'Require approval' })).toBeNull();
+    }
   });
 });

@@ -25,8 +25,8 @@ function PlanCell({ member }: { readonly member: Member }) {
 function MemberActions({ member }: { readonly member: Member }) {
   const require = useRequireApproval(member);
   const trial = useGrantTrial(member);
-  // Only a member's (not a feature-only user's) next plan can wait for approval.
-  const canRequire = WITHOUT_PLAN.has(member.plan.status) && member.plan.approval === null && member.access === 'member';
+  // Whether this member's next plan can wait for approval is the server's rule.
+  const canRequire = member.canRequireApproval;
   // A trial is for a member with no plan in force (whether they had one is the server's to say).
   const canGrantTrial = WITHOUT_PLAN.has(member.plan.status) && member.access === 'member';
   const askTrial = async () => {

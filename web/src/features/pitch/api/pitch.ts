@@ -33,7 +33,7 @@ export interface Feature {
   readonly paid?: boolean;
   readonly paymentView?: 'not created' | 'pending approval' | 'paid' | 'live' | 'expired';
   readonly refusedReason?: string | null;
-  /** Only on the owner's own feature, when the server says: it may be ended early / withdrawn now. */
+  /** Only on the owner's own feature: it may be ended early / withdrawn now (the server's rules). */
   readonly canEnd?: boolean;
   readonly canWithdraw?: boolean;
   /** Only on GET pitch/{id}: this brand's pitch to it, and whether it may pitch. */

@@ -98,10 +98,9 @@ function OwnerPanel({ feature, brand }: { readonly feature: Feature; readonly br
   const busy = ending.isPending || checkout.isPending || checkout.isSuccess;
   const open = feature.status === 'pending' || feature.status === 'live';
   // A live feature can be ended early (no refund); one awaiting approval withdrawn only while
-  // nothing was paid for it. The server's canEnd / canWithdraw decide when it sends them; until
-  // it does, the feature's status and payment as it answers them.
-  const withdrawable = feature.canWithdraw ?? (feature.status === 'pending' && feature.paid === false);
-  const endable = feature.canEnd ?? feature.status === 'live';
+  // nothing was paid for it: the server's canEnd / canWithdraw say which, on the owner's own.
+  const withdrawable = feature.canWithdraw === true;
+  const endable = feature.canEnd === true;
   const expires = dayOf(feature.expiresAt);
 
   const end = async () => {

@@ -200,7 +200,7 @@ describe('A feature', () => {
     let ended = false;
     const { user, api } = open('/pitch/f2', {
       'GET pitch/f2': () => ({
-        feature: feature({ id: 'f2', ...OWN, status: ended ? 'ended' : 'live', canPitch: false, pitch: null }),
+        feature: feature({ id: 'f2', ...OWN, status: ended ? 'ended' : 'live', canEnd: !ended, canPitch: false, pitch: null }),
         options: OPTIONS,
       }),
       'DELETE pitch/f2': () => {
@@ -236,7 +236,7 @@ describe('A feature', () => {
     let withdrawn = false;
     const draft = { id: 'f4', ...OWN, approvedAt: null, expiresAt: null, payWith: 'product', paid: false, canPitch: false, pitch: null } as const;
     const { user, api } = open('/pitch/f4', {
-      'GET pitch/f4': () => ({ feature: feature({ ...draft, status: withdrawn ? 'ended' : 'pending' }), options: OPTIONS }),
+      'GET pitch/f4': () => ({ feature: feature({ ...draft, status: withdrawn ? 'ended' : 'pending', canWithdraw: !withdrawn }), options: OPTIONS }),
       'DELETE pitch/f4': () => {
         withdrawn = true;
         return { message: 'Your feature has ended', feature: feature({ ...draft, status: 'ended' }) };

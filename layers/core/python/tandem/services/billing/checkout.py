@@ -103,7 +103,7 @@ def _viewer(
     account: Account | None, user: User, held: list[credit_rules.Bucket], now: int
 ) -> catalogue.Viewer:
     """What the catalogue offers this member: the rights entitlements gives them."""
-    return entitlements.rights(account, held, now, feature_only=user.access == "feature").viewer()
+    return entitlements.rights(account, held, now, user=user).viewer()
 
 
 def _checkout_page(account: Account | None, brand: Brand, redirect: Any) -> tuple[str, str | None]:

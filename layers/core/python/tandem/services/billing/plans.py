@@ -38,9 +38,9 @@ def payment_link(kind: str, user: User, brand: Brand) -> dict[str, str]:
     return {"link": stripe_client.payment_link_url(kind, str(int(brand.brand_id)), user.email)}
 
 
-def yearly_upgrade(account: Account | None) -> dict[str, Any]:
+def yearly_upgrade(account: Account | None, user: User) -> dict[str, Any]:
     record = (account.billing if account else None) or {}
-    r = entitlements.rights(account, [], int(time.time()))
+    r = entitlements.rights(account, [], int(time.time()), user=user)
     if account is None or not r.upgrade_to_yearly or not record.get("subscription_id"):
         raise ValidationError(NOT_MONTHLY)
     from tandem.errors import Conflict

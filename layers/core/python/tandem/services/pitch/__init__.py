@@ -16,11 +16,10 @@ from tandem.services.pitch.lifecycle import checkout, create, end, expire_due
 from tandem.services.pitch.pitching import pitch
 from tandem.services.pitch.present import feature_json, options
 from tandem.services.pitch.reading import list_live, mine, view
-from tandem.services.pitch.records import pitch_request_id, with_slot
+from tandem.services.pitch.records import pitch_request_id
 from tandem.services.pitch.review import admin_list, approve, refuse
 
 __all__ = [
-    "with_slot",
     "admin_list",
     "approve",
     "checkout",

@@ -10,24 +10,27 @@ from typing import Any
 
 from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
+from tandem.domain.identity import Looker
 from tandem.errors import Conflict, Forbidden, NotFound
 from tandem.observability import count_event
 from tandem.services import credits, entitlements
 from tandem.services.pitch.mail import mail_ended
 from tandem.services.pitch.present import feature_json
 from tandem.services.pitch.records import ATTEMPTS, get_feature, invalid, slot_actions, slot_free, summary
+from tandem.services.viewer import Viewer
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, Brand, User
+from tandem.store.models import Account
 from tandem.store.pitch import Feature, FeatureSlot
 
 
-def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
+def create(viewer: Viewer, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
     """POST pitch: submit a feature for approval. Members pay 3 credits in the same
     transaction (two parallel submissions with 4 credits: exactly one); a feature-only account
-    pays billing's feature product afterwards (POST pitch/{id}/checkout)."""
+    pays billing's feature product afterwards (POST pitch/{id}/checkout). Reads: ACTING."""
     now = int(now if now is not None else time.time())
-    feature_only = user.access == "feature"
+    brand, user = viewer.brand, viewer.user
+    feature_only = entitlements.feature_only(user, None)  # pays with the feature product
     try:
         clean = rules.clean_feature(
             body if isinstance(body, dict) else {},
@@ -43,7 +46,7 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
         plan = None
         if clean["pay_with"] == rules.PAY_CREDITS:
             held = credits.buckets(account_id)
-            refusal = entitlements.rights(Account.find(account_id), held, now).refusal(
+            refusal = entitlements.rights(Account.find(account_id), held, now, user=user).refusal(
                 rules.FEATURE_COST, sum(b.available for b in held if b.usable(now))
             )
             plan = credit_rules.pick(held, rules.FEATURE_COST, now)
@@ -87,22 +90,21 @@ def create(brand: Brand, user: User, body: dict[str, Any], now: int | None = Non
         count_event("FeatureCreated")
         # audit.record(user.user_id, "feature.create", feature_id, {}) — not an admin action
         return {
-            "feature": feature_json(feature, viewer_account_id=account_id, sees_names=True, now=now),
-            "credits": entitlements.credits_of(account_id, brand_id, feature_only=feature_only, now=now),
+            "feature": feature_json(feature, viewer=Looker(account_id), now=now),
+            "credits": entitlements.credits_of(account_id, brand_id, user=user, now=now),
         }
     from tandem.services.requests import PaymentNeeded
 
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
 
 
-def checkout(
-    feature_id: str, brand: Brand, user: User, account: Account | None, body: dict[str, Any]
-) -> dict:
+def checkout(viewer: Viewer, feature_id: str, body: dict[str, Any]) -> dict:
     """POST pitch/{id}/checkout: a Checkout Session for billing's feature product (3 or 6
     months, the feature's term) that carries the feature's id; billing's sync records the
     payment (account billing record `features`), and the admin approves it once paid."""
     from tandem.services import billing
 
+    brand, user, account = viewer.brand, viewer.user, viewer.account
     feature = get_feature(feature_id)
     if feature.account_id != brand.account_id or int(feature.brand_id) != int(brand.brand_id):
         raise NotFound(rules.NOT_FOUND)
@@ -141,24 +143,26 @@ def close(feature: Feature, status: str, now: int, extra: list | None = None, re
             )
 
 
-def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]:
+def end(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, Any]:
     """DELETE pitch/{id}: the owner ends its live feature early (no refund, as the feature terms
     say), or withdraws one awaiting approval that nothing was paid for yet (a feature-only
     account's unpaid draft). A paid feature awaiting approval can't be ended: its term has not
     begun, so an early end would take the payment for nothing; an admin approves or refuses it
     (a refusal returns the payment). Another brand's feature: 403, nothing changes."""
     now = int(now if now is not None else time.time())
+    brand = viewer.brand
     feature = get_feature(feature_id)
-    if int(feature.brand_id) != int(brand.brand_id):
+    if int(feature.brand_id) != viewer.brand_id:
         raise Forbidden(rules.NOT_YOURS)
     current = rules.effective_status(feature.status, feature.expires_at, now)
     if current not in rules.OPEN:
         raise Conflict(rules.ALREADY_CLOSED.get(current, rules.ALREADY_CLOSED[rules.ENDED]))
-    if current == rules.PENDING and (
-        feature.pay_with == rules.PAY_CREDITS
-        or entitlements.paid_by_product(Account.find(feature.account_id, consistent=True), feature_id)
-    ):
-        raise Conflict(rules.PAID_NOT_LIVE)
+    if not rules.may_end(feature.status, feature.expires_at, now):
+        paid = feature.pay_with == rules.PAY_CREDITS or entitlements.paid_by_product(
+            Account.find(feature.account_id, consistent=True), feature_id
+        )
+        if not rules.may_withdraw(feature.status, feature.expires_at, now, paid):
+            raise Conflict(rules.PAID_NOT_LIVE)
     try:
         close(feature, rules.ENDED, now)
     except ConditionFailed:
@@ -169,7 +173,7 @@ def end(feature_id: str, brand: Brand, now: int | None = None) -> dict[str, Any]
     feature.status, feature.closed_at = rules.ENDED, now
     return {
         "message": rules.ENDED_MESSAGE,
-        "feature": feature_json(feature, viewer_account_id=brand.account_id, sees_names=True, now=now),
+        "feature": feature_json(feature, viewer=Looker(brand.account_id), now=now),
     }
 
 

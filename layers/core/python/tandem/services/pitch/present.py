@@ -6,6 +6,7 @@ from typing import Any
 
 from tandem.domain import brand_profile
 from tandem.domain import pitch as rules
+from tandem.domain.identity import OWN, STRANGER, Looking, identity
 from tandem.services import entitlements
 from tandem.services.pitch.records import iso
 from tandem.store.models import Account
@@ -27,31 +28,22 @@ def options() -> dict[str, Any]:
 def feature_json(
     feature: Feature,
     *,
-    viewer_account_id: str | None,
-    sees_names: bool,
+    viewer: Looking,
     now: int,
     owner_account: Account | None = None,
 ) -> dict[str, Any]:
-    """A feature as a member sees it: the brand masked by Matches' rule, their own marked."""
-    own = viewer_account_id is not None and feature.account_id == viewer_account_id
+    """A feature as `viewer` sees it: the brand as tandem.domain.identity shows it (Matches'
+    rule), their own marked. `Looker(feature.account_id)`: as its owner sees it."""
+    own = viewer.account_id is not None and feature.account_id == viewer.account_id
     kept = feature.brand
-    visible = brand_profile.name_visible(
-        same_account=own, connected=False, viewer_subscribed=sees_names, hides_name=bool(kept.hide_name)
-    )
+    shown = identity(viewer, kept, OWN if own else STRANGER)
     status = rules.effective_status(feature.status, feature.expires_at, now)
-
-    def text(value: str) -> str:  # a hidden name is hidden in what the brand wrote too
-        return value if visible else brand_profile.masked_text(value, kept.name)
+    text = shown.text  # a hidden name is hidden in what the brand wrote too
 
     answer: dict[str, Any] = {
         "id": feature.feature_id,
-        "brand": {
-            "id": int(kept.id),
-            "name": brand_profile.display_name(kept.name, kept.category or "", visible),
-            "logoUrl": kept.logo_url if visible else None,
-            "category": kept.category or "",
-        },
-        "nameVisible": visible,
+        "brand": shown.summary(int(kept.id)),
+        "nameVisible": shown.name_visible,
         "title": text(feature.title),
         "offer": text(feature.offer),
         "lookingFor": text(feature.looking_for),
@@ -76,6 +68,9 @@ def feature_json(
                 "paid": paid,
                 "paymentView": rules.payment_view(feature.as_dict(), paid, now),
                 "refusedReason": feature.refused_reason,
+                # the owner's rights on it now (DELETE pitch/{id} asks the same two rules)
+                "canEnd": rules.may_end(feature.status, feature.expires_at, now),
+                "canWithdraw": rules.may_withdraw(feature.status, feature.expires_at, now, paid),
             }
         )
     return answer

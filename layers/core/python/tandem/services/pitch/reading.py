@@ -8,26 +8,21 @@ from typing import Any
 from tandem.domain import brand_profile
 from tandem.domain import pitch as rules
 from tandem.errors import NotFound, ValidationError
-from tandem.services import entitlements
 from tandem.services.pitch.present import feature_json, options
 from tandem.services.pitch.records import iso, pitch_request_id
+from tandem.services.viewer import Viewer
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, ConnectionRequest
-from tandem.store.pitch import Feature, FeatureSlot
+from tandem.store.models import ConnectionRequest
+from tandem.store.pitch import Feature
 
 
 def list_live(
-    account: Account | None,
-    viewer_account_id: str,
-    kind: Any = None,
-    category: Any = None,
-    cursor: Any = None,
-    now: int | None = None,
-    hidden: frozenset[int] = frozenset(),
+    viewer: Viewer, kind: Any = None, category: Any = None, cursor: Any = None, now: int | None = None
 ) -> dict[str, Any]:
     """GET pitch: a page of live features, newest approval first (ONE Query; the caller's check
     read the account). Filters: `kind` (a collaboration kind), `category` (the brand's).
-    `hidden`: brands blocked either way or suspended (tandem.services.visibility), left out."""
+    Brands hidden from the viewer (blocked either way, suspended) are left out. Reads: SEES."""
+    account, hidden = viewer.account, viewer.hidden
     now = int(now if now is not None else time.time())
     try:
         kind = rules.check_filter("collaboration kind", kind, brand_profile.COLLAB_KINDS)
@@ -45,12 +40,9 @@ def list_live(
         found, after = Feature.page_with_status(rules.LIVE, rules.PAGE_SIZE, cursor, condition)
     except ValueError:
         raise ValidationError("This list's position is not valid; load it again") from None
-    sees = entitlements.sees_brand_names(account)
     return {
         "features": [
-            feature_json(
-                f, viewer_account_id=viewer_account_id, sees_names=sees, now=now, owner_account=account
-            )
+            feature_json(f, viewer=viewer, now=now, owner_account=account)
             for f in found
             if int(f.brand_id) not in hidden
         ],
@@ -59,17 +51,12 @@ def list_live(
     }
 
 
-def view(
-    feature_id: str,
-    brand: Brand,
-    account: Account | None,
-    now: int | None = None,
-    hidden: frozenset[int] = frozenset(),
-) -> dict[str, Any]:
+def view(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, Any]:
     """GET pitch/{id}: a feature that was live (live, expired, ended) for anyone; one that never
     was (pending, refused, withdrawn before approval) only for its owner.
     `pitch`: this brand's pitch to it, if any (one BatchGetItem of the feature and the pitch)."""
     now = int(now if now is not None else time.time())
+    brand, account, hidden = viewer.brand, viewer.account, viewer.hidden
     if not rules.valid_id(feature_id):
         raise NotFound(rules.NOT_FOUND)
     request_id = pitch_request_id(feature_id, int(brand.brand_id))
@@ -86,8 +73,7 @@ def view(
         raise NotFound(rules.NOT_FOUND)
     answer = feature_json(
         feature,
-        viewer_account_id=brand.account_id,
-        sees_names=entitlements.sees_brand_names(account),
+        viewer=viewer,
         now=now,
         owner_account=account,
     )
@@ -103,19 +89,14 @@ def view(
     return {"feature": answer, "options": options()}
 
 
-def mine(
-    brand: Brand, account: Account | None, slot: FeatureSlot | None, now: int | None = None
-) -> dict[str, Any]:
-    """GET pitch/mine: the brand's features, newest first, and its featureDone."""
+def mine(viewer: Viewer, now: int | None = None) -> dict[str, Any]:
+    """GET pitch/mine: the brand's features, newest first, and its featureDone (reads:
+    PITCH_MINE)."""
     now = int(now if now is not None else time.time())
+    brand, account = viewer.brand, viewer.account
     features = Feature.of_brand(int(brand.brand_id))
     return {
-        "features": [
-            feature_json(
-                f, viewer_account_id=brand.account_id, sees_names=True, now=now, owner_account=account
-            )
-            for f in features
-        ],
-        "featureDone": entitlements.feature_done(slot, account, now),
+        "features": [feature_json(f, viewer=viewer, now=now, owner_account=account) for f in features],
+        "featureDone": viewer.feature_done(now),
         "options": options(),
     }

@@ -8,19 +8,10 @@ from typing import Any
 from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.errors import NotFound, ValidationError
-from tandem.services.entitlements import with_account
-from tandem.store.models import Brand, Key, TandemModel
+from tandem.store.models import Brand
 from tandem.store.pitch import Feature, FeatureSlot
 
 ATTEMPTS = 4
-
-
-def with_slot(brand_id: int | None, account_id: str) -> list[tuple[type[TandemModel], Key]]:
-    """What creating a feature reads with the caller: the account and the brand's slot."""
-    wanted = with_account(brand_id, account_id)
-    if brand_id is not None:
-        wanted.append((FeatureSlot, FeatureSlot.key(brand_id)))
-    return wanted
 
 
 def invalid(errors: dict[str, str]) -> ValidationError:

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from tandem.domain import pitch as rules
+from tandem.domain.identity import Looker
 from tandem.errors import Conflict, ValidationError
 from tandem.observability import count_event, logger
 from tandem.services import audit, entitlements, mailer
@@ -33,9 +34,7 @@ def admin_list(status: Any, now: int | None = None) -> dict[str, Any]:
     answer = []
     for feature in found:
         account = accounts.get(Account.key(feature.account_id))
-        item = feature_json(
-            feature, viewer_account_id=feature.account_id, sees_names=True, now=now, owner_account=account
-        )
+        item = feature_json(feature, viewer=Looker(feature.account_id), now=now, owner_account=account)
         item["brand"]["name"] = feature.brand.name  # admins see every name
         item["accountId"] = feature.account_id
         answer.append(item)
@@ -89,7 +88,7 @@ def approve(feature_id: str, admin: User, now: int | None = None) -> dict[str, A
         },
         {"title": f"{feature.brand.name} is live in the Pitch Area", "body": "Brands can now pitch to you."},
     )
-    return {"feature": feature_json(feature, viewer_account_id=feature.account_id, sees_names=True, now=now)}
+    return {"feature": feature_json(feature, viewer=Looker(feature.account_id), now=now)}
 
 
 def refuse(feature_id: str, admin: User, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:
@@ -132,7 +131,7 @@ def refuse(feature_id: str, admin: User, body: dict[str, Any], now: int | None =
         {"title": "Your feature was not approved", "body": reason},
     )
     return {
-        "feature": feature_json(feature, viewer_account_id=feature.account_id, sees_names=True, now=now),
+        "feature": feature_json(feature, viewer=Looker(feature.account_id), now=now),
         "creditsReturned": returned,
         "payment": payment,
     }

@@ -12,6 +12,7 @@ from typing import Any
 from tandem.domain import requests as rules
 from tandem.errors import ValidationError
 from tandem.services.requests.present import request_json
+from tandem.services.viewer import Viewer
 from tandem.store import boxes, news
 from tandem.store.models import BrandSeen
 
@@ -80,15 +81,9 @@ def _other_of(req: Any, brand_id: int) -> int:
     return int(req.to_brand_id) if int(req.from_brand_id) == brand_id else int(req.from_brand_id)
 
 
-def list_requests(
-    brand_id: int,
-    box: str,
-    cursor: str | None = None,
-    seen: BrandSeen | None = None,
-    sees_names: bool = True,
-    hidden: frozenset[int] = frozenset(),
-) -> dict[str, Any]:
-    """GET requests?box=received|sent: open requests, newest first, 20 a page."""
+def list_requests(viewer: Viewer, box: str, cursor: str | None = None) -> dict[str, Any]:
+    """GET requests?box=received|sent: open requests, newest first, 20 a page (reads: LISTS)."""
+    brand_id, seen, sees_names, hidden = viewer.brand_id, viewer.seen, viewer.names_shown, viewer.hidden
     if box not in ("received", "sent"):
         raise ValidationError("box must be received or sent")
     if box == "received":
@@ -100,16 +95,10 @@ def list_requests(
     )
 
 
-def list_declines(
-    brand_id: int,
-    direction: str,
-    cursor: str | None = None,
-    seen: BrandSeen | None = None,
-    sees_names: bool = True,
-    hidden: frozenset[int] = frozenset(),
-) -> dict[str, Any]:
+def list_declines(viewer: Viewer, direction: str, cursor: str | None = None) -> dict[str, Any]:
     """GET declines?dir=out|in: out = this brand's requests that were declined (new ones are
-    flagged), in = requests this brand declined."""
+    flagged), in = requests this brand declined (reads: LISTS)."""
+    brand_id, seen, sees_names, hidden = viewer.brand_id, viewer.seen, viewer.names_shown, viewer.hidden
     if direction not in (boxes.IN, boxes.OUT):
         raise ValidationError("dir must be in or out")
     kind = news.DECLINES if direction == boxes.OUT else None

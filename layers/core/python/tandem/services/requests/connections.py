@@ -18,6 +18,7 @@ from tandem.services import access as caller
 from tandem.services.access import Access
 from tandem.services.requests.boxes import CURSOR_INVALID, decode_cursor, encode_cursor
 from tandem.services.requests.present import connection_json
+from tandem.services.viewer import Viewer
 from tandem.store import news
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest
@@ -91,15 +92,11 @@ def list_connections(
     return {"items": items, "nextCursor": encode_cursor(list(_order(page[-1]))) if more else None}
 
 
-def connection_with(brand_id: int, other_id: int, hidden: frozenset[int] | None = None) -> dict[str, Any]:
+def connection_with(viewer: Viewer, other_id: int) -> dict[str, Any]:
     """GET connections/{brandId}: the connection with one brand (404 when not connected, or
-    hidden by a block or a suspension). `hidden`: tandem.services.visibility.hidden_from, read
-    with the caller's check (read here when None)."""
-    from tandem.services import visibility
-
-    if hidden is None:
-        hidden = visibility.hidden_from(brand_id)
-    if other_id in hidden:
+    hidden by a block or a suspension; reads: SEES)."""
+    brand_id = viewer.brand_id
+    if other_id in viewer.hidden:
         raise NotFound(NOT_CONNECTED)
     relation = BrandRelation.find(brand_id, other_id, consistent=True)
     if relation is None or relation.request_state != rel.CONNECTED or not relation.request_id:

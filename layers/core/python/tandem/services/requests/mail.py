@@ -7,6 +7,7 @@ import time
 
 from tandem.config import settings
 from tandem.domain import requests as rules
+from tandem.domain.identity import INTRODUCED
 from tandem.integrations.aws import get_secret
 from tandem.observability import logger
 from tandem.services import mailer, notify
@@ -40,7 +41,7 @@ def quick_action_links(
 
 
 def mail_received(req: ConnectionRequest) -> None:
-    sender = brand_json(req.from_brand, visible=False)["name"]
+    sender = brand_json(req.from_brand, INTRODUCED)["name"]
     recipient = req.to_brand.name
     links = quick_action_links(req)
     view_path = f"/requests/received/{int(req.to_brand_id)}/{req.request_id}"
@@ -69,7 +70,7 @@ def mail_received(req: ConnectionRequest) -> None:
 
 def mail_pitch(req: ConnectionRequest) -> None:
     """A pitch reaches the feature's owner (template pitch_received): their received request."""
-    sender = brand_json(req.from_brand, visible=False)["name"]
+    sender = brand_json(req.from_brand, INTRODUCED)["name"]
     view_path = f"/requests/received/{int(req.to_brand_id)}/{req.request_id}"
     title = (req.pitch.as_dict() if hasattr(req.pitch, "as_dict") else dict(req.pitch or {})).get("title")
     deliver(
@@ -132,7 +133,7 @@ def mail_after(req: ConnectionRequest, action: str) -> None:
         )
     elif action == "decline":
         returned = _hold_status(req) == "released"
-        hidden = brand_json(req.to_brand, visible=False)["name"]
+        hidden = brand_json(req.to_brand, INTRODUCED)["name"]
         path = f"/declines/out/{sender_id}"
         deliver(
             req.from_account_id,
@@ -157,7 +158,7 @@ def mail_after(req: ConnectionRequest, action: str) -> None:
 def mail_reminder(req: ConnectionRequest, now: int) -> None:
     """The recipient is reminded of a request still waiting (day 3 and day 10), with the same
     one-click Accept and Decline links as the request email (source requests_received)."""
-    sender = brand_json(req.from_brand, visible=False)["name"]
+    sender = brand_json(req.from_brand, INTRODUCED)["name"]
     recipient = req.to_brand.name
     expires = int(req.expires_at or now)
     links = quick_action_links(req, now, until=expires)
@@ -191,7 +192,7 @@ def mail_expired(req: ConnectionRequest, credit_returned: bool | None = None) ->
     (source request_declined). `credit_returned` None: read the hold to know."""
     if credit_returned is None:
         credit_returned = _hold_status(req) == "released"
-    hidden = brand_json(req.to_brand, visible=False)["name"]
+    hidden = brand_json(req.to_brand, INTRODUCED)["name"]
     path = f"/declines/out/{int(req.from_brand_id)}"
     title = f"{hidden} didn't reply in {rules.EXPIRY_DAYS} days" + (
         "; your credit is back" if credit_returned else ""

@@ -1,5 +1,5 @@
 """How requests and connections read in the API (docs/api.md): RequestItem, BrandSummary,
-contacts. Names are masked by the one rule of tandem.domain.brand_profile.display_name.
+contacts. Names are masked by the one rule of tandem.domain.identity.
 
 Whose name a request shows (issue 21: the same story as Matches): a brand that wrote to you is
 named unless it hides its name (its request introduces it); a brand you wrote to is named as
@@ -13,6 +13,7 @@ from typing import Any
 from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import requests as rules
+from tandem.domain.identity import CONNECTED, INTRODUCED, OWN, STRANGER, Looker, Looking, identity
 from tandem.store.models import Brand, BrandSummaryMap, ConnectionRequest, User
 
 CONTACT_FIELDS = ("name", "email", "phone")
@@ -33,27 +34,15 @@ def summary(brand: Brand) -> BrandSummaryMap:
     )
 
 
-def brand_json(kept: BrandSummaryMap, visible: bool, *, masked: bool = False) -> dict[str, Any]:
-    """A BrandSummary; a masked brand shows no logo either (a logo gives the name away, as in
-    Matches and on brand pages). A brand that hides its name is masked until `visible`;
-    `masked`: the viewer may not see names (entitlements), so it is masked unless `visible`."""
-    shown = visible or (not kept.hide_name and not masked)
-    return {
-        "id": int(kept.id),
-        "name": brand_profile.display_name(kept.name, kept.category or "", shown),
-        "logoUrl": kept.logo_url if shown else None,
-        "category": kept.category or "",
-    }
+def brand_json(kept: BrandSummaryMap, relation: str, viewer: Looking | None = None) -> dict[str, Any]:
+    """A BrandSummary of the brand a request kept, as tandem.domain.identity shows it to
+    `viewer` (None: an email's reader) in that `relation`."""
+    return identity(viewer, kept, relation).summary(int(kept.id))
 
 
 def live_brand_json(brand: Brand) -> dict[str, Any]:
     """A connected brand as it is now (connected brands see each other's names)."""
-    return {
-        "id": int(brand.brand_id),
-        "name": brand.name,
-        "logoUrl": brand_profile.logo_url(brand.logo_key),
-        "category": brand.category or "",
-    }
+    return identity(None, brand, CONNECTED).summary(int(brand.brand_id))
 
 
 def raw_contact(value: Any) -> dict | None:
@@ -93,16 +82,18 @@ def request_json(
     sent = int(req.from_brand_id) == viewer_brand_id
     connected = req.status == rules.ACCEPTED
     other_contact = req.to_contact if sent else req.from_contact
+    looker = Looker(names_shown=sees_names)
+    # the sender reached the recipient itself; the recipient is a stranger to its sender
+    sender = identity(looker, req.from_brand, OWN if sent else CONNECTED if connected else INTRODUCED)
+    recipient = identity(looker, req.to_brand, OWN if not sent else CONNECTED if connected else STRANGER)
     return {
         "id": req.request_id,
         "status": req.status,
         "direction": "sent" if sent else "received",
-        "fromBrand": brand_json(req.from_brand, visible=sent or connected),
-        "toBrand": brand_json(req.to_brand, visible=not sent or connected, masked=sent and not sees_names),
+        "fromBrand": sender.summary(int(req.from_brand.id)),
+        "toBrand": recipient.summary(int(req.to_brand.id)),
         # a sender that hides its name from the recipient is hidden in its message (a pitch) too
-        "message": req.message
-        if sent or connected or not req.from_brand.hide_name
-        else brand_profile.masked_text(req.message or "", req.from_brand.name),
+        "message": sender.text(req.message or "") if req.message is not None else req.message,
         "reply": req.reply if req.status == rules.DECLINED else None,
         "createdAt": iso_ms(req.created_at),
         "updatedAt": iso_ms(req.updated_at),
@@ -134,7 +125,7 @@ def connection_json(
     other = (
         live_brand_json(live)
         if live is not None
-        else brand_json(req.to_brand if sent else req.from_brand, True)
+        else brand_json(req.to_brand if sent else req.from_brand, CONNECTED)
     )
     if live is not None:
         current = contact_of(live)

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from tandem.domain import requests as rules
+from tandem.domain.identity import CONNECTED, INTRODUCED, OWN
 from tandem.errors import Conflict, NotFound, TandemError, ValidationError
 from tandem.services.requests.mail import link_key, mail_after
 from tandem.services.requests.present import brand_json
@@ -59,8 +60,8 @@ def quick_action_preview(action: str, actioner: str, actionee: str, unique: str)
     return {
         "action": action,
         "request": {
-            "fromBrand": brand_json(req.from_brand, visible=False),
-            "toBrand": brand_json(req.to_brand, visible=True),
+            "fromBrand": brand_json(req.from_brand, INTRODUCED),
+            "toBrand": brand_json(req.to_brand, OWN),
             "message": req.message,
             "status": req.status,
         },
@@ -75,13 +76,15 @@ def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict
     except Conflict as exc:
         raise LinkGone(exc.message) from None
     mail_after(done, action)
-    other = brand_json(done.from_brand, visible=action == "accept")["name"]
+    other = brand_json(done.from_brand, CONNECTED if action == "accept" else INTRODUCED)["name"]
     return {
         "result": rules.TRANSITIONS[action][1],
         "message": RESULT_MESSAGES[action].format(other=other),
         "request": {
-            "fromBrand": brand_json(done.from_brand, visible=done.status == rules.ACCEPTED),
-            "toBrand": brand_json(done.to_brand, visible=True),
+            "fromBrand": brand_json(
+                done.from_brand, CONNECTED if done.status == rules.ACCEPTED else INTRODUCED
+            ),
+            "toBrand": brand_json(done.to_brand, OWN),
             "status": done.status,
         },
     }

@@ -8,6 +8,7 @@ from typing import Any
 from tandem.domain import requests as rules
 from tandem.errors import FieldErrors, NotFound
 from tandem.services.requests.present import request_json
+from tandem.services.viewer import Viewer
 from tandem.store.models import BrandRelation, ConnectionRequest
 
 ATTEMPTS = 4  # a lost race (credit taken, request changed) reads again and tries again
@@ -45,14 +46,12 @@ def party(req: ConnectionRequest, brand_id: int, hidden: frozenset[int] = frozen
     raise NotFound(NOT_FOUND)
 
 
-def view(
-    request_id: str, brand_id: int, sees_names: bool = True, hidden: frozenset[int] = frozenset()
-) -> dict[str, Any]:
+def view(viewer: Viewer, request_id: str) -> dict[str, Any]:
     """GET requests/{id}: the request as this brand sees it (404 unless it is a party and the
-    other brand is not `hidden` from it)."""
+    other brand is not hidden from it; reads: SEES)."""
     req = get_request(request_id)
-    party(req, brand_id, hidden)
-    return {"request": request_json(req, brand_id, sees_names=sees_names)}
+    party(req, viewer.brand_id, viewer.hidden)
+    return {"request": request_json(req, viewer.brand_id, sees_names=viewer.names_shown)}
 
 
 def clean_text(raw: Any, field: str, required: bool, limit: int) -> str:

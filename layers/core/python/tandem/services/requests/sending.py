@@ -1,7 +1,10 @@
-"""Sending a request: at most three DynamoDB calls (a BatchGetItem of the target brand, the
-sender's account, both relation items and the sender brand's Pitch Area feature (the credits
-info's featureDone); the account's credit buckets; one transaction that
-holds the credit, saves the request, records both relations and flags it new to the recipient).
+"""Sending a request, and the credit-charging send that a pitch shares (`deliver`).
+
+At most three DynamoDB calls after the door's read (which brought the sender's account, its
+Pitch Area feature and who is hidden from it: tandem.services.viewer.CREDITS): a BatchGetItem
+of the target brand, both relation items and the sender's stored match; the account's credit
+buckets; one transaction that holds (or spends) the credit, saves the request, records both
+relations and flags it new to the recipient.
 """
 
 from __future__ import annotations
@@ -9,25 +12,26 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import relations as rel
 from tandem.domain import requests as rules
+from tandem.domain.identity import INTRODUCED, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import Conflict, Forbidden, NotFound, PaymentRequired, ValidationError
 from tandem.observability import count_event
-from tandem.services import credits, entitlements, match_learning
-from tandem.services.requests.mail import mail_pitch, mail_received
+from tandem.services import credits, entitlements, match_learning, visibility
+from tandem.services.requests.mail import mail_received
 from tandem.services.requests.present import request_json, summary
 from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
+from tandem.services.viewer import Viewer
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, ConnectionRequest, Match
+from tandem.store.models import Brand, BrandRelation, ConnectionRequest, Key, Match, TandemModel
 
 SUSPENDED = (
     "Your brand is suspended, so it can't send requests or pitches. "
@@ -45,46 +49,30 @@ class PaymentNeeded(PaymentRequired):
 @dataclass(frozen=True)
 class _SendContext:
     target: Brand
-    account: Account | None
     sender_state: str
     recipient_state: str
     resend_at: int | None  # when the sender may ask again after its last request was closed
-    feature_slot: Any = None  # the sender brand's Pitch Area feature (Credits info's featureDone)
     match_score: float | None = None  # the sender's stored match with the target (None: none)
 
 
-def _send_context(from_brand: Brand, to_brand_id: int) -> _SendContext:
-    sender_id = int(from_brand.brand_id)
-    target_key, account_key = Brand.key(to_brand_id), Account.key(from_brand.account_id)
+def _send_context(viewer: Viewer, to_brand_id: int) -> _SendContext:
+    sender_id = viewer.brand_id
+    target_key = Brand.key(to_brand_id)
     out_key, in_key = BrandRelation.key(sender_id, to_brand_id), BrandRelation.key(to_brand_id, sender_id)
-    from tandem.services import visibility
-    from tandem.store.pitch import FeatureSlot
-
-    slot_key = FeatureSlot.key(sender_id)
     match_key = Match.key(sender_id, to_brand_id)  # the fit the sender was shown, if a match
     found = get_many(
-        [
-            (Brand, target_key),
-            (Match, match_key),
-            (Account, account_key),
-            (BrandRelation, out_key),
-            (BrandRelation, in_key),
-            (FeatureSlot, slot_key),
-            *visibility.keys(sender_id),
-        ],
+        [(Brand, target_key), (Match, match_key), (BrandRelation, out_key), (BrandRelation, in_key)],
         consistent=True,
     )
     # A blocked (either way) or suspended brand answers as a brand that does not exist.
-    if target_key not in found or to_brand_id in visibility.hidden_from(sender_id, found):
+    if target_key not in found or to_brand_id in viewer.hidden:
         raise NotFound(visibility.NOT_FOUND)
     out, into = found.get(out_key), found.get(in_key)
     return _SendContext(
         target=found[target_key],
-        account=found.get(account_key),
         sender_state=(out.request_state if out else "") or "",
         recipient_state=(into.request_state if into else "") or "",
         resend_at=int(out.resend_at) if out is not None and out.resend_at is not None else None,
-        feature_slot=found.get(slot_key),
         match_score=float(found[match_key].score) if match_key in found else None,
     )
 
@@ -95,8 +83,8 @@ def _refusal(ctx: _SendContext, now: int) -> str | None:
     conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
     if conflict:
         return conflict
-    target = ctx.target  # named as the sender sees it: masked unless connected (it is not)
-    name = brand_profile.display_name(target.name, target.category or "", not target.hide_name)
+    # named as in the request it answered (a brand that hides its name stays masked)
+    name = identity(None, ctx.target, INTRODUCED).name
     return rules.resend_refusal(name, ctx.resend_at, now)
 
 
@@ -111,18 +99,20 @@ def _may_resend(now: int) -> Any:
 
 
 @dataclass(frozen=True)
-class Pitch:
-    """A pitch to a Pitch Area feature (tandem.services.pitch), sent as a request to its owner:
-    it SPENDS its credit (no hold, nothing returned on decline), its id is fixed by the feature
-    and the sender (a second pitch is a conflict), and the transaction also checks the feature
-    is still live (`live_check(tx, now)`); `refusal(now)` says why after a lost race."""
+class Charge:
+    """What a send costs and how: a connection request HOLDS its credit (returned on decline or
+    cancel within the month); a pitch SPENDS it under `spend_op`. `checks` are (model, key,
+    condition at that time) items the same transaction checks (a pitch: its feature is still
+    live), `fields` go onto the saved request and `mail` tells the recipient."""
 
-    request_id: str
-    feature_id: str
-    title: str
-    brand_id: int
-    live_check: Callable[[Any, int], None]
-    refusal: Callable[[int], str | None]
+    cost: int
+    mail: Callable[[ConnectionRequest], None]
+    spend_op: str | None = None
+    checks: tuple[tuple[type[TandemModel], Key, Any], ...] = ()
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+HOLD = Charge(cost=credit_rules.REQUEST_HOLD, mail=mail_received)
 
 
 def _target_id(body: dict[str, Any]) -> int:
@@ -134,28 +124,43 @@ def _target_id(body: dict[str, Any]) -> int:
     return to_brand_id
 
 
-def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) -> dict[str, Any]:
-    """POST requests {toBrandId, message} -> {request, credits} (201); with `pitch`, a pitch
-    to that feature's brand (POST pitch/{id}/pitch)."""
-    to_brand_id = pitch.brand_id if pitch else _target_id(body)
+def send(viewer: Viewer, body: dict[str, Any]) -> dict[str, Any]:
+    """POST requests {toBrandId, message} -> {request, credits} (201); holds 1 credit
+    (reads: tandem.services.viewer.CREDITS)."""
+    to_brand_id = _target_id(body)
     message = clean_text(body.get("message"), "message", required=True, limit=rules.MESSAGE_MAX)
-    sender_id = int(from_brand.brand_id)
-    if to_brand_id == sender_id:
+    sent = deliver(viewer, to_brand_id, message, secrets.token_hex(8), HOLD)
+    count_event("RequestSent")
+    return sent
+
+
+def deliver(
+    viewer: Viewer,
+    to_brand_id: int,
+    message: str,
+    request_id: str,
+    charge: Charge,
+    lost_race: Callable[[int], str | None] | None = None,
+) -> dict[str, Any]:
+    """The shared send: checks the pair may open a request, charges `charge` from the viewer's
+    credits and saves the request in one transaction -> {request, credits}. After a lost race,
+    `lost_race(now)` may name the refusal (409) before the pair is looked at again."""
+    from_brand = viewer.brand
+    sender_id = viewer.brand_id
+    if from_brand is None or to_brand_id == sender_id:
         raise ValidationError(rules.OWN_BRAND)
     if from_brand.suspended:
         raise Forbidden(SUSPENDED)
 
-    ctx = _send_context(from_brand, to_brand_id)  # call 1
+    ctx = _send_context(viewer, to_brand_id)  # call 1
     if ctx.target.account_id == from_brand.account_id:
         raise ValidationError(rules.OWN_BRAND)
     conflict = _refusal(ctx, int(time.time()))
     if conflict:
         raise Conflict(conflict)
 
-    status = rules.AWAITING if entitlements.awaits_approval(ctx.account) else rules.PENDING
+    status = rules.AWAITING if entitlements.awaits_approval(viewer.account) else rules.PENDING
     account_id = from_brand.account_id
-    request_id = pitch.request_id if pitch else secrets.token_hex(8)
-    cost = credit_rules.PITCH_COST if pitch else credit_rules.REQUEST_HOLD
     sender_state, recipient_state = rules.RELATION_STATES[status]
     records: dict[str, Any] = {
         **match_learning.pair_records(from_brand, ctx.target),  # the pair's features now
@@ -165,16 +170,17 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         now = int(time.time())
         at_ms = now_ms()
         buckets = credits.buckets(account_id)  # call 2
-        rights = entitlements.rights(ctx.account, buckets, now)
-        if not rights.can_send:  # no plan and no credits to spend
+        if not viewer.rights(buckets, now).can_send:  # no plan and no credits to spend
             raise PaymentNeeded(entitlements.NEEDS_SUBSCRIPTION, "no_subscription")
-        plan = credit_rules.pick(buckets, cost, now)
+        plan = credit_rules.pick(buckets, charge.cost, now)
         if not plan:
             raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
         bucket = plan[0][0]
-        held = {} if pitch else {"hold_bucket_id": bucket.bucket_id, "hold_release_until": bucket.valid_to}
-        if pitch:
-            held["pitch"] = {"feature_id": pitch.feature_id, "title": pitch.title}
+        held = (
+            {}
+            if charge.spend_op
+            else {"hold_bucket_id": bucket.bucket_id, "hold_release_until": bucket.valid_to}
+        )
         req = ConnectionRequest.new(
             request_id,
             from_brand=summary(from_brand),
@@ -185,15 +191,17 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
             status=status,
             at_ms=at_ms,
             **held,
+            **charge.fields,
             **records,
         )
         try:
             with transaction() as tx:  # call 3
-                if pitch:
-                    credits.add_spend(tx, account_id, plan, f"pitch:{request_id}", now)
-                    pitch.live_check(tx, now)
+                if charge.spend_op:
+                    credits.add_spend(tx, account_id, plan, charge.spend_op, now)
                 else:
                     credits.add_hold(tx, account_id, request_id, bucket, now)
+                for model, key, condition in charge.checks:
+                    tx.condition_check(model, *key, condition=condition(now))
                 tx.save(req, condition=ConnectionRequest.sk.does_not_exist())
                 relation_update(
                     tx, sender_id, to_brand_id, sender_state, request_id, _relation_free() & _may_resend(now)
@@ -205,21 +213,19 @@ def send(from_brand: Brand, body: dict[str, Any], pitch: Pitch | None = None) ->
         except ConditionFailed:
             # Either another request took that credit first (look again), or a request
             # between these two brands was made or closed meanwhile (refuse).
-            why = pitch.refusal(now) if pitch else None
+            why = lost_race(now) if lost_race is not None else None
             if why:
                 raise Conflict(why) from None
-            again = _send_context(from_brand, to_brand_id)
-            conflict = _refusal(again, now)
+            conflict = _refusal(_send_context(viewer, to_brand_id), now)
             if conflict:
                 raise Conflict(conflict) from None
             continue
-        count_event("PitchSent" if pitch else "RequestSent")
         taken = {b.bucket_id: n for b, n in plan}
         left = [replace(b, available=b.available - taken.get(b.bucket_id, 0)) for b in buckets]
         if status == rules.PENDING:
-            (mail_pitch if pitch else mail_received)(req)
+            charge.mail(req)
         info = entitlements.credits_info(
-            ctx.account, left, now, feature=entitlements.feature_done(ctx.feature_slot, ctx.account, now)
+            viewer.account, left, now, user=viewer.user, feature=viewer.feature_done(now)
         )
         return {"request": request_json(req, sender_id, sees_names=info["namesShown"]), "credits": info}
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

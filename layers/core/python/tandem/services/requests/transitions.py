@@ -25,6 +25,7 @@ from tandem.services.requests.records import (
     party,
     relation_update,
 )
+from tandem.services.viewer import Viewer
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
@@ -148,25 +149,20 @@ def _acting(request_id: str, brand_id: int, action: str, hidden: frozenset[int])
     return req
 
 
-def act(
-    action: str,
-    request_id: str,
-    brand: Brand,
-    body: dict[str, Any] | None = None,
-    *,
-    feature_only: bool = False,
-    hidden: frozenset[int] = frozenset(),
-) -> dict[str, Any]:
-    """POST requests/{id}/accept|decline|cancel as `brand` -> {request, credits}; a request
-    with a brand `hidden` from it (tandem.services.visibility) is a 404 as for an unknown one."""
-    brand_id = int(brand.brand_id)
-    req = _acting(request_id, brand_id, action, hidden)
+def act(viewer: Viewer, action: str, request_id: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """POST requests/{id}/accept|decline|cancel as the viewer's brand -> {request, credits}; a
+    request with a brand hidden from it (tandem.services.visibility) is a 404 as for an unknown
+    one (reads: CREDITS)."""
+    brand_id = viewer.brand_id
+    req = _acting(request_id, brand_id, action, viewer.hidden)
     reply = None
     if action == "decline":
         reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None
     done = transition(req, action, reply)
     mail_after(done, action)
-    info = entitlements.credits_of(brand.account_id, brand_id, feature_only=feature_only)
+    info = entitlements.credits_info(
+        viewer.account, credits.buckets(viewer.account_id), user=viewer.user, feature=viewer.feature_done()
+    )
     return {"request": request_json(done, brand_id, sees_names=info["namesShown"]), "credits": info}
 
 

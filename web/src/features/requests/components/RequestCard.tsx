@@ -9,6 +9,7 @@ import { expiresLabel, isOpen, otherBrand, type RequestItem } from '../api/reque
 import { BrandIdentity } from './BrandIdentity';
 import { ContactDetailsList } from './ContactDetailsList';
 import { DeclineDialog } from './DeclineDialog';
+import { cancelReasonText } from '../status';
 import { StatusChip } from './StatusChip';
 import { TimeAgo } from './TimeAgo';
 
@@ -41,6 +42,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
   const open = isOpen(item);
   const changedAt = open ? item.createdAt : (item.updatedAt ?? item.createdAt);
   const expires = expiresLabel(item);
+  const cancelledWhy = cancelReasonText(item);
 
   const action = useRequestAction(item);
   const busy = action.isPending ? action.variables.kind : null;
@@ -106,6 +108,8 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
           <p>{item.reply}</p>
         </div>
       )}
+
+      {cancelledWhy && <p className="request-card__why muted small">{cancelledWhy}</p>}
 
       <p className="request-card__meta">
         <TimeAgo prefix={dateLabel(item)} value={changedAt} />

@@ -104,6 +104,8 @@ def request_json(
         if sent or connected or not req.from_brand.hide_name
         else brand_profile.masked_text(req.message or "", req.from_brand.name),
         "reply": req.reply if req.status == rules.DECLINED else None,
+        # the sender's: why a request it did not cancel was cancelled (rules.CANCEL_CAUSES)
+        "cancelReason": req.cancel_cause if sent and req.status == rules.CANCELLED else None,
         "createdAt": iso_ms(req.created_at),
         "updatedAt": iso_ms(req.updated_at),
         # a pending request expires unanswered then (tandem.domain.requests.EXPIRY_DAYS)

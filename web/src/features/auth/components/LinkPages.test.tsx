@@ -85,7 +85,7 @@ describe('InstantLoginPage', () => {
     const { user } = renderRoute('/login/code-7/u5/request-received');
     expect(await screen.findByText('This sign-in link has expired or was already used.')).toBeInTheDocument();
     // Said once, on the button (the refusal's own "Sign in with your password instead." and a note repeated it).
-    expect(document.body.textContent?.match(/with your password/gi)).toHaveLength(1);
+    expect(document.body.textContent.match(/with your password/gi)).toHaveLength(1);
     await user.click(screen.getByRole('link', { name: 'Sign in with your password' }));
     expect(await screen.findByRole('heading', { name: 'Sign in to Tandem' })).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('cleo@dane.co');

@@ -19,6 +19,8 @@ export interface RequestCardProps {
   readonly actions?: boolean;
   /** Link to the request's own page. */
   readonly detailHref?: string | null;
+  /** The brand name's heading level (h3 under a list's own h2). */
+  readonly headingLevel?: 'h2' | 'h3';
 }
 
 function dateLabel(item: RequestItem): string {
@@ -34,7 +36,7 @@ function dateLabel(item: RequestItem): string {
  * with it. An answered action updates every loaded copy of the request (lists, its
  * page) and asks again for what it changes elsewhere (see requestChanged).
  */
-export function RequestCard({ item, actions = true, detailHref }: RequestCardProps) {
+export function RequestCard({ item, actions = true, detailHref, headingLevel = 'h2' }: RequestCardProps) {
   const titleId = useId();
   const [declining, setDeclining] = useState(false);
   const brand = otherBrand(item);
@@ -83,7 +85,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
       aria-labelledby={titleId}
     >
       <div className="request-card__head">
-        <BrandIdentity brand={brand} titleId={titleId} />
+        <BrandIdentity brand={brand} titleId={titleId} as={headingLevel} />
         <div className="request-card__chips">
           {item.isNew && <span className="status-chip status-chip--new">New</span>}
           <StatusChip item={item} />

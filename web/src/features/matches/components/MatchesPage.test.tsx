@@ -22,6 +22,22 @@ function openMatches(path: string, routes: Record<string, MockAnswer>, dashboard
 const card = (name: string) => screen.getByRole('article', { name });
 
 describe('Matches page', () => {
+  it("closes a card's More menu with Esc and puts focus back on its toggle", async () => {
+    const { user } = openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard()]),
+      'GET matches?list=saved': matchesBody([]),
+    });
+    const bean = within(await screen.findByRole('article', { name: 'Bean Bros' }));
+    const more = bean.getByText('More', { exact: false, selector: 'summary' });
+    await user.click(more);
+    const menu = more.closest('details');
+    expect(menu).toHaveAttribute('open');
+    bean.getByRole('button', { name: /^Report this brand/ }).focus();
+    await user.keyboard('{Escape}');
+    expect(menu).not.toHaveAttribute('open');
+    expect(more).toHaveFocus();
+  });
+
   it('says when the matches could not be loaded, and Try again loads them', async () => {
     let down = true;
     const { user } = openMatches('/matches', {

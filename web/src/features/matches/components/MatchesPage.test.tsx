@@ -22,6 +22,28 @@ function openMatches(path: string, routes: Record<string, MockAnswer>, dashboard
 const card = (name: string) => screen.getByRole('article', { name });
 
 describe('Matches page', () => {
+  it('asks for both lists at once and drops the new-matches count without asking for the dashboard again (issue 39)', async () => {
+    let savedAskedMeanwhile = false;
+    const { api } = openMatches(
+      '/matches/potentials',
+      {
+        'GET matches?list=potentials': async () => {
+          await new Promise((done) => setTimeout(done, 30));
+          savedAskedMeanwhile = api.calls('GET matches?list=saved').length > 0;
+          return jsonResponse(matchesBody([matchCard({ isNew: true }), matchCard({ id: 22, name: 'Soap Co', isNew: true })]));
+        },
+        'GET matches?list=saved': matchesBody([]),
+      },
+      { menuCounts: { dashboard: 0, matches: 3, requests: 0, connections: 0, declines: 0 } },
+    );
+    const menu = within(await screen.findByRole('navigation', { name: 'Main' }));
+    expect(await menu.findByRole('link', { name: 'Matches (3 new)' })).toBeInTheDocument();
+    expect(await screen.findByRole('article', { name: 'Soap Co' })).toBeInTheDocument();
+    expect(savedAskedMeanwhile).toBe(true);
+    expect(await menu.findByRole('link', { name: 'Matches (1 new)' })).toBeInTheDocument();
+    expect(api.calls('GET dashboard')).toHaveLength(1);
+  });
+
   it("closes a card's More menu with Esc and puts focus back on its toggle", async () => {
     const { user } = openMatches('/matches', {
       'GET matches?list=potentials': matchesBody([matchCard()]),

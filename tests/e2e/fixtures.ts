@@ -13,14 +13,14 @@ import { startStack, type LocalStack } from './stack';
  * runs is dropped (the next address gets its own), and the page as the journey leaves
  * it is scanned at the end. A finding on an element that left the page while the scan
  * ran (a popup closing under it) is dropped: axe measured something no longer on screen
- * (a closing confirm's buttons came out at 1.04:1). Any serious or critical
+ * (a closing confirm's buttons came out at 1.04:1). Any moderate, serious or critical
  * violation fails the test, listed by address. The `page` fixture is watched
  * automatically; pages a journey opens itself (another member's browser) are watched
  * with `a11y.watch(page)`.
  */
 
 const BLOCKING = new Set(['serious', 'critical']);
-/** With `test.use({ a11yLevel: 'moderate' })`, moderate findings fail the test too. */
+/** The default (a11yLevel 'moderate'): moderate findings fail the test too. */
 const BLOCKING_FROM_MODERATE = new Set(['moderate', 'serious', 'critical']);
 export type A11yLevel = 'serious' | 'moderate';
 
@@ -83,9 +83,13 @@ async function scan(
   scanned: Set<string>,
   strict: boolean,
   blocking: ReadonlySet<string> = BLOCKING,
+  appOrigin: string | null = null,
 ): Promise<void> {
   const url = page.url();
   if (!url.startsWith('http')) return;
+  // The payment provider's hosted pages (the local fake Stripe, on its own port) are not ours:
+  // in production they are Stripe's, so axe of the stand-in would judge nothing we ship.
+  if (appOrigin !== null && new URL(url).origin !== appOrigin) return;
   try {
     await settled(page);
     let violations = await runAxe(page);
@@ -149,7 +153,9 @@ export const test = base.extend<
     await use(localStack.url);
   },
 
-  a11yLevel: ['serious', { option: true }],
+  // Moderate findings fail every journey (issue 39: 0 moderate or worse over every page state
+  // the journeys reach); a spec may still lower it with test.use({ a11yLevel: 'serious' }).
+  a11yLevel: ['moderate', { option: true }],
   csp: [
     async ({ context }, use) => {
       let reported: string[] = [];
@@ -183,8 +189,9 @@ export const test = base.extend<
   ],
 
   a11y: [
-    async ({ page, a11yLevel }, use, testInfo) => {
+    async ({ page, a11yLevel, baseURL }, use, testInfo) => {
       const blocking = a11yLevel === 'moderate' ? BLOCKING_FROM_MODERATE : BLOCKING;
+      const appOrigin = baseURL ? new URL(baseURL).origin : null;
       const findings: Finding[] = [];
       const scanned = new Set<string>();
       const watched = new Set<Page>();
@@ -200,7 +207,7 @@ export const test = base.extend<
           if (queued.has(path)) return;
           queued.add(path);
           queue = queue.then(async () => {
-            await scan(target, findings, scanned, false, blocking);
+            await scan(target, findings, scanned, false, blocking, appOrigin);
             // Dropped mid-scan: the next visit to this address may try again.
             if (!scanned.has(path)) queued.delete(path);
           });
@@ -208,7 +215,7 @@ export const test = base.extend<
       };
       const check = async (target: Page) => {
         await queue;
-        await scan(target, findings, scanned, true, blocking);
+        await scan(target, findings, scanned, true, blocking, appOrigin);
       };
 
       watch(page);
@@ -217,7 +224,7 @@ export const test = base.extend<
       await queue;
       for (const target of watched) {
         if (target.isClosed() || !target.url().startsWith('http')) continue;
-        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false, blocking);
+        if (!scanned.has(new URL(target.url()).pathname)) await scan(target, findings, scanned, false, blocking, appOrigin);
       }
       await testInfo.attach('accessibility-scans', {
         body: [...scanned].sort().join('\n'),

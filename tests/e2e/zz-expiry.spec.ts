@@ -75,7 +75,7 @@ test('a request nobody answers is reminded on day 3 and expires on day 14 with i
   // Day 14: nobody answered. The request expires and the credit comes back.
   expect((await runJobAfter(request, 11 * DAY)).expired).toBeGreaterThanOrEqual(1);
   await page.goto('/declines');
-  const expired = page.getByRole('list', { name: 'Declined by others' }).getByRole('article').filter({ hasText: MESSAGE });
+  const expired = page.getByRole('list', { name: 'Expired unanswered' }).getByRole('article').filter({ hasText: MESSAGE });
   await expect(expired.getByText('Expired', { exact: true }).first()).toBeVisible();
   await expect(expired.getByText(/Expires in/)).toHaveCount(0);
   await expect(badge(page)).toHaveText(`${before.available}/${before.total} credits`);

@@ -161,7 +161,11 @@ def test_pages_of_twenty_by_cursor_and_sorts(api):
     assert (
         len(everything) == len(made) and len(set(c["id"] for c in first["matches"] + second["matches"])) == 28
     )
-    assert everything == sorted(everything, key=str.casefold)
+    cards = first["matches"] + second["matches"]
+    # Shown names A to Z, then the ones that hide their name ("A tech brand" is filed last).
+    assert [c["nameVisible"] for c in cards] == sorted((c["nameVisible"] for c in cards), reverse=True)
+    assert not cards[-1]["nameVisible"] and cards[0]["nameVisible"]
+    assert everything == sorted(everything, key=lambda n: (n.startswith(("A ", "An ")), n.casefold()))
     newest = search(api, me, sort="newest")[1]["matches"]
     assert [c["id"] for c in newest][:3] == sorted((int(b.brand_id) for b in made), reverse=True)[:3]
     best = search(api, me, sort="best")[1]["matches"]

@@ -109,6 +109,14 @@ def test_a_request_received_email_has_the_template_and_one_click_unsubscribe_for
     (path,) = UNSUBSCRIBE.findall(mail.headers["List-Unsubscribe"])
     assert "/unsubscribe/" in mail.body  # the footer link: a page whose button POSTs
 
+    # The page reads the link first (no sign-in): it names the kind of email and changes nothing.
+    assert api.call("GET", f"/api{path}", {}) == (
+        200,
+        {"source": "requests_received", "label": "Requests received"},
+    )
+    _, settings = api.call("GET", "/api/notifications/user", b.headers)
+    assert settings["requests_received"]["email"] is True
+
     # The mail provider's one-click POST (form-encoded, no sign-in) turns off only this email.
     status, answer = api.call(
         "POST",
@@ -128,6 +136,11 @@ def test_a_request_received_email_has_the_template_and_one_click_unsubscribe_for
 
     tampered = path[:-3] + ("AAA" if not path.endswith("AAA") else "BBB")
     assert api.call("POST", f"/api{tampered}", {}, b"")[0] == 400
+    # A bad link says so before the click, in the POST's words.
+    assert api.call("GET", f"/api{tampered}", {}) == (
+        400,
+        {"error": "This unsubscribe link is not valid. Please sign in to change your notification settings."},
+    )
 
 
 @pytest.mark.delivery

@@ -70,7 +70,10 @@ def test_blocking_cancels_the_pending_request_and_returns_the_senders_credit(api
     _, received = api.call("GET", "/api/requests?box=received", amy.headers)
     assert received["items"] == []
     _, out = api.call("GET", "/api/requests?box=sent", ben.headers)
-    assert out["items"] == []  # the cancelled request to the brand that blocked it is not listed
+    # The sender keeps its record, saying why (issue 39: no silent vanish), and nothing more.
+    assert [(i["id"], i["status"], i["cancelReason"]) for i in out["items"]] == [
+        (sent["request"]["id"], "cancelled", "unavailable")
+    ]
     assert send(api, ben, amy) == NOT_FOUND
     assert send(api, amy, ben) == NOT_FOUND
     # The brand pages answer as for an unknown brand, both ways.
@@ -509,3 +512,52 @@ def test_the_blocked_list_keeps_the_name_the_member_saw_when_blocking(api):
         ("Oat & Honey", True),
         ("A food & drink brand", False),
     ]
+
+
+def _sent(api, who: Brand) -> list[tuple[str, str | None]]:
+    items = api.call("GET", "/api/requests?box=sent", who.headers)[1]["items"]
+    return [(i["toBrand"]["name"], i["cancelReason"]) for i in items]
+
+
+def test_a_block_by_the_recipient_does_not_make_the_sender_wait(api, pair):
+    """Issue 39 item 9: the sender did nothing. Its Sent says the brand is no longer available
+    (the words a suspension gives too), the credit is back, and once unblocked it may write at
+    once, without the 30 days a cancel or a decline of its own starts."""
+    amy, ben = pair
+    send(api, ben, amy)
+    _block(api, amy, ben.id)
+    assert _sent(api, ben) == [("Oat & Co", "unavailable")]
+    assert available(ben.account) == 6
+    _block(api, amy, ben.id, "DELETE")
+    status, body = send(api, ben, amy, "Hello again")
+    assert status == 201, body
+    assert available(ben.account) == 5
+    assert _sent(api, ben) == [("Oat & Co", None), ("Oat & Co", "unavailable")]
+
+
+def test_a_sender_that_blocks_the_brand_it_wrote_to_still_waits(api, pair):
+    """Blocking is the sender's own act: send, block, unblock, send would flood an inbox for
+    free, so it waits as after its own cancel, and its own Sent leaves the blocked brand out."""
+    amy, ben = pair
+    send(api, amy, ben)
+    _block(api, amy, ben.id)
+    assert _sent(api, amy) == []
+    _block(api, amy, ben.id, "DELETE")
+    status, body = send(api, amy, ben, "Hello again")
+    assert status == 409 and body["error"].startswith("You can send Fern Candles a new request from ")
+    assert _sent(api, amy) == [("Fern Candles", None)]
+
+
+def test_a_suspension_makes_no_one_wait_and_tells_each_sender_why(api, pair):
+    amy, ben = pair
+    carl = Brand("carl@example.com", "Tide Tea", credits=6)
+    send(api, carl, ben)  # to the brand that is suspended
+    send(api, ben, amy)  # from it
+    admin = _admin()
+    api.call("POST", f"/api/admin/reports/{ben.id}/action", admin, {"action": "suspend"})
+    assert _sent(api, carl) == [("Fern Candles", "unavailable")]
+    assert _sent(api, ben) == [("Oat & Co", "suspended")]
+    api.call("POST", f"/api/admin/reports/{ben.id}/action", admin, {"action": "lift"})
+    assert send(api, carl, ben, "Hello again")[0] == 201
+    assert send(api, ben, amy, "Hello again")[0] == 201
+    assert available(carl.account) == 5 and available(ben.account) == 5

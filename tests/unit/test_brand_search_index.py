@@ -92,11 +92,19 @@ def test_topic_words_match_for_everyone_names_only_for_who_sees_them():
     assert set(found(index, "giveaway", by_name=False)) == {1, 2}
 
 
-def test_name_sort_orders_by_the_shown_name_and_masks_hidden_ones():
+def test_name_sort_orders_by_the_shown_name_and_puts_hidden_ones_after():
+    """Issue 39: a hidden brand reads "A tech brand", which is no name to file among the A's."""
     index = build(
-        [{"name": "Zest"}, {"name": "Apple", "hidden": True, "category": "tech"}, {"name": "Bloom"}]
+        [
+            {"name": "Zest"},
+            {"name": "Apple", "hidden": True, "category": "tech"},
+            {"name": "Bloom"},
+            {"name": "Acorn", "hidden": True, "category": "home"},
+            {"name": "Aardvark"},
+        ]
     )
-    assert found(index, "", sort="name") == [2, 3, 1]  # 'a tech brand', 'bloom', 'zest'
+    # 'aardvark', 'bloom', 'zest', then 'a home brand', 'a tech brand'
+    assert found(index, "", sort="name") == [5, 3, 1, 4, 2]
 
 
 @pytest.mark.parametrize(

@@ -104,6 +104,19 @@ def test_a_closed_request_lets_its_sender_ask_again_from_the_day_thirty_days_lat
     assert rules.CLOSING == ("decline", "cancel", "expire")  # an expiry waits like a decline
 
 
+def test_only_what_the_two_members_did_starts_the_senders_wait():
+    """Issue 39: a cancel caused by the recipient's block or by a suspension is not the
+    sender's act, so it starts no wait; the sender's own cancel, a decline and an expiry do."""
+    assert [rules.starts_wait(action) for action in ("cancel", "decline", "expire", "accept")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+    assert not rules.starts_wait("cancel", rules.UNAVAILABLE)
+    assert not rules.starts_wait("cancel", rules.SUSPENDED)
+
+
 def test_resend_refusal_names_the_brand_and_the_date_until_the_wait_is_over():
     allowed = rules.resend_at(NOV_22_2026_1430)
     message = "You can send Oat & Honey a new request from 22 Dec 2026."

@@ -53,6 +53,27 @@ class LinkError(TandemError):
         self.status = status
 
 
+def _unsubscribe_link(token: str):
+    """The user and source an unsubscribe token names; LinkError 400 forged, 410 expired."""
+    from tandem.domain import unsubscribe
+    from tandem.services.notify import unsubscribe_signing_key
+
+    try:
+        return unsubscribe.verify_unsubscribe(unsubscribe_signing_key(), token, int(time.time()))
+    except unsubscribe.UnsubscribeError as exc:
+        raise LinkError(exc.message, exc.status) from None
+
+
+@route(bp, "/notifications/unsubscribe/{token}", public=True, methods=["GET"])
+def unsubscribe_link(token: str) -> dict:
+    """What the unsubscribe page shows before the click: the kind of email the link switches
+    off, or why the link does not work (the POST's own 400 / 410). Changes nothing."""
+    from tandem.domain import notifications
+
+    item = _unsubscribe_link(token)
+    return {"source": item.source, "label": notifications.get_source(item.source).label}
+
+
 @route(
     bp,
     "/notifications/unsubscribe/{token}",
@@ -68,14 +89,10 @@ class LinkError(TandemError):
 def one_click_unsubscribe(token: str) -> dict:
     """RFC 8058: mail providers POST `List-Unsubscribe=One-Click`; the unsubscribe page's button
     POSTs too. The signed token is the credential; only that source's email goes off."""
-    from tandem.domain import notifications, unsubscribe
+    from tandem.domain import notifications
     from tandem.services import notification_settings
-    from tandem.services.notify import unsubscribe_signing_key
 
-    try:
-        item = unsubscribe.verify_unsubscribe(unsubscribe_signing_key(), token, int(time.time()))
-    except unsubscribe.UnsubscribeError as exc:
-        raise LinkError(exc.message, exc.status) from None
+    item = _unsubscribe_link(token)
     notification_settings.unsubscribe_email(item.user_id, item.source)
     label = notifications.get_source(item.source).label
     return {"source": item.source, "message": f"You won't get {label} emails any more."}

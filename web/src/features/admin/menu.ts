@@ -3,22 +3,24 @@ export interface AdminMenuLink {
   readonly id: string;
   readonly label: string;
   readonly to: string;
+  /** What the mini menu shows: two letters, each item its own (the initials alone repeat: R/R, G/G, A/A). */
+  readonly mark: string;
 }
 
 export const ADMIN_SECTIONS = ['users', 'approvals', 'reports', 'refunds', 'credits', 'issues', 'message', 'audit'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export const ADMIN_MENU: readonly AdminMenuLink[] = [
-  { id: 'users', label: 'Users', to: '/admin/users' },
-  { id: 'approvals', label: 'Approvals', to: '/admin/approvals' },
+  { id: 'users', label: 'Users', to: '/admin/users', mark: 'Us' },
+  { id: 'approvals', label: 'Approvals', to: '/admin/approvals', mark: 'Ap' },
   // The Pitch Area's feature approval page (its own feature owns the route).
-  { id: 'features', label: 'Features to approve', to: '/admin/features' },
-  { id: 'reports', label: 'Reports', to: '/admin/reports' },
-  { id: 'refunds', label: 'Refunds', to: '/admin/refunds' },
-  { id: 'credits', label: 'Gift credits', to: '/admin/credits' },
-  { id: 'issues', label: 'Issue reports', to: '/admin/issues' },
-  { id: 'message', label: 'Global message', to: '/admin/message' },
-  { id: 'audit', label: 'Audit log', to: '/admin/audit' },
+  { id: 'features', label: 'Features to approve', to: '/admin/features', mark: 'Fe' },
+  { id: 'reports', label: 'Reports', to: '/admin/reports', mark: 'Rp' },
+  { id: 'refunds', label: 'Refunds', to: '/admin/refunds', mark: 'Rf' },
+  { id: 'credits', label: 'Gift credits', to: '/admin/credits', mark: 'Gc' },
+  { id: 'issues', label: 'Issue reports', to: '/admin/issues', mark: 'Is' },
+  { id: 'message', label: 'Global message', to: '/admin/message', mark: 'Gm' },
+  { id: 'audit', label: 'Audit log', to: '/admin/audit', mark: 'Au' },
 ];
 
 export function isAdminSection(value: string | undefined): value is AdminSection {

@@ -24,4 +24,4 @@ export {
 } from './api/brands';
 export { brandKeys } from './api/keys';
 export { BrandLogo } from './components/BrandLogo';
-export { brandFromPath, usePathBrand, type PathBrand } from './hooks/use-path-brand';
+export { brandFromPath, userBrandInPath, usePathBrand, type PathBrand } from './hooks/use-path-brand';

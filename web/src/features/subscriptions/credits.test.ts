@@ -31,7 +31,10 @@ describe('overlayTitle (SPEC "Subscriptions screen")', () => {
 
   it("decides from the server's canSend when opened without a refusal", () => {
     expect(overlayTitle(null, 'request', { ...subscribed, available: 0 })).toBe(OVERLAY_TITLES.outOfCredits);
-    expect(overlayTitle(null, 'request', creditsOf('none'))).toBe(OVERLAY_TITLES.noSubscription);
+    expect(overlayTitle(null, 'request', { ...creditsOf('none'), trialOffered: false })).toBe(OVERLAY_TITLES.noSubscription);
+    // With the free trial on offer the overlay does not say "buy" above a card that says "Free".
+    expect(overlayTitle(null, 'request', creditsOf('none'))).toBe('Start your free trial or choose a plan to continue');
+    expect(overlayTitle('no_subscription', 'matches', creditsOf('none'))).toBe(OVERLAY_TITLES.trialOffered);
     // Gifted credits may be spent (canSend): no call to subscribe while they last.
     expect(overlayTitle(null, 'request', creditsOf('gifted-only'))).toBeNull();
     expect(overlayTitle(null, 'request', { ...creditsOf('gifted-only'), available: 0 })).toBe(OVERLAY_TITLES.outOfCredits);
@@ -80,6 +83,22 @@ describe('planLines', () => {
       expect(planLines(creditsOf(type)).join(' ')).not.toMatch(/renews on/);
     }
     expect(planLines(creditsOf('fixed term'))[0]).toBe(`Your access ends on ${day(plan('fixed term').endsOn)}.`);
+  });
+
+  it('says a cancelled subscription is cancelled once, with the date it stays valid to', () => {
+    const monthly = creditsOf('monthly') as { plan: Record<string, unknown> };
+    const endsOn = inDays(9);
+    const cancelled = {
+      ...monthly,
+      plan: { ...monthly.plan, state: 'cancelled', description: 'Your subscription is cancelled.', renews: false, renewsOn: null, endsOn },
+    } as Parameters<typeof planLines>[0];
+    const text = [planDescription(cancelled), ...planLines(cancelled)].join(' ');
+    expect(text).toBe(
+      `Your subscription is cancelled. It stays valid until ${day(endsOn)}. You can renew it from Manage subscription. Your next 6 credits arrive on ${day(
+        (monthly.plan.nextCredits as { on: string }).on,
+      )}.`,
+    );
+    expect(text.match(/cancelled/g)).toHaveLength(1);
   });
 
   it('adds nothing about renewal while the plan awaits approval', () => {

@@ -17,6 +17,8 @@ export type SubscriptionType = 'account' | 'pitch' | 'request' | 'requests' | 'm
 export const OVERLAY_TITLES = {
   outOfCredits: 'Buy more to continue',
   noSubscription: 'You need to buy a subscription to continue',
+  // The same refusal when the free trial is on offer: its card says "Free", so "buy" would be untrue.
+  trialOffered: 'Start your free trial or choose a plan to continue',
 } as const;
 
 export const CREDITS_PER_MONTH = 6;
@@ -26,7 +28,8 @@ export const FEATURE_COST = 3;
 
 /**
  * The overlay title (SPEC): out of credits 'Buy more to continue'; an account the server says
- * may not send (credits.canSend false) 'You need to buy a subscription to continue'; none on
+ * may not send (credits.canSend false) 'You need to buy a subscription to continue' (or, while
+ * the free trial is on offer, 'Start your free trial or choose a plan to continue'); none on
  * request and matches pages with credits left. Why the overlay opened (the server's refusal)
  * comes first.
  */
@@ -35,9 +38,10 @@ export function overlayTitle(
   type: SubscriptionType | null,
   credits: CreditsInfo | null | undefined,
 ): string | null {
+  const noSubscription = credits?.trialOffered === true ? OVERLAY_TITLES.trialOffered : OVERLAY_TITLES.noSubscription;
   if (reason === 'out_of_credits') return OVERLAY_TITLES.outOfCredits;
-  if (reason === 'no_subscription') return OVERLAY_TITLES.noSubscription;
-  if (credits?.canSend !== true) return OVERLAY_TITLES.noSubscription;
+  if (reason === 'no_subscription') return noSubscription;
+  if (credits?.canSend !== true) return noSubscription;
   if ((credits.available ?? 0) <= 0) return OVERLAY_TITLES.outOfCredits;
   if (type === 'request' || type === 'requests' || type === 'matches' || type === 'match') return null;
   return 'Your plan and credits';
@@ -139,7 +143,8 @@ export function planLines(credits: CreditsInfo | null | undefined): string[] {
   } else if (plan.state === 'cancelled') {
     if (endsOn !== null) {
       lines.push(
-        `Your subscription is cancelled and stays valid until ${endsOn}.${portal ? ' You can renew it from Manage subscription.' : ''}`,
+        // The lead sentence (plan.description) already says it is cancelled.
+        `It stays valid until ${endsOn}.${portal ? ' You can renew it from Manage subscription.' : ''}`,
       );
     }
   } else if (plan.kind === 'granted') {

@@ -126,6 +126,23 @@ CLOSING = ("decline", "cancel", "expire")
 DAY = 86400
 
 
+# Why a request was cancelled, when its sender did not cancel it (stored on the request, read
+# by the sender's Sent list). UNAVAILABLE: the recipient blocked the sender or the team
+# suspended the recipient; the sender is told the same words for both, so a block stays silent.
+# SUSPENDED: the team suspended the sender's own brand. Neither starts the sender's wait: a
+# wait follows only what the two members did (the sender's cancel, which includes a sender
+# blocking the brand it wrote to; the recipient's decline; the recipient letting it expire).
+UNAVAILABLE = "unavailable"
+SUSPENDED = "suspended"
+CANCEL_CAUSES = (UNAVAILABLE, SUSPENDED)
+
+
+def starts_wait(action: str, cause: str | None = None) -> bool:
+    """Whether closing a request by `action` (for `cause`) makes its sender wait RESEND_DAYS
+    before asking that brand again."""
+    return action in CLOSING and cause is None
+
+
 def resend_at(closed_at: int) -> int:
     """Epoch seconds from which the sender of a request closed at `closed_at` may ask again:
     midnight UTC starting the day RESEND_DAYS after the close (the date the message names)."""

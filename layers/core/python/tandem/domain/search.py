@@ -250,12 +250,16 @@ class Index:
 
     @cached_property
     def name_order(self) -> np.ndarray:
-        """Rank by name as a subscriber sees it (hidden: the masked name)."""
+        """Rank by name as a subscriber sees it: the brands that show their name A to Z, then
+        those that hide it, by their masked name ("An outdoors brand" is not a name to file
+        under A). Whether a name is hidden is all it reads of a hidden brand."""
         import numpy as np
 
         masked = self._masked_names
         cat = np.minimum(self.packed.cat, len(masked) - 1).tolist()
-        shown_as = [name.casefold() if name else masked[c] for name, c in zip(self.names, cat, strict=True)]
+        shown_as = [
+            (0, name.casefold()) if name else (1, masked[c]) for name, c in zip(self.names, cat, strict=True)
+        ]
         by_name = sorted(range(len(shown_as)), key=shown_as.__getitem__)  # stable: ties keep id order
         return _ranks(np.array(by_name, dtype=np.int64))
 

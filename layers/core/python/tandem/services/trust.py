@@ -59,7 +59,10 @@ def _other(brand: Brand, other_id: int, own_message: str) -> Brand:
 
 def _cancel_pending_between(a: int, b: int) -> int:
     """Cancel an open request either way between the two brands (its credit back to its
-    sender, through the one cancel transition). Returns how many were cancelled."""
+    sender, through the one cancel transition). `a` blocks `b`: a request from `b` is cancelled
+    by someone else's act (b's Sent says so and b may write again once unblocked); one `a`
+    sent is a's own cancel. Returns how many were cancelled."""
+    from tandem.domain import requests as request_rules
     from tandem.errors import Conflict as Moved
     from tandem.services.requests.records import get_request
     from tandem.services.requests.transitions import transition
@@ -72,7 +75,8 @@ def _cancel_pending_between(a: int, b: int) -> int:
         if relation.request_state != rel.REQUESTED_OUT or not relation.request_id:
             continue  # the sender's own item names the open request (awaiting ones too)
         try:
-            transition(get_request(relation.request_id), "cancel")
+            cause = None if int(relation.brand_id) == a else request_rules.UNAVAILABLE
+            transition(get_request(relation.request_id), "cancel", cause=cause)
         except (Moved, NotFound):
             continue  # answered or cancelled meanwhile
         cancelled += 1

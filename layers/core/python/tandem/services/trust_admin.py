@@ -195,7 +195,9 @@ def _mail_suspended(brand: Brand, text: str) -> None:
 
 
 def _cancel_pending(brand_id: int) -> int:
-    """Every open request the brand sent or received is cancelled (credits back to senders)."""
+    """Every open request the brand sent or received is cancelled (credits back to senders).
+    Neither side's sender waits to write again (the team's act, not theirs); the senders of its
+    received requests see them as cancelled because the brand is no longer available."""
     from tandem.services.requests.transitions import transition
 
     open_statuses = (request_rules.PENDING, request_rules.AWAITING)
@@ -212,7 +214,8 @@ def _cancel_pending(brand_id: int) -> int:
     cancelled = 0
     for req in {r.request_id: r for r in found}.values():
         try:
-            transition(req, "cancel")
+            own = int(req.from_brand_id) == brand_id
+            transition(req, "cancel", cause=request_rules.SUSPENDED if own else request_rules.UNAVAILABLE)
         except (Conflict, NotFound):
             continue
         cancelled += 1

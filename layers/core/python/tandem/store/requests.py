@@ -54,6 +54,8 @@ class ConnectionRequest(TandemModel):
     to_contact = MapAttribute(null=True)
     # awaiting_approval | pending | accepted | declined | cancelled
     status = UnicodeAttribute()
+    # Set when a cancel was not the sender's own (tandem.domain.requests.CANCEL_CAUSES).
+    cancel_cause = UnicodeAttribute(null=True)
     hold_bucket_id = UnicodeAttribute(null=True)
     hold_release_until = NumberAttribute(null=True)
     pitch = MapAttribute(null=True)  # a pitch to a Pitch Area feature: {feature_id, title}

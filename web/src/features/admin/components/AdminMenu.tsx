@@ -37,7 +37,7 @@ export function AdminMenu({ mini }: { readonly mini: boolean }) {
                 title={mini ? item.label : undefined}
               >
                 <span className="admin-menu__initial" aria-hidden="true">
-                  {item.label.charAt(0)}
+                  {item.mark}
                 </span>
                 <span className="menu__label">{item.label}</span>
               </Link>

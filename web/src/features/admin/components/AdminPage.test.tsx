@@ -5,6 +5,10 @@ import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 
+/** A row naming `email`: jsdom's accessible name puts a space at each <wbr> of an email (Chromium's does not). */
+const withEmail = (email: string) => (name: string) => name.replace(/\s+/g, '').includes(email);
+
+
 const PLAN_NONE = { status: 'none', plan: null, approval: null, validTo: null };
 const MIA = {
   id: 'u2',
@@ -55,15 +59,15 @@ describe('Admin console', () => {
     expect(within(menu).getByRole('link', { name: 'Features to approve' })).toHaveAttribute('href', '/admin/features');
     expect(within(menu).getByRole('link', { name: 'Users' })).toHaveAttribute('aria-current', 'page');
     expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'UUsers',
-      'AApprovals',
-      'FFeatures to approve',
-      'RReports',
-      'RRefunds',
-      'GGift credits',
-      'IIssue reports',
-      'GGlobal message',
-      'AAudit log',
+      'UsUsers',
+      'ApApprovals',
+      'FeFeatures to approve',
+      'RpReports',
+      'RfRefunds',
+      'GcGift credits',
+      'IsIssue reports',
+      'GmGlobal message',
+      'AuAudit log',
     ]);
   });
 
@@ -159,7 +163,7 @@ describe('Admin console', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('zed@zed.co')).toBeInTheDocument();
     expect(screen.queryByText('mia@oat.co')).not.toBeInTheDocument();
-    expect(within(screen.getByRole('row', { name: /zed@zed.co/ })).getByText('Active')).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: withEmail('zed@zed.co') })).getByText('Active')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await vi.waitFor(() => {
       expect(api.calls('GET admin/members?q=zed&cursor=c1')).toHaveLength(1);
@@ -177,16 +181,16 @@ describe('Admin console', () => {
       canRequireApproval: false,
     };
     open('/admin/users', { 'GET admin/members': { users: [gifted, granted, MIA], nextCursor: null } });
-    const giftRow = within(await screen.findByRole('row', { name: /gift@oat.co/ }));
+    const giftRow = within(await screen.findByRole('row', { name: withEmail('gift@oat.co') }));
     expect(giftRow.getByText('Gifted credits only')).toBeInTheDocument();
     expect(giftRow.queryByText('No plan')).not.toBeInTheDocument();
     // gifted credits are not a plan: the member's next plan can still wait for approval
     expect(giftRow.getByRole('button', { name: 'Require approval' })).toBeInTheDocument();
-    const grantedRow = within(screen.getByRole('row', { name: /granted@oat.co/ }));
+    const grantedRow = within(screen.getByRole('row', { name: withEmail('granted@oat.co') }));
     expect(grantedRow.getByText('Active')).toBeInTheDocument();
     expect(grantedRow.getByText('Granted by Tandem')).toBeInTheDocument();
     expect(grantedRow.queryByRole('button', { name: 'Require approval' })).not.toBeInTheDocument();
-    expect(within(screen.getByRole('row', { name: /mia@oat.co/ })).getByText('No plan')).toBeInTheDocument();
+    expect(within(screen.getByRole('row', { name: withEmail('mia@oat.co') })).getByText('No plan')).toBeInTheDocument();
   });
 
   it('requires approval of a member without a plan', async () => {
@@ -194,8 +198,8 @@ describe('Admin console', () => {
       'GET admin/members': { users: [MIA, ZED], nextCursor: null },
       'POST admin/accounts/acc2/require-approval': { plan: { ...PLAN_NONE, approval: 'required' } },
     });
-    const row = within(await screen.findByRole('row', { name: /mia@oat.co/ }));
-    expect(within(screen.getByRole('row', { name: /zed@zed.co/ })).queryByRole('button', { name: 'Require approval' })).toBeNull();
+    const row = within(await screen.findByRole('row', { name: withEmail('mia@oat.co') }));
+    expect(within(screen.getByRole('row', { name: withEmail('zed@zed.co') })).queryByRole('button', { name: 'Require approval' })).toBeNull();
     await user.click(row.getByRole('button', { name: 'Require approval' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Require approval' }));
     expect(await screen.findByText("mia@oat.co's next plan waits for approval.")).toBeInTheDocument();

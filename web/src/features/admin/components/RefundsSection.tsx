@@ -1,4 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
+import { Breakable } from '@/components/ui/Breakable';
 import { Alert } from '@/components/ui/Alert';
 import { Button } from '@/components/ui/Button';
 import { PageLoader } from '@/components/ui/PageLoader';
@@ -81,7 +82,9 @@ export function RefundsSection() {
                   {members.map((member) => (
                     <li key={member.id}>
                       <span>
-                        <span className="admin__primary">{member.email}</span>
+                        <span className="admin__primary">
+                        <Breakable text={member.email} />
+                      </span>
                         <span className="admin__secondary">{STATUS_LABELS[member.plan.status] ?? member.plan.status}</span>
                       </span>
                       <Button

@@ -1,5 +1,6 @@
 import { useId, useState, type SubmitEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breakable } from '@/components/ui/Breakable';
 import { Button } from '@/components/ui/Button';
 import { PagedSection } from '@/components/ui/ListStates';
 import { confirmed } from '@/components/ui/confirmed';
@@ -129,7 +130,9 @@ export function UsersSection() {
                 {members.map((member) => (
                   <tr key={member.id}>
                     <th scope="row">
-                      <span className="admin__primary">{member.email}</span>
+                      <span className="admin__primary">
+                        <Breakable text={member.email} />
+                      </span>
                       <span className="admin__secondary">{member.name}</span>
                     </th>
                     <td data-label="Access">{member.access}</td>

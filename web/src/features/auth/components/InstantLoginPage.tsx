@@ -6,6 +6,9 @@ import { safeRedirect } from '@/lib/redirect';
 import { SignInLinkRefused, useInstantLogin } from '../api/instant-login';
 import { AuthCard } from './AuthCard';
 
+/** The server's refusal ends "Sign in with your password instead.": the page's button says that. */
+const PASSWORD_HINT = /\s*Sign in with your password instead\.?\s*$/;
+
 /**
  * /login/{code}/{id}[/{status}]: the one-time sign-in link from an email. It signs the member in
  * and opens the page the email is about; a used or expired link says so and offers the normal
@@ -35,12 +38,12 @@ export function InstantLoginPage() {
   if (signIn.isError) {
     const failure = signIn.error;
     const state = {
-      message: failure instanceof SignInLinkRefused ? failure.message : describeError(failure),
+      message: (failure instanceof SignInLinkRefused ? failure.message : describeError(failure)).replace(PASSWORD_HINT, ''),
       email: failure instanceof SignInLinkRefused ? failure.email : null,
     };
     return (
       <AuthCard icon="alert" title="This sign-in link didn't work" lead={state.message}>
-        <p className="muted small">Sign-in links in our emails work once, for 72 hours. You can still sign in with your password.</p>
+        <p className="muted small">Sign-in links in our emails work once, for 72 hours.</p>
         <div className="actions">
           <Link to="/login" state={state.email ? { email: state.email } : undefined} className="button button--primary button--block">
             Sign in with your password

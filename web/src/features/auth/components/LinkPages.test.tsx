@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getSession } from '@/lib/session';
+import { requestItem } from '@/features/requests/test-fixtures';
+import { getSelectedBrand, getSession } from '@/lib/session';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
@@ -75,6 +76,24 @@ describe('InstantLoginPage', () => {
     });
   });
 
+  it("selects the brand the email is about before the first call: no round of the default brand's calls first (issue 39)", async () => {
+    const api = mockApi({
+      'POST users/instant-login': { ...CLEO_SIGNED_IN, redirect: '/requests/received/1/r1' },
+      ...shellRoutes(),
+      'GET requests/r1': { request: requestItem() },
+    });
+    const { router } = renderRoute('/login/code-7/u5/request-received');
+    expect(await screen.findByText('Fancy a candle and oat cookie giveaway?')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/requests/received/1/r1');
+    expect(getSelectedBrand()).toBe('1');
+    // Every call acted for brand 1 from the start: nothing was asked for the default brand.
+    expect(api.calls('GET dashboard')).toHaveLength(0);
+    expect(api.calls('GET users')).toHaveLength(0);
+    expect(api.calls('GET dashboard/1')).toHaveLength(1);
+    expect(api.calls('GET requests/r1')).toHaveLength(1);
+    expect(api.calls('GET requests/r1')[0]?.headers.get('X-Brand-Id')).toBe('1');
+  });
+
   it('offers the normal sign-in with the address filled in when the link was used or expired', async () => {
     mockApi({
       'POST users/instant-login': jsonResponse(
@@ -83,7 +102,9 @@ describe('InstantLoginPage', () => {
       ),
     });
     const { user } = renderRoute('/login/code-7/u5/request-received');
-    expect(await screen.findByText('This sign-in link has expired or was already used. Sign in with your password instead.')).toBeInTheDocument();
+    expect(await screen.findByText('This sign-in link has expired or was already used.')).toBeInTheDocument();
+    // Said once, on the button (the refusal's own "Sign in with your password instead." and a note repeated it).
+    expect(document.body.textContent.match(/with your password/gi)).toHaveLength(1);
     await user.click(screen.getByRole('link', { name: 'Sign in with your password' }));
     expect(await screen.findByRole('heading', { name: 'Sign in to Tandem' })).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('cleo@dane.co');

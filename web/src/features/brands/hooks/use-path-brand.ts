@@ -15,6 +15,25 @@ export function brandFromPath(userBrand: string | undefined): string | null {
   return /^\d+$/.test(userBrand) ? userBrand : 'default';
 }
 
+// SPEC section 2's private routes whose address names the member's own brand ({userBrand}).
+const USER_BRAND_PATHS: readonly RegExp[] = [
+  /^\/(?:requests(?:\/(?:received|sent))?|connections|declines(?:\/(?:out|in))?|matches(?:\/(?:potentials|saved|search))?)\/(\d+)(?:\/|$)/,
+  /^\/brand\/(\d+)\/[^/]+\/?$/,
+];
+
+/**
+ * The member's brand an address of ours names ('/requests/received/12/r1' -> '12'), or null
+ * (/matches/brand/{_id} and /brand/{_id} name another brand, not the member's).
+ */
+export function userBrandInPath(path: string): string | null {
+  const pathname = path.split(/[?#]/, 1)[0] ?? '';
+  for (const pattern of USER_BRAND_PATHS) {
+    const found = pattern.exec(pathname);
+    if (found?.[1]) return found[1];
+  }
+  return null;
+}
+
 /**
  * Per-brand pages (/matches/{userBrand}, /brand/{userBrand}/{_id}...) act for the brand
  * in their address: it becomes the selected brand (as the brand switcher does), once the

@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { Fit } from '@/features/brands';
-import { refreshDashboard } from '@/lib/session-state';
+import { dashboardKeys, type DashboardResponse } from '@/lib/session-state';
 import { api, asBrand } from '@/lib/api';
 import { matchKeys } from './keys';
 import { followMatchRun } from './match-run';
@@ -77,15 +77,28 @@ export interface MatchLists {
 }
 
 async function loadLists(client: QueryClient, brand: string, filter: readonly number[]): Promise<MatchLists> {
-  // One after the other: the local stack runs the API in-process and does not isolate
-  // concurrent calls (see docs/decisions.md); the saved list is small and quick.
-  const potentials = await listMatches(brand, 'potentials', filter);
-  const saved = await listMatches(brand, 'saved', filter);
-  // A run still in progress is followed (the shell's MatchRunWatcher polls it); listing
-  // marks new matches seen on the server, so the menu count drops.
+  // Both at once: one trip to the server, not two (the local stack keeps each call's request
+  // apart since 2026-11-22, as Lambda does; docs/decisions.md, issue 39).
+  const [potentials, saved] = await Promise.all([
+    listMatches(brand, 'potentials', filter),
+    listMatches(brand, 'saved', filter),
+  ]);
+  // A run still in progress is followed (the shell's MatchRunWatcher polls it).
   if (potentials.runOutstanding && potentials.runId) followMatchRun(client, potentials.runId, brand);
-  if (potentials.matches.some((match) => match.isNew)) void refreshDashboard(client);
+  // Listing marked the new matches it showed seen on the server: the menu count drops by as
+  // many here, without asking for the dashboard again (one more trip, and its three reads).
+  const shownNew = potentials.matches.filter((match) => match.isNew).length;
+  if (shownNew > 0) matchesSeen(client, brand, shownNew);
   return { potentials: potentials.matches, saved: saved.matches, showingBrandNames: potentials.showingBrandNames };
+}
+
+/** The cached dashboards of `brand` count `seen` fewer new matches (never below 0). */
+function matchesSeen(client: QueryClient, brand: string, seen: number): void {
+  client.setQueriesData<DashboardResponse>({ queryKey: dashboardKeys.all }, (dashboard) => {
+    const counts = dashboard?.menuCounts;
+    if (!dashboard || !counts || String(dashboard.dashboard?.brandId) !== brand) return dashboard;
+    return { ...dashboard, menuCounts: { ...counts, matches: Math.max(0, (counts.matches ?? 0) - seen) } };
+  });
 }
 
 /**

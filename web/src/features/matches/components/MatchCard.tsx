@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/Button';
 import { BrandLogo } from '@/features/brands';
@@ -22,6 +22,19 @@ export interface MatchCardProps {
   readonly onRequested?: (match: Match) => void;
   readonly saving?: boolean;
   readonly dismissing?: boolean;
+}
+
+/**
+ * Esc closes the More menu and puts focus back on its toggle, as Esc closes every popup here.
+ * Only for keys pressed inside it: the report dialog it opens is portalled out of it (its Esc
+ * closes the dialog only, though React bubbles the event through here).
+ */
+function closeOnEscape(event: KeyboardEvent<HTMLDetailsElement>) {
+  const menu = event.currentTarget;
+  if (event.key !== 'Escape' || !menu.open || !(event.target instanceof Node) || !menu.contains(event.target)) return;
+  event.preventDefault();
+  menu.open = false;
+  menu.querySelector('summary')?.focus();
 }
 
 /** One suggested brand: who they are, how well you fit, why, and what to do next. */
@@ -108,7 +121,7 @@ export function MatchCard({
               Dismiss<span className="visually-hidden"> {match.name}</span>
             </Button>
           )}
-          <details className="match-card__trust">
+          <details className="match-card__trust" onKeyDown={closeOnEscape}>
             <summary className="button button--ghost">
               More<span className="visually-hidden"> for {match.name}</span>
             </summary>

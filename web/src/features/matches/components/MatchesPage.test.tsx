@@ -22,6 +22,44 @@ function openMatches(path: string, routes: Record<string, MockAnswer>, dashboard
 const card = (name: string) => screen.getByRole('article', { name });
 
 describe('Matches page', () => {
+  it('asks for both lists at once and drops the new-matches count without asking for the dashboard again (issue 39)', async () => {
+    let savedAskedMeanwhile = false;
+    const { api } = openMatches(
+      '/matches/potentials',
+      {
+        'GET matches?list=potentials': async () => {
+          await new Promise((done) => setTimeout(done, 30));
+          savedAskedMeanwhile = api.calls('GET matches?list=saved').length > 0;
+          return jsonResponse(matchesBody([matchCard({ isNew: true }), matchCard({ id: 22, name: 'Soap Co', isNew: true })]));
+        },
+        'GET matches?list=saved': matchesBody([]),
+      },
+      { menuCounts: { dashboard: 0, matches: 3, requests: 0, connections: 0, declines: 0 } },
+    );
+    const menu = within(await screen.findByRole('navigation', { name: 'Main' }));
+    expect(await menu.findByRole('link', { name: 'Matches (3 new)' })).toBeInTheDocument();
+    expect(await screen.findByRole('article', { name: 'Soap Co' })).toBeInTheDocument();
+    expect(savedAskedMeanwhile).toBe(true);
+    expect(await menu.findByRole('link', { name: 'Matches (1 new)' })).toBeInTheDocument();
+    expect(api.calls('GET dashboard')).toHaveLength(1);
+  });
+
+  it("closes a card's More menu with Esc and puts focus back on its toggle", async () => {
+    const { user } = openMatches('/matches', {
+      'GET matches?list=potentials': matchesBody([matchCard()]),
+      'GET matches?list=saved': matchesBody([]),
+    });
+    const bean = within(await screen.findByRole('article', { name: 'Bean Bros' }));
+    const more = bean.getByText('More', { exact: false, selector: 'summary' });
+    await user.click(more);
+    const menu = more.closest('details');
+    expect(menu).toHaveAttribute('open');
+    bean.getByRole('button', { name: /^Report this brand/ }).focus();
+    await user.keyboard('{Escape}');
+    expect(menu).not.toHaveAttribute('open');
+    expect(more).toHaveFocus();
+  });
+
   it('says when the matches could not be loaded, and Try again loads them', async () => {
     let down = true;
     const { user } = openMatches('/matches', {

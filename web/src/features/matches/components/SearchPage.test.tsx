@@ -32,6 +32,16 @@ describe('Search tab', () => {
     expect(screen.getByRole('link', { name: 'Search' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('gives the results a heading before the cards, so no heading level is skipped (axe heading-order)', async () => {
+    openSearch('/matches/search?q=northwnd', { 'GET brands/search?q=northwnd': page([northwind]) });
+    await screen.findByRole('article', { name: 'Northwind Outdoor' });
+    const levels = screen.getAllByRole('heading').map((heading) => Number(heading.tagName.slice(1)));
+    levels.forEach((level, i) => {
+      expect(level - (levels[i - 1] ?? 0), `heading ${i + 1} (h${level})`).toBeLessThanOrEqual(1);
+    });
+    expect(screen.getByRole('heading', { level: 2, name: 'Search results' })).toBeInTheDocument();
+  });
+
   it('puts the words and filters in the address, so the search can be bookmarked', async () => {
     const { user, router, api } = openSearch('/matches/search', {
       'GET brands/search': page([]),

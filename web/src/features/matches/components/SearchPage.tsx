@@ -231,6 +231,8 @@ export function SearchPage() {
         </section>
       )}
 
+      {/* The cards' names are h3s: their section's h2 comes first (axe heading-order). */}
+      {results.length > 0 && <h2 className="visually-hidden">Search results</h2>}
       {results.length > 0 && (
         <ul className="match-grid" aria-label="Search results">
           {results.map((match) => (

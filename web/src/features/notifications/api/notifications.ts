@@ -193,9 +193,27 @@ export function useSelectSlackChannel() {
   });
 }
 
+const unsubscribePath = (token: string) => `notifications/unsubscribe/${encodeURIComponent(token)}`;
+
+/** What an unsubscribe link switches off (docs/api.md), read when its page opens; changes nothing. */
+export interface UnsubscribeLink {
+  readonly source: string;
+  readonly label: string;
+}
+
+/** The link's check: the kind of email it names, or why it does not work (400 / 410), before any click. */
+export function unsubscribeLinkQuery(token: string) {
+  return queryOptions({
+    queryKey: ['unsubscribe', token] as const,
+    queryFn: () => api.get<UnsubscribeLink>(unsubscribePath(token), { auth: false }),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
 /** One-click unsubscribe from an email's footer link (the token names the member and the kind of email). */
 export function useUnsubscribe(token: string) {
   return useMutation({
-    mutationFn: () => api.post<{ message: string }>(`notifications/unsubscribe/${encodeURIComponent(token)}`),
+    mutationFn: () => api.post<{ message: string }>(unsubscribePath(token), undefined, { auth: false }),
   });
 }

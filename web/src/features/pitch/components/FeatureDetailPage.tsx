@@ -14,7 +14,7 @@ import { openSubscriptionOverlay, paymentRefusal } from '@/features/subscription
 import { TrustActions } from '@/features/trust';
 import { ApiError } from '@/lib/api';
 import { useIsFeatureOnly } from '@/lib/login-check';
-import { useCurrentBrandId } from '@/lib/session-state';
+import { useCurrentBrandId, useSelectedBrandSuspended } from '@/lib/session-state';
 import { dayOf, useEndFeature, usePitchTo, useFeatureCheckout, STATUS_LABEL, useFeature, type Feature, type PitchOptions } from '../api/pitch';
 import { featurePath, PITCH_PATH } from '../paths';
 
@@ -177,6 +177,7 @@ export function FeatureDetailPage() {
   const brand = useCurrentBrandId();
   const item = useFeature(brand, featureId);
   const [pitching, setPitching] = useState(false);
+  const suspended = useSelectedBrandSuspended();
   const navigate = useNavigate();
 
   if (item.isError) {
@@ -268,6 +269,11 @@ export function FeatureDetailPage() {
                 <p>
                   Sent {dayOf(feature.pitch.createdAt)}. You'll find it in <Link to="/requests/sent">Requests sent</Link>.
                 </p>
+              </Alert>
+            ) : feature.canPitch && suspended ? (
+              // Like Send request: not offered while the member's brand is suspended (the server refuses it).
+              <Alert tone="info" title="Pitching is paused">
+                <p>Your brand is suspended, so it can't send pitches.</p>
               </Alert>
             ) : feature.canPitch ? (
               <>

@@ -184,6 +184,18 @@ describe('A feature', () => {
     expect(await screen.findByRole('button', { name: '5/6 credits' })).toBeInTheDocument();
   });
 
+  it('offers a suspended brand no Pitch, as it offers no Send request, and says why', async () => {
+    signIn();
+    mockApi({
+      ...shellRoutes({ credits: CREDITS_6, dashboard: { brandId: 1, brandName: 'Oat & Co', suspended: true } }),
+      'GET pitch/mine': { features: [], featureDone: NO_FEATURE_DONE, options: OPTIONS },
+      'GET pitch/f1': { feature: feature({ canPitch: true, pitch: null }), options: OPTIONS },
+    });
+    renderRoute('/pitch/f1');
+    expect(await screen.findByText("Your brand is suspended, so it can't send pitches.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pitch' })).not.toBeInTheDocument();
+  });
+
   it('opens the product overlay when the pitch finds no credit', async () => {
     const { user } = open('/pitch/f1', {
       'GET pitch/f1': { feature: feature({ canPitch: true, pitch: null }), options: OPTIONS },

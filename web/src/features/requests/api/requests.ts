@@ -47,6 +47,12 @@ export interface RequestItem {
   readonly isNew?: boolean;
   /** The other brand's contact details, once accepted. */
   readonly contact?: ContactDetails | null;
+  /**
+   * The sender's: why a request it did not cancel itself was cancelled. 'unavailable': the
+   * brand it wrote to is no longer available to it (the same for a block and a suspension);
+   * 'suspended': the Tandem team suspended the sender's own brand. Null otherwise.
+   */
+  readonly cancelReason?: 'unavailable' | 'suspended' | null;
   /** The recipient's reply when declined (when the server shares it). */
   readonly reply?: string | null;
   /** A pitch to a Pitch Area feature (a request to the feature's owner). */

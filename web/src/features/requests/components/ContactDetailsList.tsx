@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Breakable } from '@/components/ui/Breakable';
 import type { ContactDetails } from '../api/requests';
 
 function websiteHref(website: string): string {
@@ -7,25 +7,6 @@ function websiteHref(website: string): string {
 
 function websiteText(website: string): string {
   return website.replace(/^https?:\/\//i, '').replace(/\/$/, '');
-}
-
-/**
- * An email address or web address that may wrap at its natural points: before the '@'
- * and after each dot or slash, so "flora.fern@wildfern.example" never splits mid-word.
- */
-function Breakable({ text }: { readonly text: string }) {
-  const parts = text.split(/(?<=[./])|(?=@)/);
-  return (
-    <>
-      {parts.map((part, index) => (
-        // The parts of one string never reorder, so the index is a stable key.
-        <Fragment key={index}>
-          {index > 0 && <wbr />}
-          {part}
-        </Fragment>
-      ))}
-    </>
-  );
 }
 
 /** A connected brand's contact person, email, phone and website, as links. */

@@ -41,12 +41,29 @@ describe('DeclinesPage', () => {
       'GET declines?dir=in': { items: [expiredIn], nextCursor: null },
     });
     const { user } = renderRoute('/declines');
-    const sent = within(await screen.findByRole('list', { name: 'Declined by others' }));
+    const sent = within(await screen.findByRole('list', { name: 'Expired unanswered' }));
     expect(sent.getByText('Expired', { selector: '.status-chip' })).toBeInTheDocument();
     expect(sent.queryByText(/Expires in/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Declined by you' }));
-    const received = within(await screen.findByRole('list', { name: 'Declined by you' }));
+    const received = within(await screen.findByRole('list', { name: 'Expired unanswered' }));
     expect(received.getByText('Expired', { selector: '.status-chip' })).toBeInTheDocument();
+  });
+
+  it('does not list a request that expired unanswered as declined by you (issue 39)', async () => {
+    signIn();
+    const expiredIn = requestItem({ id: 'r4', direction: 'received', status: 'expired', fromBrand: BEAN, toBrand: OAT });
+    mockApi({
+      ...shellRoutes({}),
+      'GET declines?dir=in': { items: [expiredIn, inbound], nextCursor: null },
+    });
+    renderRoute('/declines/in');
+    const declined = within(await screen.findByRole('list', { name: 'Declined by you' }));
+    expect(declined.getAllByRole('article')).toHaveLength(1);
+    expect(declined.getByRole('heading', { level: 3, name: 'Wild Fern Candles' })).toBeInTheDocument();
+    const expired = within(screen.getByRole('list', { name: 'Expired unanswered' }));
+    expect(expired.getByRole('heading', { level: 3, name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Expired unanswered' })).toBeInTheDocument();
+    expect(screen.getByText(/You didn't answer these within 14 days, so they expired/)).toBeInTheDocument();
   });
 
   it('switches to the ones you declined', async () => {

@@ -7,22 +7,72 @@ import { RequestCard } from './RequestCard';
 import { useRouteBrand } from '../hooks/use-route-brand';
 import { useSeenRefresh } from '../hooks/use-seen-refresh';
 import { declineListQuery, type DeclineDirection } from '../api/declines';
+import type { RequestItem } from '../api/requests';
 import { declinesPath, directionOf } from '../paths';
 
-const COPY: Record<DeclineDirection, { label: string; lead: string; emptyTitle: string; emptyText: string }> = {
+interface DeclinesCopy {
+  label: string;
+  lead: string;
+  emptyTitle: string;
+  emptyText: string;
+  /** Requests that expired unanswered share the list with declines (the API's box), listed apart. */
+  expiredLabel: string;
+  expiredText: string;
+}
+
+const COPY: Record<DeclineDirection, DeclinesCopy> = {
   out: {
     label: 'Declined by others',
-    lead: 'Requests you sent that the other brand declined. The credit comes back if they declined within the same subscription month.',
+    lead: "Requests you sent that the other brand declined or didn't answer within 14 days. The credit comes back if that happened within the same subscription month.",
     emptyTitle: 'None of your requests were declined',
     emptyText: "When a brand declines a request of yours, you'll see it here.",
+    expiredLabel: 'Expired unanswered',
+    expiredText: "These brands didn't reply within 14 days, so your requests expired. They did not decline them.",
   },
   in: {
     label: 'Declined by you',
-    lead: 'Requests you received and declined.',
+    lead: "Requests you received and declined, and the ones you didn't answer within 14 days.",
     emptyTitle: "You haven't declined any requests",
     emptyText: 'Requests you decline are kept here.',
+    expiredLabel: 'Expired unanswered',
+    expiredText: "You didn't answer these within 14 days, so they expired. The sender was told the request expired, not that you declined it.",
   },
 };
+
+/** The page's items: declined ones under the tab's name, expired ones apart (each with its heading). */
+function DeclineLists({ items, copy }: { readonly items: readonly RequestItem[]; readonly copy: DeclinesCopy }) {
+  const expired = items.filter((item) => item.status === 'expired');
+  const declined = items.filter((item) => item.status !== 'expired');
+  const cards = (list: readonly RequestItem[], label: string, heading: 'h2' | 'h3') => (
+    <ul className="card-list" aria-label={label}>
+      {list.map((item) => (
+        <li key={item.id}>
+          <RequestCard item={item} actions={false} headingLevel={heading} />
+        </li>
+      ))}
+    </ul>
+  );
+  if (expired.length === 0) return cards(declined, copy.label, 'h2');
+  return (
+    <>
+      {declined.length > 0 && (
+        <section className="declines__group" aria-labelledby="declines-declined">
+          <h2 id="declines-declined" className="declines__heading">
+            Declined
+          </h2>
+          {cards(declined, copy.label, 'h3')}
+        </section>
+      )}
+      <section className="declines__group" aria-labelledby="declines-expired">
+        <h2 id="declines-expired" className="declines__heading">
+          {copy.expiredLabel}
+        </h2>
+        <p className="muted">{copy.expiredText}</p>
+        {cards(expired, copy.expiredLabel, 'h3')}
+      </section>
+    </>
+  );
+}
 
 /** Declines (SPEC section 2): two lists, per brand when the address names one. */
 export function DeclinesPage() {
@@ -67,15 +117,7 @@ export function DeclinesPage() {
             </>
           }
         >
-          {(items) => (
-            <ul className="card-list" aria-label={COPY[dir].label}>
-              {items.map((item) => (
-                <li key={item.id}>
-                  <RequestCard item={item} actions={false} />
-                </li>
-              ))}
-            </ul>
-          )}
+          {(items) => <DeclineLists items={items} copy={COPY[dir]} />}
         </PagedSection>
       )}
     </div>

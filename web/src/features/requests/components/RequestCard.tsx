@@ -9,6 +9,7 @@ import { expiresLabel, isOpen, otherBrand, type RequestItem } from '../api/reque
 import { BrandIdentity } from './BrandIdentity';
 import { ContactDetailsList } from './ContactDetailsList';
 import { DeclineDialog } from './DeclineDialog';
+import { cancelReasonText } from '../status';
 import { StatusChip } from './StatusChip';
 import { TimeAgo } from './TimeAgo';
 
@@ -18,6 +19,8 @@ export interface RequestCardProps {
   readonly actions?: boolean;
   /** Link to the request's own page. */
   readonly detailHref?: string | null;
+  /** The brand name's heading level (h3 under a list's own h2). */
+  readonly headingLevel?: 'h2' | 'h3';
 }
 
 function dateLabel(item: RequestItem): string {
@@ -33,7 +36,7 @@ function dateLabel(item: RequestItem): string {
  * with it. An answered action updates every loaded copy of the request (lists, its
  * page) and asks again for what it changes elsewhere (see requestChanged).
  */
-export function RequestCard({ item, actions = true, detailHref }: RequestCardProps) {
+export function RequestCard({ item, actions = true, detailHref, headingLevel = 'h2' }: RequestCardProps) {
   const titleId = useId();
   const [declining, setDeclining] = useState(false);
   const brand = otherBrand(item);
@@ -41,6 +44,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
   const open = isOpen(item);
   const changedAt = open ? item.createdAt : (item.updatedAt ?? item.createdAt);
   const expires = expiresLabel(item);
+  const cancelledWhy = cancelReasonText(item);
 
   const action = useRequestAction(item);
   const busy = action.isPending ? action.variables.kind : null;
@@ -81,7 +85,7 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
       aria-labelledby={titleId}
     >
       <div className="request-card__head">
-        <BrandIdentity brand={brand} titleId={titleId} />
+        <BrandIdentity brand={brand} titleId={titleId} as={headingLevel} />
         <div className="request-card__chips">
           {item.isNew && <span className="status-chip status-chip--new">New</span>}
           <StatusChip item={item} />
@@ -106,6 +110,8 @@ export function RequestCard({ item, actions = true, detailHref }: RequestCardPro
           <p>{item.reply}</p>
         </div>
       )}
+
+      {cancelledWhy && <p className="request-card__why muted small">{cancelledWhy}</p>}
 
       <p className="request-card__meta">
         <TimeAgo prefix={dateLabel(item)} value={changedAt} />

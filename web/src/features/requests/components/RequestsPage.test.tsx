@@ -195,6 +195,29 @@ describe('RequestsPage', () => {
     expect(openCard).not.toHaveClass('request-card--closed');
   });
 
+  it('tells the sender why a request it did not cancel was cancelled (a block or a suspension)', async () => {
+    openRequests('/requests/sent', {
+      'GET requests?box=sent': {
+        items: [
+          requestItem({ id: 'r2', direction: 'sent', fromBrand: OAT, toBrand: BEAN, status: 'cancelled', cancelReason: 'unavailable' }),
+          requestItem({ id: 'r3', direction: 'sent', fromBrand: OAT, toBrand: FERN, status: 'cancelled', cancelReason: 'suspended' }),
+          requestItem({ id: 'r4', direction: 'sent', fromBrand: OAT, toBrand: FERN, status: 'cancelled' }),
+        ],
+        nextCursor: null,
+      },
+    });
+    const sent = await screen.findByRole('list', { name: 'Requests sent' });
+    const [unavailable, suspended, own] = within(sent).getAllByRole('article');
+    if (!unavailable || !suspended || !own) throw new Error('three cards expected');
+    expect(unavailable).toHaveTextContent(
+      'This brand is no longer available, so we cancelled your request. If it was the same subscription month, its credit is back with you.',
+    );
+    expect(within(unavailable).getByText('Cancelled', { selector: '.status-chip' })).toBeInTheDocument();
+    expect(within(unavailable).queryByRole('button')).not.toBeInTheDocument();
+    expect(suspended).toHaveTextContent('We cancelled this request when your brand was suspended.');
+    expect(own.querySelector('.request-card__why')).toBeNull(); // the sender's own cancel needs no word
+  });
+
   it('shows a 409 clearly and shows the request as it now is', async () => {
     let reads = 0;
     const { user } = openRequests('/requests/received', {

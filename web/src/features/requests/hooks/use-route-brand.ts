@@ -41,7 +41,9 @@ export function useRouteBrand(userBrand: string | undefined, pathFor: (brand: st
   }, [userBrand, known, selected, navigate]);
 
   if (userBrand === undefined) return { status: 'ready', brand: selected };
-  if (!brands) return { status: 'waiting' };
+  // Already the selected brand: every call already acts for it, so the page need not wait for
+  // the member's brands to load (an email's sign-in link selects it before the first call).
+  if (!brands) return selected === userBrand ? { status: 'ready', brand: selected } : { status: 'waiting' };
   if (!known) return { status: 'unknown' };
   return selected === userBrand ? { status: 'ready', brand: selected } : { status: 'waiting' };
 }

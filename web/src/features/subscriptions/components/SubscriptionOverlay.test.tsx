@@ -5,7 +5,7 @@ import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 import { openSubscriptionOverlay } from '../overlay-store';
-import { creditsOf, productsBody } from '../test-fixtures';
+import { creditsOf, productsBody, productsWithTrial } from '../test-fixtures';
 
 describe('subscription overlay', () => {
   it('offers a subscriber the add-ons, with checkout coming back to the page', async () => {
@@ -31,7 +31,7 @@ describe('subscription overlay', () => {
   it('opens from "See subscriptions" in Matches with the plans, hiding options below the credit a request needs', async () => {
     signIn();
     const api = mockApi({
-      ...shellRoutes({ credits: creditsOf('none'), showingBrandNames: false }),
+      ...shellRoutes({ credits: { ...creditsOf('none'), trialOffered: false }, showingBrandNames: false }),
       'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {
         showingBrandNames: false,
       }),
@@ -46,6 +46,25 @@ describe('subscription overlay', () => {
     // 3-month access gives no credits in this catalogue: below the 1 a request needs.
     expect(overlay.queryByText('3-month access')).not.toBeInTheDocument();
     expect(api.calls('POST products').map((call) => call.body)).toEqual([{ redirect: '/matches' }]);
+  });
+
+  it('does not tell a member to buy when the card it shows first is the free trial', async () => {
+    signIn();
+    mockApi({
+      ...shellRoutes({ credits: creditsOf('none'), showingBrandNames: false }),
+      'GET matches?list=potentials': matchesBody([matchCard({ name: 'A food & drink brand', nameVisible: false })], {
+        showingBrandNames: false,
+      }),
+      'GET matches?list=saved': matchesBody([], { showingBrandNames: false }),
+      'POST products': productsWithTrial(),
+    });
+    const { user } = renderRoute('/matches/potentials');
+    await user.click(await screen.findByRole('button', { name: 'See subscriptions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Start your free trial or choose a plan to continue' });
+    const overlay = within(dialog);
+    expect(await overlay.findByText('Free')).toBeInTheDocument();
+    expect(overlay.getByText('Start free trial')).toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent(/buy a subscription/i);
   });
 
   it.each([

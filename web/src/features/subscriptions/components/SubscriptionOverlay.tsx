@@ -4,7 +4,7 @@ import { useDashboard } from '@/lib/session-state';
 import { BILLING_PATH } from '@/features/navigation';
 import { useIsFeatureOnly } from '@/lib/login-check';
 import { requiredCreditsFor, showProducts } from '../billing-rules';
-import { overlayTitle, PLAN_BENEFITS, planDescription } from '../credits';
+import { OVERLAY_TITLES, overlayTitle, PLAN_BENEFITS, planDescription } from '../credits';
 import { closeSubscriptionOverlay, type OverlayRequest } from '../overlay-store';
 import { CreditsSummary } from './CreditsSummary';
 import { HowCreditsWork } from './HowCreditsWork';
@@ -31,7 +31,10 @@ export function SubscriptionOverlay({ request }: { readonly request: OverlayRequ
   const featureOnly = useIsFeatureOnly();
   const title = overlayTitle(request.reason, request.type, credits);
   // The server's note on what the account may do (e.g. pending approval), unless the title already says it.
-  const notice = sameText(credits?.notAllowedMessage, title) ? null : credits?.notAllowedMessage;
+  const notice =
+    sameText(credits?.notAllowedMessage, title) || (title === OVERLAY_TITLES.trialOffered && sameText(credits?.notAllowedMessage, OVERLAY_TITLES.noSubscription))
+      ? null
+      : credits?.notAllowedMessage;
   const plansOnOffer = showProducts(credits);
   const description = planDescription(credits);
   return (

@@ -69,12 +69,23 @@ def list_box(
     items, following = boxes.page(side, brand_id, box, start, rules.PAGE_SIZE)
     if kind is not None:
         mark_seen(brand_id, kind, fresh, start is None, bool(items))
-    # Blocked (either way) and suspended brands are left out (tandem.services.visibility).
-    items = [r for r in items if _other_of(r, brand_id) not in hidden]
+    # Blocked (either way) and suspended brands are left out (tandem.services.visibility),
+    # except the sender's record of a request that was cancelled because the brand it wrote
+    # to became unavailable: it says so instead of vanishing (the same words for a block and
+    # a suspension, so a block stays silent).
+    items = [r for r in items if _other_of(r, brand_id) not in hidden or _kept_for_sender(r, brand_id)]
     return {
         "items": [request_json(r, brand_id, r.request_id in fresh, sees_names=sees_names) for r in items],
         "nextCursor": encode_cursor(following),
     }
+
+
+def _kept_for_sender(req: Any, brand_id: int) -> bool:
+    return (
+        int(req.from_brand_id) == brand_id
+        and req.status == rules.CANCELLED
+        and req.cancel_cause == rules.UNAVAILABLE
+    )
 
 
 def _other_of(req: Any, brand_id: int) -> int:

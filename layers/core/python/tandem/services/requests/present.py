@@ -95,6 +95,8 @@ def request_json(
         # a sender that hides its name from the recipient is hidden in its message (a pitch) too
         "message": sender.text(req.message or "") if req.message is not None else req.message,
         "reply": req.reply if req.status == rules.DECLINED else None,
+        # the sender's: why a request it did not cancel was cancelled (rules.CANCEL_CAUSES)
+        "cancelReason": req.cancel_cause if sent and req.status == rules.CANCELLED else None,
         "createdAt": iso_ms(req.created_at),
         "updatedAt": iso_ms(req.updated_at),
         # a pending request expires unanswered then (tandem.domain.requests.EXPIRY_DAYS)

@@ -55,16 +55,28 @@ def _news(tx: Any, req: ConnectionRequest, status: str) -> None:
 
 
 def transition(
-    req: ConnectionRequest, action: str, reply: str | None = None, *, now: int | None = None
+    req: ConnectionRequest,
+    action: str,
+    reply: str | None = None,
+    *,
+    now: int | None = None,
+    cause: str | None = None,
 ) -> ConnectionRequest:
     """Apply accept / decline / cancel / expire in one transaction; 409 when the request has
     moved on. The caller has checked who may do it. `now` (epoch s): the scheduler's clock for
-    an expiry (the local stack can move it); the real clock otherwise."""
-    return transition_outcome(req, action, reply, now=now)[0]
+    an expiry (the local stack can move it); the real clock otherwise. `cause`: a cancel that is
+    not the sender's own (a block by the recipient, a suspension: rules.CANCEL_CAUSES), kept on
+    the request for the sender's Sent list; it starts no wait (rules.starts_wait)."""
+    return transition_outcome(req, action, reply, now=now, cause=cause)[0]
 
 
 def transition_outcome(
-    req: ConnectionRequest, action: str, reply: str | None = None, *, now: int | None = None
+    req: ConnectionRequest,
+    action: str,
+    reply: str | None = None,
+    *,
+    now: int | None = None,
+    cause: str | None = None,
 ) -> tuple[ConnectionRequest, bool]:
     """`transition`, and whether the sender's held credit went back to its bucket."""
     starts, status = rules.TRANSITIONS[action]
@@ -87,6 +99,8 @@ def transition_outcome(
         actions = req.move_actions(status, at_ms)
         if reply is not None:
             actions.append(ConnectionRequest.reply.set(reply))
+        if cause is not None:
+            actions.append(ConnectionRequest.cancel_cause.set(cause))
         for name, value in contacts.items():
             actions.append(getattr(ConnectionRequest, name).set(value))
         sender_state, recipient_state = rules.RELATION_STATES[status]
@@ -98,9 +112,11 @@ def transition_outcome(
                     condition=ConnectionRequest.status.is_in(*starts),
                 )
                 match_learning.record_outcome(tx, req, status, at_ms)  # what the model learns from
-                # A closed request makes its sender wait before asking this brand again; an
-                # accepted one orders both brands' connections.
-                wait = [BrandRelation.resend_at.set(rules.resend_at(now))] if action in rules.CLOSING else []
+                # A request its sender cancelled or the recipient declined (or let expire) makes
+                # the sender wait before asking this brand again; an accepted one orders both
+                # brands' connections.
+                waits = rules.starts_wait(action, cause)
+                wait = [BrandRelation.resend_at.set(rules.resend_at(now))] if waits else []
                 since = [BrandRelation.connected_at.set(at_ms)] if status == rules.ACCEPTED else []
                 relation_update(tx, sender, recipient, sender_state, req.request_id, extra=[*wait, *since])
                 if req.status != rules.AWAITING:  # the recipient never knew of an awaiting one
@@ -135,6 +151,8 @@ def transition_outcome(
         req.moved(status, at_ms)
         if reply is not None:
             req.reply = reply
+        if cause is not None:
+            req.cancel_cause = cause
         for name, value in contacts.items():
             setattr(req, name, value)
         return req, returned

@@ -45,8 +45,10 @@ describe('DeclinesPage', () => {
     expect(sent.getByText('Expired', { selector: '.status-chip' })).toBeInTheDocument();
     expect(sent.queryByText(/Expires in/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Declined by you' }));
-    const received = within(await screen.findByRole('list', { name: 'Expired unanswered' }));
+    // the sent tab's list stays on screen while the received one loads: wait for the received request
+    const received = within((await screen.findByText(FERN.name)).closest('ul') as HTMLElement);
     expect(received.getByText('Expired', { selector: '.status-chip' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Expired unanswered' })).toContainElement(received.getByText(FERN.name));
   });
 
   it('does not list a request that expired unanswered as declined by you (issue 39)', async () => {

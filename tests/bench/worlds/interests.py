@@ -34,8 +34,9 @@ CLUSTERS = (
      "loud colours and louder group chats"),
     ("young families", ("kids", "pets", "home", "food & drink"), ("family-run", "local", "inclusive"),
      ("bundles", "giveaways"), (0.3, -0.6, 0.0, -0.2), "busy parents and muddy wellies"),
-    ("craft & heritage", ("stationery", "food & drink", "home", "fashion"), ("handmade", "family-run", "local"),
-     ("events", "co-branded products"), (1.0, 0.0, 0.4, 0.0), "small batches, old recipes, real makers"),
+    ("craft & heritage", ("stationery", "food & drink", "home", "fashion"),
+     ("handmade", "family-run", "local"), ("events", "co-branded products"), (1.0, 0.0, 0.4, 0.0),
+     "small batches, old recipes, real makers"),
     ("self-care ritual", ("wellness", "beauty", "fitness", "home"), ("vegan", "sustainable", "inclusive"),
      ("content swaps", "newsletter swaps"), (-0.1, -0.9, 0.2, 0.5), "a calmer evening routine"),
 )  # fmt: skip

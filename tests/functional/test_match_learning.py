@@ -151,6 +151,24 @@ def test_the_train_matching_job_learns_from_the_history_and_stores_one_model(api
     assert json.loads(MatchModel.find(consistent=True).learned) == learned_model
 
 
+def test_the_training_job_reads_the_views_kept_on_each_brand(api, aws):
+    """A Matches view keeps its cards on the brand's BrandSeen item; the nightly job learns from
+    them (with no outcomes yet it trains nothing, but it counts the view it read)."""
+    from tests.factories import auth_headers, member, population
+    from tests.functional.helpers import run_job, subscribe, wait_for_run
+
+    user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
+    subscribe(user.account_id)
+    population(12)
+    me = int(mine.brand_id)
+    status, started = api.call("POST", f"/api/matching/run/{me}", auth_headers(token, me))
+    assert status == 202, started
+    assert wait_for_run(api, token, me, started["runId"])["status"] == "done"
+    status, body = api.call("GET", "/api/matches", auth_headers(token, me))
+    assert status == 200 and body["matches"]
+    assert run_job(aws, "train-matching") == {"trained": False, "rows": 0, "views": 1}
+
+
 def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
     from tandem.domain.matching import learned, training
     from tandem.store.models import Match, MatchModel

@@ -237,3 +237,27 @@ def test_the_send_and_answer_paths_record_the_pair_without_importing_numpy():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"
+
+
+def test_a_brands_kept_views_round_trip_and_a_view_of_the_same_cards_adds_none():
+    from tandem.store.learning import View, pack_views, unpack_views
+
+    day = 86_400
+    start = 1_800_000_000  # a fixed, named instant (2027-01-15 08:00 UTC)
+    first = match_learning.views_after(None, [(7, 91), (3, 64)], at_s=start)
+    (view,) = unpack_views(first)
+    assert view == View(start, training.MODEL_VERSION, ((7, 91, 1.0), (3, 64, 1.0)))
+    assert match_learning.views_after(first, [(3, 64)], at_s=start + 60) is None  # the same list again
+    second = match_learning.views_after(first, [(9, 80), (3, 64)], at_s=start + day)
+    assert [v.at for v in unpack_views(second)] == [start, start + day]
+    # Past SHOWN_DAYS a view is dropped; a blob cut short keeps the views read whole.
+    later = start + (match_learning.SHOWN_DAYS + 1) * day
+    assert [v.at for v in unpack_views(match_learning.views_after(second, [(5, 70)], at_s=later))] == [later]
+    assert unpack_views(second[:-3]) == unpack_views(first)
+    (explored,) = unpack_views(pack_views([View(1, 2, ((4, 50, 0.25),))]))
+    assert explored.cards == ((4, 50, round(0.25 * 255) / 255),)  # a propensity to 1/255
+    # The training job's impressions: the cards in order, the viewer's account from its record.
+    records = {11: pack(_profile(11))}
+    (impression,) = match_learning.kept_impressions({11: first, 12: first}, records, start + day)
+    assert impression.viewer == 11 and impression.cards == ((7, 0, 1.0), (3, 1, 1.0))
+    assert impression.account == str(matching.account_hash("acct11"))

@@ -151,24 +151,45 @@ SHOWN_DAYS = 56  # the days of views and actions the job learns from (one Query 
 SHOWN_KEEP_DAYS = 60  # a view or action lives this long (TTL)
 
 
-def shown_item(viewer: Brand, surface: str, cards: list[tuple[int, int]], at_ms: int | None = None) -> Any:
-    """The ShownCards item of one view: `cards` (brand id, fit percent) in the order shown, each
-    ranked (propensity 1). Not saved: the caller writes it (alone, or in its one transaction)."""
-    from tandem.store.learning import ShownCards
+MAX_VIEWS = 60  # the most views a brand's BrandSeen item keeps (about 19 KB at 50 cards)
 
-    at_ms = int(time.time() * 1000) if at_ms is None else int(at_ms)
-    return ShownCards(
-        *ShownCards.key(at_ms, int(viewer.brand_id)),
-        viewer=int(viewer.brand_id),
-        account=viewer.account_id,
-        surface=surface,
-        version=training_version(),
-        ids=[int(i) for i, _ in cards],
-        percents=[int(p) for _, p in cards],
-        propensities=[1.0] * len(cards),
-        at=at_ms,
-        ttl=at_ms // 1000 + SHOWN_KEEP_DAYS * 86400,
-    )
+
+def views_after(kept: bytes | None, cards: list[tuple[int, int]], at_s: int | None = None) -> bytes | None:
+    """The brand's recent views (BrandSeen.views) once it has seen `cards` (brand id, fit
+    percent, in the order shown; each ranked: propensity 1), or None when nothing changes: a
+    view of cards the last kept view already showed (the same list again, less what was acted
+    on) adds nothing. Views older than SHOWN_DAYS are dropped, and past MAX_VIEWS the oldest."""
+    from tandem.store.learning import View, pack_views, unpack_views
+
+    if not cards:
+        return None
+    at_s = int(time.time()) if at_s is None else int(at_s)
+    views = unpack_views(kept)
+    if views and {i for i, _ in cards} <= {c[0] for c in views[-1].cards}:
+        return None
+    views = [v for v in views if v.at > at_s - SHOWN_DAYS * 86400]
+    views.append(View(at_s, training_version(), tuple((int(i), int(p), 1.0) for i, p in cards)))
+    return pack_views(views[-MAX_VIEWS:])
+
+
+def kept_impressions(views: dict[int, bytes], records: dict[int, bytes], now: int) -> list[Any]:
+    """Each brand's kept Matches views (BrandSeen.views) of the last SHOWN_DAYS as training
+    Impressions, the viewer's account read from its packed record (a brand gone from the
+    index is left out)."""
+    from tandem.domain.matching import training
+    from tandem.store.learning import unpack_views
+
+    out = []
+    for brand_id, blob in views.items():
+        record = records.get(int(brand_id))
+        if record is None or len(record) != RECORD_SIZE:
+            continue
+        account = str(int.from_bytes(record[4:12], "little"))
+        for view in unpack_views(blob):
+            if view.at > now - SHOWN_DAYS * 86400:
+                cards = tuple((i, k, p) for k, (i, _, p) in enumerate(view.cards))
+                out.append(training.Impression(int(brand_id), account, int(view.at), "matches", cards))
+    return out
 
 
 def training_version() -> int:
@@ -235,6 +256,7 @@ def train(now: int | None = None) -> dict[str, Any]:
     from tandem.domain import brand_profile
     from tandem.domain.matching import training
     from tandem.services import match_index
+    from tandem.store import news
     from tandem.store.learning import CardAction, ShownCards
 
     now = int(time.time()) if now is None else int(now)
@@ -244,6 +266,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         for o in outcomes
     ]
     days = _days(now, SHOWN_DAYS)
+    # Views kept one item each (before they moved onto BrandSeen; gone with their TTL).
     impressions = [
         training.Impression(
             int(v.viewer),
@@ -258,6 +281,9 @@ def train(now: int | None = None) -> dict[str, Any]:
         for day in days
         for v in ShownCards.of_day(day)
     ]
+    cands, _, _ = match_index.load_ranked(list(range(match_index.shard_count())))
+    records = {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
+    impressions += kept_impressions(news.views_of(records), records, now)
     actions = [
         training.Action(
             int(a.actor),
@@ -274,8 +300,6 @@ def train(now: int | None = None) -> dict[str, Any]:
     actions += outcome_actions(
         [(bytes(o.sender), bytes(o.recipient), o.outcome, int(o.at)) for o in outcomes]
     )
-    cands, _, _ = match_index.load_ranked(list(range(match_index.shard_count())))
-    records = {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
     for o in outcomes:  # a brand gone from the index: its record as it was at send
         for blob in (bytes(o.sender), bytes(o.recipient)):
             if len(blob) == RECORD_SIZE:

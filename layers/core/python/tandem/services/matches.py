@@ -24,7 +24,7 @@ from tandem.services.access import Access
 from tandem.services.requests import reply_stats
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards
+from tandem.store.models import Account, Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards
 from tandem.store.partition import BrandItems, brand_items
 
 logger = logging.getLogger(__name__)
@@ -125,7 +125,8 @@ def list_matches(
 
     Three DynamoDB calls: the brand's partition (its match list, relations, profile and what is
     new), one BatchGetItem of the other brands with the viewer's account (and the caller's
-    own items, checked there), and, when potentials showed new matches, one UpdateItem."""
+    own items, checked there), and, when potentials showed new matches or cards it had not
+    shown before, one UpdateItem of its BrandSeen item (the one item a GET writes)."""
     if which not in LISTS:
         raise ValidationError("list must be potentials or saved")
     mine = brand_items(brand_id, with_cards=True)  # call 1
@@ -173,7 +174,7 @@ def list_matches(
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
         shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded} | {str(i) for i in hidden}
-        _record_view(viewer.brand, cards, fresh & shown)  # call 3
+        _record_view(viewer.brand, mine.seen, cards, fresh & shown)  # call 3
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
@@ -183,23 +184,20 @@ def list_matches(
     }
 
 
-def _record_view(me: Brand, cards: list[dict[str, Any]], seen: set[str]) -> None:
-    """Keep what this view showed (one ShownCards item: what matching learns from, issue 37) and,
-    when it showed new matches, that they are no longer new: one call (a PutItem, or both in
-    one TransactWriteItems). Nothing is kept of an empty list."""
+def _record_view(me: Brand, kept: BrandSeen | None, cards: list[dict[str, Any]], seen: set[str]) -> None:
+    """Keep what this view showed (what matching learns from, issue 37) and that the new matches
+    it showed are no longer new, on the one BrandSeen item (`kept`: as the screen read it): one
+    UpdateItem, none when neither changes. A view that cannot be kept never fails the screen."""
     from tandem.services import match_learning
-    from tandem.store.base import transaction
 
-    if not cards:
-        news.remove(int(me.brand_id), news.MATCHES, seen)
-        return
-    item = match_learning.shown_item(me, "matches", [(int(c["id"]), int(c["score"])) for c in cards])
-    if not seen:
-        item.save()
-        return
-    with transaction() as tx:
-        news.remove_in(tx, int(me.brand_id), news.MATCHES, seen)
-        tx.save(item)
+    try:
+        views = match_learning.views_after(
+            kept.views if kept is not None else None, [(int(c["id"]), int(c["score"])) for c in cards]
+        )
+    except Exception:
+        logger.exception("Could not keep a Matches view")
+        views = None
+    news.viewed(int(me.brand_id), news.MATCHES, seen, views)
 
 
 def _match_list(brand_id: int, mine: BrandItems) -> dict[int, MatchCard]:

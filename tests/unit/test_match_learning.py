@@ -1,5 +1,5 @@
-"""Learning from outcomes (issue 30): the training rows a request's outcome gives, the model
-fitted from them, and how a match run's choice blends it with the rules."""
+"""Learning from what members are shown and do (issues 30 and 37): the pair features, both
+learned directions, how a match run's choice blends them with the rules, and the views kept."""
 
 from __future__ import annotations
 
@@ -29,40 +29,11 @@ def _profile(i: int, values: tuple[str, ...] = (), countries: tuple[str, ...] = 
     )
 
 
-def test_training_rows_label_answers_and_expiries_and_leave_cancels_out():
+def test_pair_features_share_markets_as_a_share_of_mine():
     me = pack(_profile(1, countries=("GB", "US")))
-    yes, no, gone, late = (
-        pack(_profile(i, countries=c)) for i, c in ((2, ("GB",)), (3, ("FR",)), (4, ("GB",)), (5, ("US",)))
-    )
-    x, y = match_learning.training_rows(
-        [
-            (me, yes, "accepted"),
-            (me, no, "declined"),
-            (me, gone, "cancelled"),
-            (me, late, "expired"),
-            (me, b"short", "accepted"),
-        ]
-    )
-    assert y.tolist() == [1.0, 0.0, 0.0]  # accepted, declined, expired; cancelled and a bad record out
-    expected = learned.pair_features(me, Packed.from_bytes([yes, no, late]))
-    assert np.array_equal(x, expected)
-    assert x[0, learned.FEATURES.index("countries_ab")] == 0.5  # half of my markets are theirs
-
-
-def test_a_model_is_fitted_only_from_enough_answers_and_learns_what_they_say():
-    rng = random.Random(5)
-    rows = []
-    for i in range(2, 302):
-        shares = rng.random() < 0.5
-        other = pack(_profile(i, countries=("GB",) if shares else ("JP",)))
-        said_yes = shares if rng.random() < 0.9 else not shares
-        rows.append((pack(_profile(1, countries=("GB",))), other, "accepted" if said_yes else "declined"))
-    assert match_learning.fit(rows[:3]) is None  # too few answers: no model, the rules alone
-    model = match_learning.fit(rows)
-    assert model is not None and model["outcomes"] == 300
-    weights = np.asarray(model["weights"])
-    assert len(weights) == len(learned.FEATURES) + 1
-    assert weights[learned.FEATURES.index("countries_ab")] > 1  # sharing markets: more yeses
+    yes, no = (pack(_profile(i, countries=c)) for i, c in ((2, ("GB",)), (3, ("FR",))))
+    x = learned.pair_features(me, Packed.from_bytes([yes, no]))
+    assert x[:, learned.FEATURES.index("countries_ab")].tolist() == [0.5, 0.0]  # half my markets
 
 
 def _world():
@@ -204,11 +175,11 @@ def test_a_fresh_deployment_ranks_by_the_rules():
     assert training.blend_weight({"version": 1, "accept": [0.0]}) == 0.0  # a model of another kind
 
 
-def test_the_blend_is_rules_alone_under_its_minimum_history():
-    rules = np.array([0.5, 0.4], dtype=np.float32)
-    assert learned.blend_weight(learned.BLEND_MIN - 1) == 0.0
-    assert learned.blend(rules, np.array([0.1, 0.9], dtype=np.float32), learned.BLEND_MIN - 1) is rules
-    assert 0 < learned.blend_weight(learned.BLEND_MIN) < learned.BLEND_MAX
+def test_the_learned_share_rises_with_evidence_and_the_rules_keep_a_say():
+    model = {"version": training.MODEL_VERSION, "accept": [0.0] * (training.N_FEATURES + 1), "evidence": 0}
+    assert training.blend_weight(model) == 0.0  # no answers yet: the rules alone
+    assert training.blend_weight({**model, "evidence": training.BLEND_HALF}) == training.BLEND_MAX / 2
+    assert training.blend_weight({**model, "evidence": 10**9}) < training.BLEND_MAX
 
 
 def test_the_send_and_answer_paths_record_the_pair_without_importing_numpy():

@@ -1,15 +1,17 @@
-"""Learning from outcomes (issue 30): what a request records, the training job, and the model
-a match run blends with the rules (tandem.domain.matching.learned).
+"""Learning from what members are shown and do (issues 30 and 37): what a request records, the
+views and actions kept, the training job, and the model a match run blends with the rules
+(tandem.domain.matching.training).
 
 - At send, the request keeps both brands' packed match records (`pair_records`: pure Python
   `pack`, no numpy on the API's path), written in the send's own transaction.
 - Every outcome (accept, decline, cancel, expire: all through requests/transitions.transition)
-  adds its training row in the transaction that changes the request's status
-  (`record_outcome`): store/learning.py MatchOutcome, one partition per month.
-- The scheduler's `train-matching` job (`train`) fits learned.fit_logistic on the last
-  TRAIN_MONTHS of answered and expired requests and stores the weights as one MatchModel item.
-- A match run reads that item with the brand it runs for (match_index.brand_and_highest_id)
-  and `rerank` blends the model with the rules by how much history it saw (learned.blend).
+  adds its row in the transaction that changes the request's status (`record_outcome`):
+  store/learning.py MatchOutcome, one partition per month.
+- A Matches view keeps its cards on the brand's BrandSeen item (`views_after`); open, save and
+  dismiss keep a CardAction each (`record_action`).
+- The scheduler's `train-matching` job (`train`) learns both directions with the pure
+  training.train from those records and stores them as one MatchModel item; a match run reads
+  it with the brand it runs for and ranks by training.rank_scores.
 - The same job recalibrates the fit labels' thresholds (brand_profile.calibrated_thresholds) on
   the percent each answered request's pair was shown at send (`shown_percent`), stores them on
   the MatchModel item, and a match run writes its cards' labels by them (no read on a screen).
@@ -26,9 +28,6 @@ from tandem.domain.matching import RECORD_SIZE, account_hash, pack
 from tandem.store.learning import MatchModel, MatchOutcome
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
-
-    from tandem.domain.matching import Packed
     from tandem.store.models import Brand, ConnectionRequest
 
 OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
@@ -37,8 +36,6 @@ OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
 LABELS = {rules.ACCEPTED: 1.0, rules.DECLINED: 0.0, rules.EXPIRED: 0.0}
 TRAIN_MONTHS = 12  # the history the job learns from (one Query per month)
 KEEP_DAYS = 400  # an outcome row lives this long (TTL), a little over the months trained on
-MIN_ACCEPTED = 5  # fewer acceptances (or refusals) than this: no model (the rules alone)
-L2 = 1.0
 
 
 def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
@@ -86,41 +83,6 @@ def _months(now: int, count: int) -> list[str]:
         out.append(f"{year:04d}{month:02d}")
         year, month = (year, month - 1) if month > 1 else (year - 1, 12)
     return out
-
-
-def training_rows(outcomes: list[tuple[bytes, bytes, str]]) -> tuple[np.ndarray, np.ndarray]:
-    """(features, labels) of (sender record, recipient record, outcome) rows: the sender as
-    `me`, as a match run scores its candidates (learned.pair_features); rows not learned from
-    (cancelled, or a record of another size) are left out."""
-    import numpy as np
-
-    from tandem.domain.matching import Packed, learned
-
-    by_sender: dict[bytes, list[tuple[bytes, float]]] = {}
-    for sender, recipient, outcome in outcomes:
-        if outcome in LABELS and len(sender) == RECORD_SIZE and len(recipient) == RECORD_SIZE:
-            by_sender.setdefault(sender, []).append((recipient, LABELS[outcome]))
-    xs, ys = [np.zeros((0, len(learned.FEATURES)), dtype=np.float32)], [np.zeros(0)]
-    for sender, rows in by_sender.items():
-        cands = Packed.from_bytes(r for r, _ in rows)
-        if len(cands) != len(rows):  # an empty record (id 0): not a brand
-            continue
-        xs.append(learned.pair_features(sender, cands))
-        ys.append(np.array([y for _, y in rows]))
-    return np.vstack(xs), np.concatenate(ys)
-
-
-def fit(outcomes: list[tuple[bytes, bytes, str]]) -> dict[str, Any] | None:
-    """The model of these outcomes ({weights, outcomes, accepted}), or None when there are too
-    few acceptances or refusals to learn from."""
-    from tandem.domain.matching import learned
-
-    x, y = training_rows(outcomes)
-    accepted = int(y.sum())
-    if min(accepted, len(y) - accepted) < MIN_ACCEPTED:
-        return None
-    weights = learned.fit_logistic(x, y, l2=L2)
-    return {"weights": [round(float(w), 6) for w in weights], "outcomes": len(y), "accepted": accepted}
 
 
 def answered_percents(rows: list[tuple[bytes, bytes, str, int | None]]) -> list[tuple[int, bool]]:
@@ -354,7 +316,6 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
     import json
 
     from tandem.domain.matching import training
-    from tandem.domain.matching.learned import FEATURES
 
     if model is None:
         return None
@@ -365,9 +326,7 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
         except ValueError:
             stored = None
         if training.usable(stored):
-            out = dict(stored)
-    elif int(model.features or 0) == len(FEATURES) and len(model.weights) == len(FEATURES) + 1:
-        out = {"weights": [float(w) for w in model.weights], "outcomes": int(model.outcomes)}
+            out = dict(stored)  # (issue 30's one-direction `weights` are no longer ranked by)
     thresholds = model.fit_thresholds()
     if thresholds:
         out["thresholds"] = thresholds
@@ -385,19 +344,3 @@ def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
 def read_model() -> dict[str, Any] | None:
     """The stored model (one GetItem; the nightly batch reads it once for all its brands)."""
     return model_json(MatchModel.find())
-
-
-def rerank(me: bytes, cands: Packed, rules_scores: np.ndarray, model: dict[str, Any] | None) -> np.ndarray:
-    """The rules' scores blended with the model by how much history it saw (learned.blend:
-    the rules alone without a model or under its minimum)."""
-    from tandem.domain.matching import learned
-
-    if (
-        not model
-        or "weights" not in model
-        or learned.blend_weight(int(model["outcomes"])) == 0.0
-        or not len(cands)
-    ):
-        return rules_scores
-    probability = learned.predict(model["weights"], learned.pair_features(me, cands))
-    return learned.blend(rules_scores, probability, int(model["outcomes"]))

@@ -341,6 +341,13 @@ def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
     return brand_profile.thresholds_or_defaults(stored) if stored else None
 
 
+def label_promises(model: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What each fit label may promise (brand_profile.label_promises, computed by the training
+    job), None when our data backs no promise yet."""
+    stored = (model or {}).get("promises")
+    return dict(stored) if stored else None
+
+
 def read_model() -> dict[str, Any] | None:
     """The stored model (one GetItem; the nightly batch reads it once for all its brands)."""
     return model_json(MatchModel.find())

@@ -82,26 +82,37 @@ def _identity(other: Brand, visible: bool) -> dict[str, Any]:
     }
 
 
-def _score(match: Match | MatchCard, thresholds: dict[str, int] | None = None) -> dict[str, Any]:
-    return _scored(float(match.score), list(match.reasons or []), thresholds)
+def _score(
+    match: Match | MatchCard, thresholds: dict[str, int] | None = None, promises: dict | None = None
+) -> dict[str, Any]:
+    return _scored(float(match.score), list(match.reasons or []), thresholds, promises)
 
 
-def _scored(score: float, reasons: list[str], thresholds: dict[str, int] | None = None) -> dict[str, Any]:
-    """`score` (the percent) and `fit` (its label by the run's `thresholds`, recalibrated from
-    outcomes; None: the defaults)."""
+def _scored(
+    score: float, reasons: list[str], thresholds: dict[str, int] | None = None, promises: dict | None = None
+) -> dict[str, Any]:
+    """`score` (the percent), `fit` (its label by the run's `thresholds`; None: the defaults) and
+    `fitPromise` (what our own data backs for it, the run's `promises`; None: nothing yet)."""
     percent = brand_profile.score_percent(score)
     fit = brand_profile.fit_label(percent, brand_profile.thresholds_or_defaults(thresholds))
-    return {"score": percent, "fit": fit, "fitPromise": brand_profile.fit_promise(fit), "reasons": reasons}
+    return {
+        "score": percent,
+        "fit": fit,
+        "fitPromise": brand_profile.fit_promise(fit, promises),
+        "reasons": reasons,
+    }
 
 
-def _score_now(me: Brand, other: Brand, thresholds: dict[str, int] | None = None) -> dict[str, Any]:
+def _score_now(
+    me: Brand, other: Brand, thresholds: dict[str, int] | None = None, promises: dict | None = None
+) -> dict[str, Any]:
     """A saved brand that is not among the stored matches (saved from its brand page, or a
     match an older run found): scored on the spot with the same engine as the runs."""
     from tandem.domain import matching
     from tandem.services.match_index import to_profile
 
     scored = matching.score_pair(to_profile(me), to_profile(other))
-    return _scored(scored.score, list(scored.reasons), thresholds)
+    return _scored(scored.score, list(scored.reasons), thresholds, promises)
 
 
 def parse_brand_ids(raw: str | None) -> set[int] | None:
@@ -160,9 +171,9 @@ def list_matches(
                 viewer,
                 other,
                 relation,
-                _score(match, mine.thresholds)
+                _score(match, mine.thresholds, mine.promises)
                 if match is not None
-                else _score_now(viewer.brand, other, mine.thresholds),
+                else _score_now(viewer.brand, other, mine.thresholds, mine.promises),
                 is_new=match is not None and str(other_id) in fresh,
                 labels=match.labels if match is not None else 0,
             )
@@ -338,7 +349,7 @@ def public_view(viewer: Viewer, other_id: int, hidden: dict | None = None) -> di
 def _match_json(match: Match) -> dict[str, Any]:
     scored = _score(match)
     if match.fit:  # the label its run wrote, by the thresholds it had
-        scored["fit"], scored["fitPromise"] = match.fit, brand_profile.fit_promise(match.fit)
+        scored["fit"], scored["fitPromise"] = match.fit, match.promise or None
     return scored
 
 
@@ -375,8 +386,10 @@ def search_card(
     relation: BrandRelation | None,
     labels: int = 0,
     thresholds: dict[str, int] | None = None,
+    promises: dict | None = None,
 ) -> dict[str, Any]:
     """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
     (scored on the spot with the matching engine; search results are not stored matches),
-    labelled by the stored model's `thresholds` (None: the defaults)."""
-    return _card(viewer, other, relation, _score_now(viewer.brand, other, thresholds), labels=labels)
+    labelled by the stored model's `thresholds` and `promises` (None: the defaults, no promise)."""
+    scored = _score_now(viewer.brand, other, thresholds, promises)
+    return _card(viewer, other, relation, scored, labels=labels)

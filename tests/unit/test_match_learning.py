@@ -232,3 +232,42 @@ def test_a_brands_kept_views_round_trip_and_a_view_of_the_same_cards_adds_none()
     (impression,) = match_learning.kept_impressions({11: first, 12: first}, records, start + day)
     assert impression.viewer == 11 and impression.cards == ((7, 0, 1.0), (3, 1, 1.0))
     assert impression.account == str(matching.account_hash("acct11"))
+
+
+def test_brands_that_like_the_same_partners_come_out_alike_and_a_pairs_own_edges_never_feed_its_row():
+    """Collaborative signals (issue 37): two hidden taste groups, each sending to and accepting
+    its own kind; the embedding puts an unseen pair of the same group above a cross pair, and a
+    pair's feature comes from the half of the edges its own are not in."""
+    rng = random.Random(4)
+    group = {i: i % 2 for i in range(1, 201)}
+    actions = []
+    for a in range(1, 201):
+        for b in rng.sample(range(1, 201), 40):
+            if a != b and group[a] == group[b] and rng.random() < 0.5:
+                actions.append(Action(a, f"acct{a}", b, f"acct{b}", training.SEND, 1))
+                actions.append(Action(b, f"acct{b}", a, f"acct{a}", training.ACCEPT, 2))
+    edges = training.liking_edges(actions, {})
+    emb = training.embed(edges)
+    assert emb is not None
+    unseen_same = [
+        (a, b) for a in range(1, 41) for b in range(1, 201) if group[a] == group[b] and (a, b) not in edges
+    ]
+    unseen_cross = [(a, b) for a in range(1, 41) for b in range(1, 201) if group[a] != group[b]]
+    same = training._cf_of(emb, *map(np.array, zip(*unseen_same, strict=True))).mean()
+    cross = training._cf_of(emb, *map(np.array, zip(*unseen_cross, strict=True))).mean()
+    assert same > 3 * abs(cross)
+    # A pair's edges sit in one half; its feature is read from the other half's embedding.
+    folds = [training.embed({k: w for k, w in edges.items() if training._fold(*k) != h}) for h in (0, 1)]
+    pair = next(iter(edges))
+    half = training._fold(*pair)
+    assert training._fold(pair[1], pair[0]) == half
+    alone = {k: w for k, w in edges.items() if training._fold(*k) != half}
+    assert (
+        pair not in alone
+        and training.cf_columns([pair], folds, 1.0)[0, 0]
+        == training._cf_of(training.embed(alone), np.array([pair[0]]), np.array([pair[1]]))[0]
+    )
+    # Stored compactly, scored again the same (to int8 steps).
+    stored = training.pack_embedding(emb, 1.0)
+    back = training.unpack_embedding(stored)
+    assert np.allclose(back["u"], emb["u"], atol=float(stored["unit"])) and back["scale"] == 2.0

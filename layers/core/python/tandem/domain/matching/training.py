@@ -233,7 +233,7 @@ def liking_edges(actions: Iterable[Action], group_of: Mapping[str, str]) -> dict
 
 
 def embed(
-    edges: Mapping[tuple[int, int], float], dims: int = CF_DIMS, seed: int = 0
+    edges: Mapping[tuple[int, int], float], dims: int | None = None, seed: int = 0
 ) -> dict[str, Any] | None:
     """Each brand's taste as an actor (u) and as a target (v) from the liking edges, by a
     randomized truncated SVD of the actor x target matrix (numpy only, sparse products):
@@ -247,7 +247,7 @@ def embed(
     rows = np.array([where[a] for a, _ in edges], dtype=np.int64)
     cols = np.array([where[b] for _, b in edges], dtype=np.int64)
     vals = np.array(list(edges.values()), dtype=np.float64)
-    n, k = len(ids), min(dims, len(ids) - 1)
+    n, k = len(ids), min(CF_DIMS if dims is None else dims, len(ids) - 1)
     if k < 1:
         return None
 

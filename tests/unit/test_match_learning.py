@@ -271,3 +271,11 @@ def test_brands_that_like_the_same_partners_come_out_alike_and_a_pairs_own_edges
     stored = training.pack_embedding(emb, 1.0)
     back = training.unpack_embedding(stored)
     assert np.allclose(back["u"], emb["u"], atol=float(stored["unit"])) and back["scale"] == 2.0
+
+
+def test_an_on_demand_run_passes_the_embedding_only_while_it_fits_step_functions():
+    model = {"version": training.MODEL_VERSION, "accept": [0.0], "cf": {"ids": "A" * 10}}
+    assert match_learning.payload_model(model) == model
+    big = {**model, "cf": {"ids": "A" * (match_learning.CF_PAYLOAD_MAX + 1)}}
+    assert match_learning.payload_model(big) == {"version": training.MODEL_VERSION, "accept": [0.0]}
+    assert match_learning.payload_model(None) is None

@@ -341,6 +341,21 @@ def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
     return brand_profile.thresholds_or_defaults(stored) if stored else None
 
 
+# Step Functions carries at most 256 KB between states: an on-demand run's Prepare passes the
+# collaborative embedding only up to this size (about 3,700 brands with behaviour); past it the run
+# scores without it (both directions' cf columns read 0). The nightly batches read the item whole.
+CF_PAYLOAD_MAX = 100_000
+
+
+def payload_model(model: dict[str, Any] | None) -> dict[str, Any] | None:
+    """`model_json`'s model as Prepare may pass it on (the embedding left out past CF_PAYLOAD_MAX)."""
+    import json
+
+    if not model or "cf" not in model or len(json.dumps(model["cf"])) <= CF_PAYLOAD_MAX:
+        return model
+    return {k: v for k, v in model.items() if k != "cf"}
+
+
 def label_promises(model: dict[str, Any] | None) -> dict[str, Any] | None:
     """What each fit label may promise (brand_profile.label_promises, computed by the training
     job), None when our data backs no promise yet."""

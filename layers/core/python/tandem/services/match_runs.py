@@ -239,7 +239,8 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
         "excluded": sorted(excluded),
         "saved": sorted(saved),
         "batches": batches,
-        "model": match_learning.model_json(model),  # the learned model Finalize blends, or None
+        # the learned model the batches and Finalize blend (None: the rules alone)
+        "model": match_learning.payload_model(match_learning.model_json(model)),
     }
 
 

@@ -205,6 +205,7 @@ CF_DIMS = 8  # taste dimensions learned from who sends to, saves and accepts who
 # actor likes target (an accept: the recipient likes the sender)
 CF_EDGE = {SEND: 1.0, SAVE: 0.5, ACCEPT: 1.0}
 CF_MIN_EDGES = 200  # fewer liking edges than this: no collaborative signal
+CF_MAX_BRANDS = 12_000  # brands the stored embedding keeps (20 bytes each, base64: 320 KB)
 
 
 def _fold(a: int, b: int) -> int:
@@ -306,6 +307,11 @@ def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
 
     import numpy as np
 
+    if len(emb["ids"]) > CF_MAX_BRANDS:  # the most active keep theirs (the item's 400 KB)
+        keep = np.sort(
+            np.argsort(-(np.abs(emb["u"]).sum(axis=1) + np.abs(emb["v"]).sum(axis=1)))[:CF_MAX_BRANDS]
+        )
+        emb = {"ids": emb["ids"][keep], "u": emb["u"][keep], "v": emb["v"][keep]}
     top = float(max(np.abs(emb["u"]).max(), np.abs(emb["v"]).max(), 1e-9))
     q = lambda m: base64.b64encode(np.round(m / top * 127).astype(np.int8).tobytes()).decode()  # noqa: E731
     return {

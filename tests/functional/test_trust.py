@@ -509,3 +509,16 @@ def test_the_blocked_list_keeps_the_name_the_member_saw_when_blocking(api):
         ("Oat & Honey", True),
         ("A food & drink brand", False),
     ]
+
+
+def test_a_block_is_kept_as_a_record_matching_learns_from(api, pair):
+    from datetime import UTC, datetime
+
+    from tandem.services import match_learning
+    from tandem.store.learning import CardAction
+
+    amy, ben = pair
+    assert _block(api, amy, ben.id) == (200, {"blocked": True})
+    day = match_learning._days(int(datetime.now(UTC).timestamp()), 1)[0]
+    (kept,) = [a for a in CardAction.of_day(day) if a.kind == "block"]
+    assert (int(kept.actor), int(kept.target)) == (amy.id, ben.id)

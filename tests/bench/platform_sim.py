@@ -216,7 +216,7 @@ def promise_check(promises: dict[str, Any], by_label: dict[str, tuple[int, int]]
         if text is None:
             out.append(f"{label}: no promise, observed {yes}/{sent}")
             continue
-        said = re.search(r"about (\d+) in (10|100)", text)
+        said = re.search(r"about (\d+) in (100|10)\b", text)
         figure = int(said.group(1)) / int(said.group(2))
         low, high = brand_profile.wilson(yes, sent)
         holds = "holds" if sent and low <= figure <= high else ("too few sent" if sent < 30 else "BROKEN")

@@ -116,7 +116,8 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
-    answered: list[tuple[str, bool, str]] = field(default_factory=list)  # (label at send, accepted, sender)
+    # (label at send, accepted, sender, week) of every answered or expired request
+    answered: list[tuple[str, bool, str, int]] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -299,7 +300,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
-        p.answered.append((label, bool(yes), acct))
+        p.answered.append((label, bool(yes), acct, t))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -319,9 +320,10 @@ def run(spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS) -> dict[
         if t:
             started = time.time()
             model = training.train(p.impressions, p.actions, p.by_id())
-            # What the training job lets each label promise (match_learning.train), each sender
-            # its own group here (the simulation has no colluding accounts).
-            promises = brand_profile.label_promises(p.answered) if model is not None else {}
+            # What the training job lets each label promise (match_learning.train: the requests
+            # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts).
+            recent = [r[:3] for r in p.answered if r[3] >= t - brand_profile.PROMISE_DAYS // 7]
+            promises = brand_profile.label_promises(recent) if model is not None else {}
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}
         week(p, t, model, stats)

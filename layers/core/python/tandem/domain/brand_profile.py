@@ -593,6 +593,7 @@ def calibrated_thresholds(
 PROMISE_MIN_REQUESTS = 100  # answered or expired requests sent to a label's brands before it promises
 PROMISE_MIN_GROUPS = 30  # ... from at least this many distinct senders' groups (no small group sets it)
 PROMISE_MAX_HALF_WIDTH = 0.1  # the 95% interval's half width, at most (1 in 10 either way)
+PROMISE_DAYS = 28  # a promise is measured on the requests answered in this many days
 
 
 def wilson(accepted: float, total: float, z: float = 1.96) -> tuple[float, float]:

@@ -272,7 +272,8 @@ def train(now: int | None = None) -> dict[str, Any]:
     # Thresholds move only on evidence from many distinct groups (training.MIN_GROUPS: a model
     # exists only then), each group's answers capped as in training.
     thresholds = brand_profile.calibrated_thresholds(answered_percents(found))
-    # What each label may promise members, from the requests sent to its brands (issue 37).
+    # What each label may promise members, from the requests sent to its brands lately (issue 37:
+    # as the learned lists move on to pickier partners, an older figure would overpromise).
     group_of = training.groups(actions)
     at_send = brand_profile.thresholds_or_defaults(thresholds)
     model["promises"] = brand_profile.label_promises(
@@ -284,8 +285,11 @@ def train(now: int | None = None) -> dict[str, Any]:
                     str(int.from_bytes(sender[4:12], "little")), str(int.from_bytes(sender[4:12], "little"))
                 ),
             )
-            for sender, _, outcome, percent in found
-            if outcome in LABELS and percent is not None and len(sender) == RECORD_SIZE
+            for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
+            if outcome in LABELS
+            and percent is not None
+            and len(sender) == RECORD_SIZE
+            and int(o.at) >= (now - brand_profile.PROMISE_DAYS * 86400) * 1000
         ]
     )
     MatchModel(

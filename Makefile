@@ -152,7 +152,7 @@ bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/connection_requests.py
 	$(PY) tests/bench/matching.py
 	$(PY) tests/bench/matching_heldout.py
-	$(PY) tests/bench/platform_sim.py --world tests.bench.worlds.interests:factory --world tests.bench.worlds.geo_size:factory --noise 0.2
+	$(PY) tests/bench/platform_sim.py --world tests.bench.worlds.interests:factory --world tests.bench.worlds.geo_size:factory --noise 0 --noise 0.2 --noise 0.4
 	$(PY) tests/bench/local_stack.py
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py

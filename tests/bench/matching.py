@@ -112,7 +112,6 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
     from infra.local.lambda_inprocess import INVOCATIONS
     from infra.local.provision import inline_queue_consumers
     from tandem.config import reset_settings
-    from tandem.domain.matching import learned
     from tandem.integrations.aws import reset_clients
     from tandem.services import match_index, match_runs
     from tandem.store import keys
@@ -153,10 +152,35 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
                     )
                 )
         Counter(keys.COUNTER_PK, "brand", value=brands).save()
-        # A learned model with history enough to weigh (issue 30): the run reads and blends it.
-        weights = [0.5] * len(learned.FEATURES) + [-2.0]
+        # A learned model with history enough to weigh (issue 37: both directions, a collaborative
+        # embedding of 3,000 brands with behaviour, label promises): the run reads and blends it.
+        import json
+
+        import numpy as np
+
+        from tandem.domain.matching import training
+
+        width = training.N_FEATURES + 1
+        emb_rng = np.random.default_rng(5)
+        active = np.sort(emb_rng.choice(np.arange(1, brands + 1), size=min(3_000, brands), replace=False))
+        embedding = {
+            "ids": active,
+            "u": emb_rng.normal(0, 0.3, (len(active), training.CF_DIMS)),
+            "v": emb_rng.normal(0, 0.3, (len(active), training.CF_DIMS)),
+        }
+        stored = {
+            "version": training.MODEL_VERSION,
+            "send": [0.05] * (width + 2) + [-2.0],
+            "accept": [0.1] * (width + 1) + [-2.0],
+            "evidence": 5_000,
+            "groups": 400,
+            "cf": training.pack_embedding(embedding, 1.0),
+            "promises": {
+                "Great fit": {"share": 0.4, "low": 0.35, "high": 0.45, "requests": 400, "groups": 120}
+            },
+        }
         MatchModel(
-            *MatchModel.key(), weights=weights, outcomes=5_000, trained_at=1, features=len(weights) - 1
+            *MatchModel.key(), weights=[], outcomes=5_000, trained_at=1, learned=json.dumps(stored)
         ).save()
         with DynamoCalls() as rebuild_calls:  # the nightly rebuild (reply tiers read by BatchGetItem)
             rebuilt = match_index.rebuild()

@@ -23,8 +23,12 @@ against one-sided, rules-only (production on a fresh deployment), rules without 
 logistic regression fitted on full truth (another seed of the same world: every mutual fit and a
 sample of the rest, over the same pair features), random and the oracle (wants both ways).
 
-Prints `BENCH match_sim_week8_vs_fitted_<world>` (week-8 p@10 / fitted p@10, at 20% noise or the
-one noise run) and `BENCH match_sim_fresh_p_at_10_<world>`.
+Each week also prints every label's printed promise (what the training so far let it say,
+brand_profile.label_promises, the top label capped per list as a run caps it) against what that
+week's requests observed. Per world: the weekly p@10 table for each noise, `BENCH
+match_sim_week8_vs_fitted_<world>_noise<N>` and `BENCH match_sim_exposure_min_<world>_noise<N>`
+per noise, and `BENCH match_sim_week8_vs_fitted_<world>` (week-8 p@10 / fitted p@10, at 20% noise
+or the one noise run) with `BENCH match_sim_fresh_p_at_10_<world>`.
 
 Run: `.venv/bin/python tests/bench/platform_sim.py --world tests.bench.worlds.ours:factory
 --noise 0.2` (defaults: 1,500 brands, seed 1, noises 0, 0.2, 0.4; one world x one noise takes
@@ -112,6 +116,8 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
+    # (label at send, accepted, sender, week) of every answered or expired request
+    answered: list[tuple[str, bool, str, int]] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -200,8 +206,23 @@ def static_rankers(p: Platform, sample: np.ndarray, fitted: list[float]) -> dict
 # ---------------------------------------------------------------- one week of members
 
 
-def percent_label(percent: int, thresholds: dict[str, int] | None = None) -> str:
-    return brand_profile.fit_label(percent, brand_profile.thresholds_or_defaults(thresholds))
+def promise_check(promises: dict[str, Any], by_label: dict[str, tuple[int, int]]) -> str:
+    """Each label's printed promise (what the cards said this week) against what the week's
+    requests to its brands observed: holds when the printed figure is inside the observed 95%
+    interval; "no promise" where our data backed none (a fresh deployment)."""
+    out = []
+    for label, _ in brand_profile.FIT_PROMISES:
+        yes, sent = by_label.get(label, (0, 0))
+        text = brand_profile.checkable_promise(label, promises)
+        if text is None:
+            out.append(f"{label}: no promise, observed {yes}/{sent}")
+            continue
+        said = re.search(r"about (\d+) in (100|10)\b", text)
+        figure = int(said.group(1)) / int(said.group(2))
+        low, high = brand_profile.wilson(yes, sent)
+        holds = "holds" if sent and low <= figure <= high else ("too few sent" if sent < 30 else "BROKEN")
+        out.append(f"{label}: promised {said.group(1)} in {said.group(2)}, observed {yes}/{sent} {holds}")
+    return "; ".join(out)
 
 
 def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None:
@@ -211,6 +232,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         p.credits = np.array([h["credits_per_month"] for h in p.habits], dtype=np.int64)
     lists = {}
     percents: dict[tuple[int, int], int] = {}
+    labelled: dict[int, dict[str, int]] = {}  # each list's thresholds, top label capped as a run caps it
     for a in range(p.n):
         excluded = [b + 1 for (x, b) in p.sent | p.dismissed if x == a]
         me = p.records[a]
@@ -221,6 +243,9 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         lists[a] = [int(e[0]) - 1 for e in entries[: match_runs.MATCHES_KEPT]]
         for e in entries[: match_runs.MATCHES_KEPT]:
             percents[(a, int(e[0]) - 1)] = brand_profile.score_percent(e[1])
+        labelled[a] = brand_profile.capped_thresholds(
+            [brand_profile.score_percent(e[1]) for e in entries[: match_runs.MATCHES_KEPT]]
+        )
     slots = incomplete_slots = 0
     flags = np.array([incomplete(pr) for pr in p.profiles])
     for ids in lists.values():
@@ -264,7 +289,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     by_label: dict[str, list[int]] = {}
     for a, b, at in sends:
         acct, other = p.profiles[a].account_id, p.profiles[b].account_id
-        label = percent_label(percents.get((a, b), 0), stats.get("thresholds"))
+        label = brand_profile.fit_label(percents.get((a, b), 0), labelled[a])
         if p.rng.random() < p.habits[b]["answer_rate"]:
             yes = p.rng.random() < p.wants[b, a]
             accepted += yes
@@ -275,6 +300,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
+        p.answered.append((label, bool(yes), acct, t))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -289,13 +315,19 @@ def run(spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS) -> dict[
     static = static_rankers(p, sample, fitted)
     rows = []
     model = None
+    promises: dict[str, Any] = {}
     for t in range(weeks):
         if t:
             started = time.time()
             model = training.train(p.impressions, p.actions, p.by_id())
+            # What the training job lets each label promise (match_learning.train: the requests
+            # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts).
+            recent = [r[:3] for r in p.answered if r[3] >= t - brand_profile.PROMISE_DAYS // 7]
+            promises = brand_profile.label_promises(recent) if model is not None else {}
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}
         week(p, t, model, stats)
+        stats["promises"] = promise_check(promises, stats["by_label"])
         ours = float(np.mean([p_at_k(p, a, production(p, a, model)) for a in sample.tolist()]))
         rows.append(
             {
@@ -311,6 +343,7 @@ def run(spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS) -> dict[
             + " ".join(f"{k}: {a}/{m}" for k, (a, m) in sorted(stats["by_label"].items())),
             flush=True,
         )
+        print(f"    labels: {stats['promises']}", flush=True)
     return {"world": p.world.name, "description": p.world.description, "noise": noise, "static": static,
             "weeks": rows, "seconds": time.time() - t0}  # fmt: skip
 
@@ -341,6 +374,18 @@ def main() -> None:
         name = re.sub(r"\W+", "_", spec.split(":")[0].split(".")[-1])
         chosen = next((r for r in results if abs(r["noise"] - 0.2) < 1e-9), results[0])
         print(f"  world: {chosen['description']}")
+        print(
+            f"  {name}: noise | fresh (rules) | fitted | "
+            + " | ".join(f"week {w + 1}" for w in range(args.weeks))
+        )
+        for r in results:
+            weekly = " | ".join(f"{row['p10']:.3f}" for row in r["weeks"])
+            fresh, fitted = r["static"]["rules"], r["static"]["fitted"]
+            print(f"  {name}: {r['noise']:.0%} | {fresh:.3f} | {fitted:.3f} | {weekly}")
+            ratio = r["weeks"][-1]["p10"] / max(r["static"]["fitted"], 1e-9)
+            print(f"BENCH match_sim_week8_vs_fitted_{name}_noise{round(100 * r['noise'])} {ratio:.3f}")
+            exposure = min(row["exposure"] for row in r["weeks"])
+            print(f"BENCH match_sim_exposure_min_{name}_noise{round(100 * r['noise'])} {exposure:.2f}")
         ratio = chosen["weeks"][-1]["p10"] / max(chosen["static"]["fitted"], 1e-9)
         print(f"BENCH match_sim_week8_vs_fitted_{name} {ratio:.3f}")
         print(f"BENCH match_sim_fresh_p_at_10_{name} {chosen['static']['rules']:.3f}")

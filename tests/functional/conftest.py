@@ -41,3 +41,41 @@ def operations(aws) -> Iterator[list[str]]:
     )
     yield made
     integration.unregister("before-call.dynamodb", "test-operations")
+
+
+WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
+
+
+@pytest.fixture
+def written_items(aws) -> Iterator[list[tuple[str, str]]]:
+    """Every item written while the test runs, as (operation, sort key), one entry per item: a
+    TransactWriteItems or BatchWriteItem counts each item it writes (a GET writes at most one)."""
+    from tandem.integrations import aws as integration
+
+    made: list[tuple[str, str]] = []
+
+    def count(model, params, **_):
+        name = model.name
+        if name not in WRITES:
+            return
+        if name == "TransactWriteItems":
+            for entry in params.get("TransactItems", []):
+                (kind, body), *_ = entry.items()
+                if kind != "ConditionCheck":
+                    made.append((name, _sort_key(body)))
+        elif name == "BatchWriteItem":
+            for requests in params.get("RequestItems", {}).values():
+                for request in requests:
+                    body = request.get("PutRequest") or request.get("DeleteRequest") or {}
+                    made.append((name, _sort_key(body)))
+        else:
+            made.append((name, _sort_key(params)))
+
+    integration.register("before-parameter-build.dynamodb", count, "test-written-items")
+    yield made
+    integration.unregister("before-parameter-build.dynamodb", "test-written-items")
+
+
+def _sort_key(body: dict) -> str:
+    item = body.get("Key") or body.get("Item") or {}
+    return str((item.get("sk") or {}).get("S", ""))

@@ -346,11 +346,13 @@ def test_fifty_new_match_cards_load_in_at_most_three_dynamodb_calls(api, operati
     assert operations.count("BatchGetItem") == 1, operations
 
 
-def test_a_view_keeps_its_cards_in_one_item_and_a_save_keeps_the_action(api, operations):
-    """What matching learns from (issue 37): the cards one Matches view showed, in order, in one
-    ShownCards item written with the news update (the screen's third call), and a save."""
+def test_the_first_view_after_a_run_writes_one_item_and_keeps_its_cards(api, written_items):
+    """A GET writes at most one item: the view that clears new matches keeps its cards on the
+    same BrandSeen item (what matching learns from, issue 37), in one UpdateItem; a view of the
+    same list again writes nothing; a save keeps its action."""
     from tandem.services import match_learning
-    from tandem.store.learning import CardAction, ShownCards
+    from tandem.store import news
+    from tandem.store.learning import CardAction, unpack_views
 
     user, (mine,), token = member()
     subscribe(user.account_id)
@@ -358,18 +360,30 @@ def test_a_view_keeps_its_cards_in_one_item_and_a_save_keeps_the_action(api, ope
     me = int(mine.brand_id)
     for i, other in enumerate(others):
         add_match(me, int(other.brand_id), (i + 1) / 10)
-    operations.clear()
+    written_items.clear()
     body = listing(api, token, me)
-    assert len(operations) <= 3, operations
-    day = match_learning._days(int(datetime.now(UTC).timestamp()), 1)[0]
-    (view,) = list(ShownCards.of_day(day))
-    assert view.viewer == me and view.surface == "matches"
-    assert [int(i) for i in view.ids] == [c["id"] for c in body["matches"]]
-    assert [int(p) for p in view.percents] == [c["score"] for c in body["matches"]]
-    listing(api, token, me)  # a second view, no news: one PutItem of its own
-    assert len(list(ShownCards.of_day(day))) == 2
+    assert all(c["isNew"] for c in body["matches"])
+    assert written_items == [("UpdateItem", keys.SEEN)]
+    (view,) = unpack_views(news.read(me).views)
+    assert [i for i, _, _ in view.cards] == [c["id"] for c in body["matches"]]
+    assert [p for _, p, _ in view.cards] == [c["score"] for c in body["matches"]]
+    assert {p for _, _, p in view.cards} == {1.0}
+
+    written_items.clear()
+    again = listing(api, token, me)
+    assert not any(c["isNew"] for c in again["matches"])
+    assert written_items == []  # nothing new, the same cards: no write at all
+
+    add_match(me, int(population(1, "later")[0].brand_id), 0.95)  # a rerun finds one more
+    written_items.clear()
+    third = listing(api, token, me)
+    assert [c["isNew"] for c in third["matches"]].count(True) == 1
+    assert written_items == [("UpdateItem", keys.SEEN)]
+    assert len(unpack_views(news.read(me).views)) == 2
+
     status, _ = api.call("PUT", f"/api/matches/{int(others[0].brand_id)}/saved", auth_headers(token, me))
     assert status == 200
+    day = match_learning._days(int(datetime.now(UTC).timestamp()), 1)[0]
     (saved,) = [a for a in CardAction.of_day(day) if a.kind == "save"]
     assert (int(saved.actor), int(saved.target)) == (me, int(others[0].brand_id))
 

@@ -561,3 +561,15 @@ def test_a_suspension_makes_no_one_wait_and_tells_each_sender_why(api, pair):
     assert send(api, carl, ben, "Hello again")[0] == 201
     assert send(api, ben, amy, "Hello again")[0] == 201
     assert available(carl.account) == 5 and available(ben.account) == 5
+
+def test_a_block_is_kept_as_a_record_matching_learns_from(api, pair):
+    from datetime import UTC, datetime
+
+    from tandem.services import match_learning
+    from tandem.store.learning import CardAction
+
+    amy, ben = pair
+    assert _block(api, amy, ben.id) == (200, {"blocked": True})
+    day = match_learning._days(int(datetime.now(UTC).timestamp()), 1)[0]
+    (kept,) = [a for a in CardAction.of_day(day) if a.kind == "block"]
+    assert (int(kept.actor), int(kept.target)) == (amy.id, ben.id)

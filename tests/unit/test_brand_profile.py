@@ -330,3 +330,21 @@ def test_a_brand_kept_without_its_account_is_not_taken_for_the_viewers_own():
     kept = SimpleNamespace(name="Secret Oats", category="food", hide_name=True, logo_url="/assets/x.png")
     shown = identity(Looker(names_shown=True), kept, "introduced")
     assert (shown.name, shown.logo_url) == ("A food brand", None)
+
+def test_the_top_label_is_at_most_a_fifth_of_a_brands_cards_and_promises_only_what_data_backs():
+    # A list that scores high everywhere (a generous recalibration): only its best fifth are Great fit.
+    percents = [99, 97, 96, 95, 94, 93, 92, 91, 90, 90]
+    capped = bp.capped_thresholds(percents)
+    labels = [bp.fit_label(p, capped) for p in percents]
+    assert labels.count("Great fit") == 2 and labels[:2] == ["Great fit"] * 2
+    assert labels[2:] == ["Good fit"] * 8  # the rest keep the label below
+    # Ties never let it through: ten cards at 95 carry no Great fit at all.
+    assert bp.fit_label(95, bp.capped_thresholds([95] * 10)) == "Good fit"
+    assert bp.capped_thresholds([91, 70, 60, 50, 40]) == bp.FIT_THRESHOLDS  # under the cap: unchanged
+    # A fresh deployment promises nothing; a promise is said inside its own 95% interval.
+    assert bp.fit_promise("Great fit") is None and bp.fit_promise("Worth a look", {}) is None
+    narrow = {"Great fit": {"share": 0.34, "low": 0.31, "high": 0.37, "requests": 900, "groups": 200}}
+    assert (
+        bp.fit_promise("Great fit", narrow)
+        == "Of requests sent to Great fit brands, about 34 in 100 were accepted"
+    )

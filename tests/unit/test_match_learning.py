@@ -1,5 +1,5 @@
-"""Learning from outcomes (issue 30): the training rows a request's outcome gives, the model
-fitted from them, and how a match run's choice blends it with the rules."""
+"""Learning from what members are shown and do (issues 30 and 37): the pair features, both
+learned directions, how a match run's choice blends them with the rules, and the views kept."""
 
 from __future__ import annotations
 
@@ -29,40 +29,11 @@ def _profile(i: int, values: tuple[str, ...] = (), countries: tuple[str, ...] = 
     )
 
 
-def test_training_rows_label_answers_and_expiries_and_leave_cancels_out():
+def test_pair_features_share_markets_as_a_share_of_mine():
     me = pack(_profile(1, countries=("GB", "US")))
-    yes, no, gone, late = (
-        pack(_profile(i, countries=c)) for i, c in ((2, ("GB",)), (3, ("FR",)), (4, ("GB",)), (5, ("US",)))
-    )
-    x, y = match_learning.training_rows(
-        [
-            (me, yes, "accepted"),
-            (me, no, "declined"),
-            (me, gone, "cancelled"),
-            (me, late, "expired"),
-            (me, b"short", "accepted"),
-        ]
-    )
-    assert y.tolist() == [1.0, 0.0, 0.0]  # accepted, declined, expired; cancelled and a bad record out
-    expected = learned.pair_features(me, Packed.from_bytes([yes, no, late]))
-    assert np.array_equal(x, expected)
-    assert x[0, learned.FEATURES.index("countries_ab")] == 0.5  # half of my markets are theirs
-
-
-def test_a_model_is_fitted_only_from_enough_answers_and_learns_what_they_say():
-    rng = random.Random(5)
-    rows = []
-    for i in range(2, 302):
-        shares = rng.random() < 0.5
-        other = pack(_profile(i, countries=("GB",) if shares else ("JP",)))
-        said_yes = shares if rng.random() < 0.9 else not shares
-        rows.append((pack(_profile(1, countries=("GB",))), other, "accepted" if said_yes else "declined"))
-    assert match_learning.fit(rows[:3]) is None  # too few answers: no model, the rules alone
-    model = match_learning.fit(rows)
-    assert model is not None and model["outcomes"] == 300
-    weights = np.asarray(model["weights"])
-    assert len(weights) == len(learned.FEATURES) + 1
-    assert weights[learned.FEATURES.index("countries_ab")] > 1  # sharing markets: more yeses
+    yes, no = (pack(_profile(i, countries=c)) for i, c in ((2, ("GB",)), (3, ("FR",))))
+    x = learned.pair_features(me, Packed.from_bytes([yes, no]))
+    assert x[:, learned.FEATURES.index("countries_ab")].tolist() == [0.5, 0.0]  # half my markets
 
 
 def _world():
@@ -204,11 +175,11 @@ def test_a_fresh_deployment_ranks_by_the_rules():
     assert training.blend_weight({"version": 1, "accept": [0.0]}) == 0.0  # a model of another kind
 
 
-def test_the_blend_is_rules_alone_under_its_minimum_history():
-    rules = np.array([0.5, 0.4], dtype=np.float32)
-    assert learned.blend_weight(learned.BLEND_MIN - 1) == 0.0
-    assert learned.blend(rules, np.array([0.1, 0.9], dtype=np.float32), learned.BLEND_MIN - 1) is rules
-    assert 0 < learned.blend_weight(learned.BLEND_MIN) < learned.BLEND_MAX
+def test_the_learned_share_rises_with_evidence_and_the_rules_keep_a_say():
+    model = {"version": training.MODEL_VERSION, "accept": [0.0] * (training.N_FEATURES + 1), "evidence": 0}
+    assert training.blend_weight(model) == 0.0  # no answers yet: the rules alone
+    assert training.blend_weight({**model, "evidence": training.BLEND_HALF}) == training.BLEND_MAX / 2
+    assert training.blend_weight({**model, "evidence": 10**9}) < training.BLEND_MAX
 
 
 def test_the_send_and_answer_paths_record_the_pair_without_importing_numpy():
@@ -237,3 +208,74 @@ def test_the_send_and_answer_paths_record_the_pair_without_importing_numpy():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"
+
+
+def test_a_brands_kept_views_round_trip_and_a_view_of_the_same_cards_adds_none():
+    from tandem.store.learning import View, pack_views, unpack_views
+
+    day = 86_400
+    start = 1_800_000_000  # a fixed, named instant (2027-01-15 08:00 UTC)
+    first = match_learning.views_after(None, [(7, 91), (3, 64)], at_s=start)
+    (view,) = unpack_views(first)
+    assert view == View(start, training.MODEL_VERSION, ((7, 91, 1.0), (3, 64, 1.0)))
+    assert match_learning.views_after(first, [(3, 64)], at_s=start + 60) is None  # the same list again
+    second = match_learning.views_after(first, [(9, 80), (3, 64)], at_s=start + day)
+    assert [v.at for v in unpack_views(second)] == [start, start + day]
+    # Past SHOWN_DAYS a view is dropped; a blob cut short keeps the views read whole.
+    later = start + (match_learning.SHOWN_DAYS + 1) * day
+    assert [v.at for v in unpack_views(match_learning.views_after(second, [(5, 70)], at_s=later))] == [later]
+    assert unpack_views(second[:-3]) == unpack_views(first)
+    (explored,) = unpack_views(pack_views([View(1, 2, ((4, 50, 0.25),))]))
+    assert explored.cards == ((4, 50, round(0.25 * 255) / 255),)  # a propensity to 1/255
+    # The training job's impressions: the cards in order, the viewer's account from its record.
+    records = {11: pack(_profile(11))}
+    (impression,) = match_learning.kept_impressions({11: first, 12: first}, records, start + day)
+    assert impression.viewer == 11 and impression.cards == ((7, 0, 1.0), (3, 1, 1.0))
+    assert impression.account == str(matching.account_hash("acct11"))
+
+
+def test_brands_that_like_the_same_partners_come_out_alike_and_a_pairs_own_edges_never_feed_its_row():
+    """Collaborative signals (issue 37): two hidden taste groups, each sending to and accepting
+    its own kind; the embedding puts an unseen pair of the same group above a cross pair, and a
+    pair's feature comes from the half of the edges its own are not in."""
+    rng = random.Random(4)
+    group = {i: i % 2 for i in range(1, 201)}
+    actions = []
+    for a in range(1, 201):
+        for b in rng.sample(range(1, 201), 40):
+            if a != b and group[a] == group[b] and rng.random() < 0.5:
+                actions.append(Action(a, f"acct{a}", b, f"acct{b}", training.SEND, 1))
+                actions.append(Action(b, f"acct{b}", a, f"acct{a}", training.ACCEPT, 2))
+    edges = training.liking_edges(actions, {})
+    emb = training.embed(edges)
+    assert emb is not None
+    unseen_same = [
+        (a, b) for a in range(1, 41) for b in range(1, 201) if group[a] == group[b] and (a, b) not in edges
+    ]
+    unseen_cross = [(a, b) for a in range(1, 41) for b in range(1, 201) if group[a] != group[b]]
+    same = training._cf_of(emb, *map(np.array, zip(*unseen_same, strict=True))).mean()
+    cross = training._cf_of(emb, *map(np.array, zip(*unseen_cross, strict=True))).mean()
+    assert same > 3 * abs(cross)
+    # A pair's edges sit in one half; its feature is read from the other half's embedding.
+    folds = [training.embed({k: w for k, w in edges.items() if training._fold(*k) != h}) for h in (0, 1)]
+    pair = next(iter(edges))
+    half = training._fold(*pair)
+    assert training._fold(pair[1], pair[0]) == half
+    alone = {k: w for k, w in edges.items() if training._fold(*k) != half}
+    assert (
+        pair not in alone
+        and training.cf_columns([pair], folds, 1.0)[0, 0]
+        == training._cf_of(training.embed(alone), np.array([pair[0]]), np.array([pair[1]]))[0]
+    )
+    # Stored compactly, scored again the same (to int8 steps).
+    stored = training.pack_embedding(emb, 1.0)
+    back = training.unpack_embedding(stored)
+    assert np.allclose(back["u"], emb["u"], atol=float(stored["unit"])) and back["scale"] == 2.0
+
+
+def test_an_on_demand_run_passes_the_embedding_only_while_it_fits_step_functions():
+    model = {"version": training.MODEL_VERSION, "accept": [0.0], "cf": {"ids": "A" * 10}}
+    assert match_learning.payload_model(model) == model
+    big = {**model, "cf": {"ids": "A" * (match_learning.CF_PAYLOAD_MAX + 1)}}
+    assert match_learning.payload_model(big) == {"version": training.MODEL_VERSION, "accept": [0.0]}
+    assert match_learning.payload_model(None) is None

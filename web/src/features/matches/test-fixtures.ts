@@ -1,11 +1,12 @@
 import type { BrandOptions, BrandProfile, PublicBrandView } from '@/features/brands';
 import type { MatchCard } from './api/matches';
 
-/** What the server says each label promises (tandem.domain.brand_profile.fit_promise). */
+/** What the server says each label promises once our own requests back it
+ * (tandem.domain.brand_profile.fit_promise); null: nothing backed yet. */
 export const FIT_PROMISE = {
-  'Great fit': 'About 1 in 8 brands shown as a Great fit say yes to each other',
-  'Good fit': 'About 1 in 12 brands shown as a Good fit say yes to each other',
-  'Worth a look': 'Less likely to say yes to each other than a Good fit',
+  'Great fit': 'Of requests sent to Great fit brands, about 4 in 10 were accepted',
+  'Good fit': 'Of requests sent to Good fit brands, about 3 in 10 were accepted',
+  'Worth a look': null,
 } as const;
 
 export function matchCard(overrides: Partial<MatchCard> = {}): MatchCard {

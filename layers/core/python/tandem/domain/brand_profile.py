@@ -506,13 +506,28 @@ def fit_label(percent: int, thresholds: Mapping[str, int] = FIT_THRESHOLDS) -> s
     return "Worth a look"
 
 
-def fit_promise(label: str) -> str:
-    """What a fit label promises, in the words a card shows beside it (the score is not a
-    probability: the label's promise is what a member may trust)."""
-    for name, share in FIT_PROMISES:
-        if name == label:
-            return f"About 1 in {round(1 / share)} brands shown as a {name} say yes to each other"
-    return f"Less likely to say yes to each other than a {FIT_PROMISES[-1][0]}"
+def fit_promise(label: str, promises: Mapping[str, Mapping[str, float]] | None = None) -> str | None:
+    """What a fit label promises, in the words a card shows beside it: only what our own
+    requests back (`checkable_promise`, from the stored model's `label_promises`); None on a
+    fresh deployment, and for a label our data cannot yet vouch for (the score is not a
+    probability: the promise is what a member may check)."""
+    return checkable_promise(label, promises)
+
+
+TOP_LABEL_SHARE = 0.2  # at most this share of a brand's cards may carry the top label
+
+
+def capped_thresholds(percents: list[int], thresholds: Mapping[str, int] | None = None) -> dict[str, int]:
+    """The thresholds a run labels one brand's cards by (`percents`): the stored ones, the top
+    label's raised until at most TOP_LABEL_SHARE of the cards carry it (so "Great fit" never
+    becomes every card's, whatever the scores or a recalibration do)."""
+    out = thresholds_or_defaults(thresholds)
+    top = FIT_PROMISES[0][0]
+    allowed = int(TOP_LABEL_SHARE * len(percents))
+    ranked = sorted((int(p) for p in percents), reverse=True)
+    if sum(p >= out[top] for p in ranked) > allowed:
+        out[top] = min(101, ranked[allowed] + 1)
+    return out
 
 
 def thresholds_or_defaults(stored: Mapping[str, Any] | None) -> dict[str, int]:
@@ -565,6 +580,7 @@ def calibrated_thresholds(
 PROMISE_MIN_REQUESTS = 100  # answered or expired requests sent to a label's brands before it promises
 PROMISE_MIN_GROUPS = 30  # ... from at least this many distinct senders' groups (no small group sets it)
 PROMISE_MAX_HALF_WIDTH = 0.1  # the 95% interval's half width, at most (1 in 10 either way)
+PROMISE_DAYS = 28  # a promise is measured on the requests answered in this many days
 
 
 def wilson(accepted: float, total: float, z: float = 1.96) -> tuple[float, float]:
@@ -615,6 +631,8 @@ def checkable_promise(label: str, promises: Mapping[str, Mapping[str, float]] | 
     found = (promises or {}).get(label)
     if not found:
         return None
-    return (
-        f"Of requests sent to {label} brands, about {round(10 * float(found['share']))} in 10 were accepted"
-    )
+    share, low, high = float(found["share"]), float(found["low"]), float(found["high"])
+    tenths = round(10 * share)
+    # "N in 10" when that is inside the 95% interval, else to the nearest in 100 (which is).
+    said = f"{tenths} in 10" if low <= tenths / 10 <= high else f"{round(100 * share)} in 100"
+    return f"Of requests sent to {label} brands, about {said} were accepted"

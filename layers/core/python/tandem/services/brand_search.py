@@ -52,6 +52,7 @@ class _Cache:
         # The fit labels' thresholds of the stored model (recalibrated from outcomes), read with
         # the manifest: cards found by search are labelled as Matches labels them.
         self.thresholds: dict[str, int] | None = None
+        self.promises: dict | None = None  # what each label may promise (the stored model's)
 
     def due(self, now: float) -> bool:
         return self.index is None or now - self.checked >= CHECK_SECONDS
@@ -133,6 +134,7 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     if due:
         model = found.get(MatchModel.key())
         cache.thresholds = model.fit_thresholds() if model is not None else None
+        cache.promises = _promises(model)
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     excluded = rules.excluded_mask(
         index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only, hidden=hidden)
@@ -155,7 +157,14 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         if other is None:  # deleted since the index was loaded
             continue
         cards.append(
-            search_card(viewer, other, mine.relations.get(other_id), labels[other_id], cache.thresholds)
+            search_card(
+                viewer,
+                other,
+                mine.relations.get(other_id),
+                labels[other_id],
+                cache.thresholds,
+                cache.promises,
+            )
         )
     open_run = news.open_run_of(mine.seen)
     return {
@@ -166,3 +175,15 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }
+
+
+def _promises(model: Any) -> dict | None:
+    """The label promises the stored model's training computed (None: none yet)."""
+    import json
+
+    try:
+        return (json.loads(model.learned) if model is not None and model.learned else {}).get(
+            "promises"
+        ) or None
+    except (ValueError, AttributeError):
+        return None

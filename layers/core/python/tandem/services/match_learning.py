@@ -1,15 +1,17 @@
-"""Learning from outcomes (issue 30): what a request records, the training job, and the model
-a match run blends with the rules (tandem.domain.matching.learned).
+"""Learning from what members are shown and do (issues 30 and 37): what a request records, the
+views and actions kept, the training job, and the model a match run blends with the rules
+(tandem.domain.matching.training).
 
 - At send, the request keeps both brands' packed match records (`pair_records`: pure Python
   `pack`, no numpy on the API's path), written in the send's own transaction.
 - Every outcome (accept, decline, cancel, expire: all through requests/transitions.transition)
-  adds its training row in the transaction that changes the request's status
-  (`record_outcome`): store/learning.py MatchOutcome, one partition per month.
-- The scheduler's `train-matching` job (`train`) fits learned.fit_logistic on the last
-  TRAIN_MONTHS of answered and expired requests and stores the weights as one MatchModel item.
-- A match run reads that item with the brand it runs for (match_index.brand_and_highest_id)
-  and `rerank` blends the model with the rules by how much history it saw (learned.blend).
+  adds its row in the transaction that changes the request's status (`record_outcome`):
+  store/learning.py MatchOutcome, one partition per month.
+- A Matches view keeps its cards on the brand's BrandSeen item (`views_after`); open, save and
+  dismiss keep a CardAction each (`record_action`).
+- The scheduler's `train-matching` job (`train`) learns both directions with the pure
+  training.train from those records and stores them as one MatchModel item; a match run reads
+  it with the brand it runs for and ranks by training.rank_scores.
 - The same job recalibrates the fit labels' thresholds (brand_profile.calibrated_thresholds) on
   the percent each answered request's pair was shown at send (`shown_percent`), stores them on
   the MatchModel item, and a match run writes its cards' labels by them (no read on a screen).
@@ -26,9 +28,6 @@ from tandem.domain.matching import RECORD_SIZE, account_hash, pack
 from tandem.store.learning import MatchModel, MatchOutcome
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
-
-    from tandem.domain.matching import Packed
     from tandem.store.models import Brand, ConnectionRequest
 
 OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
@@ -37,8 +36,6 @@ OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
 LABELS = {rules.ACCEPTED: 1.0, rules.DECLINED: 0.0, rules.EXPIRED: 0.0}
 TRAIN_MONTHS = 12  # the history the job learns from (one Query per month)
 KEEP_DAYS = 400  # an outcome row lives this long (TTL), a little over the months trained on
-MIN_ACCEPTED = 5  # fewer acceptances (or refusals) than this: no model (the rules alone)
-L2 = 1.0
 
 
 def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
@@ -88,41 +85,6 @@ def _months(now: int, count: int) -> list[str]:
     return out
 
 
-def training_rows(outcomes: list[tuple[bytes, bytes, str]]) -> tuple[np.ndarray, np.ndarray]:
-    """(features, labels) of (sender record, recipient record, outcome) rows: the sender as
-    `me`, as a match run scores its candidates (learned.pair_features); rows not learned from
-    (cancelled, or a record of another size) are left out."""
-    import numpy as np
-
-    from tandem.domain.matching import Packed, learned
-
-    by_sender: dict[bytes, list[tuple[bytes, float]]] = {}
-    for sender, recipient, outcome in outcomes:
-        if outcome in LABELS and len(sender) == RECORD_SIZE and len(recipient) == RECORD_SIZE:
-            by_sender.setdefault(sender, []).append((recipient, LABELS[outcome]))
-    xs, ys = [np.zeros((0, len(learned.FEATURES)), dtype=np.float32)], [np.zeros(0)]
-    for sender, rows in by_sender.items():
-        cands = Packed.from_bytes(r for r, _ in rows)
-        if len(cands) != len(rows):  # an empty record (id 0): not a brand
-            continue
-        xs.append(learned.pair_features(sender, cands))
-        ys.append(np.array([y for _, y in rows]))
-    return np.vstack(xs), np.concatenate(ys)
-
-
-def fit(outcomes: list[tuple[bytes, bytes, str]]) -> dict[str, Any] | None:
-    """The model of these outcomes ({weights, outcomes, accepted}), or None when there are too
-    few acceptances or refusals to learn from."""
-    from tandem.domain.matching import learned
-
-    x, y = training_rows(outcomes)
-    accepted = int(y.sum())
-    if min(accepted, len(y) - accepted) < MIN_ACCEPTED:
-        return None
-    weights = learned.fit_logistic(x, y, l2=L2)
-    return {"weights": [round(float(w), 6) for w in weights], "outcomes": len(y), "accepted": accepted}
-
-
 def answered_percents(rows: list[tuple[bytes, bytes, str, int | None]]) -> list[tuple[int, bool]]:
     """(percent shown at send, accepted) of every answered or expired row. A row recorded before
     the percent was kept is scored again from its packed records (today's rules: the closest to
@@ -151,24 +113,45 @@ SHOWN_DAYS = 56  # the days of views and actions the job learns from (one Query 
 SHOWN_KEEP_DAYS = 60  # a view or action lives this long (TTL)
 
 
-def shown_item(viewer: Brand, surface: str, cards: list[tuple[int, int]], at_ms: int | None = None) -> Any:
-    """The ShownCards item of one view: `cards` (brand id, fit percent) in the order shown, each
-    ranked (propensity 1). Not saved: the caller writes it (alone, or in its one transaction)."""
-    from tandem.store.learning import ShownCards
+MAX_VIEWS = 60  # the most views a brand's BrandSeen item keeps (about 19 KB at 50 cards)
 
-    at_ms = int(time.time() * 1000) if at_ms is None else int(at_ms)
-    return ShownCards(
-        *ShownCards.key(at_ms, int(viewer.brand_id)),
-        viewer=int(viewer.brand_id),
-        account=viewer.account_id,
-        surface=surface,
-        version=training_version(),
-        ids=[int(i) for i, _ in cards],
-        percents=[int(p) for _, p in cards],
-        propensities=[1.0] * len(cards),
-        at=at_ms,
-        ttl=at_ms // 1000 + SHOWN_KEEP_DAYS * 86400,
-    )
+
+def views_after(kept: bytes | None, cards: list[tuple[int, int]], at_s: int | None = None) -> bytes | None:
+    """The brand's recent views (BrandSeen.views) once it has seen `cards` (brand id, fit
+    percent, in the order shown; each ranked: propensity 1), or None when nothing changes: a
+    view of cards the last kept view already showed (the same list again, less what was acted
+    on) adds nothing. Views older than SHOWN_DAYS are dropped, and past MAX_VIEWS the oldest."""
+    from tandem.store.learning import View, pack_views, unpack_views
+
+    if not cards:
+        return None
+    at_s = int(time.time()) if at_s is None else int(at_s)
+    views = unpack_views(kept)
+    if views and {i for i, _ in cards} <= {c[0] for c in views[-1].cards}:
+        return None
+    views = [v for v in views if v.at > at_s - SHOWN_DAYS * 86400]
+    views.append(View(at_s, training_version(), tuple((int(i), int(p), 1.0) for i, p in cards)))
+    return pack_views(views[-MAX_VIEWS:])
+
+
+def kept_impressions(views: dict[int, bytes], records: dict[int, bytes], now: int) -> list[Any]:
+    """Each brand's kept Matches views (BrandSeen.views) of the last SHOWN_DAYS as training
+    Impressions, the viewer's account read from its packed record (a brand gone from the
+    index is left out)."""
+    from tandem.domain.matching import training
+    from tandem.store.learning import unpack_views
+
+    out = []
+    for brand_id, blob in views.items():
+        record = records.get(int(brand_id))
+        if record is None or len(record) != RECORD_SIZE:
+            continue
+        account = str(int.from_bytes(record[4:12], "little"))
+        for view in unpack_views(blob):
+            if view.at > now - SHOWN_DAYS * 86400:
+                cards = tuple((i, k, p) for k, (i, _, p) in enumerate(view.cards))
+                out.append(training.Impression(int(brand_id), account, int(view.at), "matches", cards))
+    return out
 
 
 def training_version() -> int:
@@ -235,6 +218,7 @@ def train(now: int | None = None) -> dict[str, Any]:
     from tandem.domain import brand_profile
     from tandem.domain.matching import training
     from tandem.services import match_index
+    from tandem.store import news
     from tandem.store.learning import CardAction, ShownCards
 
     now = int(time.time()) if now is None else int(now)
@@ -244,6 +228,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         for o in outcomes
     ]
     days = _days(now, SHOWN_DAYS)
+    # Views kept one item each (before they moved onto BrandSeen; gone with their TTL).
     impressions = [
         training.Impression(
             int(v.viewer),
@@ -258,6 +243,9 @@ def train(now: int | None = None) -> dict[str, Any]:
         for day in days
         for v in ShownCards.of_day(day)
     ]
+    cands, _, _ = match_index.load_ranked(list(range(match_index.shard_count())))
+    records = {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
+    impressions += kept_impressions(news.views_of(records), records, now)
     actions = [
         training.Action(
             int(a.actor),
@@ -274,8 +262,6 @@ def train(now: int | None = None) -> dict[str, Any]:
     actions += outcome_actions(
         [(bytes(o.sender), bytes(o.recipient), o.outcome, int(o.at)) for o in outcomes]
     )
-    cands, _, _ = match_index.load_ranked(list(range(match_index.shard_count())))
-    records = {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
     for o in outcomes:  # a brand gone from the index: its record as it was at send
         for blob in (bytes(o.sender), bytes(o.recipient)):
             if len(blob) == RECORD_SIZE:
@@ -286,7 +272,8 @@ def train(now: int | None = None) -> dict[str, Any]:
     # Thresholds move only on evidence from many distinct groups (training.MIN_GROUPS: a model
     # exists only then), each group's answers capped as in training.
     thresholds = brand_profile.calibrated_thresholds(answered_percents(found))
-    # What each label may promise members, from the requests sent to its brands (issue 37).
+    # What each label may promise members, from the requests sent to its brands lately (issue 37:
+    # as the learned lists move on to pickier partners, an older figure would overpromise).
     group_of = training.groups(actions)
     at_send = brand_profile.thresholds_or_defaults(thresholds)
     model["promises"] = brand_profile.label_promises(
@@ -298,8 +285,11 @@ def train(now: int | None = None) -> dict[str, Any]:
                     str(int.from_bytes(sender[4:12], "little")), str(int.from_bytes(sender[4:12], "little"))
                 ),
             )
-            for sender, _, outcome, percent in found
-            if outcome in LABELS and percent is not None and len(sender) == RECORD_SIZE
+            for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
+            if outcome in LABELS
+            and percent is not None
+            and len(sender) == RECORD_SIZE
+            and int(o.at) >= (now - brand_profile.PROMISE_DAYS * 86400) * 1000
         ]
     )
     MatchModel(
@@ -330,7 +320,6 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
     import json
 
     from tandem.domain.matching import training
-    from tandem.domain.matching.learned import FEATURES
 
     if model is None:
         return None
@@ -341,9 +330,7 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
         except ValueError:
             stored = None
         if training.usable(stored):
-            out = dict(stored)
-    elif int(model.features or 0) == len(FEATURES) and len(model.weights) == len(FEATURES) + 1:
-        out = {"weights": [float(w) for w in model.weights], "outcomes": int(model.outcomes)}
+            out = dict(stored)  # (issue 30's one-direction `weights` are no longer ranked by)
     thresholds = model.fit_thresholds()
     if thresholds:
         out["thresholds"] = thresholds
@@ -358,22 +345,28 @@ def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
     return brand_profile.thresholds_or_defaults(stored) if stored else None
 
 
+# Step Functions carries at most 256 KB between states: an on-demand run's Prepare passes the
+# collaborative embedding only up to this size (about 3,700 brands with behaviour); past it the run
+# scores without it (both directions' cf columns read 0). The nightly batches read the item whole.
+CF_PAYLOAD_MAX = 100_000
+
+
+def payload_model(model: dict[str, Any] | None) -> dict[str, Any] | None:
+    """`model_json`'s model as Prepare may pass it on (the embedding left out past CF_PAYLOAD_MAX)."""
+    import json
+
+    if not model or "cf" not in model or len(json.dumps(model["cf"])) <= CF_PAYLOAD_MAX:
+        return model
+    return {k: v for k, v in model.items() if k != "cf"}
+
+
+def label_promises(model: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What each fit label may promise (brand_profile.label_promises, computed by the training
+    job), None when our data backs no promise yet."""
+    stored = (model or {}).get("promises")
+    return dict(stored) if stored else None
+
+
 def read_model() -> dict[str, Any] | None:
     """The stored model (one GetItem; the nightly batch reads it once for all its brands)."""
     return model_json(MatchModel.find())
-
-
-def rerank(me: bytes, cands: Packed, rules_scores: np.ndarray, model: dict[str, Any] | None) -> np.ndarray:
-    """The rules' scores blended with the model by how much history it saw (learned.blend:
-    the rules alone without a model or under its minimum)."""
-    from tandem.domain.matching import learned
-
-    if (
-        not model
-        or "weights" not in model
-        or learned.blend_weight(int(model["outcomes"])) == 0.0
-        or not len(cands)
-    ):
-        return rules_scores
-    probability = learned.predict(model["weights"], learned.pair_features(me, cands))
-    return learned.blend(rules_scores, probability, int(model["outcomes"]))

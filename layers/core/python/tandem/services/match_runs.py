@@ -239,7 +239,8 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
         "excluded": sorted(excluded),
         "saved": sorted(saved),
         "batches": batches,
-        "model": match_learning.model_json(model),  # the learned model Finalize blends, or None
+        # the learned model the batches and Finalize blend (None: the rules alone)
+        "model": match_learning.payload_model(match_learning.model_json(model)),
     }
 
 
@@ -368,6 +369,7 @@ def store_matches(
     account_id: str | None = None,
     labels: dict[int, int] | None = None,
     thresholds: dict[str, int] | None = None,
+    promises: dict[str, Any] | None = None,
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
@@ -384,7 +386,10 @@ def store_matches(
     then held them and they were never counted, the local stack's flaky menu count of 0)."""
     existing = Match.of_brand(brand_id)
     now = _now()
-    fit_at = brand_profile.thresholds_or_defaults(thresholds)
+    # At most a fifth of the list is the top label; each label says only what our data backs.
+    fit_at = brand_profile.capped_thresholds(
+        [brand_profile.score_percent(s.score) for s in chosen], thresholds
+    )
     kept = [*chosen, *extra]
     stale = set(existing) - {s.candidate_id for s in kept}
     news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
@@ -402,13 +407,14 @@ def store_matches(
                     seen=bool(old.seen) if old is not None else False,
                     created_at=old.created_at if old is not None else now,
                     rank=place if place <= len(chosen) else None,
-                    fit=brand_profile.fit_label(brand_profile.score_percent(s.score), fit_at),
+                    fit=(fit := brand_profile.fit_label(brand_profile.score_percent(s.score), fit_at)),
+                    promise=brand_profile.fit_promise(fit, promises),
                 )
             )
         for candidate in stale:
             batch.delete(existing[candidate])
         # The Matches screen reads the list from this one item, written last.
-        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra, labels), now, thresholds))
+        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra, labels), now, fit_at, promises))
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run
@@ -468,7 +474,10 @@ def finalize(
     entries = [entry for result in batch_results for entry in result["top"]]
     chosen, extra = _choose(profile, entries, set(saved), model, record)
     thresholds = match_learning.fit_thresholds(model)
-    new = store_matches(brand_id, run_id, chosen, extra, account_id, label_codes(entries), thresholds)
+    promises = match_learning.label_promises(model)
+    new = store_matches(
+        brand_id, run_id, chosen, extra, account_id, label_codes(entries), thresholds, promises
+    )
     scored = sum(int(result["scored"]) for result in batch_results)
     _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
     return {"runId": run_id, "brandId": brand_id, "status": DONE, "matches": len(chosen)}
@@ -509,6 +518,7 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     cands, tiers, labels = match_index.load_ranked(list(range(match_index.shard_count())))
     model = match_learning.read_model()  # one GetItem for every brand of the batch
     fit_thresholds = match_learning.fit_thresholds(model)
+    promises = match_learning.label_promises(model)
     done, failed = 0, []
     for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
         brand_id = int(cands.ids[position])
@@ -520,7 +530,13 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
             ]
             chosen, extra = _choose(matching.unpack(record), entries, saved, model, record)
             store_matches(
-                brand_id, run, chosen, extra, labels=label_codes(entries), thresholds=fit_thresholds
+                brand_id,
+                run,
+                chosen,
+                extra,
+                labels=label_codes(entries),
+                thresholds=fit_thresholds,
+                promises=promises,
             )
             done += 1
         except Exception:

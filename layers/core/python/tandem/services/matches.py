@@ -25,7 +25,7 @@ from tandem.services.requests import reply_stats
 from tandem.services.viewer import Viewer, acting_as
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, Match, MatchCard, MatchCards, User
+from tandem.store.models import Account, Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards, User
 from tandem.store.partition import BrandItems, brand_items
 
 logger = logging.getLogger(__name__)
@@ -52,26 +52,37 @@ def _identity(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> d
     }
 
 
-def _score(match: Match | MatchCard, thresholds: dict[str, int] | None = None) -> dict[str, Any]:
-    return _scored(float(match.score), list(match.reasons or []), thresholds)
+def _score(
+    match: Match | MatchCard, thresholds: dict[str, int] | None = None, promises: dict | None = None
+) -> dict[str, Any]:
+    return _scored(float(match.score), list(match.reasons or []), thresholds, promises)
 
 
-def _scored(score: float, reasons: list[str], thresholds: dict[str, int] | None = None) -> dict[str, Any]:
-    """`score` (the percent) and `fit` (its label by the run's `thresholds`, recalibrated from
-    outcomes; None: the defaults)."""
+def _scored(
+    score: float, reasons: list[str], thresholds: dict[str, int] | None = None, promises: dict | None = None
+) -> dict[str, Any]:
+    """`score` (the percent), `fit` (its label by the run's `thresholds`; None: the defaults) and
+    `fitPromise` (what our own data backs for it, the run's `promises`; None: nothing yet)."""
     percent = brand_profile.score_percent(score)
     fit = brand_profile.fit_label(percent, brand_profile.thresholds_or_defaults(thresholds))
-    return {"score": percent, "fit": fit, "fitPromise": brand_profile.fit_promise(fit), "reasons": reasons}
+    return {
+        "score": percent,
+        "fit": fit,
+        "fitPromise": brand_profile.fit_promise(fit, promises),
+        "reasons": reasons,
+    }
 
 
-def _score_now(me: Brand, other: Brand, thresholds: dict[str, int] | None = None) -> dict[str, Any]:
+def _score_now(
+    me: Brand, other: Brand, thresholds: dict[str, int] | None = None, promises: dict | None = None
+) -> dict[str, Any]:
     """A saved brand that is not among the stored matches (saved from its brand page, or a
     match an older run found): scored on the spot with the same engine as the runs."""
     from tandem.domain import matching
     from tandem.services.match_index import to_profile
 
     scored = matching.score_pair(to_profile(me), to_profile(other))
-    return _scored(scored.score, list(scored.reasons), thresholds)
+    return _scored(scored.score, list(scored.reasons), thresholds, promises)
 
 
 def parse_brand_ids(raw: str | None) -> set[int] | None:
@@ -95,7 +106,8 @@ def list_matches(
 
     Three DynamoDB calls: the brand's partition (its match list, relations, profile and what is
     new), one BatchGetItem of the other brands with the viewer's account (and the caller's
-    own items, checked there), and, when potentials showed new matches, one UpdateItem."""
+    own items, checked there), and, when potentials showed new matches or cards it had not
+    shown before, one UpdateItem of its BrandSeen item (the one item a GET writes)."""
     if which not in LISTS:
         raise ValidationError("list must be potentials or saved")
     mine = brand_items(brand_id, with_cards=True)  # call 1
@@ -129,9 +141,9 @@ def list_matches(
                 viewer,
                 other,
                 relation,
-                _score(match, mine.thresholds)
+                _score(match, mine.thresholds, mine.promises)
                 if match is not None
-                else _score_now(viewer.brand, other, mine.thresholds),
+                else _score_now(viewer.brand, other, mine.thresholds, mine.promises),
                 is_new=match is not None and str(other_id) in fresh,
                 labels=match.labels if match is not None else 0,
             )
@@ -143,7 +155,7 @@ def list_matches(
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
         shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded} | {str(i) for i in hidden}
-        _record_view(viewer.brand, cards, fresh & shown)  # call 3
+        _record_view(viewer.brand, mine.seen, cards, fresh & shown)  # call 3
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
@@ -153,23 +165,20 @@ def list_matches(
     }
 
 
-def _record_view(me: Brand, cards: list[dict[str, Any]], seen: set[str]) -> None:
-    """Keep what this view showed (one ShownCards item: what matching learns from, issue 37) and,
-    when it showed new matches, that they are no longer new: one call (a PutItem, or both in
-    one TransactWriteItems). Nothing is kept of an empty list."""
+def _record_view(me: Brand, kept: BrandSeen | None, cards: list[dict[str, Any]], seen: set[str]) -> None:
+    """Keep what this view showed (what matching learns from, issue 37) and that the new matches
+    it showed are no longer new, on the one BrandSeen item (`kept`: as the screen read it): one
+    UpdateItem, none when neither changes. A view that cannot be kept never fails the screen."""
     from tandem.services import match_learning
-    from tandem.store.base import transaction
 
-    if not cards:
-        news.remove(int(me.brand_id), news.MATCHES, seen)
-        return
-    item = match_learning.shown_item(me, "matches", [(int(c["id"]), int(c["score"])) for c in cards])
-    if not seen:
-        item.save()
-        return
-    with transaction() as tx:
-        news.remove_in(tx, int(me.brand_id), news.MATCHES, seen)
-        tx.save(item)
+    try:
+        views = match_learning.views_after(
+            kept.views if kept is not None else None, [(int(c["id"]), int(c["score"])) for c in cards]
+        )
+    except Exception:
+        logger.exception("Could not keep a Matches view")
+        views = None
+    news.viewed(int(me.brand_id), news.MATCHES, seen, views)
 
 
 def _match_list(brand_id: int, mine: BrandItems) -> dict[int, MatchCard]:
@@ -305,7 +314,7 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
 def _match_json(match: Match) -> dict[str, Any]:
     scored = _score(match)
     if match.fit:  # the label its run wrote, by the thresholds it had
-        scored["fit"], scored["fitPromise"] = match.fit, brand_profile.fit_promise(match.fit)
+        scored["fit"], scored["fitPromise"] = match.fit, match.promise or None
     return scored
 
 
@@ -342,8 +351,10 @@ def search_card(
     relation: BrandRelation | None,
     labels: int = 0,
     thresholds: dict[str, int] | None = None,
+    promises: dict | None = None,
 ) -> dict[str, Any]:
     """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
     (scored on the spot with the matching engine; search results are not stored matches),
-    labelled by the stored model's `thresholds` (None: the defaults)."""
-    return _card(viewer, other, relation, _score_now(viewer.brand, other, thresholds), labels=labels)
+    labelled by the stored model's `thresholds` and `promises` (None: the defaults, no promise)."""
+    scored = _score_now(viewer.brand, other, thresholds, promises)
+    return _card(viewer, other, relation, scored, labels=labels)

@@ -94,7 +94,21 @@ def block(brand: Brand, other_id: int, body: dict[str, Any] | None = None) -> di
     news.remove(mine, news.MATCHES, [other_id])  # counts leak nothing: neither is new any more
     news.remove(other_id, news.MATCHES, [mine])
     _cancel_pending_between(mine, other_id)
+    _record_block(brand, other)
     return {"blocked": True}
+
+
+def _record_block(brand: Brand, other: Brand) -> None:
+    """A block is what matching learns from too (issue 37); a record that cannot be kept never
+    fails the block."""
+    import logging
+
+    from tandem.services import match_learning
+
+    try:
+        match_learning.record_action(brand, other, "block")
+    except Exception:
+        logging.getLogger(__name__).exception("Could not record a block")
 
 
 def unblock(brand: Brand, other_id: int) -> dict[str, Any]:

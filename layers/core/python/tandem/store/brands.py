@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pynamodb.attributes import (
+    BinaryAttribute,
     BooleanAttribute,
     MapAttribute,
     NumberAttribute,
@@ -191,6 +192,9 @@ class BrandSeen(TandemModel):
     new_declines = UnicodeSetAttribute(null=True)  # its requests the other brand declined
     new_matches = UnicodeSetAttribute(null=True)  # candidate ids of matches not listed yet
     open_runs = UnicodeSetAttribute(null=True)  # "<started epoch s>:<run id>" of queued/running runs
+    # The brand's recent Matches views (store/learning.py pack_views: what matching learns from,
+    # issue 37), kept here so the view that clears new matches writes this one item.
+    views = BinaryAttribute(null=True, legacy_encoding=False)
 
     @classmethod
     def key(cls, brand_id: int) -> Key:

@@ -74,6 +74,7 @@ class Match(TandemModel):
     created_at = UTCDateTimeAttribute()
     rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
     fit = UnicodeAttribute(null=True)  # its fit label, by the thresholds the run had (None: the defaults)
+    promise = UnicodeAttribute(null=True)  # what that label promises from our own data (None: nothing yet)
 
     @classmethod
     def key(cls, brand_id: int, candidate_id: int) -> Key:
@@ -118,6 +119,9 @@ class MatchCards(TandemModel):
     # The fit labels' thresholds the run had (the stored model's, recalibrated from outcomes),
     # {label: lowest percent}; None: the defaults (tandem.domain.brand_profile.FIT_THRESHOLDS).
     thresholds = MapAttribute(null=True)
+    # What each label may promise, from the stored model (brand_profile.label_promises, JSON);
+    # None: nothing our own data backs yet (a fresh deployment shows no promise).
+    promises = UnicodeAttribute(null=True)
 
     @classmethod
     def key(cls, brand_id: int) -> Key:
@@ -131,6 +135,7 @@ class MatchCards(TandemModel):
         cards: Iterable[MatchCard],
         written_at: Any,
         thresholds: dict[str, int] | None = None,
+        promises: dict[str, Any] | None = None,
     ) -> MatchCards:
         packed = [[c.candidate_id, c.score, c.rank, list(c.reasons), c.labels] for c in cards]
         return cls(
@@ -140,7 +145,15 @@ class MatchCards(TandemModel):
             cards=json.dumps(packed, separators=(",", ":")),
             written_at=written_at,
             thresholds=dict(thresholds) if thresholds else None,
+            promises=json.dumps(promises, separators=(",", ":")) if promises else None,
         )
+
+    def label_promises(self) -> dict[str, Any] | None:
+        """What each label promised when its run wrote it, or None."""
+        try:
+            return json.loads(self.promises) if self.promises else None
+        except ValueError:
+            return None
 
     def fit_thresholds(self) -> dict[str, int] | None:
         """The thresholds its run had, or None (the defaults)."""

@@ -8,6 +8,8 @@
 - `new_matches`: candidate ids a match run added; removed when the potentials list shows them
   (or leaves them out for good), when the brand dismisses one, or when a rerun drops it.
 - `open_runs`: "<started epoch s>:<run id>" of the brand's queued and running match runs.
+- `views`: the brand's recent Matches views (what matching learns from), set by the same
+  UpdateItem that clears the new matches a view showed: a GET writes this one item.
 
 Sets change with ADD / DELETE actions: atomic, no read first, and valid on an item or set that
 does not exist yet, so they ride inside the requests' transactions. Menu counts are the sets'
@@ -66,6 +68,28 @@ def remove(brand_id: int, kind: str, ids: Iterable[Any]) -> None:
     wanted = _ids(ids)
     if wanted:
         BrandSeen.at(brand_id).update(actions=[_attribute(kind).delete(wanted)])
+
+
+def viewed(brand_id: int, kind: str, ids: Iterable[Any], views: bytes | None = None) -> bool:
+    """A list's view: these items are no longer new and, with `views`, the brand's recent views
+    are now these (BrandSeen.views, store/learning.py): one UpdateItem of the one item, or no
+    call when there is nothing to change. True when it wrote."""
+    wanted = _ids(ids)
+    actions = [_attribute(kind).delete(wanted)] if wanted else []
+    if views is not None:
+        actions.append(BrandSeen.views.set(views))
+    if not actions:
+        return False
+    BrandSeen.at(brand_id).update(actions=actions)
+    return True
+
+
+def views_of(brand_ids: Iterable[int]) -> dict[int, bytes]:
+    """{brand id: its BrandSeen.views} of those that keep any (BatchGetItem, 100 a call)."""
+    from tandem.store.items import get_many
+
+    found = get_many([(BrandSeen, BrandSeen.key(int(b))) for b in brand_ids])
+    return {int(k[0].split("#", 1)[1]): bytes(v.views) for k, v in found.items() if v.views}
 
 
 def read(brand_id: int) -> BrandSeen:

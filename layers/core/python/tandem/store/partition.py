@@ -22,6 +22,7 @@ class BrandItems:
     matches: dict[int, Match] = field(default_factory=dict)
     cards: dict[int, MatchCard] | None = None  # None: no match list written (yet)
     thresholds: dict[str, int] | None = None  # the fit labels' thresholds of the list's run (None: defaults)
+    promises: dict[str, Any] | None = None  # what each label promised at the list's run (None: nothing)
     blocks: Any = None  # store.safety.BrandBlocks: the brands it blocked or that blocked it
 
 
@@ -59,6 +60,7 @@ def brand_items(brand_id: int, with_matches: bool = False, with_cards: bool = Fa
             elif sort_key == keys.MATCH_CARDS:
                 listed = MatchCards.from_raw_data(raw)
                 found.cards, found.thresholds = listed.listed(), listed.fit_thresholds()
+                found.promises = listed.label_promises()
             elif sort_key.startswith(keys.MATCH_PREFIX):
                 match = Match.from_raw_data(raw)
                 found.matches[int(match.candidate_id)] = match

@@ -120,7 +120,7 @@ export type Fit = 'Great fit' | 'Good fit' | 'Worth a look';
 export interface MatchInfo {
   readonly score: number;
   readonly fit: Fit;
-  readonly fitPromise: string;
+  readonly fitPromise: string | null;
   readonly reasons: readonly string[];
 }
 

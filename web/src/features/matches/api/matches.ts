@@ -16,8 +16,9 @@ export interface MatchCard {
   readonly reasons: readonly string[];
   readonly score: number;
   readonly fit: Fit;
-  /** What the label promises ("About 1 in 8 brands shown as a Great fit say yes to each other"). */
-  readonly fitPromise: string;
+  /** What our own requests back for the label ("Of requests sent to Great fit brands, about 4 in
+   * 10 were accepted"); null until the data backs one. */
+  readonly fitPromise: string | null;
   readonly saved: boolean;
   readonly isNew: boolean;
   /** How the brand answers requests ("Usually replies within a day"...); none under 3. */

@@ -23,7 +23,7 @@ describe('Brand page', () => {
     openBrand('/matches/brand/21', { 'GET brand/21': publicView() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
     expect(screen.getByText('Great fit')).toBeInTheDocument();
-    expect(screen.getByText('About 1 in 8 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
+    expect(screen.getByText('Of requests sent to Great fit brands, about 4 in 10 were accepted')).toBeInTheDocument();
     expect(screen.queryByText(/86%/)).not.toBeInTheDocument();
     expect(screen.getByText('They want newsletter swaps, like you')).toBeInTheDocument();
     expect(await screen.findByText('United Kingdom, France')).toBeInTheDocument();

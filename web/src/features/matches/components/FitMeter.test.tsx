@@ -4,12 +4,19 @@ import { FIT_PROMISE } from '../test-fixtures';
 import { FitMeter } from './FitMeter';
 
 describe('FitMeter', () => {
-  it('shows the label and what it promises, never the raw score as a percent', () => {
+  it('shows the label and what our requests back for it, never the raw score as a percent', () => {
     const { container } = render(<FitMeter fit="Great fit" promise={FIT_PROMISE['Great fit']} />);
     expect(screen.getByText('Great fit')).toBeInTheDocument();
-    expect(screen.getByText('About 1 in 8 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
+    expect(screen.getByText('Of requests sent to Great fit brands, about 4 in 10 were accepted')).toBeInTheDocument();
     expect(container).not.toHaveTextContent('%');
     expect(container.querySelectorAll('.fit__step--on')).toHaveLength(3);
+  });
+
+  it('promises nothing the data does not back: a fresh deployment shows the label alone', () => {
+    const { container } = render(<FitMeter fit="Great fit" promise={null} />);
+    expect(screen.getByText('Great fit')).toBeInTheDocument();
+    expect(container.querySelector('.fit__promise')).toBeNull();
+    expect(container).not.toHaveTextContent(/in 10|say yes|accepted/);
   });
 
   it('fills one step per label, from Worth a look to Great fit', () => {

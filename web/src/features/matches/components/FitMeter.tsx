@@ -9,11 +9,12 @@ const TONE: Readonly<Record<string, string | undefined>> = {
 const STEPS: Readonly<Record<string, number | undefined>> = { 'Great fit': 3, 'Good fit': 2, 'Worth a look': 1 };
 
 /**
- * "Great fit" with what the label promises ("About 1 in 8 brands shown as a Great fit say yes
- * to each other"). The score is not a probability, so no percent is shown: the label and its
- * promise are what a member can trust. Three steps show the label at a glance.
+ * "Great fit" with what our own requests back for the label ("Of requests sent to Great fit
+ * brands, about 4 in 10 were accepted"), a promise a member can check; none until the data
+ * backs one (a fresh deployment promises nothing). The score is not a probability, so no percent
+ * is shown. Three steps show the label at a glance.
  */
-export function FitMeter({ fit, promise }: { readonly fit: Fit; readonly promise: string }) {
+export function FitMeter({ fit, promise }: { readonly fit: Fit; readonly promise: string | null }) {
   const steps = STEPS[fit] ?? 1;
   return (
     <div className={`fit fit--${TONE[fit] ?? 'fair'}`}>
@@ -25,7 +26,7 @@ export function FitMeter({ fit, promise }: { readonly fit: Fit; readonly promise
           ))}
         </span>
       </div>
-      <p className="fit__promise">{promise}</p>
+      {promise ? <p className="fit__promise">{promise}</p> : null}
     </div>
   );
 }

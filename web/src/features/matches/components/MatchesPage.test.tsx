@@ -85,13 +85,13 @@ describe('Matches page', () => {
     });
     const bean = within(await screen.findByRole('article', { name: 'Bean Bros' }));
     expect(bean.getByText('Great fit')).toBeInTheDocument();
-    expect(bean.getByText('About 1 in 8 brands shown as a Great fit say yes to each other')).toBeInTheDocument();
+    expect(bean.getByText('Of requests sent to Great fit brands, about 4 in 10 were accepted')).toBeInTheDocument();
     expect(bean.queryByText(/86/)).not.toBeInTheDocument(); // the score is not a probability: no percent
     expect(bean.getByText('New')).toBeInTheDocument();
     expect(bean.getByText('They want newsletter swaps, like you')).toBeInTheDocument();
     expect(bean.getByRole('link', { name: 'Bean Bros' })).toHaveAttribute('href', '/matches/brand/21');
     expect(within(card('Soap Co')).getByText('Worth a look')).toBeInTheDocument();
-    expect(within(card('Soap Co')).getByText('Less likely to say yes to each other than a Good fit')).toBeInTheDocument();
+    expect(within(card('Soap Co')).queryByText(/were accepted/)).not.toBeInTheDocument(); // nothing backed yet
     const tabs = within(screen.getByRole('navigation', { name: 'Match lists' }));
     expect(tabs.getByRole('link', { name: 'Potentials 2' })).toHaveAttribute('aria-current', 'page');
     expect(tabs.getByRole('link', { name: 'Saved 1' })).toHaveAttribute('href', '/matches/saved');

@@ -22,7 +22,7 @@ describe('Search tab', () => {
     openSearch('/matches/search?q=northwnd', { 'GET brands/search?q=northwnd': page([northwind]) });
     const card = within(await screen.findByRole('article', { name: 'Northwind Outdoor' }));
     expect(card.getByText('Good fit')).toBeInTheDocument();
-    expect(card.getByText('About 1 in 12 brands shown as a Good fit say yes to each other')).toBeInTheDocument();
+    expect(card.getByText('Of requests sent to Good fit brands, about 3 in 10 were accepted')).toBeInTheDocument();
     expect(card.queryByText(/64/)).not.toBeInTheDocument(); // a search card shows no raw score either
     expect(card.getByRole('link', { name: 'Northwind Outdoor' })).toHaveAttribute('href', '/matches/brand/31');
     expect(card.getByRole('button', { name: 'Save Northwind Outdoor' })).toBeInTheDocument();

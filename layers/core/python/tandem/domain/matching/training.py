@@ -199,6 +199,150 @@ def capped_weights(deciders: list[str], base: np.ndarray, group_of: Mapping[str,
     return base * scale
 
 
+# ---------------------------------------------------------------- collaborative signals
+
+CF_DIMS = 8  # taste dimensions learned from who sends to, saves and accepts whom
+# actor likes target (an accept: the recipient likes the sender)
+CF_EDGE = {SEND: 1.0, SAVE: 0.5, ACCEPT: 1.0}
+CF_MIN_EDGES = 200  # fewer liking edges than this: no collaborative signal
+CF_MAX_BRANDS = 12_000  # brands the stored embedding keeps (20 bytes each, base64: 320 KB)
+
+
+def _fold(a: int, b: int) -> int:
+    """Which half a pair's edges go to (the same both ways): a pair's own edges never make the
+    collaborative feature the model learns that pair's label from."""
+    lo, hi = (a, b) if a <= b else (b, a)
+    return (((lo * 1000003) ^ hi) * 2654435761 % 2**32) >> 16 & 1
+
+
+def liking_edges(actions: Iterable[Action], group_of: Mapping[str, str]) -> dict[tuple[int, int], float]:
+    """{(actor, target): weight} of sends, saves and accepts, each group's total at most GROUP_ROWS
+    (no small group can shape everyone's tastes)."""
+    edges: dict[tuple[int, int], float] = defaultdict(float)
+    owner: dict[tuple[int, int], str] = {}
+    for a in actions:
+        weight = CF_EDGE.get(a.kind)
+        if weight is None or a.actor == a.target:
+            continue
+        key = (a.actor, a.target)
+        edges[key] = max(edges[key], weight)
+        owner[key] = group_of.get(a.account, a.account)
+    totals: dict[str, float] = defaultdict(float)
+    for key, w in edges.items():
+        totals[owner[key]] += w
+    return {k: w * min(1.0, GROUP_ROWS / totals[owner[k]]) for k, w in edges.items()}
+
+
+def embed(
+    edges: Mapping[tuple[int, int], float], dims: int | None = None, seed: int = 0
+) -> dict[str, Any] | None:
+    """Each brand's taste as an actor (u) and as a target (v) from the liking edges, by a
+    randomized truncated SVD of the actor x target matrix (numpy only, sparse products):
+    u[a] . v[b] estimates how much a likes b. None with too few edges."""
+    import numpy as np
+
+    if len(edges) < CF_MIN_EDGES:
+        return None
+    ids = np.array(sorted({i for pair in edges for i in pair}), dtype=np.int64)
+    where = {int(i): k for k, i in enumerate(ids.tolist())}
+    rows = np.array([where[a] for a, _ in edges], dtype=np.int64)
+    cols = np.array([where[b] for _, b in edges], dtype=np.int64)
+    vals = np.array(list(edges.values()), dtype=np.float64)
+    n, k = len(ids), min(CF_DIMS if dims is None else dims, len(ids) - 1)
+    if k < 1:
+        return None
+
+    def times(x: np.ndarray) -> np.ndarray:  # R @ x
+        out = np.zeros((n, x.shape[1]))
+        np.add.at(out, rows, vals[:, None] * x[cols])
+        return out
+
+    def times_t(y: np.ndarray) -> np.ndarray:  # R.T @ y
+        out = np.zeros((n, y.shape[1]))
+        np.add.at(out, cols, vals[:, None] * y[rows])
+        return out
+
+    rng = np.random.default_rng(seed)
+    q, _ = np.linalg.qr(times(rng.normal(size=(n, k + 8))))
+    for _ in range(3):
+        q, _ = np.linalg.qr(times(times_t(q)))
+    ub, sv, vt = np.linalg.svd(times_t(q).T, full_matrices=False)
+    root = np.sqrt(sv[:k])
+    return {"ids": ids, "u": (q @ ub[:, :k]) * root, "v": vt[:k].T * root}
+
+
+def _cf_of(emb: dict[str, Any] | None, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """u[a] . v[b] per pair (0 for a brand without behaviour)."""
+    import numpy as np
+
+    if emb is None:
+        return np.zeros(len(a))
+    ids = emb["ids"]
+    ia = np.clip(np.searchsorted(ids, a), 0, len(ids) - 1)
+    ib = np.clip(np.searchsorted(ids, b), 0, len(ids) - 1)
+    known = (ids[ia] == a) & (ids[ib] == b)
+    return np.where(known, np.einsum("ij,ij->i", emb["u"][ia], emb["v"][ib]), 0.0)
+
+
+def cf_columns(pairs: list[tuple[int, int]], folds: list[dict[str, Any] | None], scale: float) -> np.ndarray:
+    """(cf_ab, cf_ba) of each (a, b) pair, from the embedding of the half its own edges are not in."""
+    import numpy as np
+
+    a = np.array([p[0] for p in pairs], dtype=np.int64)
+    b = np.array([p[1] for p in pairs], dtype=np.int64)
+    f = np.array([_fold(int(x), int(y)) for x, y in pairs], dtype=np.int64)
+    out = np.zeros((len(pairs), 2))
+    for half in (0, 1):
+        m = f == half
+        if m.any():
+            out[m, 0] = _cf_of(folds[half], a[m], b[m])
+            out[m, 1] = _cf_of(folds[half], b[m], a[m])
+    return out / scale
+
+
+def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
+    """The full embedding as the stored model keeps it (int8 per dimension, base64): 2 x CF_DIMS
+    bytes and 4 for the id a brand. Its products are halved: it saw both halves' edges."""
+    import base64
+
+    import numpy as np
+
+    if len(emb["ids"]) > CF_MAX_BRANDS:  # the most active keep theirs (the item's 400 KB)
+        keep = np.sort(
+            np.argsort(-(np.abs(emb["u"]).sum(axis=1) + np.abs(emb["v"]).sum(axis=1)))[:CF_MAX_BRANDS]
+        )
+        emb = {"ids": emb["ids"][keep], "u": emb["u"][keep], "v": emb["v"][keep]}
+    top = float(max(np.abs(emb["u"]).max(), np.abs(emb["v"]).max(), 1e-9))
+    q = lambda m: base64.b64encode(np.round(m / top * 127).astype(np.int8).tobytes()).decode()  # noqa: E731
+    return {
+        "ids": base64.b64encode(emb["ids"].astype(np.uint32).tobytes()).decode(),
+        "u": q(emb["u"]),
+        "v": q(emb["v"]),
+        "dims": int(emb["u"].shape[1]),
+        "unit": round(top / 127, 8),
+        "scale": round(2 * scale, 8),
+    }
+
+
+_UNPACKED: dict[str, dict[str, Any]] = {}
+
+
+def unpack_embedding(stored: Mapping[str, Any]) -> dict[str, Any]:
+    import base64
+
+    import numpy as np
+
+    key = stored["ids"][:64] + str(len(stored["ids"])) + stored["u"][:64]
+    if key not in _UNPACKED:
+        dims, unit = int(stored["dims"]), float(stored["unit"])
+        ids = np.frombuffer(base64.b64decode(stored["ids"]), dtype=np.uint32).astype(np.int64)
+        u = np.frombuffer(base64.b64decode(stored["u"]), dtype=np.int8).reshape(-1, dims) * unit
+        v = np.frombuffer(base64.b64decode(stored["v"]), dtype=np.int8).reshape(-1, dims) * unit
+        _UNPACKED.clear()
+        _UNPACKED[key] = {"ids": ids, "u": u, "v": v, "scale": float(stored["scale"])}
+    return _UNPACKED[key]
+
+
 # ---------------------------------------------------------------- training
 
 L2 = 3.0
@@ -267,9 +411,10 @@ def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> list[float] | None:
 def train(
     impressions: Iterable[Impression], actions: Iterable[Action], records: Mapping[int, bytes]
 ) -> dict[str, Any] | None:
-    """The model of these records ({version, send, accept, evidence, groups}: logistic weights
-    over pair_x, bias last; the send model has the position column before its bias), or None when
-    too few distinct groups decided anything. `records`: each brand's packed record now."""
+    """The model of these records ({version, send, accept, evidence, groups, cf}: logistic
+    weights over pair_x, bias last; the send model has the position column after pair_x; with a
+    collaborative embedding (`cf`), both end in (cf_ab, cf_ba) before the bias), or None when too
+    few distinct groups decided anything. `records`: each brand's packed record now."""
     import numpy as np
 
     impressions, actions = list(impressions), list(actions)
@@ -280,16 +425,30 @@ def train(
     if len(deciding) < MIN_GROUPS:
         return None
     out: dict[str, Any] = {"version": MODEL_VERSION}
+    edges = liking_edges(actions, group_of)
+    folds = [embed({k: w for k, w in edges.items() if _fold(*k) != half}) for half in (0, 1)]
+    full = embed(edges) if all(f is not None for f in folds) else None
+    scale = 1.0
+    if full is not None:
+        sample = [(r[0], r[1]) for r in answers] or list(edges)
+        scale = float(np.std(cf_columns(sample, folds, 1.0))) or 1.0
+        out["cf"] = pack_embedding(full, scale)
+
+    def with_cf(x: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+        return np.hstack([x, cf_columns(pairs, folds, scale)]) if full is not None else x
+
     if shown:
         positions = [float(np.log1p(r[2])) for r in shown]
         x, kept = _rows([(r[0], r[1]) for r in shown], records, positions)
         rows = [shown[k] for k in kept]
+        x = with_cf(x, [(r[0], r[1]) for r in rows])
         y = np.array([1.0 if r[5] else 0.0 for r in rows])
         ipw = np.minimum(1 / np.maximum(np.array([r[3] for r in rows], dtype=float), 1e-6), MAX_IPW)
         w = capped_weights([r[4] for r in rows], ipw, group_of)
         out["send"] = _fit(x, y, w)
     x, kept = _rows([(r[0], r[1]) for r in answers], records)
     rows = [answers[k] for k in kept]
+    x = with_cf(x, [(r[0], r[1]) for r in rows])
     y = np.array([1.0 if r[3] else 0.0 for r in rows])
     w = capped_weights([r[2] for r in rows], np.array([r[4] for r in rows], dtype=float), group_of)
     out["accept"] = _fit(x, y, w)
@@ -330,12 +489,26 @@ def learned_score(me: bytes, cands: Packed, model: Mapping[str, Any]) -> np.ndar
 
     x = pair_x(me, cands).astype(np.float64)
     xr = reverse(x)
+    ab = ba = np.zeros(len(x))
+    if model.get("cf"):
+        emb = unpack_embedding(model["cf"])
+        mine = np.full(len(cands), int.from_bytes(me[:4], "little"), dtype=np.int64)
+        theirs = np.asarray(cands.ids, dtype=np.int64)
+        ab = _cf_of(emb, mine, theirs) / emb["scale"]
+        ba = _cf_of(emb, theirs, mine) / emb["scale"]
+
+    def logit(w: np.ndarray, forward: bool, cf_at: int) -> np.ndarray:
+        z = (x if forward else xr) @ w[:N_FEATURES] + w[-1]
+        if model.get("cf"):  # (cf_ab, cf_ba) at cf_at, seen from the pair's own side
+            z = z + (ab if forward else ba) * w[cf_at] + (ba if forward else ab) * w[cf_at + 1]
+        return z
+
     acc = np.asarray(model["accept"])
-    both = _sigmoid(x @ acc[:-1] + acc[-1]) * _sigmoid(xr @ acc[:-1] + acc[-1])
+    both = _sigmoid(logit(acc, True, N_FEATURES)) * _sigmoid(logit(acc, False, N_FEATURES))
     if model.get("send"):
-        send = np.asarray(model["send"])
-        w, bias = send[:N_FEATURES], send[-1]  # position column (N_FEATURES) at 0: the top slot
-        both = both * _sigmoid(x @ w + bias) * _sigmoid(xr @ w + bias)
+        send = np.asarray(model["send"])  # the position column (N_FEATURES) at 0: the top slot
+        sends = _sigmoid(logit(send, True, N_FEATURES + 1)) * _sigmoid(logit(send, False, N_FEATURES + 1))
+        both = both * sends
     return np.sqrt(both).astype(np.float32)
 
 

@@ -562,6 +562,7 @@ def test_a_suspension_makes_no_one_wait_and_tells_each_sender_why(api, pair):
     assert send(api, ben, amy, "Hello again")[0] == 201
     assert available(carl.account) == 5 and available(ben.account) == 5
 
+
 def test_a_block_is_kept_as_a_record_matching_learns_from(api, pair):
     from datetime import UTC, datetime
 

@@ -331,6 +331,7 @@ def test_a_brand_kept_without_its_account_is_not_taken_for_the_viewers_own():
     shown = identity(Looker(names_shown=True), kept, "introduced")
     assert (shown.name, shown.logo_url) == ("A food brand", None)
 
+
 def test_the_top_label_is_at_most_a_fifth_of_a_brands_cards_and_promises_only_what_data_backs():
     # A list that scores high everywhere (a generous recalibration): only its best fifth are Great fit.
     percents = [99, 97, 96, 95, 94, 93, 92, 91, 90, 90]

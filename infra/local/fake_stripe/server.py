@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import socket
-import struct
 import time
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
@@ -45,9 +44,9 @@ def _faulty(fault: Any, environ: dict[str, Any], start_response: Callable[..., A
     if fault.kind == "down":
         sock = environ.get("werkzeug.socket")
         if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            sock.close()  # an RST: the client's read fails with a connection reset
-        return []
+            sock.shutdown(socket.SHUT_RDWR)  # closed before a byte of the answer: a connection error
+        start_response("503 Service Unavailable", [])  # written to nobody (werkzeug drops it quietly)
+        return [b""]
     if fault.kind == "slow":
         time.sleep(fault.delay)  # the client's read timeout is real time: this wait is too
         return answer()(environ, start_response)

@@ -11,11 +11,14 @@ tests/unit/test_store_connection.py fails if pynamodb's private hooks move.
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from typing import Any
 
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.connection.base import MetaTable
+from pynamodb.exceptions import TransactWriteError
 from pynamodb.transactions import TransactWrite
 
 from tandem.config import settings
@@ -76,15 +79,39 @@ def table() -> TableConnection:
         return _table
 
 
+CONFLICT_RETRIES = 3  # a transaction cancelled by another one in flight on its items: tried again
+CONFLICT_BACKOFF = 0.05  # seconds, doubled per retry, full jitter
+
+
+def _conflict_only(exc: TransactWriteError) -> bool:
+    """Cancelled only because another transaction was in flight on one of its items (no
+    condition of its own failed): DynamoDB says to try it again."""
+    if exc.cause_response_code != "TransactionCanceledException":
+        return False
+    codes = {r.code for r in (exc.cancellation_reasons or []) if r is not None and r.code != "None"}
+    return codes == {"TransactionConflict"}
+
+
 class Transaction(TransactWrite):
-    """pynamodb's write transaction whose refusal is the store's ConditionFailed (errors.py)."""
+    """pynamodb's write transaction whose refusal is the store's ConditionFailed (errors.py).
+    A cancellation by a conflicting transaction alone is retried (CONFLICT_RETRIES, with
+    backoff and full jitter: the other writer is done within milliseconds), so a member's send
+    or accept is not refused for a race it did not lose; one still conflicting after that is
+    ConditionFailed as before (the other writer got there first)."""
 
     def _commit(self) -> Any:
         # DynamoDB gets them in this order (pynamodb's TransactWrite._commit), and answers a
         # cancellation with one reason per item in the same order
         sent = [*self._condition_check_items, *self._delete_items, *self._put_items, *self._update_items]
         with conditions(sent):
-            return super()._commit()
+            for retry in range(CONFLICT_RETRIES + 1):
+                try:
+                    return super()._commit()
+                except TransactWriteError as exc:
+                    if retry == CONFLICT_RETRIES or not _conflict_only(exc):
+                        raise
+                time.sleep(random.uniform(0, CONFLICT_BACKOFF * 2**retry))  # noqa: S311
+            raise AssertionError("unreachable")  # pragma: no cover
 
 
 def transaction() -> Transaction:

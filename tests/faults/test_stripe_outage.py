@@ -155,12 +155,13 @@ def test_a_slow_stripe_is_a_503_after_the_read_timeout_not_a_hung_page(
 ) -> None:
     from tandem.integrations import stripe_client
 
-    monkeypatch.setattr(stripe_client, "TIMEOUT", (1.0, 0.2))  # the read timeout, shortened for the test
-    stripe_client.reset_client()
     member = Brand("mia@example.com", "Oat & Co", status="none")
-    faults.add("stripe", "slow", delay=0.6)
-    assert _checkout(shop, member) == UNAVAILABLE
-    faults.clear()
-    monkeypatch.undo()
+    with monkeypatch.context() as patched:
+        patched.setattr(stripe_client, "TIMEOUT", (1.0, 0.2))  # the read timeout, shortened for the test
+        stripe_client.reset_client()
+        faults.add("stripe", "slow", delay=0.6)
+        assert _checkout(shop, member) == UNAVAILABLE
+        assert faults.hits("stripe", "slow") == 3
+        faults.clear()
     stripe_client.reset_client()
     assert _checkout(shop, member)[0] == 200

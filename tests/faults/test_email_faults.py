@@ -61,7 +61,9 @@ def test_a_rejected_email_lands_in_the_dlq_with_its_alarm_and_make_redrive_sends
 
     from tandem.integrations.aws import client
 
-    held = client("sqs").get_queue_attributes(QueueUrl=notifier.dlq, AttributeNames=["ApproximateNumberOfMessages"])
+    held = client("sqs").get_queue_attributes(
+        QueueUrl=notifier.dlq, AttributeNames=["ApproximateNumberOfMessages"]
+    )
     assert held["Attributes"]["ApproximateNumberOfMessages"] == "1"
     dlq_name = aws.queues["NotificationsDeadLetterQueue"]["name"]
     alarm = _alarm_on("AWS/SQS", "ApproximateNumberOfMessagesVisible", QueueName=dlq_name)

@@ -25,7 +25,8 @@ def test_webhooks_failing_while_stripe_keeps_sending_converge_without_lost_or_do
 
     buyers = [Brand(f"buyer{i}@example.com", f"Buyer {i}", status="none") for i in range(4)]
     for buyer in buyers:
-        status, body = shop.api.call("POST", "/api/checkout", buyer.headers, {"priceId": "tandem_main_monthly"})
+        monthly = {"priceId": "tandem_main_monthly"}
+        status, body = shop.api.call("POST", "/api/checkout", buyer.headers, monthly)
         assert status == 200, body
         assert shop.pay(body["url"]).startswith("cs_")
     events = shop.new_events()

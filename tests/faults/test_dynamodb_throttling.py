@@ -87,8 +87,9 @@ def test_a_screen_whose_reads_stay_throttled_says_try_again(api, faults: Faults,
     member = Brand("a@example.com", "Oat & Co", credits=6)
     faults.add("dynamodb", kind)
     assert api.call("GET", "/api/dashboard", member.headers) == (503, BUSY_ANSWER)
-    hits = faults.hits("dynamodb", kind)
-    assert hits >= 4 and hits % 4 == 0  # each call tried four times (botocore, backoff and jitter)
+    # botocore tried the door's read four times (backoff, full jitter) before giving up; later
+    # calls may get fewer tries once its retry quota (standard mode's token bucket) runs low
+    assert faults.hits("dynamodb", kind) >= 4
     faults.clear()
     assert api.call("GET", "/api/dashboard", member.headers)[0] == 200
 

@@ -18,12 +18,11 @@ from typing import Any
 
 from pynamodb.connection import Connection, TableConnection
 from pynamodb.connection.base import MetaTable
-from pynamodb.exceptions import TransactWriteError
 from pynamodb.transactions import TransactWrite
 
 from tandem.config import settings
 from tandem.integrations import aws
-from tandem.store.errors import conditions
+from tandem.store.errors import conditions, conflict_only
 
 _lock = threading.Lock()
 _table: TableConnection | None = None
@@ -83,15 +82,6 @@ CONFLICT_RETRIES = 3  # a transaction cancelled by another one in flight on its 
 CONFLICT_BACKOFF = 0.05  # seconds, doubled per retry, full jitter
 
 
-def _conflict_only(exc: TransactWriteError) -> bool:
-    """Cancelled only because another transaction was in flight on one of its items (no
-    condition of its own failed): DynamoDB says to try it again."""
-    if exc.cause_response_code != "TransactionCanceledException":
-        return False
-    codes = {r.code for r in (exc.cancellation_reasons or []) if r is not None and r.code != "None"}
-    return codes == {"TransactionConflict"}
-
-
 class Transaction(TransactWrite):
     """pynamodb's write transaction whose refusal is the store's ConditionFailed (errors.py).
     A cancellation by a conflicting transaction alone is retried (CONFLICT_RETRIES, with
@@ -107,8 +97,8 @@ class Transaction(TransactWrite):
             for retry in range(CONFLICT_RETRIES + 1):
                 try:
                     return super()._commit()
-                except TransactWriteError as exc:
-                    if retry == CONFLICT_RETRIES or not _conflict_only(exc):
+                except Exception as exc:
+                    if retry == CONFLICT_RETRIES or not conflict_only(exc):
                         raise
                 time.sleep(random.uniform(0, CONFLICT_BACKOFF * 2**retry))  # noqa: S311
             raise AssertionError("unreachable")  # pragma: no cover

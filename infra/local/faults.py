@@ -172,9 +172,9 @@ class Faults:
     def hit(self, target: str, operation: str = "") -> Fault | None:
         """The fault this call of `target` (doing `operation`) meets, if any: counted as a hit.
         The first active matching fault whose share the RNG draws wins."""
+        if not self._faults:  # the usual case: no lock taken, nothing drawn
+            return None
         with self._lock:
-            if not self._faults:
-                return None
             now = self.now()
             for fault in self._faults:
                 if fault.target != target or fault.match not in operation or not fault.active(now):

@@ -6,7 +6,9 @@ moto 5.2.1, not the product: `Queue.delete_message` rebuilds the queue's message
 copy (`self._messages = new_messages`) without the queue's lock, while `add_message` appends
 to the list under that lock. A message sent by one thread while another thread deleted (the
 local stack's inline notifier deletes every message it delivered) was appended to the old list
-and dropped with it. The DLQ move in `receive_message` edits the same list unlocked too, and
+and dropped with it: either between the rebuild and its assignment, or, a much wider window in a
+burst, while one delete walked the list another delete had already replaced (the send went into
+the newer list, the slower delete's assignment put the older one back without it). The DLQ move in `receive_message` edits the same list unlocked too, and
 two receives at once could hand out one message twice.
 
 Here every change of a queue's message list holds the queue's own lock (moto's Condition over

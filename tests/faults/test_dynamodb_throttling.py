@@ -32,9 +32,10 @@ def test_throttling_on_a_fifth_of_calls_loses_and_doubles_nothing(api, aws, faul
     from tandem.services import match_index
 
     match_index.rebuild()
-    faults.add("dynamodb", "throttle", share=0.1)
-    faults.add("dynamodb", "capacity", share=0.1 / 0.9)  # of the calls the first let through: 20% in all
-    conflicts = faults.add("dynamodb", "conflict", match="transact_write_items", share=0.2)
+    # for a minute of the faults' clock (botocore's and the state machines' retry waits move it)
+    faults.add("dynamodb", "throttle", share=0.1, for_seconds=60)
+    faults.add("dynamodb", "capacity", share=0.1 / 0.9, for_seconds=60)  # of the rest: 20% in all
+    conflicts = faults.add("dynamodb", "conflict", match="transact_write_items", share=0.2, for_seconds=60)
 
     sends = [send(api, s, t) for s, t in zip(senders, targets, strict=True)]
     _answered(sends, 201)

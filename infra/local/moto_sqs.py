@@ -8,14 +8,15 @@ to the list under that lock. A message sent by one thread while another thread d
 local stack's inline notifier deletes every message it delivered) was appended to the old list
 and dropped with it: either between the rebuild and its assignment, or, a much wider window in a
 burst, while one delete walked the list another delete had already replaced (the send went into
-the newer list, the slower delete's assignment put the older one back without it). The DLQ move in `receive_message` edits the same list unlocked too, and
-two receives at once could hand out one message twice.
+the newer list, the slower delete's assignment put the older one back without it). The DLQ
+move in `receive_message` edits the same list unlocked too, and two receives at once could hand
+out one message twice.
 
 Here every change of a queue's message list holds the queue's own lock (moto's Condition over
 an RLock, which add_message already takes): delete_message, receive_message (its scan, the
 marks and the DLQ move), change_message_visibility and purge_queue. The Lambda a send triggers
 inline (the event source mapping) runs outside the lock, as before. SQS itself never loses an
-acknowledged message; tests/local/test_moto_sqs.py sends while deleting and finds every one.
+acknowledged message; tests/local/test_faults.py sends in the middle of a delete and finds it kept.
 """
 
 from __future__ import annotations

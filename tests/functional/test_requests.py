@@ -688,4 +688,5 @@ def test_a_sender_that_hides_its_name_is_hidden_in_its_message_too(api):
     assert mine["message"] == "Hi from ZyxquorHiddenStudio! See zyxquor-hidden-studio.example"
     assert send(api, zed, Brand("sol@example.com", "Sol Soap"), "Hello there")[1]["notice"] is None
     tia = Brand("tia@example.com", "Tia Tea", credits=6)
-    assert send(api, tia, Brand("uma@example.com", "Uma Umbrellas"), "Tia Tea says hello")[1]["notice"] is None
+    uma = Brand("uma@example.com", "Uma Umbrellas")
+    assert send(api, tia, uma, "Tia Tea says hello")[1]["notice"] is None

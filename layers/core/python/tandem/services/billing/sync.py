@@ -22,7 +22,7 @@ from tandem.services import billing_notices, credits
 from tandem.services.billing.customers import account_of_customer, customers_of
 from tandem.store.admin import approval_queue_actions
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, update_only
+from tandem.store.models import Account, CreditBucket, update_only
 
 SESSIONS_KEPT = 50  # paid checkout sessions remembered on the record (payment-status `processed`)
 
@@ -54,12 +54,6 @@ def _paid_sessions(snapshot: dict[str, Any]) -> list[str]:
     return [s["id"] for s in paid[:SESSIONS_KEPT]]
 
 
-def _bucket_id(key: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(key.encode()).hexdigest()[:20]  # as credits.grant names a grant's bucket
-
-
 def sync_account(account_id: str, now: int | None = None) -> billing.BillingState | None:
     """Re-read the account's Stripe customers and write what they add up to. None when the
     account has no Stripe customer (nothing to read)."""
@@ -76,7 +70,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
         return sync_account(account_id, now)  # read again: the extra plans are ended now
     have = {b.bucket_id for b in held}
     known = {g.key for g in state.grants} | set(state.revoked)
-    existing = {key for key in known if _bucket_id(key) in have}
+    existing = {key for key in known if CreditBucket.id_of_grant(key) in have}
     # The plan first, then its credits: a member who sees the new credits can spend them
     # (granting first left a moment with 6 credits and no plan, and a send was refused).
     record = {**state.to_record(), "paid_sessions": _paid_sessions(snapshot)}

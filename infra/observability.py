@@ -296,6 +296,11 @@ def _service_alarms() -> dict[str, dict[str, Any]]:
             "A second free trial of one account was cancelled at Stripe (DuplicateTrialCancelled)",
             **_above_zero(NAMESPACE, "DuplicateTrialCancelled", APP_DIMENSIONS),
         ),
+        "DuplicatePlanAlarm": _alarm(
+            "duplicate-plan",
+            "A second paid plan of one account was cancelled and refunded (DuplicatePlanRefunded)",
+            **_above_zero(NAMESPACE, "DuplicatePlanRefunded", APP_DIMENSIONS),
+        ),
         "StripeSilenceAlarm": {
             **_alarm(
                 "stripe-silent-24h",

@@ -319,3 +319,45 @@ def test_a_second_trial_paid_around_the_claim_is_cancelled_with_nothing_charged(
     billing.grant_due_months(later)
     paid = [i for i in sc.client().v1.invoices.list({"customer": customer}).data if i.amount_paid > 0]
     assert [i.amount_paid for i in paid] == [4900]
+
+
+def test_a_second_paid_plan_is_cancelled_and_refunded_so_the_member_pays_once(shop: Shop, capsys) -> None:  # noqa: F811
+    """One main plan an account: two plan checkouts paid around each other (two tabs, or a
+    session opened around Billing) made two live subscriptions, each billing £49 a month. The
+    sync ends the second at Stripe, refunds its payment in full, grants one plan's credits, and
+    alarms (DuplicatePlanRefunded)."""
+    from tandem.integrations import stripe_client as sc
+    from tandem.store.models import Account
+
+    tom = Brand("tom@tandem.local", "Tom Toffee", status="none")
+    first = shop.link(tom, "tandem_main_monthly")
+    (customer,) = Account.find(tom.account, consistent=True).stripe_customers
+    second = sc.create_checkout_session(
+        customer=customer,
+        lookup_key="tandem_main_monthly",
+        account_id=tom.account,
+        brand_id=str(tom.id),
+        user_id=tom.user.user_id,
+        return_path="/matches",
+    )
+    shop.pay(first)
+    shop.deliver_all(shop.new_events())
+    assert shop.credits(tom)["available"] == 6
+    shop.pay(second["url"])
+    shop.deliver_all(shop.new_events())
+
+    subs = sc.client().v1.subscriptions.list({"customer": customer, "status": "all"}).data
+    assert sorted(s.status for s in subs) == ["active", "canceled"]
+    refunds = sc.client().v1.refunds.list({"limit": 10}).data
+    assert [(r.amount, r.metadata["tandem"]) for r in refunds] == [(4900, "second_plan")]
+    paid = [i.amount_paid for i in sc.client().v1.invoices.list({"customer": customer}).data]
+    assert sorted(paid) == [4900, 4900] and sum(r.amount for r in refunds) == 4900  # paid once, net
+    credits = shop.credits(tom)
+    assert (credits["available"], credits["plan"]["state"]) == (6, "active")
+    refunded = [
+        value
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith('{"_aws"')
+        for value in json.loads(line).get("DuplicatePlanRefunded", [])
+    ]
+    assert refunded and sum(refunded) >= 1

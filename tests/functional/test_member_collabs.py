@@ -63,6 +63,28 @@ def test_a_connection_is_shown_only_after_both_brands_agree(api, pair):
     assert examples(api, a)[0]["yours"] is True
 
 
+def test_a_brand_that_hides_its_name_stays_hidden_in_member_collabs_but_to_its_partner(api):
+    """Issue 40: sharing a collab does not give away a hidden name: other members read the
+    brand masked and the summary without its name; its partner and its own account see it."""
+    zed = Brand("zed@example.com", "Zyxquor Hidden Studio", credits=6, hide_name=True, category="outdoors")
+    ria = Brand("ria@example.com", "Ria Rugs", category="home")
+    status, body = send(api, zed, ria)
+    api.call("POST", f"/api/requests/{body['request']['id']}/accept", ria.headers)
+    summary = "Zyxquor  Hidden  Studio tents with Ria Rugs blankets, on zyxquor-hidden-studio.example."
+    _, body = share(api, zed, ria, "POST", {"summary": summary})
+    assert share(api, ria, zed, "POST", {"proposedAt": body["share"]["proposedAt"]}, "/agree")[0] == 200
+
+    (item,) = examples(api, Brand("reader@example.com", "Kiln Studio"))
+    assert [b["name"] for b in item["brands"]] == ["An outdoors brand", "Ria Rugs"]
+    assert item["name"] == "An outdoors brand × Ria Rugs" and item["brands"][0]["logoUrl"] is None
+    assert item["summary"] == "This brand tents with Ria Rugs blankets, on this brand's website."
+    for party in (zed, ria):
+        (own,) = examples(api, party)
+        assert own["name"] == "Zyxquor Hidden Studio × Ria Rugs" and own["summary"] == " ".join(
+            summary.split()
+        )
+
+
 def test_agreeing_needs_the_proposal_as_it_is_now(api, pair):
     a, b = pair
     share(api, a, b, "POST", {"summary": SUMMARY})

@@ -3,6 +3,7 @@ lifecycle, pitches as requests to the owner, and every refusal changing nothing.
 
 from __future__ import annotations
 
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -104,6 +105,30 @@ def test_featuring_costs_three_credits_waits_for_approval_and_shows_in_featuredo
     status, pending = api.call("GET", "/api/admin/features?status=pending", admin_headers)
     assert status == 200 and [f["id"] for f in pending["features"]] == [created["id"]]
     assert pending["features"][0]["brand"]["name"] == "Oat & Co"
+
+
+def test_a_feature_or_pitch_that_names_a_hidden_brand_tells_its_owner_it_is_masked(api, admin_headers):
+    """Issue 40: a brand that hides its name is told, when its feature or its pitch's message
+    names it, that members will read it with the name removed; and they do."""
+    zed = Brand("zed@example.com", "Zyxquor Hidden Studio", credits=6, hide_name=True, category="outdoors")
+    status, body = feature(api, zed, offer="Zyxquor  Hidden  Studio tents for your followers")
+    assert (status, body["notice"]) == (
+        201,
+        "Your feature names your brand; it will be shown with the name removed.",
+    )
+    api.call("POST", f"/api/admin/features/{body['feature']['id']}/approve", admin_headers)
+    ria = Brand("ria@example.com", "Ria Rugs", credits=6)
+    (listed,) = api.call("GET", "/api/pitch", ria.headers)[1]["features"]
+    assert "Zyxquor" not in json.dumps(listed) and "This brand tents" in listed["offer"]
+
+    oat = Brand("oat@example.com", "Oat & Co", credits=6, category="food & drink")
+    assert feature(api, oat, offer="Oat & Co bundles")[1]["notice"] is None  # shows its name
+    fid = live_feature(api, Brand("fen@example.com", "Fern Candles", credits=6), admin_headers)
+    status, sent = api.call("POST", f"/api/pitch/{fid}/pitch", zed.headers, {"message": "zyxquor here"})
+    assert (status, sent["notice"]) == (
+        201,
+        "Your message names your brand; it will be shown with the name removed.",
+    )
 
 
 def test_two_parallel_features_with_four_credits_make_exactly_one(api):

@@ -676,9 +676,17 @@ def test_a_sender_that_hides_its_name_is_hidden_in_its_message_too(api):
 
     zed = Brand("zed@example.com", "Zyxquor Hidden Studio", credits=6, hide_name=True, category="outdoors")
     ria = Brand("ria@example.com", "Ria Rugs")
-    assert send(api, zed, ria, "Hi from ZyxquorHiddenStudio! See zyxquor-hidden-studio.example")[0] == 201
+    status, sent = send(api, zed, ria, "Hi from ZyxquorHiddenStudio! See zyxquor-hidden-studio.example")
+    assert (status, sent["notice"]) == (
+        201,
+        "Your message names your brand; it will be shown with the name removed.",
+    )
     (item,) = api.call("GET", "/api/requests?box=received", ria.headers)[1]["items"]
     assert item["fromBrand"]["name"] == "An outdoors brand"
     assert item["message"] == "Hi from This brand! See this brand's website"
     (mine,) = api.call("GET", "/api/requests?box=sent", zed.headers)[1]["items"]
     assert mine["message"] == "Hi from ZyxquorHiddenStudio! See zyxquor-hidden-studio.example"
+    assert send(api, zed, Brand("sol@example.com", "Sol Soap"), "Hello there")[1]["notice"] is None
+    tia = Brand("tia@example.com", "Tia Tea", credits=6)
+    uma = Brand("uma@example.com", "Uma Umbrellas")
+    assert send(api, tia, uma, "Tia Tea says hello")[1]["notice"] is None

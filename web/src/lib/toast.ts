@@ -18,6 +18,11 @@ export interface Toast extends Required<ToastInput> {
   readonly id: number;
 }
 
+/** A toast's message with the server's notice after it (e.g. a hidden name written in a message). */
+export function withNotice(message: string, notice?: string | null): string {
+  return notice ? `${message} ${notice}` : message;
+}
+
 export const TOAST_TIMEOUT_MS = 7500;
 export const PRODUCT_TOAST_TIMEOUT_MS = 8000;
 export const MAX_TOASTS = 5;

@@ -103,6 +103,11 @@ METRICS: tuple[MetricDef, ...] = (
     MetricDef(
         "DuplicateTrialCancelled", "Billing", doc="a second free trial of one account was cancelled at Stripe"
     ),
+    MetricDef(
+        "DuplicatePlanRefunded",
+        "Billing",
+        doc="a second paid main plan of one account was cancelled and its payment refunded",
+    ),
     MetricDef("FeatureCreated", "Pitch Area"),
     MetricDef("FeatureApproved", "Pitch Area"),
     MetricDef("FeatureRefused", "Pitch Area"),

@@ -417,6 +417,8 @@ def logo_url(logo_key: str | None) -> str | None:
 NAME_MASK = "This brand"
 SITE_MASK = "this brand's website"
 NAMES_BRAND = "Your description names your brand; it will be shown with the name removed."
+NAMES_BRAND_FEATURE = "Your feature names your brand; it will be shown with the name removed."
+NAMES_BRAND_MESSAGE = "Your message names your brand; it will be shown with the name removed."
 # Words of a name too common to hide on their own ("Oat & Co" hides "Oat & Co", not "co").
 _COMMON_NAME_WORDS = frozenset(
     "a an and the of for by co company studio studios shop store brand brands ltd limited inc llc "
@@ -476,6 +478,16 @@ def masked_description(description: str, name: str, website: str | None = None) 
 def names_brand(text: str, name: str, website: str | None = None) -> bool:
     """Whether a text would be shown changed to members who may not see the brand's name."""
     return masked_text(text, name, website) != text
+
+
+def name_notice(brand: Any, texts: tuple[str, ...], notice: str) -> str | None:
+    """What a brand that hides its name is told when what it just wrote (a description, a
+    feature, a request's or pitch's message) names it: `notice`, that it will be shown with the
+    name removed; None when nothing is masked."""
+    if not getattr(brand, "hide_name", False):
+        return None
+    website = getattr(brand, "website", None)
+    return notice if any(names_brand(t or "", brand.name, website) for t in texts) else None
 
 
 # ---------------------------------------------------------------- match scores

@@ -552,7 +552,9 @@ def upgrade_to_yearly(subscription_id: str) -> dict[str, Any]:
     }
 
 
-def refund_payment(payment_id: str, payment_intent: str, subscription: str | None) -> dict[str, Any]:
+def refund_payment(
+    payment_id: str, payment_intent: str, subscription: str | None, why: str = "money_back_guarantee"
+) -> dict[str, Any]:
     """Refund one payment in full (its payment intent) and, when it paid for a subscription, end
     that subscription now. Repeating it refunds nothing twice (idempotency keys). Which payment
     may be refunded is billing's decision (tandem.services.billing.refunds)."""
@@ -561,7 +563,7 @@ def refund_payment(payment_id: str, payment_intent: str, subscription: str | Non
         {
             "payment_intent": payment_intent,
             "reason": "requested_by_customer",
-            "metadata": {"tandem": "money_back_guarantee", "payment": payment_id},
+            "metadata": {"tandem": why, "payment": payment_id},
         },
         {"idempotency_key": f"tandem-refund-{payment_id}"},
     )
@@ -571,7 +573,7 @@ def refund_payment(payment_id: str, payment_intent: str, subscription: str | Non
         if sub.status not in ("canceled", "incomplete_expired"):
             c.v1.subscriptions.cancel(
                 subscription,
-                {"cancellation_details": {"comment": "Refunded under the 30-day money-back guarantee"}},
+                {"cancellation_details": {"comment": f"Refunded ({why.replace('_', ' ')})"}},
                 {"idempotency_key": f"tandem-refund-cancel-{subscription}"},
             )
         cancelled = subscription

@@ -189,11 +189,10 @@ def profile_json(brand: Brand) -> dict[str, Any]:
 
 def name_notice(brand: Brand) -> str | None:
     """What the owner is told on saving a description that names the brand while its name is
-    hidden: it will be shown with the name removed (brand_profile.masked_text)."""
+    hidden (brand_profile.name_notice)."""
     from tandem.domain import brand_profile
 
-    named = brand.hide_name and brand_profile.names_brand(brand.description or "", brand.name, brand.website)
-    return brand_profile.NAMES_BRAND if named else None
+    return brand_profile.name_notice(brand, (brand.description or "",), brand_profile.NAMES_BRAND)
 
 
 def _comparable(brand: Brand, attr: str) -> Any:

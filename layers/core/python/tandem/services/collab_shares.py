@@ -16,10 +16,11 @@ from typing import Any
 from tandem.content import collab_ideas
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
+from tandem.domain.identity import CONNECTED, STRANGER, Looker, identity
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import access as caller
 from tandem.services.access import Access
-from tandem.services.requests.present import iso_ms, live_brand_json
+from tandem.services.requests.present import iso_ms
 from tandem.services.viewer import Viewer
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
@@ -186,13 +187,21 @@ def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
     for share in shares:
         wanted += [(Brand, Brand.key(int(share.from_brand_id))), (Brand, Brand.key(int(share.to_brand_id)))]
     found = get_many(wanted)  # call 2
-    caller.verify(access, found, found.get(Brand.key(brand_id)))
+    user = caller.verify(access, found, found.get(Brand.key(brand_id)))
+    looker = Looker(getattr(user, "account_id", None), names_shown=True)
     items = []
     for share in shares:
         pair = [found.get(Brand.key(int(share.from_brand_id))), found.get(Brand.key(int(share.to_brand_id)))]
         if None in pair or not share.is_shared:
             continue  # a brand deleted since: nothing to show
-        brands = [live_brand_json(b) for b in pair if b is not None]
+        yours = brand_id in (int(share.from_brand_id), int(share.to_brand_id))
+        # The two brands agreed to show it, but one that hides its name stays hidden to members
+        # who are not its partner: masked, and its name taken out of the summary (issue 40).
+        seen = [identity(looker, b, CONNECTED if yours else STRANGER) for b in pair if b is not None]
+        brands = [who.summary(int(b.brand_id)) for who, b in zip(seen, pair, strict=True) if b is not None]
+        summary = share.summary
+        for who in seen:
+            summary = who.text(summary)
         idea = collab_ideas.get(share.idea) if share.idea else None
         items.append(
             {
@@ -201,10 +210,10 @@ def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
                 "active": True,
                 "shared": True,
                 "brands": brands,
-                "summary": share.summary,
+                "summary": summary,
                 "idea": {"slug": idea.slug, "title": idea.title} if idea else None,
                 "sharedAt": iso_ms(share.shared_at),
-                "yours": brand_id in (int(share.from_brand_id), int(share.to_brand_id)),
+                "yours": yours,
             }
         )
     return {"items": items}

@@ -9,7 +9,6 @@ deltas always equals its `available`; `verify` proves it (the scheduler runs it)
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import defaultdict
 
@@ -70,7 +69,7 @@ def grant(
     """Add a bucket of credits. Idempotent on op_id (e.g. the subscription id + month)."""
     if kind not in rules.KINDS or amount < 1 or valid_to <= valid_from:
         raise ValueError("invalid grant")
-    bucket_id = hashlib.sha256(op_id.encode()).hexdigest()[:20]
+    bucket_id = CreditBucket.id_of_grant(op_id)
     now = int(time.time())
     bucket = CreditBucket.new(
         account_id,
@@ -119,7 +118,7 @@ def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:
     released later (a cancel, a decline) comes back to nobody (add_release). Idempotent on the
     grant; credits already held or spent stay spent. Returns how many were taken back (0 when
     none were left or it was revoked already)."""
-    bucket_id = hashlib.sha256(grant_op_id.encode()).hexdigest()[:20]
+    bucket_id = CreditBucket.id_of_grant(grant_op_id)
     op_id = f"revoke:{grant_op_id}"
     now = int(time.time())
     for _ in range(ATTEMPTS):

@@ -41,6 +41,12 @@ class CreditBucket(TandemModel):
     def key(cls, account_id: str, bucket_id: str) -> Key:
         return keys.account_pk(account_id), keys.bucket_sk(bucket_id)
 
+    @staticmethod
+    def id_of_grant(grant_op_id: str) -> str:
+        """The bucket a grant makes, named by the grant's op id (keys.grant_bucket_id): the one
+        owner, for credits.grant, a revocation and the billing sync's "granted already"."""
+        return keys.grant_bucket_id(grant_op_id)
+
     @classmethod
     def new(cls, account_id: str, bucket_id: str, valid_to: int, **fields: Any) -> CreditBucket:
         """A bucket with its key and its entry in the live-buckets index (ledger checks)."""

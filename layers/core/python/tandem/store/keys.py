@@ -33,6 +33,8 @@ Access patterns:
 
 from __future__ import annotations
 
+import hashlib
+
 ID_WIDTH = 10
 
 
@@ -165,6 +167,13 @@ def code_pk(code_hash: str) -> str:
 
 
 BUCKET_PREFIX = "BUCKET#"
+
+
+def grant_bucket_id(grant_op_id: str) -> str:
+    """The credit bucket a grant makes (credits.grant) and everything that finds it again (a
+    revocation, the billing sync's "granted already"): named by its op id, so a grant applied
+    twice lands on the one bucket."""
+    return hashlib.sha256(grant_op_id.encode()).hexdigest()[:20]
 
 
 def bucket_sk(bucket_id: str) -> str:

@@ -4,7 +4,7 @@ import { api, asBrand } from '@/lib/api';
 import { leaveApp } from '@/lib/leave-app';
 import { errorToast } from '@/lib/mutations';
 import { applyCredits, refreshDashboard, type CreditsInfo } from '@/lib/session-state';
-import { showToast } from '@/lib/toast';
+import { showToast, withNotice } from '@/lib/toast';
 import { pitchKeys } from './keys';
 
 export type FeatureStatus = 'pending' | 'live' | 'expired' | 'ended' | 'refused';
@@ -125,8 +125,8 @@ export async function createFeature(
   client: QueryClient,
   brand: string,
   body: NewFeature,
-): Promise<{ feature: Feature; credits: CreditsInfo }> {
-  const created = await api.post<{ feature: Feature; credits: CreditsInfo }>('pitch', body, asBrand(brand));
+): Promise<{ feature: Feature; credits: CreditsInfo; notice?: string | null }> {
+  const created = await api.post<{ feature: Feature; credits: CreditsInfo; notice?: string | null }>('pitch', body, asBrand(brand));
   applyCredits(client, created.credits);
   await afterChange(client);
   return created;
@@ -141,6 +141,8 @@ export async function endFeature(client: QueryClient, brand: string, featureId: 
 export interface PitchSent {
   readonly request: { readonly id: string };
   readonly credits: CreditsInfo;
+  /** A brand that hides its name, whose message names it: it is shown with the name removed. */
+  readonly notice?: string | null;
 }
 
 export async function pitchTo(client: QueryClient, brand: string, featureId: string, message: string): Promise<PitchSent> {
@@ -257,7 +259,7 @@ export function useCreateFeature(brand: string, featureOnly: boolean) {
       const created = await createFeature(client, brand, body);
       return { created, checkout: featureOnly ? await featureCheckout(brand, created.feature.id) : null };
     },
-    onSuccess: ({ checkout }) => {
+    onSuccess: ({ created, checkout }) => {
       if (checkout) {
         leaveApp(checkout.url);
         return;
@@ -265,7 +267,7 @@ export function useCreateFeature(brand: string, featureOnly: boolean) {
       showToast({
         tone: 'success',
         title: 'Feature sent for approval',
-        message: "We normally approve features within 24 hours and we'll confirm by email.",
+        message: withNotice("We normally approve features within 24 hours and we'll confirm by email.", created.notice),
       });
     },
     onError: (failure) => {
@@ -282,8 +284,12 @@ export function usePitchTo(brand: string, feature: Feature) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (message: string) => pitchTo(client, brand, feature.id, message),
-    onSuccess: () => {
-      showToast({ tone: 'success', title: 'Pitch sent', message: `We've let ${feature.brand.name} know. You'll hear from us when they reply.` });
+    onSuccess: (sent) => {
+      showToast({
+        tone: 'success',
+        title: 'Pitch sent',
+        message: withNotice(`We've let ${feature.brand.name} know. You'll hear from us when they reply.`, sent.notice),
+      });
     },
     onError: (failure) => {
       if (paymentRefusal(failure)) void refreshDashboard(client);

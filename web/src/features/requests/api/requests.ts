@@ -9,7 +9,7 @@ import { useCallback } from 'react';
 import { applyCredits, refreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { paymentRefusal } from '@/features/subscriptions';
 import { api, asBrand } from '@/lib/api';
-import { showToast } from '@/lib/toast';
+import { showToast, withNotice } from '@/lib/toast';
 import { cursorPaging, replaceInPages, withCursor, type Page, type Pages } from '@/lib/paging';
 import { requestKeyKind, requestKeys, type RequestBox } from './keys';
 
@@ -161,6 +161,8 @@ export function cancelRequest(requestId: string): Promise<RequestChange> {
 export interface SentRequest {
   readonly request: RequestItem;
   readonly credits?: CreditsInfo | null;
+  /** A sender that hides its name, whose message names it: it is shown with the name removed. */
+  readonly notice?: string | null;
 }
 
 export function sendRequest(toBrandId: number, message: string): Promise<SentRequest> {
@@ -191,10 +193,12 @@ export function useSendRequest(brand: BrandSummary) {
       showToast({
         tone: 'success',
         title: 'Request sent',
-        message:
+        message: withNotice(
           sent.request.status === 'awaiting_approval'
             ? `It goes to ${brand.name} once your subscription is approved (normally within 24 hours).`
             : `We've let ${brand.name} know. You'll hear from us when they reply.`,
+          sent.notice,
+        ),
       });
     },
     onError: (failure) => {

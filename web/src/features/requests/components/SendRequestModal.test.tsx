@@ -60,6 +60,16 @@ describe('SendRequestModal', () => {
     expect(sentId()).toBe('r42');
   });
 
+  it('tells a sender that hides its name when its message names it', async () => {
+    const notice = 'Your message names your brand; it will be shown with the name removed.';
+    const { user, dialog } = await openPopup(() =>
+      jsonResponse({ request: requestItem({ id: 'r43', direction: 'sent' }), credits: CREDITS_5_OF_6, notice }, 201),
+    );
+    await user.type(dialog.getByLabelText('Your message'), 'Zyxquor here');
+    await user.click(dialog.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByText(`We've let Wild Fern Candles know. You'll hear from us when they reply. ${notice}`)).toBeInTheDocument();
+  });
+
   it("opens the overlay titled 'buy more to continue' when out of credits", async () => {
     const { user, dialog } = await openPopup(
       jsonResponse({ error: 'You have no credits left.', code: 'out_of_credits' }, 402),

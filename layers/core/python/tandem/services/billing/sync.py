@@ -22,7 +22,7 @@ from tandem.services import billing_notices, credits
 from tandem.services.billing.customers import account_of_customer, customers_of
 from tandem.store.admin import approval_queue_actions
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, update_only
+from tandem.store.models import Account, CreditBucket, update_only
 
 SESSIONS_KEPT = 50  # paid checkout sessions remembered on the record (payment-status `processed`)
 
@@ -54,12 +54,6 @@ def _paid_sessions(snapshot: dict[str, Any]) -> list[str]:
     return [s["id"] for s in paid[:SESSIONS_KEPT]]
 
 
-def _bucket_id(key: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(key.encode()).hexdigest()[:20]  # as credits.grant names a grant's bucket
-
-
 def sync_account(account_id: str, now: int | None = None) -> billing.BillingState | None:
     """Re-read the account's Stripe customers and write what they add up to. None when the
     account has no Stripe customer (nothing to read)."""
@@ -72,11 +66,11 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
     snapshot = stripe_client.fetch_customer_snapshot(customers)
     held = credits.buckets(account_id)
     state = billing.compute(snapshot, _record_input(account), now)
-    if _cancel_second_trials(account_id, snapshot, state):
-        return sync_account(account_id, now)  # read again: the extra trials are cancelled now
+    if _end_second_plans(account_id, snapshot, state):
+        return sync_account(account_id, now)  # read again: the extra plans are ended now
     have = {b.bucket_id for b in held}
     known = {g.key for g in state.grants} | set(state.revoked)
-    existing = {key for key in known if _bucket_id(key) in have}
+    existing = {key for key in known if CreditBucket.id_of_grant(key) in have}
     # The plan first, then its credits: a member who sees the new credits can spend them
     # (granting first left a moment with 6 credits and no plan, and a send was refused).
     record = {**state.to_record(), "paid_sessions": _paid_sessions(snapshot)}
@@ -119,19 +113,40 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
     return state
 
 
-def _cancel_second_trials(account_id: str, snapshot: dict[str, Any], state: billing.BillingState) -> bool:
-    """An account has one free trial: a second trialing main plan (the trial claim keeps it
-    from being opened; this is the net under it) is cancelled at Stripe at once, before it has
-    invoiced anything, and alarms (DuplicateTrialCancelled, docs/runbook.md). True when one was."""
+def _end_second_plans(account_id: str, snapshot: dict[str, Any], state: billing.BillingState) -> bool:
+    """An account holds one main plan. A second live one (the trial claim keeps a second trial
+    from being opened, and Billing offers no plan while one is in force; this is the net under
+    both, for two tabs paid at once or a session opened around them) is ended at Stripe:
+    a second trial is cancelled before it invoices anything (DuplicateTrialCancelled); a second
+    paid plan is cancelled and its payment refunded in full, so the member pays once
+    (DuplicatePlanRefunded; the refund takes back the credits it granted, as any refund does).
+    Both alarm (docs/runbook.md). True when one was ended."""
     trialing = {s.get("id") for s in snapshot.get("subscriptions") or [] if s.get("status") == "trialing"}
-    extra = [sub for sub in state.duplicate_subscriptions if sub in trialing]
-    for sub in extra:
+    for sub in state.duplicate_subscriptions:
+        if sub in trialing:
+            stripe_client.cancel_subscription_now(
+                sub, "A second free trial for one account: cancelled, nothing charged"
+            )
+            count_event("DuplicateTrialCancelled")
+            logger.error(
+                "A second free trial was cancelled", extra={"account": account_id, "subscription": sub}
+            )
+            continue
+        paid = [
+            p for p in state.payments if p.subscription == sub and p.amount > 0 and p.refunded_amount == 0
+        ]
+        for payment in paid:
+            if payment.payment_intents:
+                stripe_client.refund_payment(payment.id, payment.payment_intents[0], sub, why="second_plan")
         stripe_client.cancel_subscription_now(
-            sub, "A second free trial for one account: cancelled, nothing charged"
+            sub, "A second plan for one account: cancelled, its payment refunded"
         )
-        count_event("DuplicateTrialCancelled")
-        logger.error("A second free trial was cancelled", extra={"account": account_id, "subscription": sub})
-    return bool(extra)
+        count_event("DuplicatePlanRefunded")
+        logger.error(
+            "A second paid plan was cancelled and refunded",
+            extra={"account": account_id, "subscription": sub, "payments": [p.id for p in paid]},
+        )
+    return bool(state.duplicate_subscriptions)
 
 
 def _pending_since(state: billing.BillingState, now: int) -> str | None:

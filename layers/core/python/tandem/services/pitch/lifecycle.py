@@ -8,6 +8,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.domain.identity import Looker
@@ -92,6 +93,11 @@ def create(viewer: Viewer, body: dict[str, Any], now: int | None = None) -> dict
         return {
             "feature": feature_json(feature, viewer=Looker(account_id), now=now),
             "credits": entitlements.credits_of(account_id, brand_id, user=user, now=now),
+            "notice": brand_profile.name_notice(
+                brand,
+                (clean["title"], clean["offer"], clean["looking_for"]),
+                brand_profile.NAMES_BRAND_FEATURE,
+            ),
         }
     from tandem.services.requests import PaymentNeeded
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import relations as rel
 from tandem.domain import requests as rules
@@ -227,5 +228,10 @@ def deliver(
         info = entitlements.credits_info(
             viewer.account, left, now, user=viewer.user, feature=viewer.feature_done(now)
         )
-        return {"request": request_json(req, sender_id, sees_names=info["namesShown"]), "credits": info}
+        return {
+            "request": request_json(req, sender_id, sees_names=info["namesShown"]),
+            "credits": info,
+            # a sender that hides its name is masked to the recipient, message included
+            "notice": brand_profile.name_notice(viewer.brand, (message,), brand_profile.NAMES_BRAND_MESSAGE),
+        }
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")

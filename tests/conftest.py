@@ -123,8 +123,7 @@ def faults() -> Iterator[object]:
 
     FAULTS.reset()
     try:
-        with simulated_sleeps() as slept:
-            FAULTS.slept = slept  # type: ignore[attr-defined]  # the simulated seconds waited
+        with simulated_sleeps():
             yield FAULTS
     finally:
         FAULTS.reset()

@@ -118,7 +118,7 @@ class Faults:
             raise FaultError(f"Unknown fault {target}/{kind}; known: {_known()}")
         if not 0.0 <= float(share) <= 1.0:
             raise FaultError("share must be between 0 and 1")
-        if target == "push" and kind == "5xx" and not (status or 503) // 100 == 5:
+        if target == "push" and kind == "5xx" and (status or 503) // 100 != 5:
             raise FaultError("A push 5xx fault's status must be 500-599")
         with self._lock:
             start = self.now() + float(after_seconds)

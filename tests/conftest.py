@@ -114,6 +114,21 @@ def fake_slack() -> Iterator[FakeSlack]:
     service.stop()
 
 
+@pytest.fixture
+def faults() -> Iterator[object]:
+    """The local fault switches (infra/local/faults.py), none on, the RNG seeded, the faults'
+    clock at the wall clock; retry waits (botocore, stripe, the store, Step Functions' Retry)
+    move that clock instead of sleeping. Everything is switched off again after the test."""
+    from infra.local.faults import FAULTS, simulated_sleeps
+
+    FAULTS.reset()
+    try:
+        with simulated_sleeps():
+            yield FAULTS
+    finally:
+        FAULTS.reset()
+
+
 def wait_for_execution(execution_arn: str, timeout: float = 180.0) -> dict:
     """Poll a Step Functions execution until it leaves RUNNING."""
     from tandem.integrations.aws import client

@@ -8,17 +8,31 @@ from typing import Any
 
 from tandem.config import settings
 from tandem.observability import emit_now, lambda_handler, logger
-from tandem.services import accounts, billing, credits, match_learning, match_news, match_runs, pitch, tips
+from tandem.services import (
+    accounts,
+    billing,
+    credits,
+    match_learning,
+    match_news,
+    match_runs,
+    pitch,
+    stripe_events,
+    tips,
+)
 from tandem.services.requests import expiry
 
-settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
+settings().require(  # at import
+    "match_run_state_machine_arn", "nightly_match_run_state_machine_arn", "billing_state_machine_arn"
+)
 
 JOBS: dict[str, Callable[[], Any]] = {
     "fail-stuck-match-runs": match_runs.fail_stuck_runs,
     "nightly-match-run": match_runs.start_nightly,  # every brand's matches, and the index rebuilt
     "verify-credit-ledgers": credits.verify_all,  # balance == ledger for every active account
     "settle-expired-holds": credits.settle_expired_holds,  # holds past their month are spent
-    "billing-monthly-grants": billing.grant_due_months,  # yearly plans' (and fixed terms') months
+    "billing-monthly-grants": billing.grant_due_months,
+    # every 15 minutes: Stripe events we failed to process, started again for 3 days (issue 42)
+    "retry-failed-stripe-events": stripe_events.retry_failed,  # yearly plans' (and fixed terms') months
     "new-matches-digest": match_news.send_digests,  # hourly: 9:00 local for each member
     "weekly-tip": tips.send_weekly,  # Mondays: the collab idea of the week (source `tips`)
     "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)

@@ -42,6 +42,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
+from infra.local import faults
 from infra.local.wsgi_thread import WsgiThread
 
 MAX_BODY = 4096
@@ -268,6 +269,11 @@ class FakePushService(WsgiThread):
         body = request.get_data(cache=False)
         if len(body) > MAX_BODY:
             return self._refuse(413, f"The body is larger than {MAX_BODY} bytes")
+        fault = faults.hit("push", sub_id)
+        if fault is not None:  # infra/local/faults.py: 410 (gone) or a 5xx, for a share or a window
+            headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
+            status = 410 if fault.kind == "410" else int(fault.status or 503)
+            return _error(status, "A fault switched on locally", headers)
         with self._lock:
             scripted = state.scripted
             if scripted is not None:

@@ -34,6 +34,7 @@ from urllib.parse import urlencode, urlsplit
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Request, Response
 
+from infra.local import faults
 from infra.local.wsgi_thread import WsgiThread
 
 CODE_TTL = 600
@@ -249,6 +250,10 @@ class FakeSlack(WsgiThread):
             params.update(request.form)
         with self._lock:
             self._calls[method] = self._calls.get(method, 0) + 1
+            fault = faults.hit("slack", method)  # infra/local/faults.py: 429 for a share or a window
+            if fault is not None:
+                retry_after = fault.retry_after if fault.retry_after is not None else 1
+                return _slack({"ok": False, "error": "ratelimited"}, 429, {"Retry-After": str(retry_after)})
             for limit in self._rate_limits:
                 if limit.method in (None, method):
                     limit.times -= 1

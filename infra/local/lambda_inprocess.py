@@ -29,6 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from infra.local import faults
 from infra.local.template import ACCOUNT, REGION, FunctionSpec
 
 _REGISTRY: dict[str, FunctionSpec] = {}
@@ -206,6 +207,13 @@ def invoke(spec: FunctionSpec, event: Any) -> tuple[Any, bool, str]:
     _capture.buffer = logs
     try:
         _fresh_log_keys()
+        fault = faults.hit("lambda", spec.name)  # infra/local/faults.py: a task that raises or times out
+        if fault is not None and fault.kind == "timeout":
+            message = f"Task timed out after {spec.timeout:.2f} seconds"
+            print(f"[ERROR] {spec.name}: {message} (a fault switched on locally)", file=sys.stderr)
+            return {"errorType": "Sandbox.Timedout", "errorMessage": message}, True, logs.getvalue()
+        if fault is not None:
+            raise RuntimeError(f"{spec.name} failed (a fault switched on locally)")
         result = handler(event, LambdaContext(spec))
         return result, False, logs.getvalue()
     except Exception as exc:  # the Lambda runtime turns any exception into an error payload

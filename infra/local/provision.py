@@ -13,7 +13,15 @@ from typing import Any
 
 import boto3
 
-from infra.local import lambda_inprocess, moto_dispatch, moto_isolation, moto_items, moto_sfn
+from infra.local import (
+    lambda_inprocess,
+    moto_dispatch,
+    moto_faults,
+    moto_isolation,
+    moto_items,
+    moto_sfn,
+    moto_sqs,
+)
 from infra.local.template import ACCOUNT, REGION, LocalPlan, build_plan
 
 LAMBDA_ROLE = "tandem-local-lambda"
@@ -73,6 +81,8 @@ def provision(endpoint_url: str | None = None, secret_values: dict[str, str] | N
     moto_items.install()
     moto_sfn.install()
     moto_dispatch.install()
+    moto_faults.install()
+    moto_sqs.install()
     first = build_plan()
 
     sqs = _client("sqs", endpoint_url)

@@ -210,6 +210,8 @@ class LocalSite:
             return self._jobs(method, path)
         if path == "/__local/clock":
             return self._clock(method, environ)
+        if path.rstrip("/") in ("/__local/faults", "/__local/faults/clock"):
+            return self._faults(method, path.rstrip("/"), environ)
         if path == "/config.json" and method in ("GET", "HEAD"):
             return 200, [("Content-Type", "application/json"), NO_CACHE], runtime_config()
         if method in ("GET", "HEAD"):
@@ -287,6 +289,42 @@ class LocalSite:
             return 405, allow, b'{"error": "Use GET or POST"}'
         answer = {"offsetSeconds": self.jobs.offset, "now": int(time.time() + self.jobs.offset)}
         return 200, [("Content-Type", "application/json"), NO_STORE], json.dumps(answer).encode()
+
+    def _faults(self, method: str, path: str, environ: dict[str, Any]):  # noqa: ANN202
+        """Faults on demand in the stand-ins (infra/local/faults.py): GET /__local/faults lists
+        them ({faults, now, offsetSeconds}); POST one ({"target", "kind", "share"?,
+        "forSeconds"?, ...}: 201 with it); DELETE clears them (?target=stripe: that one's only);
+        POST /__local/faults/clock {"advanceSeconds": n} moves the faults' clock ahead (a window
+        ends without waiting). There is no such route in AWS."""
+        from urllib.parse import parse_qs
+
+        from infra.local.faults import FAULTS, FaultError, from_request
+
+        json_headers = [("Content-Type", "application/json"), NO_STORE]
+        try:
+            if method == "POST":
+                body = self._read_body(environ, 4096)
+                try:
+                    asked = json.loads(body or b"{}")
+                except ValueError:
+                    return _json_error(400, "Send a JSON object")
+                if path.endswith("/clock"):
+                    if not isinstance(asked, dict):
+                        return _json_error(400, 'Send {"advanceSeconds": <seconds>}')
+                    FAULTS.advance(float(asked.get("advanceSeconds", 0)))
+                else:
+                    made = from_request(asked)
+                    return 201, json_headers, json.dumps(made.public()).encode()
+            elif method == "DELETE" and not path.endswith("/clock"):
+                target = (parse_qs(environ.get("QUERY_STRING", "")).get("target") or [None])[0]
+                return 200, json_headers, json.dumps({"cleared": FAULTS.clear(target)}).encode()
+            elif method not in ("GET", "HEAD"):
+                allow = [("Content-Type", "application/json"), ("Allow", "GET, POST, DELETE")]
+                return 405, allow, b'{"error": "Use GET, POST or DELETE"}'
+        except (FaultError, TypeError, ValueError) as error:
+            return _json_error(400, str(error))
+        answer = {"faults": FAULTS.listed(), "now": FAULTS.now(), "offsetSeconds": FAULTS.offset}
+        return 200, json_headers, json.dumps(answer).encode()
 
     def _assets_upload(self, environ: dict[str, Any]):  # noqa: ANN202
         """Brand logos: the presigned POST upload (infra/local/assets.py)."""

@@ -40,6 +40,13 @@ def error_response(
     return Response(body=body, status_code=status, headers=dict(JSON_HEADERS))
 
 
+def _answer(exc: TandemError) -> Response:
+    response = error_response(exc.status, exc.message, exc.errors, exc.code, exc.extra)
+    if exc.status == 503 and isinstance((exc.extra or {}).get("retryAfter"), int):
+        response.headers["Retry-After"] = str(exc.extra["retryAfter"])  # type: ignore[index]
+    return response
+
+
 def handled(view: Callable[..., Any]) -> Callable[..., Any]:
     """Turn domain errors into 4xx JSON and anything unexpected into a logged 500."""
 
@@ -48,8 +55,17 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return view(*args, **kwargs)
         except TandemError as exc:
-            return error_response(exc.status, exc.message, exc.errors, exc.code, exc.extra)
-        except Exception:
+            return _answer(exc)
+        except Exception as exc:
+            from tandem.integrations.outages import as_unavailable
+
+            unavailable = as_unavailable(exc)  # Stripe or DynamoDB down past their retries: a 503
+            if unavailable is not None:
+                logger.warning(
+                    "A dependency is unavailable",
+                    extra={"route": view.__name__, "error": f"{type(exc).__name__}: {str(exc)[:200]}"},
+                )
+                return _answer(unavailable)
             logger.exception("Unhandled error in %s", view.__name__)
             return error_response(500, "Something went wrong on our side. Please try again.")
 

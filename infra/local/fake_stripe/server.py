@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
+import time
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from typing import Any
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Request, Response
 
+from infra.local import faults
 from infra.local.fake_stripe.api import Api
 from infra.local.fake_stripe.controls import Controls
 from infra.local.fake_stripe.engine import Engine
@@ -31,6 +34,35 @@ def _error_response(status: int, message: str) -> Response:
     kind = "api_error" if status >= 500 else "invalid_request_error"
     body = json.dumps({"error": {"type": kind, "message": message}})
     return Response(body, status=status, mimetype="application/json")
+
+
+def _faulty(fault: Any, environ: dict[str, Any], start_response: Callable[..., Any], answer: Any) -> Any:
+    """A switched-on fault (infra/local/faults.py) instead of the answer: `down` resets the
+    connection before a byte is sent (the client sees what a refused or dropped connection
+    gives it: a connection error), `slow` answers after `delay` seconds, `500` is Stripe's
+    api_error, `429` its rate_limit error with Retry-After."""
+    if fault.kind == "down":
+        sock = environ.get("werkzeug.socket")
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)  # closed before a byte of the answer: a connection error
+        start_response("503 Service Unavailable", [])  # written to nobody (werkzeug drops it quietly)
+        return [b""]
+    if fault.kind == "slow":
+        time.sleep(fault.delay)  # the client's read timeout is real time: this wait is too
+        return answer()(environ, start_response)
+    if fault.kind == "429":
+        body = {
+            "error": {
+                "type": "invalid_request_error",
+                "code": "rate_limit",
+                "message": "Too many requests hit the API too quickly (a fault switched on locally).",
+            }
+        }
+        headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
+        response = Response(json.dumps(body), status=429, mimetype="application/json", headers=headers)
+        return response(environ, start_response)
+    response = _error_response(500, "An error occurred with our connection to Stripe (a local fault).")
+    return response(environ, start_response)
 
 
 class FakeStripe(WsgiThread):
@@ -93,6 +125,9 @@ class FakeStripe(WsgiThread):
         path = request.path
         try:
             if path.startswith("/v1/") or path == "/v1":
+                fault = faults.hit("stripe", f"{request.method} {path}")
+                if fault is not None:
+                    return _faulty(fault, environ, start_response, lambda: self.api.handle(request))
                 response = self.api.handle(request)
             elif path.startswith("/_test/"):
                 response = self.controls.handle(request)

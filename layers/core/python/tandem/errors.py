@@ -80,3 +80,10 @@ class TooManyRequests(TandemError):
 
 class Gone(TandemError):
     status = 410
+
+
+class Unavailable(TandemError):
+    """A service we depend on is down or asked us to slow down (Stripe, DynamoDB past its
+    retries): a 503 telling the member to try again (tandem.integrations.outages)."""
+
+    status = 503

@@ -93,6 +93,9 @@ METRICS: tuple[MetricDef, ...] = (
     MetricDef("StripeEventReceived", "Stripe events", doc="a billing event was recorded by the webhook"),
     MetricDef("StripeEventProcessed", "Stripe events", doc="the billing workflow applied an event"),
     MetricDef("StripeEventFailed", "Stripe events", doc="the billing workflow gave up on an event"),
+    MetricDef(
+        "StripeEventRetried", "Stripe events", doc="a failed event was started again by the scheduled retry"
+    ),
     MetricDef("StripeSync", "Billing", doc="an account's billing state was re-read from Stripe"),
     MetricDef("StripeRefund", "Billing", doc="a charge.refunded event was applied"),
     MetricDef("CheckoutSessionCreated", "Billing", doc="a member was sent to Stripe Checkout"),

@@ -28,7 +28,10 @@ from tandem.domain import billing, catalogue
 from tandem.errors import Conflict, NotFound, ValidationError
 
 API_VERSION = "2026-10-28.endive"  # what stripe==16.1.0 speaks; a library upgrade changes it on purpose
-TIMEOUT = (3.05, 20.0)  # seconds to connect, to read
+# Seconds to connect, to read. A member waits on checkout and the payment-status poll: a Stripe
+# that cannot be reached is known after 1 s per attempt (three attempts of 3.05 s kept members
+# 10 s on a 500 in issue 42's outage), and the API answers 503 "try again" (integrations/outages.py).
+TIMEOUT = (1.0, 20.0)
 MAX_NETWORK_RETRIES = 2
 API_KEY_ENV = "STRIPE_API_KEY"
 API_BASE_ENV = "STRIPE_API_BASE"

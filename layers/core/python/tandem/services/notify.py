@@ -298,11 +298,21 @@ def deliver_to(user: User, message: dict[str, Any], notification_id: str | None 
     return outcome
 
 
+class SlackAskedToWait(Exception):
+    """Slack rate limited the post (429, Retry-After) or failed on its side: the channel is not
+    recorded, so the queue's redelivery (after its visibility timeout, 180 s, longer than any
+    Retry-After of chat.postMessage) tries the Slack post alone again; before issue 42 the
+    outcome `retry` was recorded as settled and the post was never made."""
+
+
 def _to_slack(user: User, message: dict[str, Any]) -> str:
+    from tandem.integrations import slack
     from tandem.services import slack_connection
 
     payload = _push_payload(message["push"])
     result = slack_connection.post(user.user_id, payload["title"], payload["body"], payload["url"])
+    if result.outcome == slack.RETRY:
+        raise SlackAskedToWait(f"Slack asked us to wait {result.retry_after or '?'} s: {result.error}")
     if result.outcome != "sent":
         logger.info("Slack not delivered", extra={"outcome": result.outcome, "error": result.error})
     return result.outcome

@@ -22,7 +22,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tandem.config import settings
@@ -195,7 +195,11 @@ def receive(event_id: str, event_type: str, object_id: str, customer_id: str | N
         update_only(
             StripeEvent,
             StripeEvent.key(event_id),
-            actions=[StripeEvent.status.set("started"), StripeEvent.attempts.set(attempt + 1)],
+            actions=[
+                StripeEvent.status.set("started"),
+                StripeEvent.attempts.set(attempt + 1),
+                *StripeEvent.leave_retry_list(),
+            ],
             # not over a failure of this very attempt that was quicker than this mark
             condition=StripeEvent.status.is_in("received", "failed")
             & (StripeEvent.failed_attempt.does_not_exist() | (StripeEvent.failed_attempt < attempt)),
@@ -255,22 +259,24 @@ def start_processing(event_id: str, event_type: str, object_id: str, attempt: in
 
 def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
     """The billing state machine's task: sync the account the event's customer belongs to."""
-    import stripe
-
-    from tandem.integrations import stripe_client
+    from tandem.integrations import outages, stripe_client
     from tandem.services import billing
 
-    held = StripeEvent.find(event_id, consistent=True)
-    customer = held.customer_id if held else None
-    account_id = billing.account_of_customer(customer) if customer else None
     try:
+        held = StripeEvent.find(event_id, consistent=True)
+        customer = held.customer_id if held else None
+        account_id = billing.account_of_customer(customer) if customer else None
         if account_id is None and event_type.startswith("checkout.session.") and object_id.startswith("cs_"):
             account_id = billing.adopt_checkout_customer(stripe_client.get_checkout_session(object_id))
         state = billing.sync_account(account_id) if account_id else None
         if state is not None:
             count_event("StripeSync")
-    except (stripe.APIConnectionError, stripe.RateLimitError) as exc:
-        raise StripeTemporaryError(str(exc)[:200]) from None
+    except Exception as exc:
+        # Stripe unreachable, rate limited or failing on its side, DynamoDB throttled past its
+        # retries: the state machine retries (StripeTemporaryError), then the scheduled retry.
+        if outages.is_stripe_temporary(exc) or outages.is_aws_throttling(exc):
+            raise StripeTemporaryError(f"{type(exc).__name__}: {str(exc)[:200]}") from None
+        raise
     now = datetime.now(UTC)
     if account_id:
         stamp = now.isoformat().replace("+00:00", "Z")
@@ -290,18 +296,50 @@ def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
     }
 
 
+# An event we could not process is taken again by the retry-failed-stripe-events job (every 15
+# minutes), after these delays by the number of the attempt that failed, for as long as Stripe
+# itself retries a webhook (3 days after we received it); after that it stays failed, the
+# billing state machine's alarm has fired, and `make redrive WHAT=billing` brings it back.
+RETRY_DELAYS = (300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600)
+RETRY_FOR = 3 * 86400
+
+
+def retry_delay(attempt: int) -> int:
+    return RETRY_DELAYS[min(max(int(attempt), 0), len(RETRY_DELAYS) - 1)]
+
+
 def mark_failed(event_id: str, reason: str, attempt: int = 0) -> dict[str, Any]:
+    retry_at = datetime.now(UTC) + timedelta(seconds=retry_delay(attempt))
     update_only(
-        StripeEvent,
-        StripeEvent.key(event_id),
-        actions=[
-            StripeEvent.status.set("failed"),
-            StripeEvent.message.set(reason[:500]),
-            StripeEvent.failed_attempt.set(int(attempt)),
-        ],
+        StripeEvent, StripeEvent.key(event_id), actions=StripeEvent.failed_actions(reason, attempt, retry_at)
     )
     count_event("StripeEventFailed")
-    return {"eventId": event_id, "status": "failed"}
+    return {"eventId": event_id, "status": "failed", "retryAt": retry_at.isoformat()}
+
+
+def retry_failed(now: int | None = None) -> dict[str, Any]:
+    """The retry-failed-stripe-events job: every failed event whose retry is due is started
+    again (`replay`: idempotent, an event done or started since is left alone, and processing
+    re-reads everything from Stripe, so a retry never grants twice); one received more than
+    RETRY_FOR ago leaves the list and waits for `make redrive`. One Query, then per event the
+    replay's reads and writes."""
+    at = datetime.fromtimestamp(now, UTC) if now is not None else datetime.now(UTC)
+    retried, gave_up, left = 0, 0, 0
+    for event in StripeEvent.due_for_retry(at):
+        if event.status != "failed":
+            update_only(StripeEvent, StripeEvent.key(event.event_id), actions=StripeEvent.leave_retry_list())
+            left += 1
+            continue
+        if (at - event.received_at).total_seconds() > RETRY_FOR:
+            update_only(StripeEvent, StripeEvent.key(event.event_id), actions=StripeEvent.leave_retry_list())
+            logger.warning("Stripe event still failing after 3 days: left for make redrive")
+            gave_up += 1
+            continue
+        replay(event.event_id)
+        retried += 1
+    if retried:
+        count_event("StripeEventRetried", retried)
+    return {"retried": retried, "gaveUp": gave_up, "leftAlone": left}
 
 
 def in_progress(customers: list[str]) -> dict[str, Any]:

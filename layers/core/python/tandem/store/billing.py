@@ -47,7 +47,7 @@ class StripeEvent(TandemModel):
     failed_attempt = NumberAttribute(null=True)  # the attempt whose processing failed last
     received_at = UTCDateTimeAttribute()
     done_at = UTCDateTimeAttribute(null=True)
-    gsi1pk = UnicodeAttribute(null=True)  # STRIPE_DONE#<customer> once done
+    gsi1pk = UnicodeAttribute(null=True)  # STRIPE_DONE#<customer> once done; STRIPE_RETRY while failed
     gsi1sk = UnicodeAttribute(null=True)
     done_of_customer = _Gsi1()
     gsi2pk = UnicodeAttribute(null=True)  # STRIPE_PENDING#<customer> until done
@@ -81,7 +81,36 @@ class StripeEvent(TandemModel):
         actions = [cls.status.set("done"), cls.done_at.set(at), cls.gsi2pk.remove(), cls.gsi2sk.remove()]
         if customer_id:
             actions += [cls.gsi1pk.set(keys.stripe_done_gsi(customer_id)), cls.gsi1sk.set(at.isoformat())]
+        else:
+            actions += [cls.gsi1pk.remove(), cls.gsi1sk.remove()]  # out of the retry list
         return actions
+
+    @classmethod
+    def failed_actions(cls, reason: str, attempt: int, retry_at: Any | None) -> list:
+        """Mark failed; with `retry_at`, into the list the scheduled retry reads (gsi1)."""
+        actions = [
+            cls.status.set("failed"),
+            cls.message.set(reason[:500]),
+            cls.failed_attempt.set(int(attempt)),
+        ]
+        if retry_at is not None:
+            actions += [cls.gsi1pk.set(keys.STRIPE_RETRY_GSI), cls.gsi1sk.set(retry_at.isoformat())]
+        else:
+            actions += [cls.gsi1pk.remove(), cls.gsi1sk.remove()]
+        return actions
+
+    @classmethod
+    def leave_retry_list(cls) -> list:
+        return [cls.gsi1pk.remove(), cls.gsi1sk.remove()]
+
+    @classmethod
+    def due_for_retry(cls, at: Any, limit: int = 100) -> list[StripeEvent]:
+        """Failed events whose automatic retry is due at `at` (oldest first): one Query."""
+        return list(
+            cls.done_of_customer.query(
+                keys.STRIPE_RETRY_GSI, cls.gsi1sk <= at.isoformat(), limit=limit, consistent_read=False
+            )
+        )
 
     @classmethod
     def pending_count(cls, customer_id: str) -> int:

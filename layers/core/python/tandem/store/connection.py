@@ -11,7 +11,9 @@ tests/unit/test_store_connection.py fails if pynamodb's private hooks move.
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from typing import Any
 
 from pynamodb.connection import Connection, TableConnection
@@ -20,7 +22,7 @@ from pynamodb.transactions import TransactWrite
 
 from tandem.config import settings
 from tandem.integrations import aws
-from tandem.store.errors import conditions
+from tandem.store.errors import conditions, conflict_only
 
 _lock = threading.Lock()
 _table: TableConnection | None = None
@@ -76,15 +78,30 @@ def table() -> TableConnection:
         return _table
 
 
+CONFLICT_RETRIES = 3  # a transaction cancelled by another one in flight on its items: tried again
+CONFLICT_BACKOFF = 0.05  # seconds, doubled per retry, full jitter
+
+
 class Transaction(TransactWrite):
-    """pynamodb's write transaction whose refusal is the store's ConditionFailed (errors.py)."""
+    """pynamodb's write transaction whose refusal is the store's ConditionFailed (errors.py).
+    A cancellation by a conflicting transaction alone is retried (CONFLICT_RETRIES, with
+    backoff and full jitter: the other writer is done within milliseconds), so a member's send
+    or accept is not refused for a race it did not lose; one still conflicting after that is
+    ConditionFailed as before (the other writer got there first)."""
 
     def _commit(self) -> Any:
         # DynamoDB gets them in this order (pynamodb's TransactWrite._commit), and answers a
         # cancellation with one reason per item in the same order
         sent = [*self._condition_check_items, *self._delete_items, *self._put_items, *self._update_items]
         with conditions(sent):
-            return super()._commit()
+            for retry in range(CONFLICT_RETRIES + 1):
+                try:
+                    return super()._commit()
+                except Exception as exc:
+                    if retry == CONFLICT_RETRIES or not conflict_only(exc):
+                        raise
+                time.sleep(random.uniform(0, CONFLICT_BACKOFF * 2**retry))  # noqa: S311
+            raise AssertionError("unreachable")  # pragma: no cover
 
 
 def transaction() -> Transaction:

@@ -32,6 +32,15 @@ class ConditionFailed(Exception):
         self.failed_keys = failed_keys
 
 
+def conflict_only(exc: BaseException) -> bool:
+    """A transaction cancelled only because another transaction was in flight on one of its
+    items (no condition of its own failed): DynamoDB says to try it again (store/connection.py)."""
+    if not isinstance(exc, TransactWriteError) or exc.cause_response_code != _CANCELLED:
+        return False
+    codes = {r.code for r in (exc.cancellation_reasons or []) if r is not None and r.code != "None"}
+    return codes == {"TransactionConflict"}
+
+
 def _key_of(operation: dict[str, Any]) -> tuple[str, str]:
     item = operation.get("Key") or operation.get("Item") or {}
     return item.get("pk", {}).get("S", ""), item.get("sk", {}).get("S", "")

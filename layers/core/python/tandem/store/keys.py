@@ -144,6 +144,9 @@ def stripe_pending_gsi(customer_id: str) -> str:
     return f"STRIPE_PENDING#{customer_id}"
 
 
+STRIPE_RETRY_GSI = "STRIPE_RETRY"  # gsi1pk of failed events due for an automatic retry (gsi1sk: when)
+
+
 def stripe_done_gsi(customer_id: str) -> str:
     """gsi1pk of a customer's processed events (gsi1sk: when processing finished)."""
     return f"STRIPE_DONE#{customer_id}"

@@ -45,6 +45,7 @@ from gevent import monkey
 
 monkey.patch_all()  # before anything imports ssl or sockets (Locust would do it on import)
 
+import _setup  # noqa: E402, F401, I001 (sets sys.path: the repo root and the layer; see tests/bench/_setup.py)
 import os  # noqa: E402
 import random  # noqa: E402
 import sys  # noqa: E402

@@ -582,6 +582,16 @@ def _print(
     print(f"# the nightly match run scored {brands} brands (the replay's and the demo data's)")
     print(f"BENCH day_nightly_match_run_s {nightly_s:.1f}")
     print(f"BENCH day_nightly_match_run_cpu_s {nightly_cpu:.1f}")
+    counts = {f.route: f.count for f in figures}
+    for name, route in (
+        ("requests_sent", "POST /api/requests"),
+        ("match_runs", "POST /api/matching/run/{brand}"),
+        ("checkouts", "POST /api/checkout"),
+    ):
+        print(f"BENCH day_{name}_per_member {counts.get(route, 0) / MEMBERS:.4f}")
+    answers = sum(c for r, c in counts.items() if r.startswith("POST /api/requests/{requestId}/"))
+    print(f"BENCH day_answers_per_member {answers / MEMBERS:.4f}")
+    print(f"BENCH day_sessions_per_member {day.total / MEMBERS:.4f}")
     print(f"BENCH day_members {MEMBERS}")
     print(f"BENCH day_load_average {load_day[0]:.2f}")
 

@@ -103,7 +103,8 @@ def invocation(function: str) -> Iterator[None]:
 
 
 def report(top: int = 25) -> dict[str, Any]:
-    """Everything recorded since the last reset; the hottest partitions by their busiest second."""
+    """Everything recorded since the last reset: every partition's busiest second ("peaks":
+    {key: [write units that second, the second, write units in all]}), the `top` hottest."""
     if METER is None:
         return {"installed": False}
     with _lock:
@@ -127,4 +128,5 @@ def report(top: int = 25) -> dict[str, Any]:
         "hottest": [
             {"key": p, "peak_wcu_per_s": peak[p][0], "at": peak[p][1], "wcu": total[p]} for p in hottest
         ],
+        "peaks": {p: [peak[p][0], peak[p][1], total[p]] for p in peak},
     }

@@ -46,6 +46,7 @@ from gevent import monkey
 monkey.patch_all()  # before anything imports ssl or sockets (Locust would do it on import)
 
 import _setup  # noqa: E402, F401, I001 (sets sys.path: the repo root and the layer; see tests/bench/_setup.py)
+import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import sys  # noqa: E402
@@ -405,7 +406,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data_dir, web_root = Path(tmp) / "data", Path(tmp) / "web"
         web_root.mkdir()
-        (web_root / "index.html").write_text("<!doctype html><title>Tandem</title>")
+        (web_root / "index.html").write_text(
+            "<!doctype html><title>Tandem</title>"
+        )  # the replay calls the API only
         env = {"LOCAL_METER": "1", "MOTO_PORT": str(moto_port), "POWERTOOLS_METRICS_DISABLED": "false"}
         stack = Stack(data_dir, web_root, port, extra_env=env)
         try:
@@ -433,6 +436,11 @@ def _measure(stack: Stack, moto_port: int, load_before: tuple[float, float, floa
     seeded_s = time.monotonic() - t0
     if len(members) != MEMBERS:
         raise SystemExit(f"seeded {len(members)} members, not {MEMBERS}")
+    print(
+        f"# {len(members)} members seeded in {seeded_s:.0f} s; last night's run ...",
+        file=sys.stderr,
+        flush=True,
+    )
     setup_nightly_s, _ = _nightly(stack, moto_port)
     _quiet(stack)
     probe = members[len(members) // 2]
@@ -449,7 +457,9 @@ def _measure(stack: Stack, moto_port: int, load_before: tuple[float, float, floa
 
     _json("POST", f"{stack.url}/__local/meter/reset")
     cpu_before = stack.cpu_seconds()
+    print(f"# the day: {REPLAY_S:.0f} s ...", file=sys.stderr, flush=True)
     day, elapsed = run_day(stack, members)
+    print(f"# the day took {elapsed:.0f} s; the jobs ...", file=sys.stderr, flush=True)
     _quiet(stack)  # the day's queue consumers, workflows and webhooks finish
     load_day = os.getloadavg()
     stack_cpu = stack.cpu_seconds() - cpu_before
@@ -484,8 +494,7 @@ def _measure(stack: Stack, moto_port: int, load_before: tuple[float, float, floa
             nightly_hot = ran["hottest"][:5]
         jobs[name] = (report.summed(ran["totals"]), report.runs_per_day(schedules[name]))
 
-    _print(
-        day,
+    args = [
         elapsed,
         measured,
         jobs,
@@ -496,7 +505,25 @@ def _measure(stack: Stack, moto_port: int, load_before: tuple[float, float, floa
         stack_cpu,
         load_before,
         load_day,
-    )
+    ]
+    kept = {"day": {k: getattr(day, k) for k in ("total", "failed", "lag", "stripe_paid", "started")}}
+    default = Path(tempfile.gettempdir()) / f"day-replay-{int(time.time())}.json"
+    dump = Path(os.environ.get("BENCH_DAY_DUMP") or default)
+    dump.write_text(json.dumps({**kept, "args": args, "members": MEMBERS, "replay_s": REPLAY_S}))
+    print(f"# what was measured: {dump} (python tests/bench/day_replay.py --from {dump})", file=sys.stderr)
+    _print(day, *args)
+
+
+def reprint(path: Path) -> None:
+    """The figures again from a run's saved measurements (BENCH_DAY_DUMP)."""
+    global MEMBERS, REPLAY_S
+    from types import SimpleNamespace
+
+    saved = json.loads(path.read_text())
+    MEMBERS, REPLAY_S = saved["members"], saved["replay_s"]
+    elapsed, measured, jobs, *rest = saved["args"]
+    jobs = {name: (units, runs) for name, (units, runs) in jobs.items()}
+    _print(SimpleNamespace(**saved["day"]), elapsed, measured, jobs, *rest)
 
 
 def _print(
@@ -543,22 +570,30 @@ def _print(
     print("# jobs (one run each): job | runs a day | DynamoDB calls / RCU / WCU")
     for name, (units, runs) in jobs.items():
         print(f"# {name} | {runs:g} | {units['calls']:.0f} / {units['rcu']:.1f} / {units['wcu']:.1f}")
-    print(
-        "# hottest partition keys of the day: key | busiest second WCU (replay) | at 100,000 members | shared"
-    )
-    hottest = []
-    for hot in measured["hottest"][:12]:
-        shared = report.is_shared_key(hot["key"])
-        scaled = report.to_target(hot["peak_wcu_per_s"], MEMBERS, REPLAY_S, shared=shared)
-        hottest.append((scaled, hot["key"], shared))
-        kind = "yes" if shared else "no (per brand)"
-        print(f"# {hot['key']} | {hot['peak_wcu_per_s']:.0f} | {scaled:.2f} WCU/s | {kind}")
+    print("# hottest partition keys of the day at 100,000 members: key | busiest second here | scaled | kind")
+    scaled_keys = []
+    for key, (peak, _, _) in measured["peaks"].items():
+        shared = report.is_shared_key(key)
+        scaled_keys.append((report.to_target(peak, MEMBERS, REPLAY_S, shared=shared), key, peak, shared))
+    scaled_keys.sort(reverse=True)
+    hottest = [(scaled, key, shared) for scaled, key, _, shared in scaled_keys]
+    for scaled, key, peak, shared in scaled_keys[:10]:
+        kind = "shared: times the members" if shared else "one brand's: not times the members"
+        print(f"# {key} | {peak:.0f} WCU/s | {scaled:.2f} WCU/s | {kind}")
     print(
         "# hottest keys of the nightly run (as it ran here): "
         + ", ".join(f"{h['key']} {h['peak_wcu_per_s']:.0f} WCU/s" for h in nightly_hot)
     )
     in_flight, _ = report.peak_in_flight(rows, PEAK_WINDOW_S, day.started, day.started + elapsed)
     concurrency = report.to_target(in_flight, MEMBERS, REPLAY_S)
+    # the same with each request lasting only its CPU time: what a machine with no queueing for
+    # the GIL and no other load would see (a lower bound; DynamoDB's own latency left out too)
+    cpu_rows = [[*r[:4], r[report.START] + r[report.CPU_MS] / 1000, *r[5:]] for r in rows]
+    cpu_in_flight, _ = report.peak_in_flight(cpu_rows, PEAK_WINDOW_S, day.started, day.started + elapsed)
+    print(
+        f"# API concurrency at 100,000 members: {concurrency:.1f} from handler wall times, "
+        f"{report.to_target(cpu_in_flight, MEMBERS, REPLAY_S):.1f} from CPU times alone"
+    )
     cpu_max_route = max(figures, key=lambda f: f.p99)
     hot_shared = max((s for s, _, shared in hottest if shared), default=0.0)
     api_per_member = len(rows) / MEMBERS
@@ -597,4 +632,7 @@ def _print(
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--from"]:
+        reprint(Path(sys.argv[2]))
+    else:
+        main()

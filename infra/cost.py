@@ -148,7 +148,22 @@ def monthly(members: int, f: dict[str, float], t: dict[str, float], a: Activity)
     }
 
 
-def render(figures: dict[str, float]) -> str:
+def replay_table(text: str) -> list[str]:
+    """The day replay's own table (its `# ` lines, from its summary to its first BENCH line)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("# ") and " a day in " in line), None)
+    if start is None:
+        return []
+    out = []
+    for line in lines[start:]:
+        if line.startswith("BENCH "):
+            break
+        if line.startswith("# "):
+            out.append(line[2:])
+    return out
+
+
+def render(figures: dict[str, float], text: str = "") -> str:
     t = _template_counts()
     a = Activity()
     lines = [
@@ -215,12 +230,18 @@ def render(figures: dict[str, float]) -> str:
         "Handler times are measured in-process on moto (this shared machine, at the load average",
         "shown), then billed at the API function's memory; real Lambda times include network",
         "latency to DynamoDB, this machine's load inflates them: the Lambda lines are an estimate.",
-        "",
-        "## Monthly cost",
-        "",
-        "| members | total | biggest three |",
-        "| --- | --- | --- |",
     ]
+    table = replay_table(text)
+    if table:
+        lines += [
+            "",
+            "## The day replayed (tests/bench/day_replay.py, as printed)",
+            "",
+            "```",
+            *table,
+            "```",
+        ]
+    lines += ["", "## Monthly cost", "", "| members | total | biggest three |", "| --- | --- | --- |"]
     tables = []
     for members in SIZES:
         costs = monthly(members, figures, t, a)
@@ -242,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", help="a file of BENCH lines (else the benches are run)")
     args = parser.parse_args(argv)
     text = Path(args.figures).read_text() if args.figures else run_benches()
-    (ROOT / "docs/cost.md").write_text(render(read_figures(text)))
+    (ROOT / "docs/cost.md").write_text(render(read_figures(text), text))
     print("docs/cost.md written")
     return 0
 

@@ -145,7 +145,7 @@ e2e: deps test-deps build-web
 e2e-journeys:                  # the journeys on the web app as last built (make test builds it among its checks)
 	cd tests/e2e && ../../$(PY) ../bench/timed.py ci_e2e_s -- npx --no-install playwright test
 
-bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, the 1,000-event billing proof, web size
+bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per screen and per request, matching, a day replayed, the 1,000-event billing proof, web size
 	$(PY) tests/bench/cold_start.py
 	$(PY) tests/bench/cold_start_artifact.py
 	$(PY) tests/bench/screens.py
@@ -154,6 +154,7 @@ bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/matching_heldout.py
 	$(PY) tests/bench/platform_sim.py --world tests.bench.worlds.interests:factory --world tests.bench.worlds.geo_size:factory --noise 0 --noise 0.2 --noise 0.4
 	$(PY) tests/bench/local_stack.py
+	$(PY) tests/bench/day_replay.py  # a day of members on the local stack (Locust), then the nightly jobs: about 30 min
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py
 	$(PY) tests/bench/timed.py billing_proof_s -- $(PY) tests/bench/billing_events.py

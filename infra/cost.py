@@ -5,10 +5,14 @@ prices stated in the document.
     python -m infra.cost                       # runs the benches it needs, writes docs/cost.md
     python -m infra.cost --figures bench.txt   # from BENCH lines saved earlier
 
-Figures: tests/bench/screens.py (DynamoDB calls per screen), tests/bench/connection_requests.py
-(per request sent / accepted), tests/bench/cost_figures.py (state transitions and Lambda calls per
-match run and per Stripe event, handler ms, emails per request). Memory sizes and the alarm and
-metric counts come from template.yaml and tandem.observability.METRICS.
+Figures: tests/bench/day_replay.py (a day of members replayed on the local stack: API calls,
+DynamoDB read and write units, requests sent, match runs and checkouts per member-day, the API
+handler's mean time; a month is 30 such days), tests/bench/cost_figures.py (state transitions
+and Lambda calls per match run and per Stripe event, emails per request) and, shown beside them,
+tests/bench/screens.py and connection_requests.py (DynamoDB calls per screen and per request).
+Memory sizes and the alarm and metric counts come from template.yaml and
+tandem.observability.METRICS. The day replay takes about half an hour: `--figures` with its BENCH
+lines saved from `make bench` is quicker.
 """
 
 from __future__ import annotations
@@ -22,7 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHES = ("tests/bench/screens.py", "tests/bench/connection_requests.py", "tests/bench/cost_figures.py")
+BENCHES = (
+    "tests/bench/screens.py",
+    "tests/bench/connection_requests.py",
+    "tests/bench/cost_figures.py",
+    "tests/bench/day_replay.py",
+)
+DAYS_A_MONTH = 30  # of the replayed (busy weekday) kind: an upper bound, weekends are quieter
 SIZES = (1_000, 10_000, 100_000)
 
 # eu-west-2 (London) list prices, USD, as of 2026-11 (aws.amazon.com pricing pages); free tiers ignored.
@@ -50,14 +60,9 @@ PRICE = {
 
 @dataclass(frozen=True)
 class Activity:
-    """What one member does in a month (stated in docs/cost.md)."""
+    """What one member does in a month beyond what the day replay measures (stated in
+    docs/cost.md); API calls, DynamoDB units, requests sent and match runs come from the replay."""
 
-    sessions: int = 8
-    screens_per_session: int = 6
-    api_calls_per_screen: int = 2  # the screen's own query and the menu counts (an estimate)
-    requests_sent: int = 3
-    accepted_share: float = 0.4
-    on_demand_match_runs: int = 2
     stripe_events: float = 1.5  # a paying member: invoice.paid and a subscription update, about
     digests_and_tips: int = 6  # new-matches digests and weekly tips mailed
     log_kb_per_api_call: float = 1.5
@@ -97,30 +102,31 @@ def _template_counts() -> dict[str, float]:
 
 
 def monthly(members: int, f: dict[str, float], t: dict[str, float], a: Activity) -> dict[str, float]:
-    api_calls = members * a.sessions * a.screens_per_session * a.api_calls_per_screen
-    requests = members * a.requests_sent
-    accepts = requests * a.accepted_share
-    ddb_reads = api_calls * f["screen_ddb_calls_max"]
-    ddb_writes = requests * f["request_send_ddb_calls"] + accepts * f["request_accept_ddb_calls"]
+    month = members * DAYS_A_MONTH  # member-days
+    api_calls = month * f["day_api_calls_per_member"]
+    requests = month * f["day_requests_sent_per_member"]
+    # on-demand read and write request units are priced per unit of the same sizes as RCU/WCU
+    ddb_reads = month * f["day_ddb_rcu_per_member"]
+    ddb_writes = month * f["day_ddb_wcu_per_member"]
     gb_s = t["api_memory_mb"] / 1024
-    api_ms = max(f["api_call_ms"], 1.0)
-    runs = members * a.on_demand_match_runs + members * 30  # on demand, and every brand nightly
+    api_ms = max(f["day_api_wall_ms_mean"], 1.0)
+    on_demand = month * f["day_match_runs_per_member"]
+    runs = on_demand + members * DAYS_A_MONTH  # on demand, and every brand nightly
     match_gb_s = (f["match_run_lambda_ms"] / 1000) * 1.0  # the scoring steps have 1 GB
-    stripe = members * a.stripe_events
+    stripe = members * a.stripe_events + month * f["day_checkouts_per_member"]
     # emails_per_request is measured for a request sent and accepted: counted for every request
     # (an upper bound)
     emails = requests * f["emails_per_request"] + members * a.digests_and_tips
     notifications = emails  # one queue message each
     log_gb = api_calls * a.log_kb_per_api_call / 1e6
-    nightly_runs = runs - members * a.on_demand_match_runs
+    nightly_runs = runs - on_demand
     return {
         "API Gateway": api_calls * PRICE["apigw_request"],
         "Lambda (API)": api_calls * (PRICE["lambda_request"] + gb_s * api_ms / 1000 * PRICE["lambda_gb_s"]),
         "Lambda (match runs)": runs * (f["lambda_invocations_per_match_run"] * PRICE["lambda_request"])
-        + members * a.on_demand_match_runs * match_gb_s * PRICE["lambda_gb_s"]
+        + on_demand * match_gb_s * PRICE["lambda_gb_s"]
         + nightly_runs * match_gb_s / 20 * PRICE["lambda_gb_s"],  # nightly: scored 20 brands per batch
-        "Step Functions": (members * a.on_demand_match_runs * f["sfn_transitions_per_match_run"])
-        * PRICE["sfn_transition"]
+        "Step Functions": (on_demand * f["sfn_transitions_per_match_run"]) * PRICE["sfn_transition"]
         + 30 * math.ceil(members / 500) * 3 * PRICE["sfn_transition"]  # nightly: ~3 per 500-brand batch
         + stripe * f["sfn_transitions_per_stripe_event"] * PRICE["sfn_transition"],
         "DynamoDB": ddb_reads * PRICE["ddb_read"]
@@ -134,13 +140,30 @@ def monthly(members: int, f: dict[str, float], t: dict[str, float], a: Activity)
         + PRICE["cw_dashboard"],
         "CloudWatch Logs": log_gb * PRICE["logs_ingest_gb"],
         "X-Ray": api_calls * 0.05 * PRICE["xray_trace"],  # the default sampling: 1/s then 5%
-        "CloudFront": members * a.sessions * (a.web_mb_per_session / 1024 * PRICE["cloudfront_gb"])
+        "CloudFront": month
+        * f["day_sessions_per_member"]
+        * (a.web_mb_per_session / 1024 * PRICE["cloudfront_gb"])
         + api_calls * PRICE["cloudfront_request"],
         "Secrets Manager": t["secrets"] * PRICE["secret"],
     }
 
 
-def render(figures: dict[str, float]) -> str:
+def replay_table(text: str) -> list[str]:
+    """The day replay's own table (its `# ` lines, from its summary to its first BENCH line)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("# ") and " a day in " in line), None)
+    if start is None:
+        return []
+    out = []
+    for line in lines[start:]:
+        if line.startswith("BENCH "):
+            break
+        if line.startswith("# "):
+            out.append(line[2:])
+    return out
+
+
+def render(figures: dict[str, float], text: str = "") -> str:
     t = _template_counts()
     a = Activity()
     lines = [
@@ -149,12 +172,25 @@ def render(figures: dict[str, float]) -> str:
         "Written by `python -m infra.cost` from our own benchmark figures; do not edit by hand. Prices:",
         "eu-west-2 list prices (USD, 2026-11), free tiers left out, so small sizes are overstated.",
         "",
-        "## Activity assumed per member per month",
+        "## Activity per member per month",
         "",
-        f"- {a.sessions} sessions of {a.screens_per_session} screens; each screen makes "
-        f"{a.api_calls_per_screen} API calls (an estimate, not measured)",
-        f"- {a.requests_sent} requests sent, {a.accepted_share:.0%} of them accepted",
-        f"- {a.on_demand_match_runs} match runs on demand, and the nightly run over every brand",
+        f"Measured by the day replay (`tests/bench/day_replay.py`, {figures['day_members']:,.0f} members",
+        "on the local stack, a busy weekday's sessions per its ACTIVITY: the day is assumed, what it",
+        f"costs is measured), times {DAYS_A_MONTH} days (an upper bound: weekends are quieter):",
+        "",
+        f"- {figures['day_sessions_per_member'] * DAYS_A_MONTH:.1f} sessions, "
+        f"{figures['day_api_calls_per_member'] * DAYS_A_MONTH:.0f} API calls "
+        f"(handler {figures['day_api_wall_ms_mean']:.0f} ms wall on average, in-process)",
+        f"- {figures['day_ddb_rcu_per_member'] * DAYS_A_MONTH:,.0f} DynamoDB read units and "
+        f"{figures['day_ddb_wcu_per_member'] * DAYS_A_MONTH:,.0f} write units, from item sizes by "
+        "DynamoDB's rules (the API, its workflows and queues, and every scheduled job's runs)",
+        f"- {figures['day_requests_sent_per_member'] * DAYS_A_MONTH:.1f} requests sent, "
+        f"{figures['day_match_runs_per_member'] * DAYS_A_MONTH:.1f} match runs on demand, "
+        f"{figures['day_checkouts_per_member'] * DAYS_A_MONTH:.2f} checkouts, "
+        "and the nightly run over every brand",
+        "",
+        "Assumed beside it:",
+        "",
         f"- {a.stripe_events} Stripe billing events (a paying member), "
         f"{a.digests_and_tips} digests and tips mailed",
         f"- {a.log_kb_per_api_call} KB of logs per API call, "
@@ -167,10 +203,19 @@ def render(figures: dict[str, float]) -> str:
         "| --- | --- |",
     ]
     used = (
+        "day_api_calls_per_member",
+        "day_ddb_rcu_per_member",
+        "day_ddb_wcu_per_member",
+        "day_ddb_calls_per_member",
+        "day_api_wall_ms_mean",
+        "day_p99_cpu_ms_max",
+        "day_peak_concurrency_100k",
+        "day_hot_partition_wcu_per_s_100k",
+        "day_nightly_match_run_s",
+        "day_load_average",
         "screen_ddb_calls_max",
         "request_send_ddb_calls",
         "request_accept_ddb_calls",
-        "api_call_ms",
         "sfn_transitions_per_match_run",
         "lambda_invocations_per_match_run",
         "match_run_lambda_ms",
@@ -182,15 +227,21 @@ def render(figures: dict[str, float]) -> str:
         f"| alarms (metrics they watch) | {t['alarms']:.0f} ({t['alarm_metrics']:.0f}) |",
         f"| API function memory | {t['api_memory_mb']:.0f} MB |",
         "",
-        "Handler times are measured in-process on moto (this machine), then billed at the API",
-        "function's memory; real Lambda times include network latency to DynamoDB and are higher:",
-        "treat the Lambda lines as a lower bound.",
-        "",
-        "## Monthly cost",
-        "",
-        "| members | total | biggest three |",
-        "| --- | --- | --- |",
+        "Handler times are measured in-process on moto (this shared machine, at the load average",
+        "shown), then billed at the API function's memory; real Lambda times include network",
+        "latency to DynamoDB, this machine's load inflates them: the Lambda lines are an estimate.",
     ]
+    table = replay_table(text)
+    if table:
+        lines += [
+            "",
+            "## The day replayed (tests/bench/day_replay.py, as printed)",
+            "",
+            "```",
+            *table,
+            "```",
+        ]
+    lines += ["", "## Monthly cost", "", "| members | total | biggest three |", "| --- | --- | --- |"]
     tables = []
     for members in SIZES:
         costs = monthly(members, figures, t, a)
@@ -212,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", help="a file of BENCH lines (else the benches are run)")
     args = parser.parse_args(argv)
     text = Path(args.figures).read_text() if args.figures else run_benches()
-    (ROOT / "docs/cost.md").write_text(render(read_figures(text)))
+    (ROOT / "docs/cost.md").write_text(render(read_figures(text), text))
     print("docs/cost.md written")
     return 0
 

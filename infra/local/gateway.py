@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from chalice.local import RouteMatcher
 
-from infra.local import lambda_inprocess
+from infra.local import lambda_inprocess, meter
 from infra.local.template import LocalPlan, gateway_response_headers
 
 NOT_FOUND = {"error": "Not found"}
@@ -74,9 +74,12 @@ class LocalApiGateway:
         if function is None:
             return _json(404, NOT_FOUND, NO_ROUTE)
         event = self._event(method, split.path, split.query, match, headers, body, source_ip)
-        result, errored, _logs = lambda_inprocess.invoke(self.plan.functions[function], event)
-        if errored or not isinstance(result, dict) or "statusCode" not in result:
-            return _json(502, GATEWAY_ERROR, FUNCTION_FAILED)
+        with meter.request(f"{method} {match.route}") as measured:  # LOCAL_METER=1 only
+            result, errored, _logs = lambda_inprocess.invoke(self.plan.functions[function], event)
+            if errored or not isinstance(result, dict) or "statusCode" not in result:
+                measured["status"] = 502
+                return _json(502, GATEWAY_ERROR, FUNCTION_FAILED)
+            measured["status"] = int(result["statusCode"])
         return self._response(result)
 
     def _event(self, method, path, query, match, headers, body, source_ip) -> dict[str, Any]:  # noqa: ANN001

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from infra.local import faults
+from infra.local import faults, meter
 from infra.local.template import ACCOUNT, REGION, FunctionSpec
 
 _REGISTRY: dict[str, FunctionSpec] = {}
@@ -214,7 +214,8 @@ def invoke(spec: FunctionSpec, event: Any) -> tuple[Any, bool, str]:
             return {"errorType": "Sandbox.Timedout", "errorMessage": message}, True, logs.getvalue()
         if fault is not None:
             raise RuntimeError(f"{spec.name} failed (a fault switched on locally)")
-        result = handler(event, LambdaContext(spec))
+        with meter.invocation(spec.name):  # LOCAL_METER=1 only: its CPU and DynamoDB units
+            result = handler(event, LambdaContext(spec))
         return result, False, logs.getvalue()
     except Exception as exc:  # the Lambda runtime turns any exception into an error payload
         print(f"[ERROR] {spec.name}: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -412,3 +412,64 @@ def _demo_credits_and_requests(account_id: str) -> None:
             op_id=f"seed:main:{sender_account}",
         )
         requests.send(of_brand(sender), {"toBrandId": int(oat.brand_id), "message": message})
+
+
+def seed_members(count: int, seed: int = 1) -> dict:
+    """`count` subscribed members for the day replay (tests/bench/day_replay.py), each an
+    account with one user (no password: the replay signs in with the tokens answered here, two
+    hours long), one brand with a random profile and this month's 6 credits, made through the
+    services a sign-up uses (the brands in one batch, as the demo population), then the match
+    index rebuilt so every brand is a candidate. Answers {members: [{brandId, accountId, token}],
+    brands: how many brands there are now}."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tandem.services import credits, tokens
+
+    rng = random.Random(seed)
+    details = random.Random(seed + 1)
+    month_start = int(time.time()) - 3 * 86400
+
+    def one(index: int):  # noqa: ANN202
+        account, user = accounts.create_account_with_user(
+            email=f"member{index}-{seed}@replay.example",
+            name=f"Member {index}",
+            password=None,
+            confirmed=True,
+        )
+        _subscribe(account)
+        credits.grant(
+            account.account_id,
+            kind="main",
+            amount=6,
+            valid_from=month_start,
+            valid_to=month_start + 30 * 86400,
+            op_id=f"seed:main:{account.account_id}",
+            product_name="Tandem membership",
+        )
+        return account, user
+
+    with ThreadPoolExecutor(4) as pool:  # the journal's fsync of each write is most of the wait
+        made = list(pool.map(one, range(count)))
+    names = [f"{rng.choice(FIRST)} {rng.choice(SECOND)} {index}" for index in range(count)]
+    created = brands.create_brands(
+        {
+            "account_id": account.account_id,
+            "name": name,
+            "description": f"{name} is an independent brand looking for partners.",
+            **_profile(rng),
+            **_details(details, name),
+        }
+        for (account, _), name in zip(made, names, strict=True)
+    )
+    match_index.rebuild()
+    return {
+        "members": [
+            {
+                "brandId": int(brand.brand_id),
+                "accountId": account.account_id,
+                "token": tokens.issue_access_token(user.user_id, account.account_id, user.access, ttl=7200),
+            }
+            for (account, user), brand in zip(made, created, strict=True)
+        ],
+        "brands": match_index.highest_brand_id(),  # with the demo data's: what the nightly run scores
+    }

@@ -212,6 +212,8 @@ class LocalSite:
             return self._clock(method, environ)
         if path.rstrip("/") in ("/__local/faults", "/__local/faults/clock"):
             return self._faults(method, path.rstrip("/"), environ)
+        if path.startswith("/__local/meter") or path == "/__local/seed-members":
+            return self._meter(method, path, environ)
         if path == "/config.json" and method in ("GET", "HEAD"):
             return 200, [("Content-Type", "application/json"), NO_CACHE], runtime_config()
         if method in ("GET", "HEAD"):
@@ -243,6 +245,29 @@ class LocalSite:
         target = f"{path}?{query}" if query else path
         response = self.gateway.handle(method, target, headers, body, environ.get("REMOTE_ADDR", ""))
         return response.status, response.headers, response.body
+
+    def _meter(self, method: str, path: str, environ: dict[str, Any]):  # noqa: ANN202
+        """The day replay's (tests/bench/day_replay.py), on a stack started with LOCAL_METER=1:
+        GET /__local/meter what infra/local/meter.py recorded, POST /__local/meter/reset, and
+        POST /__local/seed-members {"count": n} members seeded in bulk (infra/local/seed.py),
+        answered with their brand ids and access tokens."""
+        from infra.local import meter
+
+        if meter.METER is None:
+            return _json_error(404, "This stack was started without LOCAL_METER=1")
+        if path == "/__local/meter" and method == "GET":
+            body = json.dumps(meter.report()).encode()
+        elif path == "/__local/meter/reset" and method == "POST":
+            meter.reset()
+            body = b'{"reset": true}'
+        elif path == "/__local/seed-members" and method == "POST":
+            from infra.local.seed import seed_members
+
+            asked = json.loads(self._read_body(environ, MAX_BODY) or b"{}")
+            body = json.dumps(seed_members(int(asked["count"]), int(asked.get("seed", 1)))).encode()
+        else:
+            return _json_error(405, "Method not allowed")
+        return 200, [("Content-Type", "application/json"), NO_STORE], body
 
     def _jobs(self, method: str, path: str):  # noqa: ANN202
         """GET /__local/jobs: the scheduled jobs (schedule, next and last run); POST

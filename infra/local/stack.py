@@ -223,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     assets.restore(data_dir)  # uploaded logos, kept in DATA_DIR/assets
     assets.upload_guides()  # the recorded video guides (media/), as make deploy uploads them
 
+    if os.environ.get("LOCAL_METER") == "1":  # the day replay's measurements (infra/local/meter.py)
+        from infra.local import meter
+
+        meter.install()
     jobs = LocalScheduler(plan).start()  # template.yaml's schedules, in this process
     site = LocalSite(
         ("127.0.0.1", 0), LocalApiGateway(plan), Path(args.web_root), sock=site_socket, jobs=jobs

@@ -61,11 +61,14 @@ def _port() -> int:
 
 
 class Stack:
-    def __init__(self, data_dir: Path, web_root: Path, port: int) -> None:
+    def __init__(
+        self, data_dir: Path, web_root: Path, port: int, extra_env: dict[str, str] | None = None
+    ) -> None:
         self.url = f"http://127.0.0.1:{port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "MOTO_"))}
         env.update({"PORT": str(port), "DATA_DIR": str(data_dir), "WEB_ROOT": str(web_root)})
         env["POWERTOOLS_LOG_LEVEL"] = "WARNING"
+        env.update(extra_env or {})  # the day replay: LOCAL_METER=1 and a MOTO_PORT of its own
         self.log = open(data_dir.parent / f"stack-{time.time_ns()}.log", "w")  # noqa: SIM115
         started = time.monotonic()
         self.process = subprocess.Popen(

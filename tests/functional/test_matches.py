@@ -346,6 +346,26 @@ def test_fifty_new_match_cards_load_in_at_most_three_dynamodb_calls(api, operati
     assert operations.count("BatchGetItem") == 1, operations
 
 
+def test_a_brand_page_loads_in_three_dynamodb_calls_and_writes_its_open(api, operations, written_items):
+    """The house rule for a screen's load (the day replay of issue 42 found five): the Viewer's
+    BatchGetItem, one BatchGetItem of the brand, the relation, the match and the reply figures,
+    and the one item a GET may write, the open matching learns from."""
+    user, (mine,), token = member()
+    subscribe(user.account_id)
+    (other,) = population(1)
+    me, them = int(mine.brand_id), int(other.brand_id)
+    add_match(me, them, 0.5)
+    BrandRelation.set_flags(me, them, saved=True)
+    operations.clear()
+    written_items.clear()
+    status, body = api.call("GET", f"/api/brand/{them}", auth_headers(token, me))
+    assert status == 200, body
+    assert body["brand"]["id"] == them
+    assert body["relation"]["saved"] is True
+    assert operations == ["BatchGetItem", "BatchGetItem", "PutItem"], operations
+    assert len(written_items) == 1, written_items
+
+
 def test_the_first_view_after_a_run_writes_one_item_and_keeps_its_cards(api, written_items):
     """A GET writes at most one item: the view that clears new matches keeps its cards on the
     same BrandSeen item (what matching learns from, issue 37), in one UpdateItem; a view of the

@@ -1,0 +1,249 @@
+"""Collaborations (issue 41): the store layout, one Query per screen.
+
+- a collaboration, one copy per brand   pk=COLLAB#<id>  sk=SIDE#<padded brand id>
+  on that brand's list                  gsi1pk=BRAND-COLLABS#<brand>  gsi1sk=<proposed ms>#<id>
+- its thread                            pk=COLLAB#<id>  sk=MSG#<ms>#<message id>
+
+The two copies hold the same collaboration (the plan, the checklist, the changes, both sides'
+results); only `brand_id`, `other_id` and the index keys differ. Every change writes both in one
+transaction, so a brand's list (Collaborations: one Query of its index) and one collaboration's
+screen (one Query of its partition: both copies and the thread) each read everything in one call.
+The API's door reads the caller's own copy with the caller (viewer `more`): a brand with no copy
+is a stranger to the collaboration (404) before anything else is read.
+
+Roles: `a` is the brand that proposed, `b` the other; the checklist owners and the results are
+kept by role (a, b, both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pynamodb.attributes import ListAttribute, MapAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.expressions.condition import size
+
+from tandem.config import settings
+from tandem.integrations.aws import client
+from tandem.store import keys
+from tandem.store.base import Key, TandemModel, _Gsi1, _register, transaction
+from tandem.store.models import RateCounter
+
+SHARED_FIELDS = (
+    "collab_id",
+    "a_id",
+    "b_id",
+    "status",
+    "turn",
+    "format",
+    "title",
+    "brings_a",
+    "brings_b",
+    "goal",
+    "start",
+    "end",
+    "moment",
+    "idea",
+    "brief",
+    "checklist",
+    "changes",
+    "ended_reason",
+    "ended_by",
+    "ended_cause",
+    "created_at",
+    "updated_at",
+    "version",
+    "results_a",
+    "results_b",
+    "learned",
+)
+
+
+@_register
+class Collaboration(TandemModel):
+    """One brand's copy of a collaboration (see the module's docstring)."""
+
+    brand_id = NumberAttribute()  # whose copy
+    other_id = NumberAttribute()
+    collab_id = UnicodeAttribute()
+    a_id = NumberAttribute()  # the proposer
+    b_id = NumberAttribute()
+    status = UnicodeAttribute()  # proposed | agreed | declined | cancelled (domain/collaborations.py)
+    turn = NumberAttribute(null=True)  # while proposed: the brand that answers
+    format = UnicodeAttribute()
+    title = UnicodeAttribute()
+    brings_a = UnicodeAttribute()
+    brings_b = UnicodeAttribute()
+    goal = UnicodeAttribute()
+    start = UnicodeAttribute()  # YYYY-MM-DD
+    end = UnicodeAttribute()
+    moment = UnicodeAttribute(null=True)  # a calendar moment's slug
+    idea = UnicodeAttribute(null=True)  # the collab idea it was planned from
+    brief = UnicodeAttribute(null=True)  # the idea's template, copied in
+    # [{id, text, owner (a|b|both), due (YYYY-MM-DD|None), done_at (ms|None), done_by}]
+    checklist = ListAttribute(default=list)
+    # [{by, at (ms), kind (proposed|changed|accepted|declined|cancelled), fields {name: [old, new]}}]
+    changes = ListAttribute(default=list)
+    ended_reason = UnicodeAttribute(null=True)
+    ended_by = NumberAttribute(null=True)
+    ended_cause = UnicodeAttribute(null=True)  # "unavailable": a block or suspension ended it
+    created_at = NumberAttribute()  # epoch ms
+    updated_at = NumberAttribute()
+    version = NumberAttribute(default=1)
+    results_a = MapAttribute(null=True)  # type: ignore[var-annotated]
+    results_b = MapAttribute(null=True)  # type: ignore[var-annotated]
+    learned = NumberAttribute(null=True)  # epoch ms the outcome went to matching's records
+    gsi1pk = UnicodeAttribute()
+    gsi1sk = UnicodeAttribute()
+    of_brand_index = _Gsi1()
+
+    @classmethod
+    def key(cls, collab_id: str, brand_id: int) -> Key:
+        return keys.collab_pk(collab_id), keys.collab_side_sk(brand_id)
+
+    def shared(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in SHARED_FIELDS}
+
+    def role(self, brand_id: int) -> str:
+        return "a" if brand_id == int(self.a_id) else "b"
+
+    def results_of(self, brand_id: int) -> dict[str, Any] | None:
+        found = self.results_a if self.role(brand_id) == "a" else self.results_b
+        return _plain(found)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, MapAttribute):
+        return value.as_dict()
+    return value
+
+
+def side(shared: dict[str, Any], brand_id: int) -> Collaboration:
+    """The copy of `brand_id` of the collaboration described by `shared`."""
+    a_id, b_id = int(shared["a_id"]), int(shared["b_id"])
+    other = b_id if brand_id == a_id else a_id
+    return Collaboration(
+        *Collaboration.key(shared["collab_id"], brand_id),
+        brand_id=brand_id,
+        other_id=other,
+        gsi1pk=keys.brand_collabs_gsi(brand_id),
+        gsi1sk=keys.brand_collabs_sk(int(shared["created_at"]), shared["collab_id"]),
+        **{k: _plain(v) for k, v in shared.items() if v is not None},
+    )
+
+
+def create(shared: dict[str, Any]) -> None:
+    """Both copies of a new collaboration, in one transaction (its id is fresh: no condition)."""
+    with transaction() as tx:
+        for brand_id in (int(shared["a_id"]), int(shared["b_id"])):
+            tx.save(side(shared, brand_id), condition=Collaboration.pk.does_not_exist())
+
+
+def update_both(collab: Collaboration, actions: list, condition: Any = None) -> None:
+    """The same change to both copies, in one transaction; `condition` holds on each (raises
+    ConditionFailed otherwise)."""
+    with transaction() as tx:
+        for brand_id in (int(collab.a_id), int(collab.b_id)):
+            tx.update(Collaboration.at(collab.collab_id, brand_id), actions=actions, condition=condition)
+
+
+def changed_version(collab: Collaboration, actions: list) -> None:
+    """A change of the plan or its status, made only if nobody changed it since `collab` was read
+    (its version), raising ConditionFailed otherwise."""
+    version = int(collab.version)
+    update_both(
+        collab,
+        [*actions, Collaboration.version.set(version + 1)],
+        condition=Collaboration.version == version,
+    )
+
+
+def tick(collab: Collaboration, index: int, item_id: str, done_at: int | None, done_by: int | None) -> None:
+    """Tick (or untick) checklist item `index` on both copies: one transaction, conditional on the
+    item still being there."""
+    item = Collaboration.checklist[index]
+    actions = (
+        [item["done_at"].set(done_at), item["done_by"].set(done_by)]
+        if done_at is not None
+        else [item["done_at"].remove(), item["done_by"].remove()]
+    )
+    update_both(collab, actions, condition=Collaboration.checklist[index]["id"] == item_id)
+
+
+def add_items(collab: Collaboration, items: list[dict[str, Any]], limit: int) -> None:
+    """Append checklist items on both copies, only while the list stays within `limit`."""
+    update_both(
+        collab,
+        [Collaboration.checklist.set(Collaboration.checklist.append(items))],
+        condition=size(Collaboration.checklist) <= limit - len(items),
+    )
+
+
+@_register
+class CollabMessage(TandemModel):
+    collab_id = UnicodeAttribute()
+    message_id = UnicodeAttribute()
+    brand_id = NumberAttribute()  # the side that wrote it
+    author = UnicodeAttribute(default="")  # the member's first name, as the other side reads it
+    text = UnicodeAttribute()
+    at = NumberAttribute()  # epoch ms
+
+    @classmethod
+    def key(cls, collab_id: str, at_ms: int, message_id: str) -> Key:  # type: ignore[override]
+        return keys.collab_pk(collab_id), keys.collab_message_sk(at_ms, message_id)
+
+
+def write_message(message: CollabMessage, mine: Collaboration, counter: Key, limit: int, ttl: int) -> None:
+    """The message, its count in the brand's hour (refused past `limit`) and a check that the
+    writer's copy is still open: one transaction. ConditionFailed names which failed (the
+    counter: too many; the copy: closed or gone)."""
+    from tandem.domain import collaborations as rules
+
+    with transaction() as tx:
+        tx.condition_check(
+            Collaboration,
+            mine.pk,
+            mine.sk,
+            condition=Collaboration.status.is_in(rules.PROPOSED, rules.AGREED),
+        )
+        tx.save(message, condition=CollabMessage.pk.does_not_exist())
+        tx.update(
+            RateCounter(*counter),
+            actions=[RateCounter.count.add(1), RateCounter.ttl.set(ttl)],
+            condition=RateCounter.count.does_not_exist() | (RateCounter.count < limit),
+        )
+
+
+@dataclass
+class CollabItems:
+    sides: dict[int, Collaboration] = field(default_factory=dict)
+    messages: list[CollabMessage] = field(default_factory=list)
+
+
+def everything(collab_id: str) -> CollabItems:
+    """Both copies and the whole thread, oldest message first: one Query (more only past 1 MB)."""
+    found = CollabItems()
+    request: dict[str, Any] = {
+        "TableName": settings().table_name,
+        "KeyConditionExpression": "pk = :pk",
+        "ExpressionAttributeValues": {":pk": {"S": keys.collab_pk(collab_id)}},
+        "ConsistentRead": True,
+    }
+    while True:
+        answer = client("dynamodb").query(**request)
+        for raw in answer.get("Items", []):
+            sort_key = raw["sk"]["S"]
+            if sort_key.startswith(keys.COLLAB_SIDE_PREFIX):
+                copy = Collaboration.from_raw_data(raw)
+                found.sides[int(copy.brand_id)] = copy
+            elif sort_key.startswith(keys.COLLAB_MESSAGE_PREFIX):
+                found.messages.append(CollabMessage.from_raw_data(raw))
+        if not answer.get("LastEvaluatedKey"):
+            return found
+        request["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
+
+
+def of_brand(brand_id: int) -> Iterator[Collaboration]:
+    """A brand's copies, newest first: one Query of its index (pages as they come)."""
+    return Collaboration.of_brand_index.query(keys.brand_collabs_gsi(brand_id), scan_index_forward=False)

@@ -1,0 +1,2 @@
+/** The Collaborations feature's public face: planning, running and measuring collaborations with connections. */
+export { collaborationsQuery, collabKeys, type CollabSummary, type Collaboration } from './api/collaborations';

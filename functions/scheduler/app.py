@@ -8,7 +8,17 @@ from typing import Any
 
 from tandem.config import settings
 from tandem.observability import emit_now, lambda_handler, logger
-from tandem.services import accounts, billing, credits, match_learning, match_news, match_runs, pitch, tips
+from tandem.services import (
+    accounts,
+    billing,
+    collaboration_reminders,
+    credits,
+    match_learning,
+    match_news,
+    match_runs,
+    pitch,
+    tips,
+)
 from tandem.services.requests import expiry
 
 settings().require("match_run_state_machine_arn", "nightly_match_run_state_machine_arn")  # at import
@@ -24,6 +34,8 @@ JOBS: dict[str, Callable[[], Any]] = {
     "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)
     # pending requests' reminders (day 3, 10), expiry with the credit back (day 14) (hourly)
     "expire-requests": expiry.run,
+    # collaborations' reminders: the start, checklist items due, results to record (daily)
+    "collaboration-reminders": collaboration_reminders.run,
     # daily before the nightly run: the learned match model from request outcomes (issue 30)
     "train-matching": match_learning.train,
     # pending requests from before the due index into it (make deploy runs it)

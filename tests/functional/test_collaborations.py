@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests import clock
-from tests.functional.helpers import Brand, send
+from tests.functional.helpers import Brand, mail_to, send
 
 DAY = 86400
 IDEA = "joint-event"
@@ -81,6 +81,7 @@ def propose(api, now, a, b, **changes) -> dict:
     return body["collaboration"]
 
 
+@pytest.mark.delivery
 def test_two_brands_plan_change_agree_run_and_record_a_collaboration(api, pair, now):
     a, b = pair
     made = propose(api, now, a, b)
@@ -130,6 +131,14 @@ def test_two_brands_plan_change_agree_run_and_record_a_collaboration(api, pair, 
     status, body = call(api, b, "GET", f"/{made['id']}")
     (msg,) = body["collaboration"]["messages"]
     assert msg["text"] == "Shall we do 40 seats?" and msg["byYou"] is False
+    told = {m.subject for m in mail_to(b.email)}  # b's preferences: Collaborations by email (default)
+    assert "Oat & Co proposed a collaboration: A candlelit supper club" in told
+    assert "Oat & Co wrote about: A candlelit supper club" in told
+    (written,) = [m for m in mail_to(b.email) if "wrote about" in m.subject]
+    assert "Shall we do 40 seats?" in written.body and f"/collaborations/{made['id']}" in written.body
+    assert "Fern Candles proposed changes to: A candlelit supper club" in {
+        m.subject for m in mail_to(a.email)
+    }
 
     now.advance(13)
     assert call(api, a, "GET", f"/{made['id']}")[1]["collaboration"]["phase"] == "live"
@@ -340,3 +349,36 @@ def test_a_suspension_ends_what_is_not_live(api, pair, now):
     assert body["audit"]["details"]["endedCollaborations"] == 1
     (item,) = call(api, a, "GET", "")[1]["items"]
     assert item["id"] == proposed["id"] and item["phase"] == "cancelled"
+
+
+@pytest.mark.delivery
+def test_reminders_before_the_start_before_items_are_due_and_to_record_results(api, pair, now, aws):
+    from tandem.services import collaboration_reminders
+
+    a, b = pair
+    made = propose(api, now, a, b, idea=None, start=now.day(5), end=now.day(8))
+    item = {"text": "Book the room", "owner": "theirs", "due": now.day(4)}
+    status, body = call(api, a, "POST", f"/{made['id']}/checklist", item)
+    assert status == 200, body
+    call(api, b, "POST", f"/{made['id']}/accept", {"version": body["collaboration"]["version"]})
+
+    def reminders(email: str) -> list[str]:
+        return sorted(m.subject for m in mail_to(email) if m.subject.startswith("Reminder"))
+
+    at = clock.start()
+    assert collaboration_reminders.run(now=at + 2 * DAY)["sent"] == 0
+    assert (
+        collaboration_reminders.run(now=at + 3 * DAY)["sent"] == 3
+    )  # starts in 2 days; b's item due tomorrow
+    assert collaboration_reminders.run(now=at + 3 * DAY)["sent"] == 0  # claimed once
+    assert reminders(a.email) == [f"Reminder: it starts on {now.day(5)} (A candlelit supper club)"]
+    assert reminders(b.email) == [
+        "Reminder: 'Book the room' is due tomorrow (A candlelit supper club)",
+        f"Reminder: it starts on {now.day(5)} (A candlelit supper club)",
+    ]
+    now.advance(9)
+    call(api, a, "PUT", f"/{made['id']}/results", {"again": True, "rating": 4})
+    assert collaboration_reminders.run(now=at + 9 * DAY)["sent"] == 1  # only b has not recorded
+    assert sum("record what you saw" in s for s in reminders(b.email)) == 1
+    assert collaboration_reminders.run(now=at + 30 * DAY) == {"watched": 1, "sent": 0, "left": 1}
+    assert collaboration_reminders.run(now=at + 31 * DAY)["watched"] == 0

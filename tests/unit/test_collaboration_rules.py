@@ -140,3 +140,26 @@ def test_an_ideas_template_becomes_a_checklist_with_due_dates_before_the_start()
     lead = rules.first_due_dates(2, date(2027, 1, 1), date(2027, 3, 20), 2)  # two weeks' lead
     assert lead[0] > date(2027, 3, 6) and lead[-1] == date(2027, 3, 19)
     assert rules.first_due_dates(2, ON, ON, None) == [ON, ON]
+
+
+def test_reminders_come_before_the_start_the_day_before_an_item_is_due_and_after_the_end():
+    start, end = date(2027, 3, 20), date(2027, 3, 30)
+    items = [
+        {"id": "i1", "text": "Book", "owner": "b", "due": "2027-03-15"},
+        {"id": "i2", "text": "Done already", "owner": "both", "due": "2027-03-15", "done_at": 1},
+    ]
+    none = {"a": False, "b": False}
+    assert rules.reminders_due(start, end, items, none, date(2027, 3, 13)) == []
+    (due,) = rules.reminders_due(start, end, items, none, date(2027, 3, 14))
+    assert due.key == "due:i1" and due.roles == ("b",)
+    (begins,) = rules.reminders_due(start, end, items, none, date(2027, 3, 18))
+    assert begins.roles == ("a", "b") and begins.text == "it starts on 2027-03-20"
+    assert [r.key for r in rules.reminders_due(start, end, [], {"a": True}, date(2027, 3, 31))] == [
+        "results:b:1"
+    ]
+    assert [r.key for r in rules.reminders_due(start, end, [], none, date(2027, 4, 6))] == [
+        "results:a:7",
+        "results:b:7",
+    ]
+    assert rules.reminders_due(start, end, [], none, date(2027, 4, 5)) == []
+    assert rules.watch_ends(end) == date(2027, 4, 12)

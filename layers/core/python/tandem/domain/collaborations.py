@@ -394,3 +394,48 @@ def first_due_dates(count: int, on: date, start: date, lead_weeks: int | None) -
         return [start] * count if start >= on else [None] * count
     span = (last - first).days
     return [first + timedelta(days=round(span * (i + 1) / count)) for i in range(count)]
+
+
+START_REMINDER_DAYS = 2  # before the start
+RESULTS_REMINDER_DAYS = (1, 7, 13)  # after the end, until both recorded (each sees the other's on day 15)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    key: str  # what is claimed once: start, due:<item>, results:<role>:<day>
+    roles: tuple[str, ...]  # who is reminded: a, b
+    text: str
+
+
+def reminders_due(
+    start: date,
+    end: date,
+    checklist: list[dict[str, Any]],
+    recorded: dict[str, bool],
+    on: date,
+) -> list[Reminder]:
+    """What an agreed collaboration reminds its brands of on day `on`: its start in two days,
+    each open checklist item due tomorrow (its owner side), and results not recorded on days 1,
+    7 and 13 after the end."""
+    found: list[Reminder] = []
+    if on == start - timedelta(days=START_REMINDER_DAYS):
+        found.append(Reminder("start", ("a", "b"), f"it starts on {start.isoformat()}"))
+    for item in checklist:
+        due = parse_date(item.get("due"))
+        if due is not None and not item.get("done_at") and on == due - timedelta(days=1):
+            owner = item.get("owner") or "both"
+            roles = ("a", "b") if owner == "both" else (str(owner),)
+            found.append(Reminder(f"due:{item.get('id')}", roles, f"'{item.get('text')}' is due tomorrow"))
+    after = (on - end).days
+    if after in RESULTS_REMINDER_DAYS:
+        for role in ("a", "b"):
+            if not recorded.get(role):
+                found.append(
+                    Reminder(f"results:{role}:{after}", (role,), "it has ended: record what you saw")
+                )
+    return found
+
+
+def watch_ends(end: date) -> date:
+    """The last day an agreed collaboration may remind anyone of anything."""
+    return end + timedelta(days=max(RESULTS_REMINDER_DAYS))

@@ -394,15 +394,57 @@ def view(viewer: Viewer, collab_id: str, offset: str | None) -> dict[str, Any]:
     return {"collaboration": detail_json(copy, viewer, partner, found.messages, _on(offset))}
 
 
-def _answer(viewer: Viewer, collab_id: str, offset: str | None) -> dict[str, Any]:
-    """What a change answers: the collaboration as it is now (read again, consistently)."""
+def _answer(
+    viewer: Viewer, collab_id: str, offset: str | None, tell: str | None = None, text: str = ""
+) -> dict[str, Any]:
+    """What a change answers: the collaboration as it is now (read again, consistently). `tell`:
+    what the other side is told (their notification preferences, the Collaborations source)."""
     found = store.everything(collab_id)
     copy = found.sides[viewer.brand_id]
-    return {
-        "collaboration": detail_json(
-            copy, viewer, Brand.find(int(copy.other_id)), found.messages, _on(offset)
+    partner = Brand.find(int(copy.other_id))
+    if tell is not None and partner is not None and viewer.brand is not None:
+        tell_other(viewer.brand, partner, copy, tell, text)
+    return {"collaboration": detail_json(copy, viewer, partner, found.messages, _on(offset))}
+
+
+TOLD = {
+    "proposed": "proposed a collaboration",
+    "changed": "proposed changes to",
+    "accepted": "accepted the plan of",
+    "declined": "declined",
+    "cancelled": "cancelled",
+    "ticked": "ticked a checklist item of",
+    "message": "wrote about",
+    "results": "recorded results for",
+}
+
+
+def tell_other(sender: Brand, partner: Brand, copy: Collaboration, kind: str, text: str = "") -> None:
+    """Queue the other side's notification (email, push, Slack, as they chose); a notification
+    that cannot be queued never undoes the change."""
+    from tandem.observability import logger
+    from tandem.services import mailer, notify
+
+    what = TOLD[kind]
+    path = f"/collaborations/{copy.collab_id}"
+    try:
+        notify.notify(
+            account_id=partner.account_id,
+            source="collaborations",
+            template="collaboration_update",
+            context={
+                "brand": partner.name,
+                "other_brand": sender.name,
+                "what": what,
+                "title": copy.title,
+                "message": text[:500],
+                "collab_url": mailer.link(path),
+            },
+            push={"title": f"{sender.name} {what}", "body": copy.title, "url": path},
+            subject=copy.collab_id,
         )
-    }
+    except Exception:  # noqa: BLE001 (a notification never undoes the change)
+        logger.exception("Could not queue a collaboration notification", extra={"kind": kind})
 
 
 # ---- planning
@@ -485,12 +527,12 @@ def propose(viewer: Viewer, body: Any, offset: str | None) -> dict[str, Any]:
         "version": 1,
     }
     store.create(shared)
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "proposed")
 
 
-def _change(copy: Collaboration, actions: list) -> None:
+def _change(copy: Collaboration, actions: list, proposer_only: list | None = None) -> None:
     try:
-        store.changed_version(copy, actions)
+        store.changed_version(copy, actions, proposer_only)
     except ConditionFailed:
         raise Conflict(rules.CHANGED) from None
 
@@ -528,8 +570,9 @@ def accept(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dic
             Collaboration.updated_at.set(now_ms),
             *_history("accepted", viewer.brand_id),
         ],
+        proposer_only=store.watch(copy.end, copy.collab_id),
     )
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "accepted")
 
 
 def propose_changes(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dict[str, Any]:
@@ -571,7 +614,7 @@ def propose_changes(viewer: Viewer, collab_id: str, body: Any, offset: str | Non
         *_history("changed", viewer.brand_id, stored),
     ]
     _change(copy, actions)
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "changed")
 
 
 def decline(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dict[str, Any]:
@@ -579,7 +622,7 @@ def decline(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> di
     reason = rules.clean_reason(body, required=False)
     copy = _answering(viewer, collab_id, body)
     _end(viewer, copy, rules.DECLINED, reason, "declined")
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "declined")
 
 
 def cancel(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dict[str, Any]:
@@ -592,7 +635,7 @@ def cancel(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dic
     if _on(offset) >= start:
         raise Conflict(rules.ALREADY_LIVE)
     _end(viewer, copy, rules.CANCELLED, reason, "cancelled")
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "cancelled")
 
 
 def _end(viewer: Viewer, copy: Collaboration, status: str, reason: str, kind: str) -> None:
@@ -680,7 +723,7 @@ def tick(viewer: Viewer, collab_id: str, item_id: str, body: Any, offset: str | 
         )
     except ConditionFailed:
         raise Conflict(rules.CHANGED) from None
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "ticked" if done else None)
 
 
 def message(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dict[str, Any]:
@@ -709,7 +752,7 @@ def message(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> di
         if counter in failed.failed_keys:
             raise TooManyRequests(rules.TOO_MANY_MESSAGES, errors={"text": rules.TOO_MANY_MESSAGES}) from None
         raise Conflict(rules.NOT_OPEN) from None
-    return _answer(viewer, collab_id, offset)
+    return _answer(viewer, collab_id, offset, "message", text)
 
 
 def record_results(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dict[str, Any]:
@@ -725,5 +768,4 @@ def record_results(viewer: Viewer, collab_id: str, body: Any, offset: str | None
     results["recordedAt"] = now_ms
     field = Collaboration.results_a if copy.role(viewer.brand_id) == "a" else Collaboration.results_b
     store.update_both(copy, [field.set(results), Collaboration.updated_at.set(now_ms)])
-    answer = _answer(viewer, collab_id, offset)
-    return answer
+    return _answer(viewer, collab_id, offset, "results")

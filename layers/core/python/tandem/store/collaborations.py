@@ -27,7 +27,7 @@ from pynamodb.expressions.condition import size
 from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.store import keys
-from tandem.store.base import Key, TandemModel, _Gsi1, _register, transaction
+from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register, transaction
 from tandem.store.models import RateCounter
 
 SHARED_FIELDS = (
@@ -97,6 +97,9 @@ class Collaboration(TandemModel):
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
     of_brand_index = _Gsi1()
+    gsi2pk = UnicodeAttribute(null=True)  # COLLAB-WATCH on the proposer's copy while reminders are to come
+    gsi2sk = UnicodeAttribute(null=True)
+    watched_index = _Gsi2()
 
     @classmethod
     def key(cls, collab_id: str, brand_id: int) -> Key:
@@ -140,15 +143,21 @@ def create(shared: dict[str, Any]) -> None:
             tx.save(side(shared, brand_id), condition=Collaboration.pk.does_not_exist())
 
 
-def update_both(collab: Collaboration, actions: list, condition: Any = None) -> None:
+def update_both(
+    collab: Collaboration, actions: list, condition: Any = None, proposer_only: list | None = None
+) -> None:
     """The same change to both copies, in one transaction; `condition` holds on each (raises
-    ConditionFailed otherwise)."""
+    ConditionFailed otherwise). `proposer_only`: more actions on the proposer's copy (the watch
+    index lives there alone)."""
     with transaction() as tx:
         for brand_id in (int(collab.a_id), int(collab.b_id)):
-            tx.update(Collaboration.at(collab.collab_id, brand_id), actions=actions, condition=condition)
+            extra = (proposer_only or []) if brand_id == int(collab.a_id) else []
+            tx.update(
+                Collaboration.at(collab.collab_id, brand_id), actions=[*actions, *extra], condition=condition
+            )
 
 
-def changed_version(collab: Collaboration, actions: list) -> None:
+def changed_version(collab: Collaboration, actions: list, proposer_only: list | None = None) -> None:
     """A change of the plan or its status, made only if nobody changed it since `collab` was read
     (its version), raising ConditionFailed otherwise."""
     version = int(collab.version)
@@ -156,7 +165,47 @@ def changed_version(collab: Collaboration, actions: list) -> None:
         collab,
         [*actions, Collaboration.version.set(version + 1)],
         condition=Collaboration.version == version,
+        proposer_only=proposer_only,
     )
+
+
+def watch(end_day: str, collab_id: str) -> list:
+    """The proposer's copy's actions that put the collaboration on the reminders' index."""
+    return [
+        Collaboration.gsi2pk.set(keys.COLLABS_WATCHED),
+        Collaboration.gsi2sk.set(keys.collab_watch_sk(end_day, collab_id)),
+    ]
+
+
+def unwatch(collab: Collaboration) -> None:
+    """Off the reminders' index (nothing more to remind of)."""
+    from tandem.store.base import update_only
+
+    update_only(
+        Collaboration,
+        Collaboration.key(collab.collab_id, int(collab.a_id)),
+        [Collaboration.gsi2pk.remove(), Collaboration.gsi2sk.remove()],
+    )
+
+
+def watched() -> Iterator[Collaboration]:
+    """The proposer's copies of the collaborations with reminders to come: one Query (paged)."""
+    return Collaboration.watched_index.query(keys.COLLABS_WATCHED)
+
+
+@_register
+class CollabReminder(TandemModel):
+    """A reminder of one collaboration, claimed once (whoever claims it sends it)."""
+
+    at = NumberAttribute()
+
+    @classmethod
+    def key(cls, collab_id: str, reminder: str) -> Key:  # type: ignore[override]
+        return keys.collab_pk(collab_id), keys.collab_reminded_sk(reminder)
+
+
+def claim_reminder(collab_id: str, reminder: str, at: int) -> bool:
+    return CollabReminder(*CollabReminder.key(collab_id, reminder), at=at).put_new()
 
 
 def tick(collab: Collaboration, index: int, item_id: str, done_at: int | None, done_by: int | None) -> None:

@@ -403,3 +403,17 @@ def brand_collabs_gsi(brand_id: int) -> str:
 
 def brand_collabs_sk(created_ms: int, collab_id: str) -> str:
     return f"{str(int(created_ms)).zfill(TIME_WIDTH)}#{collab_id}"
+
+
+# gsi2pk of the agreed collaborations whose reminders are still to come (sparse, on the proposer's
+# copy only; gsi2sk: <end date>#<id>), the collaboration-reminders job's one Query.
+COLLABS_WATCHED = "COLLAB-WATCH"
+
+
+def collab_watch_sk(end_day: str, collab_id: str) -> str:
+    return f"{end_day}#{collab_id}"
+
+
+def collab_reminded_sk(key: str) -> str:
+    """A collaboration's reminder, claimed once (store/collaborations.py CollabReminder)."""
+    return f"REMINDED#{key}"

@@ -165,6 +165,12 @@ def test_two_brands_plan_change_agree_run_and_record_a_collaboration(api, pair, 
     both = body["collaboration"]
     assert both["phase"] == "results-in" and both["results"]["theirs"]["reach"] == 12000
 
+    from tandem.store.learning import MatchOutcome  # what matching learns from (issue 30, 37)
+
+    month = datetime.fromtimestamp(clock.start(), UTC).strftime("%Y%m")
+    learned = {o.request_id + o.outcome: int(o.percent) for o in MatchOutcome.of_month(month)}
+    assert learned == {f"collab-{made['id']}partner-again": 5, f"collab-{made['id']}not-again": 3}
+
     status, listed = call(api, a, "GET", "")
     assert status == 200
     (item,) = listed["items"]

@@ -768,4 +768,23 @@ def record_results(viewer: Viewer, collab_id: str, body: Any, offset: str | None
     results["recordedAt"] = now_ms
     field = Collaboration.results_a if copy.role(viewer.brand_id) == "a" else Collaboration.results_b
     store.update_both(copy, [field.set(results), Collaboration.updated_at.set(now_ms)])
-    return _answer(viewer, collab_id, offset, "results")
+    answer = _answer(viewer, collab_id, offset, "results")
+    _learn(viewer, copy, results)
+    return answer
+
+
+def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None:
+    """The outcome joins matching's learning records (tandem.services.match_learning): would the
+    brand partner again, and how it went; a record that cannot be kept never fails the caller."""
+    from tandem.observability import logger
+    from tandem.services import match_learning
+
+    try:
+        partner = Brand.find(int(copy.other_id))
+        if partner is not None and viewer.brand is not None:
+            match_learning.record_collaboration(
+                viewer.brand, partner, copy.collab_id, bool(results["again"]), int(results["rating"]),
+                int(copy.created_at),
+            )  # fmt: skip
+    except Exception:  # noqa: BLE001
+        logger.exception("Could not record a collaboration's outcome for matching")

@@ -388,3 +388,24 @@ def test_reminders_before_the_start_before_items_are_due_and_to_record_results(a
     assert sum("record what you saw" in s for s in reminders(b.email)) == 1
     assert collaboration_reminders.run(now=at + 30 * DAY) == {"watched": 1, "sent": 0, "left": 1}
     assert collaboration_reminders.run(now=at + 31 * DAY)["watched"] == 0
+
+
+def test_the_admin_console_counts_collaborations_by_status_and_this_month(api, pair, now):
+    from tandem.services import accounts, tokens
+
+    a, b = pair
+    one = propose(api, now, a, b, idea=None)
+    two = propose(api, now, a, b, idea=None)
+    propose(api, now, b, a, idea=None)
+    call(api, b, "POST", f"/{one['id']}/accept", {"version": one["version"]})
+    call(api, a, "POST", f"/{two['id']}/cancel", {"reason": "Not this season"})
+    account, user = accounts.create_account_with_user(
+        email="admin@example.com", name="Ada Admin", password=None, access="admin", confirmed=True
+    )
+    token = tokens.issue_access_token(user.user_id, account.account_id, "admin")
+    status, body = api.call("GET", "/api/admin/collaborations", {"Authorization": f"Bearer {token}"})
+    assert status == 200, body
+    assert body["byStatus"] == {"proposed": 1, "agreed": 1, "declined": 0, "cancelled": 1, "results-in": 0}
+    month = datetime.fromtimestamp(clock.start(), UTC).strftime("%Y%m")
+    assert body["byMonth"] == [{"month": month, "proposed": 3}] and body["thisMonth"] == 3
+    assert api.call("GET", "/api/admin/collaborations", a.headers)[0] == 403

@@ -41,6 +41,7 @@ PHASE_LABELS = {
     DECLINED: "Declined",
     CANCELLED: "Cancelled",
 }
+STORED = (PROPOSED, AGREED, DECLINED, CANCELLED)
 OPEN = frozenset({PROPOSED, AGREED})  # stored statuses a block or suspension can end before live
 
 FORMATS = tuple(FORM_KINDS)  # the six collab kinds of the brand form

@@ -530,9 +530,11 @@ def propose(viewer: Viewer, body: Any, offset: str | None) -> dict[str, Any]:
     return _answer(viewer, collab_id, offset, "proposed")
 
 
-def _change(copy: Collaboration, actions: list, proposer_only: list | None = None) -> None:
+def _change(
+    copy: Collaboration, actions: list, proposer_only: list | None = None, status: str | None = None
+) -> None:
     try:
-        store.changed_version(copy, actions, proposer_only)
+        store.changed_version(copy, actions, proposer_only, status)
     except ConditionFailed:
         raise Conflict(rules.CHANGED) from None
 
@@ -571,6 +573,7 @@ def accept(viewer: Viewer, collab_id: str, body: Any, offset: str | None) -> dic
             *_history("accepted", viewer.brand_id),
         ],
         proposer_only=store.watch(copy.end, copy.collab_id),
+        status=rules.AGREED,
     )
     return _answer(viewer, collab_id, offset, "accepted")
 
@@ -648,7 +651,7 @@ def _end(viewer: Viewer, copy: Collaboration, status: str, reason: str, kind: st
     ]
     if reason:
         actions.append(Collaboration.ended_reason.set(reason))
-    _change(copy, actions)
+    _change(copy, actions, status=status)
 
 
 def end_unavailable(brand_id: int, other_id: int | None = None) -> int:
@@ -675,6 +678,7 @@ def end_unavailable(brand_id: int, other_id: int | None = None) -> int:
                     Collaboration.updated_at.set(int(now_s() * 1000)),
                     *_history("cancelled", brand_id),
                 ],
+                status=rules.CANCELLED,
             )
         except ConditionFailed:
             continue  # changed meanwhile; the next block or sweep sees it again
@@ -767,7 +771,12 @@ def record_results(viewer: Viewer, collab_id: str, body: Any, offset: str | None
     now_ms = int(now_s() * 1000)
     results["recordedAt"] = now_ms
     field = Collaboration.results_a if copy.role(viewer.brand_id) == "a" else Collaboration.results_b
-    store.update_both(copy, [field.set(results), Collaboration.updated_at.set(now_ms)])
+    both_now = copy.results_of(int(copy.other_id)) is not None and copy.results_of(viewer.brand_id) is None
+    store.update_both(
+        copy,
+        [field.set(results), Collaboration.updated_at.set(now_ms)],
+        moves={rules.RESULTS_IN: 1} if both_now else None,
+    )
     answer = _answer(viewer, collab_id, offset, "results")
     _learn(viewer, copy, results)
     return answer
@@ -788,3 +797,19 @@ def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None
             )  # fmt: skip
     except Exception:  # noqa: BLE001
         logger.exception("Could not record a collaboration's outcome for matching")
+
+
+def admin_figures(now: float | None = None) -> dict[str, Any]:
+    """GET admin/collaborations: how many collaborations are in each stored status (and how many
+    have both sides' results), how many were proposed this month (UTC) and in each month. One
+    GetItem (the counts are kept in each change's transaction)."""
+    from datetime import UTC, datetime
+
+    figures = store.stats()
+    month = datetime.fromtimestamp(now if now is not None else now_s(), UTC).strftime("%Y%m")
+    statuses = figures["statuses"]
+    return {
+        "byStatus": {s: int(statuses.get(s, 0)) for s in (*rules.STORED, rules.RESULTS_IN)},
+        "thisMonth": int(figures["months"].get(month, 0)),
+        "byMonth": [{"month": m, "proposed": n} for m, n in sorted(figures["months"].items())],
+    }

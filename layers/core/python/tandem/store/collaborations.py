@@ -136,36 +136,89 @@ def side(shared: dict[str, Any], brand_id: int) -> Collaboration:
     )
 
 
+@_register
+class CollabStats(TandemModel):
+    """The admin console's figures (pk=SITE, sk=COLLABSTATS): one number attribute per status
+    (s_<status>: how many are in it now) and per month (m_<YYYYMM>: how many were proposed then),
+    ADDed in the transaction of each change, so they never drift from the collaborations."""
+
+    @classmethod
+    def key(cls) -> Key:  # type: ignore[override]
+        return keys.SITE_PK, keys.COLLAB_STATS_SK
+
+
+def _count(tx: Any, moves: dict[str, int], month: str | None = None) -> None:
+    from pynamodb.expressions.operand import Path
+
+    actions = [Path(f"s_{status}").add(amount) for status, amount in moves.items() if amount]
+    if month is not None:
+        actions.append(Path(f"m_{month}").add(1))
+    if actions:
+        tx.update(CollabStats.at(), actions=actions)
+
+
+def stats() -> dict[str, dict[str, int]]:
+    """{"statuses": {status: n}, "months": {YYYYMM: n}}: one GetItem."""
+    raw = (
+        client("dynamodb")
+        .get_item(
+            TableName=settings().table_name,
+            Key={"pk": {"S": keys.SITE_PK}, "sk": {"S": keys.COLLAB_STATS_SK}},
+            ConsistentRead=True,
+        )
+        .get("Item", {})
+    )
+    found: dict[str, dict[str, int]] = {"statuses": {}, "months": {}}
+    for name, value in raw.items():
+        if "N" in value and name[:2] in ("s_", "m_"):
+            found["statuses" if name[0] == "s" else "months"][name[2:]] = int(value["N"])
+    return found
+
+
 def create(shared: dict[str, Any]) -> None:
-    """Both copies of a new collaboration, in one transaction (its id is fresh: no condition)."""
+    """Both copies of a new collaboration, in one transaction (its id is fresh: no condition),
+    counted among the proposed and this month's."""
+    from datetime import UTC, datetime
+
+    month = datetime.fromtimestamp(int(shared["created_at"]) / 1000, UTC).strftime("%Y%m")
     with transaction() as tx:
         for brand_id in (int(shared["a_id"]), int(shared["b_id"])):
             tx.save(side(shared, brand_id), condition=Collaboration.pk.does_not_exist())
+        _count(tx, {str(shared["status"]): 1}, month)
 
 
 def update_both(
-    collab: Collaboration, actions: list, condition: Any = None, proposer_only: list | None = None
+    collab: Collaboration,
+    actions: list,
+    condition: Any = None,
+    proposer_only: list | None = None,
+    moves: dict[str, int] | None = None,
 ) -> None:
     """The same change to both copies, in one transaction; `condition` holds on each (raises
     ConditionFailed otherwise). `proposer_only`: more actions on the proposer's copy (the watch
-    index lives there alone)."""
+    index lives there alone); `moves`: the site's status counts it changes."""
     with transaction() as tx:
         for brand_id in (int(collab.a_id), int(collab.b_id)):
             extra = (proposer_only or []) if brand_id == int(collab.a_id) else []
             tx.update(
                 Collaboration.at(collab.collab_id, brand_id), actions=[*actions, *extra], condition=condition
             )
+        _count(tx, moves or {})
 
 
-def changed_version(collab: Collaboration, actions: list, proposer_only: list | None = None) -> None:
-    """A change of the plan or its status, made only if nobody changed it since `collab` was read
-    (its version), raising ConditionFailed otherwise."""
+def changed_version(
+    collab: Collaboration, actions: list, proposer_only: list | None = None, status: str | None = None
+) -> None:
+    """A change of the plan or its status (to `status`), made only if nobody changed it since
+    `collab` was read (its version), raising ConditionFailed otherwise."""
     version = int(collab.version)
+    moves = {collab.status: -1, status: 1} if status and status != collab.status else None
     update_both(
         collab,
         [*actions, Collaboration.version.set(version + 1)],
         condition=Collaboration.version == version,
         proposer_only=proposer_only,
+        moves=moves,
     )
 
 

@@ -408,6 +408,7 @@ def brand_collabs_sk(created_ms: int, collab_id: str) -> str:
 # gsi2pk of the agreed collaborations whose reminders are still to come (sparse, on the proposer's
 # copy only; gsi2sk: <end date>#<id>), the collaboration-reminders job's one Query.
 COLLABS_WATCHED = "COLLAB-WATCH"
+COLLAB_STATS_SK = "COLLABSTATS"  # pk=SITE: how many collaborations are in each status, proposed each month
 
 
 def collab_watch_sk(end_day: str, collab_id: str) -> str:

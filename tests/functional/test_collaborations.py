@@ -409,3 +409,40 @@ def test_the_admin_console_counts_collaborations_by_status_and_this_month(api, p
     month = datetime.fromtimestamp(clock.start(), UTC).strftime("%Y%m")
     assert body["byMonth"] == [{"month": month, "proposed": 3}] and body["thisMonth"] == 3
     assert api.call("GET", "/api/admin/collaborations", a.headers)[0] == 403
+
+
+def test_a_private_calendar_feed_lists_the_collaborations_until_revoked(api, pair, now):
+    from urllib.parse import urlsplit
+
+    from icalendar import Calendar
+
+    a, b = pair
+    made = propose(api, now, a, b)
+    cancelled = propose(api, now, a, b, idea=None, title="Called off")
+    call(api, a, "POST", f"/{cancelled['id']}/cancel", {"reason": "Not this season"})
+    assert call(api, a, "GET", "/calendar-feed")[1] == {"feed": {"active": False, "createdAt": None}}
+    status, body = call(api, a, "POST", "/calendar-feed")
+    assert status == 200 and body["feed"]["active"] is True
+    path = urlsplit(body["feed"]["url"]).path
+    assert path.startswith("/api/calendar/") and path.endswith(".ics")
+    assert "url" not in call(api, a, "GET", "/calendar-feed")[1]["feed"]  # shown once
+
+    response = api.gateway.handle("GET", path, {}, b"", "127.0.0.1")  # no sign-in: the URL is the key
+    assert response.status == 200
+    assert dict((k.lower(), v) for k, v in response.headers)["content-type"].startswith("text/calendar")
+    events = Calendar.from_ical(response.body).walk("VEVENT")
+    summaries = {str(e["SUMMARY"]) for e in events}
+    assert "A candlelit supper club (with Fern Candles)" in summaries
+    assert "Called off (with Fern Candles)" not in summaries
+    (collab,) = [e for e in events if str(e["UID"]) == f"{made['id']}@tandem"]
+    assert collab.decoded("DTSTART").isoformat() == now.day(10)
+    assert collab.decoded("DTEND").isoformat() == now.day(21)  # all day, the end included
+    assert any(str(e["SUMMARY"]).startswith("Due: Agree: ") for e in events)  # the checklist's due items
+
+    _, renewed = call(api, a, "POST", "/calendar-feed")
+    assert api.gateway.handle("GET", path, {}, b"", "127.0.0.1").status == 404  # the old URL stops
+    new_path = urlsplit(renewed["feed"]["url"]).path
+    assert api.gateway.handle("GET", new_path, {}, b"", "127.0.0.1").status == 200
+    call(api, a, "DELETE", "/calendar-feed")
+    assert api.gateway.handle("GET", new_path, {}, b"", "127.0.0.1").status == 404
+    assert api.gateway.handle("GET", "/api/calendar/" + "x" * 43 + ".ics", {}, b"", "127.0.0.1").status == 404

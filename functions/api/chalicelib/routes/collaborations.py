@@ -48,6 +48,43 @@ def export_collaborations(viewer: Viewer) -> Response:
     )
 
 
+@route(bp, "/collaborations/calendar-feed", methods=["GET"], area=AREA, reads=LIST)
+def calendar_feed(viewer: Viewer) -> dict:
+    from tandem.services import collaboration_feed
+
+    return collaboration_feed.state(viewer)
+
+
+@route(bp, "/collaborations/calendar-feed", methods=["POST"], area=AREA, reads=LIST)
+def renew_calendar_feed(viewer: Viewer) -> dict:
+    from tandem.services import collaboration_feed
+
+    return collaboration_feed.renew(viewer)
+
+
+@route(bp, "/collaborations/calendar-feed", methods=["DELETE"], area=AREA, reads=LIST)
+def revoke_calendar_feed(viewer: Viewer) -> dict:
+    from tandem.services import collaboration_feed
+
+    return collaboration_feed.revoke(viewer)
+
+
+@route(bp, "/calendar/{feed}", methods=["GET"], public=True)
+def calendar_file(feed: str) -> Response:
+    """The brand's calendar feed (iCalendar): the secret in the path is the credential."""
+    from tandem.services import collaboration_feed
+
+    return Response(
+        body=collaboration_feed.ics(feed),
+        status_code=200,
+        headers={
+            "Content-Type": "text/calendar; charset=utf-8",
+            "Cache-Control": "private, max-age=900",
+            "Referrer-Policy": "no-referrer",
+        },
+    )
+
+
 @route(bp, "/collaborations", methods=["POST"], area=AREA, reads=LIST)
 def propose_collaboration(viewer: Viewer) -> Response:
     from tandem.services import collaborations

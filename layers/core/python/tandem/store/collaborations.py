@@ -349,3 +349,47 @@ def everything(collab_id: str) -> CollabItems:
 def of_brand(brand_id: int) -> Iterator[Collaboration]:
     """A brand's copies, newest first: one Query of its index (pages as they come)."""
     return Collaboration.of_brand_index.query(keys.brand_collabs_gsi(brand_id), scan_index_forward=False)
+
+
+@_register
+class CalendarFeed(TandemModel):
+    """A brand's private calendar feed (pk=BRAND#<id>, sk=CALFEED): the hash of its secret."""
+
+    brand_id = NumberAttribute()
+    secret_hash = UnicodeAttribute()
+    created_at = NumberAttribute()
+
+    @classmethod
+    def key(cls, brand_id: int) -> Key:  # type: ignore[override]
+        return keys.brand_pk(brand_id), keys.COLLAB_FEED_SK
+
+
+@_register
+class CalendarFeedSecret(TandemModel):
+    """Which brand a feed's secret opens (pk=CALFEED#<hash>, sk=META)."""
+
+    brand_id = NumberAttribute()
+
+    @classmethod
+    def key(cls, secret_hash: str) -> Key:  # type: ignore[override]
+        return keys.collab_feed_pk(secret_hash), keys.META
+
+
+def replace_feed(brand_id: int, secret_hash: str, at: int, old_hash: str | None) -> None:
+    """The brand's feed now opens with the new secret only (the old one, if any, stops at once):
+    one transaction."""
+    with transaction() as tx:
+        if old_hash:
+            tx.delete(CalendarFeedSecret.at(old_hash))
+        tx.save(CalendarFeedSecret(*CalendarFeedSecret.key(secret_hash), brand_id=brand_id))
+        tx.save(
+            CalendarFeed(
+                *CalendarFeed.key(brand_id), brand_id=brand_id, secret_hash=secret_hash, created_at=at
+            )
+        )
+
+
+def revoke_feed(brand_id: int, old_hash: str) -> None:
+    with transaction() as tx:
+        tx.delete(CalendarFeedSecret.at(old_hash))
+        tx.delete(CalendarFeed.at(brand_id))

@@ -418,3 +418,11 @@ def collab_watch_sk(end_day: str, collab_id: str) -> str:
 def collab_reminded_sk(key: str) -> str:
     """A collaboration's reminder, claimed once (store/collaborations.py CollabReminder)."""
     return f"REMINDED#{key}"
+
+
+COLLAB_FEED_SK = "CALFEED"  # pk=BRAND#<id>: the brand's calendar feed (the hash of its secret)
+
+
+def collab_feed_pk(secret_hash: str) -> str:
+    """Which brand a calendar feed's secret opens (pk=CALFEED#<sha256 of the secret>, sk=META)."""
+    return f"CALFEED#{secret_hash}"

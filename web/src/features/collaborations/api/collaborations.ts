@@ -253,3 +253,34 @@ export function useCollabAction(brand: string, id: string) {
   });
 }
 
+
+export interface CalendarFeed {
+  readonly active: boolean;
+  readonly createdAt: number | null;
+  /** Only in the answer that made it: the URL is not kept. */
+  readonly url?: string;
+}
+
+export const feedKey = (brand: string) => ['collaborations', brand, 'calendar-feed'] as const;
+
+export function calendarFeedQuery(brand: string) {
+  return queryOptions({
+    queryKey: feedKey(brand),
+    queryFn: async () => (await api.get<{ feed: CalendarFeed }>('collaborations/calendar-feed', asBrand(brand))).feed,
+  });
+}
+
+/** Make a new feed URL (the old one stops) or revoke it. */
+export function useCalendarFeed(brand: string) {
+  const client = useQueryClient();
+  return useMutation({
+    meta: errorToast('Calendar feed'),
+    mutationFn: async (kind: 'renew' | 'revoke') =>
+      kind === 'renew'
+        ? (await api.post<{ feed: CalendarFeed }>('collaborations/calendar-feed', undefined, asBrand(brand))).feed
+        : (await api.delete<{ feed: CalendarFeed }>('collaborations/calendar-feed', asBrand(brand))).feed,
+    onSuccess: (feed) => {
+      client.setQueryData(feedKey(brand), feed);
+    },
+  });
+}

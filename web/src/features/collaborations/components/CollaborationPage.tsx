@@ -417,6 +417,7 @@ function Thread({ collab, act, busy, errors: errorsOf }: LoadedProps) {
 
 function ResultsSection({ collab, act, busy, errors }: LoadedProps) {
   const titleId = useId();
+  const brand = useSelectedBrand();
   const { mine, theirs, theirsRecorded, visibleFrom } = collab.results;
   const [editing, setEditing] = useState(false);
   if (!collab.can.recordResults && !mine && !theirs) return null;
@@ -441,6 +442,13 @@ function ResultsSection({ collab, act, busy, errors }: LoadedProps) {
           )}
         </>
       ) : null}
+      {collab.phase === 'results-in' && collab.partner.id !== null && (
+        <p>
+          Did it go well? Show it to other members:{' '}
+          <Link to={`/connections/${brand}/${collab.partner.id}`}>share it on Member collabs</Link> (listed once{' '}
+          {collab.partner.name} agrees too).
+        </p>
+      )}
       <h3>What {collab.partner.name} saw</h3>
       {theirs ? (
         <ResultsList results={theirs} />

@@ -21,7 +21,7 @@ import {
 import { InputField, PhaseChip, RESULT_LABELS, ResultsList, SelectField } from './parts';
 import { formatPlanDate, localToday } from '../format';
 
-type Act = (action: CollabAction, onDone?: () => void) => void;
+type Act = (action: CollabAction, onDone?: () => void, onFail?: () => void) => void;
 
 /** One collaboration (/collaborations/{id}): the plan, its changes, the checklist, the thread and the results. */
 export function CollaborationPage() {
@@ -33,11 +33,12 @@ export function CollaborationPage() {
   const [failed, setFailed] = useState<{ kind: CollabAction['kind']; fields: Readonly<Record<string, string>> } | null>(null);
   useDocumentTitle(query.data ? query.data.title : 'Collaboration');
 
-  const act: Act = (next, onDone) => {
+  const act: Act = (next, onDone, onFail) => {
     setFailed(null);
     action.mutate(next, {
       onSuccess: () => onDone?.(),
       onError: (error) => {
+        onFail?.();
         if (error instanceof ApiError) setFailed({ kind: next.kind, fields: error.fieldErrors });
       },
     });
@@ -299,6 +300,8 @@ function Checklist({ collab, act, busy, errors: errorsOf }: LoadedProps) {
   const [owner, setOwner] = useState<Owner>('both');
   const [due, setDue] = useState('');
   const done = collab.checklist.filter((item) => item.done).length;
+  // What the member just ticked shows at once; the server's answer then replaces it.
+  const [ticking, setTicking] = useState<Readonly<Record<string, boolean>>>({});
 
   return (
     <section className="collab-section" aria-labelledby={titleId}>
@@ -314,9 +317,16 @@ function Checklist({ collab, act, busy, errors: errorsOf }: LoadedProps) {
               <label>
                 <input
                   type="checkbox"
-                  checked={item.done}
-                  disabled={!collab.can.tick || busy}
-                  onChange={(event) => { act({ kind: 'tick', itemId: item.id, done: event.target.checked }); }}
+                  checked={ticking[item.id] ?? item.done}
+                  disabled={!collab.can.tick}
+                  onChange={(event) => {
+                    const done = event.target.checked;
+                    setTicking({ ...ticking, [item.id]: done });
+                    const settle = () => {
+                      setTicking((current) => Object.fromEntries(Object.entries(current).filter(([key]) => key !== item.id)));
+                    };
+                    act({ kind: 'tick', itemId: item.id, done }, settle, settle);
+                  }}
                 />{' '}
                 {item.text}
               </label>{' '}

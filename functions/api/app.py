@@ -38,6 +38,7 @@ from chalicelib.routes import (
     admin,
     billing,
     brands,
+    collaborations,
     content,
     dashboard,
     health,
@@ -74,6 +75,7 @@ for blueprint in (
     matches.bp,
     requests.bp,
     pitch.bp,
+    collaborations.bp,
     content.bp,
     notifications.bp,
 ):

@@ -11,6 +11,7 @@ from tandem.observability import emit_now, lambda_handler, logger
 from tandem.services import (
     accounts,
     billing,
+    collaboration_reminders,
     credits,
     match_learning,
     match_news,
@@ -30,14 +31,16 @@ JOBS: dict[str, Callable[[], Any]] = {
     "nightly-match-run": match_runs.start_nightly,  # every brand's matches, and the index rebuilt
     "verify-credit-ledgers": credits.verify_all,  # balance == ledger for every active account
     "settle-expired-holds": credits.settle_expired_holds,  # holds past their month are spent
-    "billing-monthly-grants": billing.grant_due_months,
+    "billing-monthly-grants": billing.grant_due_months,  # yearly plans' (and fixed terms') months
     # every 15 minutes: Stripe events we failed to process, started again for 3 days (issue 42)
-    "retry-failed-stripe-events": stripe_events.retry_failed,  # yearly plans' (and fixed terms') months
+    "retry-failed-stripe-events": stripe_events.retry_failed,
     "new-matches-digest": match_news.send_digests,  # hourly: 9:00 local for each member
     "weekly-tip": tips.send_weekly,  # Mondays: the collab idea of the week (source `tips`)
     "expire-features": pitch.expire_due,  # Pitch Area features past their term (hourly)
     # pending requests' reminders (day 3, 10), expiry with the credit back (day 14) (hourly)
     "expire-requests": expiry.run,
+    # collaborations' reminders: the start, checklist items due, results to record (daily)
+    "collaboration-reminders": collaboration_reminders.run,
     # daily before the nightly run: the learned match model from request outcomes (issue 30)
     "train-matching": match_learning.train,
     # pending requests from before the due index into it (make deploy runs it)

@@ -296,7 +296,8 @@ class LocalSite:
     def _clock(self, method: str, environ: dict[str, Any]):  # noqa: ANN202
         """GET /__local/clock: the jobs' clock ({offsetSeconds, now}); POST {"advanceSeconds": n}
         moves it ahead (or {"reset": true} back to the wall clock). Scheduled jobs run as if
-        then (infra/local/scheduler.py); there is no such route in AWS."""
+        then (infra/local/scheduler.py), and so do the collaborations' date rules (a journey
+        moves past a collaboration's end to record its results); there is no such route in AWS."""
         if self.jobs is None:
             return _json_error(404, "This server runs no scheduled jobs")
         if method == "POST":
@@ -309,6 +310,7 @@ class LocalSite:
             if advance < 0:
                 return _json_error(400, "The clock only moves ahead")
             self.jobs.offset = 0.0 if asked.get("reset") else self.jobs.offset + advance
+            _collaborations_clock(self.jobs.offset)
         elif method not in ("GET", "HEAD"):
             allow = [("Content-Type", "application/json"), ("Allow", "GET, POST")]
             return 405, allow, b'{"error": "Use GET or POST"}'
@@ -387,3 +389,11 @@ def _assets_limit() -> int:
     from infra.local import assets
 
     return assets.MAX_UPLOAD
+
+
+def _collaborations_clock(offset: float) -> None:
+    """The collaborations' rules read the jobs' clock on the local stack (the API runs in this
+    process): their one clock, tandem.services.collaborations.now_s."""
+    from tandem.services import collaborations
+
+    collaborations.now_s = (lambda: time.time() + offset) if offset else time.time

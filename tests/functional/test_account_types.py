@@ -51,6 +51,26 @@ REFUSED = [
         "Connections are not included in a feature-only account.",
     ),
     ("DELETE", "/api/connections/{other}/share", "Connections are not included in a feature-only account."),
+    *(
+        (method, f"/api/collaborations{tail}", "Collaborations are not included in a feature-only account.")
+        for method, tail in (
+            ("GET", ""),
+            ("POST", ""),
+            ("GET", "/export"),
+            ("GET", "/calendar-feed"),
+            ("POST", "/calendar-feed"),
+            ("DELETE", "/calendar-feed"),
+            ("GET", "/{collab}"),
+            ("POST", "/{collab}/accept"),
+            ("POST", "/{collab}/changes"),
+            ("POST", "/{collab}/decline"),
+            ("POST", "/{collab}/cancel"),
+            ("POST", "/{collab}/checklist"),
+            ("PUT", "/{collab}/checklist/{item}"),
+            ("POST", "/{collab}/messages"),
+            ("PUT", "/{collab}/results"),
+        )
+    ),
 ]
 
 
@@ -88,6 +108,8 @@ def _fill(path: str, mine: int, other: int, request_id: str) -> str:
         .replace("{feature}", "0" * 16)
         .replace("{request}", request_id)
         .replace("{slug}", "getting-started")
+        .replace("{collab}", "0" * 16)
+        .replace("{item}", "0" * 8)
     )
 
 

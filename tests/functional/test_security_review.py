@@ -195,6 +195,7 @@ ADMIN_ROUTES = {
     ("/api/admin/settings", "GET"),
     ("/api/admin/settings", "PUT"),
     ("/api/admin/audit", "GET"),
+    ("/api/admin/collaborations", "GET"),
     ("/api/admin/reports", "GET"),
     ("/api/admin/reports/{brandId}", "GET"),
     ("/api/admin/reports/{brandId}/action", "POST"),

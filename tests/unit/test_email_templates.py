@@ -141,6 +141,21 @@ SAMPLES: dict[str, dict] = {
         "cta_label": "See Collab Ideas",
         "cta_url": f"{SITE}/inspiration/ideas",
     },
+    "collaboration_update": {
+        "brand": "Fern Candles",
+        "other_brand": "Oat & Co",
+        "what": "wrote about",
+        "title": "A candlelit supper club & more",
+        "message": "Shall we do 40 seats?",
+        "collab_url": f"{SITE}/collaborations/0123456789abcdef",
+    },
+    "collaboration_reminder": {
+        "brand": "Fern Candles",
+        "other_brand": "Oat & Co",
+        "title": "A candlelit supper club",
+        "reminder": "it starts on 2027-03-20",
+        "collab_url": f"{SITE}/collaborations/0123456789abcdef",
+    },
 }
 
 # The main link of each message: it must be in both versions.
@@ -166,6 +181,8 @@ MAIN_LINK = {
     "subscription_refused": "billing_url",
     "refund_issued": "billing_url",
     "tip": "cta_url",
+    "collaboration_update": "collab_url",
+    "collaboration_reminder": "collab_url",
 }
 
 

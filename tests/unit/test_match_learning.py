@@ -279,3 +279,31 @@ def test_an_on_demand_run_passes_the_embedding_only_while_it_fits_step_functions
     big = {**model, "cf": {"ids": "A" * (match_learning.CF_PAYLOAD_MAX + 1)}}
     assert match_learning.payload_model(big) == {"version": training.MODEL_VERSION, "accept": [0.0]}
     assert match_learning.payload_model(None) is None
+
+
+def test_a_collaboration_that_worked_is_the_strongest_positive_label():
+    """Issue 41: 'collaborated and would partner again' outweighs any accept, more so rated 5."""
+    actions = [
+        Action(1, "acct-1", 2, "acct-2", training.ACCEPT, 100),
+        Action(3, "acct-3", 4, "acct-4", training.AGAIN, 200, weight=5.0),
+        Action(5, "acct-5", 6, "acct-6", training.AGAIN, 300, weight=1.0),
+        Action(7, "acct-7", 8, "acct-8", training.NOT_AGAIN, 400, weight=4.0),
+    ]
+    rows = training.answer_rows(actions)
+    assert rows == [
+        (2, 1, "acct-1", True, 1.0),
+        (4, 3, "acct-3", True, 2 * training.AGAIN_WEIGHT),
+        (6, 5, "acct-5", True, training.AGAIN_WEIGHT),
+        (8, 7, "acct-7", False, 1.0),
+    ]
+    assert training.AGAIN_WEIGHT > 1.0
+    edges = training.liking_edges(actions, {})
+    assert edges[(3, 4)] > edges[(1, 2)] and (7, 8) not in edges
+
+
+def test_collaboration_outcome_rows_become_actions_with_their_rating():
+    a = pack(Profile(brand_id=11, account_id="acct-a", category="food"))
+    b = pack(Profile(brand_id=12, account_id="acct-b", category="home"))
+    (action,) = match_learning.outcome_actions([(a, b, match_learning.COLLAB_AGAIN, 5_000, 4)])
+    assert (action.actor, action.target, action.kind, action.weight) == (11, 12, training.AGAIN, 4.0)
+    assert action.account == str(matching.account_hash("acct-a"))

@@ -15,6 +15,8 @@ const ROUTES = {
   '/login': LOGIN,
   '/': DASHBOARD,
   '/404': 'src/features/misc/components/NotFoundPage.tsx',
+  // its charts (Chart.js) are a lazy chunk of their own, loaded only when there are results to draw
+  '/collaborations': 'src/features/collaborations/components/CollaborationsPage.tsx',
 };
 
 const manifest = JSON.parse(readFileSync(join(DIST, '.vite/manifest.json'), 'utf8'));

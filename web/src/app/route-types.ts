@@ -50,7 +50,7 @@ export type AppRoute = PageRoute | RedirectRoute;
 
 /** An area of the account (credits info's `areas` key) a route needs, and where to go without it. */
 export interface AreaRequirement {
-  readonly area: 'matches' | 'connections' | 'declines' | 'send-requests' | 'collab-ideas' | 'video-guides' | 'requests' | 'billing';
+  readonly area: 'matches' | 'connections' | 'declines' | 'send-requests' | 'collab-ideas' | 'video-guides' | 'requests' | 'billing' | 'collaborations';
   readonly otherwise: string;
 }
 

@@ -58,6 +58,12 @@ const pages = {
   collabCalendar: () => import('@/features/collab/components/CalendarPage').then((m) => m.CalendarPage),
   memberCollabs: () =>
     import('@/features/collab/components/MemberCollabsPage').then((m) => m.MemberCollabsPage),
+  collaborations: () =>
+    import('@/features/collaborations/components/CollaborationsPage').then((m) => m.CollaborationsPage),
+  collaboration: () =>
+    import('@/features/collaborations/components/CollaborationPage').then((m) => m.CollaborationPage),
+  planCollaboration: () =>
+    import('@/features/collaborations/components/PlanCollaborationPage').then((m) => m.PlanCollaborationPage),
   notifications: () =>
     import('@/features/notifications/components/NotificationsPage').then((m) => m.NotificationsPage),
   unsubscribe: () =>
@@ -182,6 +188,15 @@ export const routes: readonly AppRoute[] = [
     privatePage('/connections/connected', 'Connections', pages.connections),
     privatePage('/connections/:userBrand', 'Connections', pages.connections),
     privatePage('/connections/:userBrand/:_id', 'Connection', pages.connection, 'Connections'),
+  ),
+
+  // Collaborations (issue 41)
+  ...inArea(
+    'collaborations',
+    '/',
+    privatePage('/collaborations', 'Collaborations', pages.collaborations),
+    privatePage('/collaborations/new', 'Plan a collaboration', pages.planCollaboration, 'Collaborations'),
+    privatePage('/collaborations/:id', 'Collaboration', pages.collaboration, 'Collaborations'),
   ),
 
   // Declines

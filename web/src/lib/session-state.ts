@@ -122,6 +122,7 @@ export interface MenuAreas {
   readonly declines?: boolean;
   readonly 'send-requests'?: boolean;
   readonly 'collab-ideas'?: boolean;
+  readonly collaborations?: boolean;
   readonly 'video-guides'?: boolean;
   readonly requests?: boolean;
   readonly billing?: boolean;

@@ -53,6 +53,7 @@ export const MEMBER_AREAS = {
   'send-requests': true,
   'collab-ideas': true,
   'video-guides': true,
+  collaborations: true,
   requests: true,
   billing: true,
 } as const;
@@ -65,6 +66,7 @@ export const FEATURE_ONLY_AREAS = {
   'send-requests': false,
   'collab-ideas': false,
   'video-guides': false,
+  collaborations: false,
   requests: false,
   billing: false,
 } as const;

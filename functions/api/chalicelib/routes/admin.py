@@ -128,6 +128,15 @@ def update_settings() -> dict:
     return admin.update_settings(user, json_body(bp.current_request))
 
 
+@route(bp, "/admin/collaborations", methods=["GET"])
+def collaboration_figures() -> dict:
+    """Collaborations by status and this month's count (issue 41)."""
+    from tandem.services import collaborations
+
+    admin_only(bp.current_request)
+    return collaborations.admin_figures()
+
+
 @route(bp, "/admin/audit", methods=["GET"])
 def audit_log() -> dict:
     from tandem.services import audit

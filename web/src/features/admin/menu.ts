@@ -7,7 +7,7 @@ export interface AdminMenuLink {
   readonly mark: string;
 }
 
-export const ADMIN_SECTIONS = ['users', 'approvals', 'reports', 'refunds', 'credits', 'issues', 'message', 'audit'] as const;
+export const ADMIN_SECTIONS = ['users', 'approvals', 'reports', 'refunds', 'credits', 'issues', 'message', 'collaborations', 'audit'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export const ADMIN_MENU: readonly AdminMenuLink[] = [
@@ -20,6 +20,7 @@ export const ADMIN_MENU: readonly AdminMenuLink[] = [
   { id: 'credits', label: 'Gift credits', to: '/admin/credits', mark: 'Gc' },
   { id: 'issues', label: 'Issue reports', to: '/admin/issues', mark: 'Is' },
   { id: 'message', label: 'Global message', to: '/admin/message', mark: 'Gm' },
+  { id: 'collaborations', label: 'Collaborations', to: '/admin/collaborations', mark: 'Co' },
   { id: 'audit', label: 'Audit log', to: '/admin/audit', mark: 'Au' },
 ];
 

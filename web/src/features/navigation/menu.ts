@@ -21,6 +21,7 @@ export interface MenuAreasInput {
   readonly declines?: boolean;
   readonly 'collab-ideas'?: boolean;
   readonly 'video-guides'?: boolean;
+  readonly collaborations?: boolean;
   readonly requests?: boolean;
   readonly billing?: boolean;
 }
@@ -88,6 +89,7 @@ export function buildMainMenu({ counts, featureOnly, areas }: MenuContext): Menu
     has('requests') &&
       link('requests', featureOnly ? 'Pitches Received' : 'Requests', 'inbox', requestsPath(counts), '/requests', counts.requests),
     has('connections') && link('connections', 'Connections', 'link', connectionsPath(counts), '/connections'),
+    has('collaborations') && link('collaborations', 'Collaborations', 'calendar', '/collaborations', '/collaborations'),
     has('declines') && link('declines', 'Declines', 'x-circle', '/declines', '/declines'),
     has('collab-ideas') && link('inspiration', 'Collab Ideas', 'bulb', '/inspiration', '/inspiration'),
     has('video-guides') && { kind: 'action', id: 'videoGuides', label: 'Video Guides', icon: 'play' },

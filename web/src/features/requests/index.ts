@@ -13,6 +13,7 @@ export {
   type RequestStatus,
 } from './api/requests';
 export { requestKeys } from './api/keys';
+export { connectionListQuery, type Connection } from './api/connections';
 export { BrandIdentity } from './components/BrandIdentity';
 export { ContactDetailsList } from './components/ContactDetailsList';
 export { CountedTextArea } from './components/CountedTextArea';

@@ -19,6 +19,7 @@ SEND_REQUESTS = "send-requests"  # sending a connection request, cancelling a se
 PITCHING = "pitching"  # pitching to a feature (1 credit; the credits info's canPitch)
 COLLAB_IDEAS = "collab-ideas"
 VIDEO_GUIDES = "video-guides"
+COLLABORATIONS = "collaborations"  # planning and running collaborations with connections
 
 AREAS: dict[str, str] = {  # area -> what the member reads in the refusal
     MATCHES: "Matches",
@@ -28,12 +29,13 @@ AREAS: dict[str, str] = {  # area -> what the member reads in the refusal
     PITCHING: "Pitching to a feature",
     COLLAB_IDEAS: "Collab Ideas",
     VIDEO_GUIDES: "Video Guides",
+    COLLABORATIONS: "Collaborations",
 }
 
 FEATURE_ONLY = "feature"
 EXCLUDED: dict[str, frozenset[str]] = {
     FEATURE_ONLY: frozenset(
-        {MATCHES, CONNECTIONS, DECLINES, SEND_REQUESTS, PITCHING, COLLAB_IDEAS, VIDEO_GUIDES}
+        {MATCHES, CONNECTIONS, DECLINES, SEND_REQUESTS, PITCHING, COLLAB_IDEAS, VIDEO_GUIDES, COLLABORATIONS}
     ),
 }
 

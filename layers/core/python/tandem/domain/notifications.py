@@ -112,6 +112,7 @@ _RULES = (
     ("feature_status",    DAY,       "feature",  (EMAIL,), (),       (EMAIL,)),  # feature terms
     ("billing_account",   DAY,       "billing",  (EMAIL,), (SLACK,), (EMAIL,)),  # no team channel
     ("tips",              12 * HOUR, "tips",     (EMAIL,), (SLACK,), ()),
+    ("collaborations",    2 * DAY,   "collab",   (EMAIL,), (),       ()),
 )
 # fmt: on
 
@@ -157,6 +158,13 @@ _TEXTS = {
         "Payments, subscription changes, refunds and account notices.",
         "Receipts, subscription approval or refusal, refunds and important notices about your "
         "account. These emails are required.",
+    ),
+    "collaborations": (
+        "Collaborations",
+        "A connection plans, changes or messages about a collaboration with you.",
+        "When a brand you are connected with proposes a collaboration, changes, accepts, declines "
+        "or cancels one, ticks its checklist, writes in its thread or records results; and "
+        "reminders before the start, before checklist items are due and to record results.",
     ),
     "tips": (
         "Tips",

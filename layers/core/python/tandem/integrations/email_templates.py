@@ -76,6 +76,8 @@ MESSAGES: dict[str, Message] = {
     "subscription_refused": Message("billing_account", _REQUIRED_WHY),
     "refund_issued": Message("billing_account", _REQUIRED_WHY),
     "tip": Message("tips", _source_why("tips")),
+    "collaboration_update": Message("collaborations", _source_why("collaborations")),
+    "collaboration_reminder": Message("collaborations", _source_why("collaborations")),
 }
 
 

@@ -185,6 +185,29 @@ def _days(now: int, count: int) -> list[str]:
 
 
 _ANSWER_KIND = {rules.ACCEPTED: "accept", rules.DECLINED: "decline", rules.EXPIRED: "expiry"}
+# A collaboration's outcome row (issue 41): `sender` is the brand that recorded its results,
+# `recipient` its partner, `percent` the rating (1-5); no send is learned from it.
+COLLAB_AGAIN, COLLAB_NOT_AGAIN = "partner-again", "not-again"
+_COLLAB_KINDS = (COLLAB_AGAIN, COLLAB_NOT_AGAIN)
+
+
+def record_collaboration(
+    recorder: Brand, partner: Brand, collab_id: str, again: bool, rating: int, at_ms: int
+) -> None:
+    """Keep one side's collaboration outcome as a learning record: the pair's packed records now,
+    would it partner again and the rating, in the outcomes' month partition (12 months learned
+    from). Keyed by the collaboration and the side, so a changed answer replaces the first."""
+    records = pair_records(recorder, partner)
+    MatchOutcome(
+        *MatchOutcome.key(at_ms, f"collab-{collab_id}-{int(recorder.brand_id)}"),
+        request_id=f"collab-{collab_id}",
+        outcome=COLLAB_AGAIN if again else COLLAB_NOT_AGAIN,
+        sender=records["from_record"],
+        recipient=records["to_record"],
+        at=at_ms,
+        ttl=at_ms // 1000 + KEEP_DAYS * 86400,
+        percent=int(rating),
+    ).save()
 
 
 def outcome_actions(rows: list[tuple[bytes, bytes, str, int]]) -> list[Any]:
@@ -195,7 +218,15 @@ def outcome_actions(rows: list[tuple[bytes, bytes, str, int]]) -> list[Any]:
     from tandem.domain.matching import RECORD_FORMAT, training
 
     out = []
-    for sender, recipient, outcome, at_ms in rows:
+    for sender, recipient, outcome, at_ms, *rating in rows:
+        if outcome in _COLLAB_KINDS and len(sender) == RECORD_SIZE and len(recipient) == RECORD_SIZE:
+            a_id, a_acct = struct.unpack(RECORD_FORMAT, sender)[:2]
+            b_id, b_acct = struct.unpack(RECORD_FORMAT, recipient)[:2]
+            weight = float(rating[0]) if rating and rating[0] is not None else 1.0
+            out.append(
+                training.Action(a_id, str(a_acct), b_id, str(b_acct), outcome, int(at_ms) // 1000, weight)
+            )
+            continue
         kind = _ANSWER_KIND.get(outcome)
         if kind is None or len(sender) != RECORD_SIZE or len(recipient) != RECORD_SIZE:
             continue
@@ -260,7 +291,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         if a.kind != training.SEND  # a send is read from its outcome row (with the answer)
     ]
     actions += outcome_actions(
-        [(bytes(o.sender), bytes(o.recipient), o.outcome, int(o.at)) for o in outcomes]
+        [(bytes(o.sender), bytes(o.recipient), o.outcome, int(o.at), o.percent) for o in outcomes]
     )
     for o in outcomes:  # a brand gone from the index: its record as it was at send
         for blob in (bytes(o.sender), bytes(o.recipient)):

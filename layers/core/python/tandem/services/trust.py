@@ -94,8 +94,16 @@ def block(brand: Brand, other_id: int, body: dict[str, Any] | None = None) -> di
     news.remove(mine, news.MATCHES, [other_id])  # counts leak nothing: neither is new any more
     news.remove(other_id, news.MATCHES, [mine])
     _cancel_pending_between(mine, other_id)
+    _end_collaborations(mine, other_id)
     _record_block(brand, other)
     return {"blocked": True}
+
+
+def _end_collaborations(mine: int, other_id: int) -> None:
+    """What the two planned together and is not live yet ends (silently for the blocker)."""
+    from tandem.services import collaborations
+
+    collaborations.end_unavailable(mine, other_id)
 
 
 def _record_block(brand: Brand, other: Brand) -> None:

@@ -222,6 +222,14 @@ def _cancel_pending(brand_id: int) -> int:
     return cancelled
 
 
+def _end_collaborations(brand_id: int) -> int:
+    """Every collaboration of the brand that is not live yet ends (its partners read that the
+    brand is no longer available)."""
+    from tandem.services import collaborations
+
+    return collaborations.end_unavailable(brand_id)
+
+
 def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
     """POST admin/reports/{brandId}/action {action, text}."""
     from tandem.services import match_index
@@ -258,6 +266,7 @@ def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
         set_suspended(brand_id, True)
         _mail_suspended(brand, text)
         details["cancelledRequests"] = _cancel_pending(brand_id)
+        details["endedCollaborations"] = _end_collaborations(brand_id)
         try:
             match_index.remove(brand_id)
         except Exception:  # noqa: BLE001 (the nightly rebuild skips it too)

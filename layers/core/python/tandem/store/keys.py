@@ -385,3 +385,56 @@ def shown_pk(day: str) -> str:
 def acts_pk(day: str) -> str:
     """pk of the members' actions on cards of `day` (YYYYMMDD, UTC)."""
     return f"ACTS#{day}"
+
+
+# Collaborations (store/collaborations.py, issue 41): one partition per collaboration holds a copy
+# of the collaboration for each of its two brands (SIDE#<brand>: each copy is on that brand's
+# index, so a brand's list is one Query) and its thread (MSG#<ms>#<id>); the screen of one
+# collaboration is one Query of the partition.
+COLLAB_PREFIX = "COLLAB#"
+COLLAB_SIDE_PREFIX = "SIDE#"
+COLLAB_MESSAGE_PREFIX = "MSG#"
+
+
+def collab_pk(collab_id: str) -> str:
+    return f"{COLLAB_PREFIX}{collab_id}"
+
+
+def collab_side_sk(brand_id: int) -> str:
+    return f"{COLLAB_SIDE_PREFIX}{padded(brand_id)}"
+
+
+def collab_message_sk(at_ms: int, message_id: str) -> str:
+    return f"{COLLAB_MESSAGE_PREFIX}{str(int(at_ms)).zfill(TIME_WIDTH)}#{message_id}"
+
+
+def brand_collabs_gsi(brand_id: int) -> str:
+    """gsi1pk of a brand's collaborations (gsi1sk: when each was proposed, then its id)."""
+    return f"BRAND-COLLABS#{brand_id}"
+
+
+def brand_collabs_sk(created_ms: int, collab_id: str) -> str:
+    return f"{str(int(created_ms)).zfill(TIME_WIDTH)}#{collab_id}"
+
+
+# gsi2pk of the agreed collaborations whose reminders are still to come (sparse, on the proposer's
+# copy only; gsi2sk: <end date>#<id>), the collaboration-reminders job's one Query.
+COLLABS_WATCHED = "COLLAB-WATCH"
+COLLAB_STATS_SK = "COLLABSTATS"  # pk=SITE: how many collaborations are in each status, proposed each month
+
+
+def collab_watch_sk(end_day: str, collab_id: str) -> str:
+    return f"{end_day}#{collab_id}"
+
+
+def collab_reminded_sk(key: str) -> str:
+    """A collaboration's reminder, claimed once (store/collaborations.py CollabReminder)."""
+    return f"REMINDED#{key}"
+
+
+COLLAB_FEED_SK = "CALFEED"  # pk=BRAND#<id>: the brand's calendar feed (the hash of its secret)
+
+
+def collab_feed_pk(secret_hash: str) -> str:
+    """Which brand a calendar feed's secret opens (pk=CALFEED#<sha256 of the secret>, sk=META)."""
+    return f"CALFEED#{secret_hash}"

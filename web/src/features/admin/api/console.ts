@@ -190,3 +190,18 @@ export const adminActions = {
     api.post<{ credits: { available: number; total: number } }>('admin/credits/grant', input),
   saveSettings: (change: Partial<SiteSettings>) => api.put<SiteSettings>('admin/settings', change),
 };
+
+/** GET admin/collaborations: how many are in each stored status, and how many were proposed each month. */
+export interface CollaborationFigures {
+  readonly byStatus: Readonly<Record<string, number>>;
+  readonly thisMonth: number;
+  readonly byMonth: readonly { readonly month: string; readonly proposed: number }[];
+}
+
+export function useCollaborationFigures() {
+  const brand = useSelectedBrand();
+  return useQuery({
+    queryKey: adminKeys.collaborations(brand),
+    queryFn: () => api.get<CollaborationFigures>('admin/collaborations'),
+  });
+}

@@ -8,6 +8,7 @@ export const adminKeys = {
   issues: (brand: string) => ['admin', brand, 'issues'] as const,
   settings: (brand: string) => ['admin', brand, 'settings'] as const,
   audit: (brand: string) => ['admin', brand, 'audit'] as const,
+  collaborations: (brand: string) => ['admin', brand, 'collaborations'] as const,
   reports: (brand: string, status: string) => ['admin', brand, 'reports', status] as const,
   reportedBrand: (brand: string, brandId: number) => ['admin', brand, 'reported-brand', brandId] as const,
 };

@@ -67,6 +67,7 @@ describe('Admin console', () => {
       'GcGift credits',
       'IsIssue reports',
       'GmGlobal message',
+      'CoCollaborations',
       'AuAudit log',
     ]);
   });
@@ -369,5 +370,23 @@ describe('Admin console', () => {
     expect(row.getByRole('link', { name: 'Mia Member (mia@oat.co)' })).toHaveAttribute('href', '/admin/users?q=mia%40oat.co');
     expect(row.getByText('£49 refunded · Plan cancelled')).toBeInTheDocument();
     expect(row.queryByText(/cbb5f777|in_CtBUN/)).not.toBeInTheDocument();
+  });
+});
+
+describe('Admin collaborations', () => {
+  it('shows collaborations by state and this month’s count', async () => {
+    signIn({ ...TEST_SESSION, sessionInfo: { access: 'admin' } });
+    mockApi({
+      ...shellRoutes(),
+      'GET admin/collaborations': {
+        byStatus: { proposed: 4, agreed: 2, 'results-in': 1, declined: 1, cancelled: 0 },
+        thisMonth: 3,
+        byMonth: [{ month: '202703', proposed: 3 }],
+      },
+    });
+    renderRoute('/admin/collaborations');
+    expect(await screen.findByText('proposed this month.', { exact: false })).toHaveTextContent('3 proposed this month.');
+    expect(screen.getByLabelText('Collaborations by state')).toHaveTextContent('Proposed (waiting for an answer)4');
+    expect(screen.getByRole('rowheader', { name: '2027-03' })).toBeInTheDocument();
   });
 });

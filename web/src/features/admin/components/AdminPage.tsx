@@ -4,6 +4,7 @@ import { useSession } from '@/lib/session';
 import { ADMIN_MENU, isAdminSection, type AdminSection } from '../menu';
 import { ApprovalsSection } from './ApprovalsSection';
 import { AuditSection } from './AuditSection';
+import { CollaborationsSection } from './CollaborationsSection';
 import { CreditsSection } from './CreditsSection';
 import { IssuesSection } from './IssuesSection';
 import { MessageSection } from './MessageSection';
@@ -19,6 +20,7 @@ const SECTIONS: Readonly<Record<AdminSection, () => React.JSX.Element>> = {
   credits: CreditsSection,
   issues: IssuesSection,
   message: MessageSection,
+  collaborations: CollaborationsSection,
   audit: AuditSection,
 };
 

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { CalendarCollaborations } from '@/features/collaborations';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { LoadFailed } from '@/components/ui/ListStates';
@@ -68,6 +69,7 @@ export function CalendarPage() {
         </p>
       </header>
       <ListTabs label="Collab Ideas sections" tabs={INSPIRATION_TABS} current="calendar" />
+      <CalendarCollaborations />
       <form
         className="collab-filters"
         aria-label="Calendar options"

@@ -85,6 +85,11 @@ export function IdeaPopup({ idea, labels, onClose }: IdeaPopupProps) {
             </Button>
           </div>
           <p className="muted">Fill in the [brackets] before you send it.</p>
+          <p>
+            <Link className="button button--primary" to={`/collaborations/new?idea=${encodeURIComponent(idea.slug)}`}>
+              Plan this with a connection
+            </Link>
+          </p>
           <pre className="idea-detail__template-text" tabIndex={0} aria-label="Template text">
             {idea.template_info}
           </pre>

@@ -27,6 +27,11 @@ export function ConnectionDetailPage() {
       ) : connection.data ? (
         <>
           <ConnectionCard connection={connection.data} />
+          <p>
+            <Link className="button button--primary" to={`/collaborations/new?with=${encodeURIComponent(otherBrandId)}`}>
+              Plan a collaboration
+            </Link>
+          </p>
           {route.status === 'ready' && (
             <ShareCollabPanel brand={route.brand} otherBrandId={otherBrandId} otherName={connection.data.brand.name} />
           )}

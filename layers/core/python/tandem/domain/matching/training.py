@@ -36,7 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 OPEN, SAVE, DISMISS, SEND, BLOCK = "open", "save", "dismiss", "send", "block"
 ACCEPT, DECLINE, EXPIRY = "accept", "decline", "expiry"
-ACTIONS = (OPEN, SAVE, DISMISS, SEND, BLOCK, ACCEPT, DECLINE, EXPIRY)
+# After a collaboration ended (issue 41): the actor worked with the target and would (or would
+# not) partner again, with its 1-5 rating in the action's `weight`.
+AGAIN, NOT_AGAIN = "partner-again", "not-again"
+ACTIONS = (OPEN, SAVE, DISMISS, SEND, BLOCK, ACCEPT, DECLINE, EXPIRY, AGAIN, NOT_AGAIN)
 SURFACES = ("matches", "search", "brand")
 MODEL_VERSION = 2
 
@@ -64,6 +67,7 @@ class Action:
     target_account: str
     kind: str
     at: int
+    weight: float = 1.0  # a collaboration outcome's rating (1-5); 1 for every other action
 
 
 # ---------------------------------------------------------------- features
@@ -203,7 +207,7 @@ def capped_weights(deciders: list[str], base: np.ndarray, group_of: Mapping[str,
 
 CF_DIMS = 8  # taste dimensions learned from who sends to, saves and accepts whom
 # actor likes target (an accept: the recipient likes the sender)
-CF_EDGE = {SEND: 1.0, SAVE: 0.5, ACCEPT: 1.0}
+CF_EDGE = {SEND: 1.0, SAVE: 0.5, ACCEPT: 1.0, AGAIN: 2.0}  # a collaboration that worked: the strongest
 CF_MIN_EDGES = 200  # fewer liking edges than this: no collaborative signal
 CF_MAX_BRANDS = 12_000  # brands the stored embedding keeps (20 bytes each, base64: 320 KB)
 
@@ -348,6 +352,13 @@ def unpack_embedding(stored: Mapping[str, Any]) -> dict[str, Any]:
 L2 = 3.0
 MAX_IPW = 10.0  # an exploration slot's row weighs at most this (1 / propensity, clipped)
 EXPIRY_WEIGHT = 0.5  # an expired request: a no, weighing less than an answer (the recipient never looked)
+# A collaboration outcome (issue 41) weighs more than any answer: they worked together and said
+# how it went. "Would partner again" is the strongest positive label, more so the better rated.
+AGAIN_WEIGHT = 2.0  # at rating 1; up to 2 x AGAIN_WEIGHT at 5
+
+
+def again_weight(rating: float) -> float:
+    return AGAIN_WEIGHT * (1.0 + (min(max(rating, 1.0), 5.0) - 1.0) / 4.0)
 
 
 def _rows(
@@ -396,6 +407,10 @@ def answer_rows(actions: Iterable[Action]) -> list[tuple]:
             out.append((a.target, a.actor, a.account, a.kind == ACCEPT, 1.0))
         elif a.kind == EXPIRY:
             out.append((a.target, a.actor, a.account, False, EXPIRY_WEIGHT))
+        elif a.kind == AGAIN:  # the actor would accept the target again, whoever asks
+            out.append((a.target, a.actor, a.account, True, again_weight(a.weight)))
+        elif a.kind == NOT_AGAIN:
+            out.append((a.target, a.actor, a.account, False, 1.0))
     return out
 
 

@@ -446,3 +446,41 @@ def test_a_private_calendar_feed_lists_the_collaborations_until_revoked(api, pai
     call(api, a, "DELETE", "/calendar-feed")
     assert api.gateway.handle("GET", new_path, {}, b"", "127.0.0.1").status == 404
     assert api.gateway.handle("GET", "/api/calendar/" + "x" * 43 + ".ics", {}, b"", "127.0.0.1").status == 404
+
+
+FUZZ_BODIES = [
+    None,
+    [],
+    "text",
+    {"version": "1"},
+    {"version": True, "reason": 5, "text": None, "done": "yes"},
+    {"text": ["a"], "owner": {}, "due": 20270101},
+    {"start": None, "end": [], "title": 7, "format": None, "otherBrandId": "²"},
+    {"reach": -5, "revenue": {"a": 1}, "currency": 3, "again": "true", "rating": 2.5},
+    {"revenue": float("1e308"), "clicks": "9" * 40, "again": True, "rating": 5},
+    {"text": "\ud83d" * 3, "reason": "x" * 100_000},
+]
+
+
+def test_no_collaboration_route_answers_a_server_error_to_bad_input(api, pair, now):
+    """The route fuzz: every route, each malformed body, a bad id, as a party and as a stranger."""
+    import json
+
+    a, b = pair
+    made = propose(api, now, a, b)
+    stranger = Brand("kiln@example.com", "Kiln Studio")
+    item = made["checklist"][0]["id"]
+    routes = [(m, p.replace("{id}", made["id"]).replace("{item}", item)) for m, p, _ in ROUTES]
+    routes += [("POST", ""), ("GET", ""), ("GET", "/export"), ("POST", "/calendar-feed"), ("GET", "/%00")]
+    routes += [("GET", f"/{made['id']}/../../x"), ("PUT", f"/{made['id']}/checklist/{'z' * 500}")]
+    for who in (a, b, stranger):
+        for method, path in routes:
+            for body in FUZZ_BODIES:
+                raw = json.dumps(body).encode() if body is not None else b"{not json"
+                headers = {k.lower(): v for k, v in who.headers.items()} | {
+                    "content-type": "application/json"
+                }
+                response = api.gateway.handle(method, f"/api/collaborations{path}", headers, raw, "127.0.0.1")
+                assert response.status < 500, (method, path, body, response.body[:200])
+    for raw in ("x" * 43 + ".ics", "%2e%2e", "a" * 1000):
+        assert api.gateway.handle("GET", f"/api/calendar/{raw}", {}, b"", "127.0.0.1").status == 404

@@ -170,6 +170,13 @@ def test_two_brands_plan_change_agree_run_and_record_a_collaboration(api, pair, 
     month = datetime.fromtimestamp(clock.start(), UTC).strftime("%Y%m")
     learned = {o.request_id + o.outcome: int(o.percent) for o in MatchOutcome.of_month(month)}
     assert learned == {f"collab-{made['id']}partner-again": 5, f"collab-{made['id']}not-again": 3}
+    from tandem.services.match_index import to_profile
+    from tandem.store.models import Brand as BrandItem
+
+    # a format that worked counts as one the brand offers (a's profile lists none; b would not repeat)
+    a_now, b_now = BrandItem.find(a.id, consistent=True), BrandItem.find(b.id, consistent=True)
+    assert a_now.proven_kinds == {"events"} and not b_now.proven_kinds
+    assert "events" in to_profile(a_now).collab_kinds and "events" not in to_profile(b_now).collab_kinds
 
     status, listed = call(api, a, "GET", "")
     assert status == 200

@@ -83,6 +83,8 @@ const PRIVATE_ROUTES = [
   '/matches/search?q=tea',
   '/pitch',
   '/pitch/new',
+  '/collaborations',
+  '/collaborations/new',
   '/maintenance',
   '/404',
 ];

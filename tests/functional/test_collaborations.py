@@ -170,6 +170,13 @@ def test_two_brands_plan_change_agree_run_and_record_a_collaboration(api, pair, 
     month = datetime.fromtimestamp(clock.start(), UTC).strftime("%Y%m")
     learned = {o.request_id + o.outcome: int(o.percent) for o in MatchOutcome.of_month(month)}
     assert learned == {f"collab-{made['id']}partner-again": 5, f"collab-{made['id']}not-again": 3}
+    from tandem.services.match_index import to_profile
+    from tandem.store.models import Brand as BrandItem
+
+    # a format that worked counts as one the brand offers (a's profile lists none; b would not repeat)
+    a_now, b_now = BrandItem.find(a.id, consistent=True), BrandItem.find(b.id, consistent=True)
+    assert a_now.proven_kinds == {"events"} and not b_now.proven_kinds
+    assert "events" in to_profile(a_now).collab_kinds and "events" not in to_profile(b_now).collab_kinds
 
     status, listed = call(api, a, "GET", "")
     assert status == 200
@@ -446,3 +453,41 @@ def test_a_private_calendar_feed_lists_the_collaborations_until_revoked(api, pai
     call(api, a, "DELETE", "/calendar-feed")
     assert api.gateway.handle("GET", new_path, {}, b"", "127.0.0.1").status == 404
     assert api.gateway.handle("GET", "/api/calendar/" + "x" * 43 + ".ics", {}, b"", "127.0.0.1").status == 404
+
+
+FUZZ_BODIES = [
+    None,
+    [],
+    "text",
+    {"version": "1"},
+    {"version": True, "reason": 5, "text": None, "done": "yes"},
+    {"text": ["a"], "owner": {}, "due": 20270101},
+    {"start": None, "end": [], "title": 7, "format": None, "otherBrandId": "²"},
+    {"reach": -5, "revenue": {"a": 1}, "currency": 3, "again": "true", "rating": 2.5},
+    {"revenue": float("1e308"), "clicks": "9" * 40, "again": True, "rating": 5},
+    {"text": "\ud83d" * 3, "reason": "x" * 100_000},
+]
+
+
+def test_no_collaboration_route_answers_a_server_error_to_bad_input(api, pair, now):
+    """The route fuzz: every route, each malformed body, a bad id, as a party and as a stranger."""
+    import json
+
+    a, b = pair
+    made = propose(api, now, a, b)
+    stranger = Brand("kiln@example.com", "Kiln Studio")
+    item = made["checklist"][0]["id"]
+    routes = [(m, p.replace("{id}", made["id"]).replace("{item}", item)) for m, p, _ in ROUTES]
+    routes += [("POST", ""), ("GET", ""), ("GET", "/export"), ("POST", "/calendar-feed"), ("GET", "/%00")]
+    routes += [("GET", f"/{made['id']}/../../x"), ("PUT", f"/{made['id']}/checklist/{'z' * 500}")]
+    for who in (a, b, stranger):
+        for method, path in routes:
+            for body in FUZZ_BODIES:
+                raw = json.dumps(body).encode() if body is not None else b"{not json"
+                headers = {k.lower(): v for k, v in who.headers.items()} | {
+                    "content-type": "application/json"
+                }
+                response = api.gateway.handle(method, f"/api/collaborations{path}", headers, raw, "127.0.0.1")
+                assert response.status < 500, (method, path, body, response.body[:200])
+    for raw in ("x" * 43 + ".ics", "%2e%2e", "a" * 1000):
+        assert api.gateway.handle("GET", f"/api/calendar/{raw}", {}, b"", "127.0.0.1").status == 404

@@ -784,10 +784,19 @@ def record_results(viewer: Viewer, collab_id: str, body: Any, offset: str | None
 
 def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None:
     """The outcome joins matching's learning records (tandem.services.match_learning): would the
-    brand partner again, and how it went; a record that cannot be kept never fails the caller."""
+    brand partner again, and how it went. A format that worked (it would partner again) becomes
+    one the brand is matched on (Brand.proven_kinds, its match record refreshed). A record that
+    cannot be kept never fails the caller."""
     from tandem.observability import logger
-    from tandem.services import match_learning
+    from tandem.services import match_index, match_learning
 
+    try:
+        if results.get("again") and copy.format in rules.FORMATS and viewer.brand is not None:
+            brand = viewer.brand
+            brand.update(actions=[Brand.proven_kinds.add({copy.format})])
+            match_index.refresh(brand)
+    except Exception:  # noqa: BLE001
+        logger.exception("Could not keep a format that worked for matching")
     try:
         partner = Brand.find(int(copy.other_id))
         if partner is not None and viewer.brand is not None:

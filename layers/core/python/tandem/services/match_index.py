@@ -58,7 +58,8 @@ def to_profile(brand: Brand) -> Profile:
         niche=brand.niche or "",
         price_tier=brand.price_tier or "",
         values=frozenset(brand.values or ()),
-        collab_kinds=frozenset(brand.collab_kinds or ()),
+        # a format that worked for the brand (a collaboration it would repeat) counts as one it offers
+        collab_kinds=frozenset(brand.collab_kinds or ()) | frozenset(brand.proven_kinds or ()),
         countries=frozenset((audience.countries or ()) if audience else ()),
         age_bands=frozenset((audience.age_bands or ()) if audience else ()),
         genders=frozenset((audience.genders or ()) if audience else ()),

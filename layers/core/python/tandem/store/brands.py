@@ -62,6 +62,9 @@ class Brand(TandemModel):
     price_tier = UnicodeAttribute(default="")  # PRICE_TIERS, optional
     values = UnicodeSetAttribute(null=True)
     collab_kinds = UnicodeSetAttribute(null=True)
+    # Formats the brand ran a collaboration in and would partner again after (issue 41): matching
+    # scores them as kinds the brand offers, whatever its profile lists.
+    proven_kinds = UnicodeSetAttribute(null=True)
     audience = Audience(null=True)
     hide_name = BooleanAttribute(default=False)
     # Suspended by the team (issue 27): hidden everywhere, sends nothing, out of the match index.

@@ -154,7 +154,7 @@ bench: deps test-deps build-web  ## BENCH lines: cold start, DynamoDB calls per 
 	$(PY) tests/bench/matching_heldout.py
 	$(PY) tests/bench/platform_sim.py --world tests.bench.worlds.interests:factory --world tests.bench.worlds.geo_size:factory --noise 0 --noise 0.2 --noise 0.4
 	$(PY) tests/bench/local_stack.py
-	$(PY) tests/bench/day_replay.py  # a day of members on the local stack (Locust), then the nightly jobs: about 30 min
+	$(PY) tests/bench/day_replay.py  # a day of members on the local stack (Locust), then the nightly jobs: about 40 min here
 	$(PY) tests/bench/auth_timing.py
 	$(PY) tests/bench/stripe_webhook.py
 	$(PY) tests/bench/timed.py billing_proof_s -- $(PY) tests/bench/billing_events.py

@@ -11,7 +11,7 @@ handler's mean time; a month is 30 such days), tests/bench/cost_figures.py (stat
 and Lambda calls per match run and per Stripe event, emails per request) and, shown beside them,
 tests/bench/screens.py and connection_requests.py (DynamoDB calls per screen and per request).
 Memory sizes and the alarm and metric counts come from template.yaml and
-tandem.observability.METRICS. The day replay takes about half an hour: `--figures` with its BENCH
+tandem.observability.METRICS. The day replay takes about 40 minutes here: `--figures` with its BENCH
 lines saved from `make bench` is quicker.
 """
 

@@ -102,9 +102,10 @@ def invocation(function: str) -> Iterator[None]:
                 row[2] += (time.perf_counter() - start) * 1000
 
 
-def report(top: int = 25) -> dict[str, Any]:
+def report(top: int = 25, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
     """Everything recorded since the last reset: every partition's busiest second ("peaks":
-    {key: [write units that second, the second, write units in all]}), the `top` hottest."""
+    {key: [write units that second, the second, write units in all]}), the `top` hottest, the
+    writes made in scopes whose label contains one of `leave_out` left out of both."""
     if METER is None:
         return {"installed": False}
     with _lock:
@@ -112,7 +113,11 @@ def report(top: int = 25) -> dict[str, Any]:
         invocations = {k: {"count": v[0], "cpu_ms": v[1], "wall_ms": v[2]} for k, v in _invocations.items()}
     peak: dict[str, tuple[float, int]] = {}
     total: dict[str, float] = {}
-    for (partition, second), units in list(METER.writes.items()):
+    per_second: dict[tuple[str, int], float] = {}
+    for (label, partition, second), units in list(METER.writes.items()):
+        if not any(part in label for part in leave_out):  # e.g. the scheduled jobs' writes
+            per_second[(partition, second)] = per_second.get((partition, second), 0.0) + units
+    for (partition, second), units in per_second.items():
         total[partition] = total.get(partition, 0.0) + units
         if units > peak.get(partition, (0.0, 0))[0]:
             peak[partition] = (units, second)

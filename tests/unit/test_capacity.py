@@ -133,7 +133,7 @@ def test_the_meter_counts_per_scope_and_per_partition_second():
     assert (usage.calls, usage.wcu) == (2, 2)
     assert meter.totals["PUT /api/x"]["wcu"] == 2
     assert meter.totals["other"]["calls"] == 1
-    assert meter.writes == {("ACTS#1", 100): 3.0}
+    assert meter.writes == {("PUT /api/x", "ACTS#1", 100): 2.0, ("other", "ACTS#1", 100): 1.0}
     assert meter.unmetered == 0
 
 

@@ -271,7 +271,7 @@ class Usage:
 class Meter:
     """Counts every DynamoDB call of the process with its capacity units: per scope (the
     innermost `scope()` open on the calling thread, else the label "other"), in totals per
-    label, and every partition key written, with its units, by wall-clock second."""
+    label, and every partition key written, with its units, by label and wall-clock second."""
 
     def __init__(self, lookup: Lookup | None = None, clock: Callable[[], float] = time.time) -> None:
         self.lookup = lookup
@@ -280,7 +280,9 @@ class Meter:
         self._local = threading.local()
         self.totals: dict[str, dict[str, float]] = {}
         self.operations: dict[str, int] = {}
-        self.writes: dict[tuple[str, int], float] = {}  # (partition key, second) -> write units
+        # (scope label, partition key, second) -> write units: a caller can leave out writes of
+        # work that does not follow the clock it studies (the replay: scheduled jobs)
+        self.writes: dict[tuple[str, str, int], float] = {}
         self.unmetered = 0  # calls whose cost could not be worked out (the replay fails on any)
 
     def reset(self) -> None:
@@ -346,7 +348,8 @@ class Meter:
             total["wcu"] += cost.wcu
             self.operations[model.name] = self.operations.get(model.name, 0) + 1
             for partition, units in cost.writes:
-                self.writes[(partition, second)] = self.writes.get((partition, second), 0.0) + units
+                slot = (label, partition, second)
+                self.writes[slot] = self.writes.get(slot, 0.0) + units
         if stack:
             usage = stack[-1]
             usage.calls += 1

@@ -18,7 +18,7 @@ def _outcomes() -> list:
 
     return [
         o
-        for month in match_learning._months(int(time.time()) + 30 * DAY, 2)
+        for month in match_learning._months(int(time.time()) + 30 * DAY, 3)  # now is at most 2 months back
         for o in MatchOutcome.of_month(month)
     ]
 

@@ -558,7 +558,7 @@ def test_unpaid_renewals_end_the_plan_after_the_last_retry(
     _, session = subscribe(catalogue)
     sub_id = session.subscription.id
     fake.fail_next_charge("card_declined", count=4)
-    fake.advance_clock(days=31 + 3 + 5 + 7)
+    to_period_end(fake, sub_id, past=(3 + 5 + 7) * DAY + 3600)  # the renewal, then its 3 retries
     sub = stripe.Subscription.retrieve(sub_id)
     assert sub.status == "canceled" and sub.cancellation_details.reason == "payment_failed"
     assert stripe.Invoice.list(subscription=sub_id, status="open").data[0].attempt_count == 4

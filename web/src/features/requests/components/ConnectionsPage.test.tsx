@@ -4,6 +4,7 @@ import { BEAN, FERN } from '../test-fixtures';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
+import { pinToday } from '@/testing/clock';
 
 const connection = (overrides = {}) => ({
   id: 'r1',
@@ -15,6 +16,8 @@ const connection = (overrides = {}) => ({
 });
 
 describe('ConnectionsPage', () => {
+  pinToday();
+
   it.each(['/connections', '/connections/connected'])('%s lists connected brands with their contact details', async (path) => {
     signIn();
     mockApi({ ...shellRoutes(), 'GET connections': { items: [connection({ isNew: true }), connection({ id: 'r2', brand: BEAN, contact: null })], nextCursor: null } });

@@ -5,6 +5,7 @@ import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import type { CollabShare } from '../api/share';
+import { pinToday } from '@/testing/clock';
 
 const CONNECTION = { id: 'r1', brand: FERN, contact: null, connectedAt: '2026-11-03T10:00:00Z', isNew: false };
 const SUMMARY = 'A winter bundle of our oat drink and their candles, sold on both shops.';
@@ -42,6 +43,8 @@ function open(share: CollabShare, routes: Record<string, MockAnswer> = {}) {
 const panel = async () => within(await screen.findByRole('region', { name: 'Member collabs' }));
 
 describe('ShareCollabPanel (on a connection)', () => {
+  pinToday();
+
   it('proposes sharing with a checked summary and the idea, then waits for the other brand', async () => {
     const { user, api } = open(
       { state: 'none' },

@@ -6,6 +6,7 @@ import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { formatOrdinalDate } from '@/lib/format';
 import { creditsOf, productsBody, productsWithTrial, type AccountType } from '../test-fixtures';
+import { pinToday } from '@/testing/clock';
 
 vi.mock('@/lib/leave-app', () => ({ leaveApp: vi.fn() }));
 
@@ -27,6 +28,8 @@ beforeEach(() => {
 });
 
 describe('Subscriptions screen', () => {
+  pinToday();
+
   it('shows a member without a plan the plans, with prices, credits and Buy now to checkout', async () => {
     openBilling({ ...creditsOf('none'), trialOffered: false });
     expect(await screen.findByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument();

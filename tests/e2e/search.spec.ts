@@ -29,6 +29,7 @@ test('demo@ finds a brand despite a typo, narrows, pages, opens a result and com
 
   // Narrow by category: more than a page of outdoors brands; the next page comes below.
   await search(page, '');
+  await expect(page).toHaveURL(/\/matches\/search$/); // the words are gone before the category is chosen
   await page.getByRole('combobox', { name: 'Category' }).selectOption('outdoors');
   await expect(page).toHaveURL(/\?category=outdoors$/);
   await expect(results(page)).toHaveCount(20);

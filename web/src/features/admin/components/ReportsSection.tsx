@@ -58,7 +58,7 @@ function BrandReview({ brandId, status }: { readonly brandId: number; readonly s
 
   return (
     <div className="admin-review">
-      <h3 className="admin-review__title">Recent requests sent by {name}</h3>
+      <h2 className="admin-review__title">Recent requests sent by {name}</h2>
       {recentRequests.length === 0 ? (
         <p className="muted">It hasn't sent any request.</p>
       ) : (

@@ -212,6 +212,11 @@ class LocalSite:
             return self._clock(method, environ)
         if path.rstrip("/") in ("/__local/faults", "/__local/faults/clock"):
             return self._faults(method, path.rstrip("/"), environ)
+        if path == "/__local/modules" and method == "GET":  # where our code came from (artifact.py)
+            from infra.local import artifact
+
+            body = json.dumps(artifact.report(artifact.build_dir())).encode()
+            return 200, [("Content-Type", "application/json"), NO_STORE], body
         if path.startswith("/__local/meter") or path == "/__local/seed-members":
             return self._meter(method, path, environ)
         if path == "/config.json" and method in ("GET", "HEAD"):

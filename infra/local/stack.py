@@ -60,7 +60,10 @@ def _prepare_environment(endpoint: str, moto_port: int) -> str:
             "STAGE": "local",
         }
     )
-    for path in (ROOT, ROOT / "layers/core/python"):
+    from infra.local.artifact import build_dir
+
+    layer = [] if build_dir() is not None else [ROOT / "layers/core/python"]  # else the build's
+    for path in (ROOT, *layer):
         if str(path) not in sys.path:
             sys.path.insert(0, str(path))
     return endpoint
@@ -143,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     faulthandler.register(signal.SIGUSR1, all_threads=True)  # `kill -USR1`: every thread's stack
 
+    from infra.local import artifact
+
+    build = artifact.build_dir()
+    if build is not None:  # LOCAL_BUILD_DIR: run what we deploy, the sam build output
+        artifact.use(build)  # before anything imports tandem (infra.local.server does)
+
     from infra.local.server import bind
 
     try:  # first, so a port in use fails at once, and port 0 is resolved before anything prints
@@ -202,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     apply_environment(plan, endpoint_url=endpoint)
     _sync_stripe_catalogue(url)
     fake_slack, fake_push = _start_fake_slack_and_push(plan.secrets["SlackSecret"])
+    if build is not None:
+        loaded = artifact.check(plan, build)  # every handler imported now, all from the build
+        print(f"Running the sam build at {build}: {loaded} modules of ours, none from the source tree.")
 
     first_start = not journal.exists
     if first_start:

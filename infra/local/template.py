@@ -233,6 +233,16 @@ def _substitute(definition: str, substitutions: dict[str, str]) -> str:
     return definition
 
 
+def _code_dir(logical_id: str, code_uri: str) -> Path:
+    """A function's code: its CodeUri in the repository, or, on a stack started from the
+    `sam build` output (LOCAL_BUILD_DIR, infra/local/artifact.py), the folder sam build made
+    for it."""
+    from infra.local.artifact import build_dir
+
+    build = build_dir()
+    return build / logical_id if build is not None else ROOT / code_uri
+
+
 def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = None) -> LocalPlan:
     template = load_template()
     resolver = Resolver(template, stage, queue_urls or {})
@@ -267,7 +277,7 @@ def build_plan(stage: str = LOCAL_STAGE, queue_urls: dict[str, str] | None = Non
             functions[logical_id] = FunctionSpec(
                 logical_id=logical_id,
                 name=resolver.name_of(logical_id),
-                code_dir=ROOT / props["CodeUri"],
+                code_dir=_code_dir(logical_id, props["CodeUri"]),
                 handler=props["Handler"],
                 environment=env,
                 timeout=int(props.get("Timeout", globals_fn.get("Timeout", 3))),

@@ -73,14 +73,16 @@ assert _sys.modules["tandem"].__file__.startswith(_roots[1]), "tandem did not co
 """
 
 
-def build() -> Path:
+def build(*functions: str) -> Path:
+    """`sam build` of these functions (none named: every function) into a temp dir, or the
+    build BENCH_BUILD_DIR names."""
     given = os.environ.get("BENCH_BUILD_DIR")
     if given:
         return Path(given)
     out = Path(tempfile.mkdtemp(prefix="tandem-build-"))
     env = {**os.environ, "SAM_CLI_TELEMETRY": "0", "PATH": f"{RUNTIME_PYTHON.parent}:{os.environ['PATH']}"}
     subprocess.run(
-        [str(SAM), "build", "ApiFunction", "--build-dir", str(out), "-t", str(ROOT / "template.yaml")],
+        [str(SAM), "build", *functions, "--build-dir", str(out), "-t", str(ROOT / "template.yaml")],
         cwd=ROOT,
         env=env,
         check=True,
@@ -168,7 +170,7 @@ def main() -> None:
 
     from moto.server import ThreadedMotoServer
 
-    built = build()
+    built = build("ApiFunction")
     scratch = Path(tempfile.mkdtemp(prefix="tandem-lambda-"))
     try:
         paths = lay_out(built, scratch)

@@ -400,22 +400,50 @@ def run_day(stack: Stack, members: list[dict]) -> tuple[Day, float]:
 
 
 def main() -> None:
+    import shutil
+
+    from tests.bench.cold_start_artifact import build
+
     port = _port()
     moto_port = int(os.environ.get("BENCH_MOTO_PORT") or 0) or _free_port()
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp:
-        data_dir, web_root = Path(tmp) / "data", Path(tmp) / "web"
-        web_root.mkdir()
-        (web_root / "index.html").write_text(
-            "<!doctype html><title>Tandem</title>"
-        )  # the replay calls the API only
-        env = {"LOCAL_METER": "1", "MOTO_PORT": str(moto_port), "POWERTOOLS_METRICS_DISABLED": "false"}
-        stack = Stack(data_dir, web_root, port, extra_env=env)
-        try:
-            _measure(stack, moto_port, load_before)
-        finally:
-            if stack.process.poll() is None:
-                stack.stop()
+    built = build()  # every function and the layer, as make deploy builds them (or BENCH_BUILD_DIR)
+    print(f"# the stack runs the sam build at {built}", file=sys.stderr, flush=True)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            data_dir, web_root = Path(tmp) / "data", Path(tmp) / "web"
+            web_root.mkdir()
+            (web_root / "index.html").write_text(
+                "<!doctype html><title>Tandem</title>"
+            )  # the replay calls the API only
+            env = {
+                "LOCAL_METER": "1",
+                "MOTO_PORT": str(moto_port),
+                "POWERTOOLS_METRICS_DISABLED": "false",
+                "LOCAL_BUILD_DIR": str(built),  # infra/local/artifact.py: what we deploy, not the source
+            }
+            stack = Stack(data_dir, web_root, port, extra_env=env)
+            try:
+                _from_build(stack, built)
+                _measure(stack, moto_port, load_before)
+                _from_build(stack, built)  # every function has run by now: still all from the build
+            finally:
+                if stack.process.poll() is None:
+                    stack.stop()
+    finally:
+        if not os.environ.get("BENCH_BUILD_DIR"):
+            shutil.rmtree(built, ignore_errors=True)
+
+
+def _from_build(stack: Stack, built: Path) -> None:
+    """Fail loudly unless the stack runs the build: its modules of ours all from it (the stack
+    checks it at start too, infra/local/artifact.py; this asks the running process)."""
+    where = _json("GET", f"{stack.url}/__local/modules")
+    if where.get("buildDir") != str(built.resolve()):
+        raise SystemExit(f"the stack does not run the sam build {built}: {where}")
+    if where["strays"] or not where["modules"]:
+        raise SystemExit(f"modules imported from outside the build: {where['strays']}")
+    print(f"# {where['modules']} modules of ours loaded, all from {built}", file=sys.stderr, flush=True)
 
 
 def _free_port() -> int:

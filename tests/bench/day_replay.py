@@ -1,11 +1,16 @@
 """A day of members replayed on the local stack with Locust (issue 42), then the nightly jobs.
 
-The stack is started as tests/bench/local_stack.py starts it (`python -m infra.local.stack` in its
-own process on a fresh data dir, loopback only, a port of BENCH_PORT or a free one) with
-LOCAL_METER=1, so it measures itself (infra/local/meter.py): every API request's thread CPU time
-inside the in-process handler, its wall time, its DynamoDB calls and capacity units
-(tandem.store.capacity), every partition key's writes per second, and every other Lambda
-invocation's. Then:
+The stack runs what we deploy: `sam build` of every function and the layer first (into a temp
+dir, as tests/bench/cold_start_artifact.py builds; BENCH_BUILD_DIR: an existing build), then the
+stack on it (LOCAL_BUILD_DIR, infra/local/artifact.py: the layer's python dir and each function's
+own folder, nothing from the source tree's functions/ or layers/; the stack checks it at start,
+and this bench asks it again through GET /__local/modules before and after the day, failing
+loudly on any module of ours from elsewhere). It is started as tests/bench/local_stack.py starts
+it (`python -m infra.local.stack` in its own process on a fresh data dir, loopback only, a port
+of BENCH_PORT or a free one) with LOCAL_METER=1, so it measures itself (infra/local/meter.py):
+every API request's thread CPU time inside the in-process handler, its wall time, its DynamoDB
+calls and capacity units (tandem.store.capacity), every partition key's writes per second, and
+every other Lambda invocation's. Then:
 
 1. MEMBERS members are seeded in bulk through the product's services (POST /__local/seed-members,
    infra/local/seed.py seed_members) and last night's match run is run for every brand (the
@@ -32,9 +37,12 @@ request), the hottest partition keys, load average beside the figures, and
     BENCH day_peak_concurrency_100k     API requests in flight at the peak minute, at 100,000 members
     BENCH day_nightly_match_run_s       wall time of the nightly match run for every brand
 with the figures docs/cost.md takes (infra/cost.py). Scaling to 100,000 members and a real day is
-in tests/bench/day_report.py. BENCH_DAY_MEMBERS (default 2,000: what one stack process, one
-core by the GIL, keeps up with on this 2-core machine shared with other work; 10,000 needs about
-five times the CPU), BENCH_DAY_SECONDS (600), BENCH_DAY_USERS (40), BENCH_DAY_SEED. It fails
+in tests/bench/day_report.py. Beside them `day_stack_cpu_ms_per_member`,
+`day_stack_cores_for_10k_in_600s` (the stack's CPU over the day, per member, and what that makes
+for 10,000 members in 600 s) and `day_locust_cpu_ms_per_request`: why BENCH_DAY_MEMBERS defaults
+to 1,000, not issue 42's 10,000 (docs/decisions.md, "The day replay at 10,000 members": about 3
+cores of CPU on a 2-core shared machine, the stack one process, so one core by the GIL).
+BENCH_DAY_SECONDS (600), BENCH_DAY_USERS (40), BENCH_DAY_SEED. It fails
 loudly when its setup is wrong (the meter missing or unable to cost a call, a seeded member
 refused, no cards after the nightly run, sessions not all run, the replay over its time bound).
 """
@@ -163,6 +171,7 @@ class Day:
         self.credits: dict[int, int] = {}  # brand -> credits left (6 seeded)
         self.rng = random.Random(SEED + 7)
         self.stripe_paid = 0
+        self.locust_cpu_s = 0.0  # this process's CPU over the day (Locust's users and its client)
 
 
 DAY: Day | None = None
@@ -382,11 +391,13 @@ def run_day(stack: Stack, members: list[dict]) -> tuple[Day, float]:
     env = Environment(user_classes=[Member], host=stack.url, events=events)
     runner = env.create_local_runner()
     DAY.started = time.time() + 1.0
+    cpu = time.process_time()
     runner.start(USERS, spawn_rate=USERS)
     deadline = time.monotonic() + REPLAY_S * OVERRUN + 60
     while DAY.done < DAY.total and time.monotonic() < deadline:
         gevent.sleep(1)
     elapsed = time.time() - DAY.started
+    DAY.locust_cpu_s = time.process_time() - cpu
     runner.quit()
     if DAY.done < DAY.total:
         raise SystemExit(f"the day overran: {DAY.done} of {DAY.total} sessions in {elapsed:.0f} s")
@@ -536,7 +547,8 @@ def _measure(stack: Stack, moto_port: int, load_before: tuple[float, float, floa
         load_before,
         load_day,
     ]
-    kept = {"day": {k: getattr(day, k) for k in ("total", "failed", "lag", "stripe_paid", "started")}}
+    kept_fields = ("total", "failed", "lag", "stripe_paid", "started", "locust_cpu_s")
+    kept = {"day": {k: getattr(day, k) for k in kept_fields}}
     default = Path(tempfile.gettempdir()) / f"day-replay-{int(time.time())}.json"
     dump = Path(os.environ.get("BENCH_DAY_DUMP") or default)
     dump.write_text(json.dumps({**kept, "args": args, "members": MEMBERS, "replay_s": REPLAY_S}))
@@ -658,6 +670,13 @@ def _print(
     print(f"BENCH day_answers_per_member {answers / MEMBERS:.4f}")
     print(f"BENCH day_sessions_per_member {day.total / MEMBERS:.4f}")
     print(f"BENCH day_members {MEMBERS}")
+    # What limits the member count on this machine (docs/decisions.md, "The day replay at 10,000
+    # members"): the stack's CPU over the day per member, and the cores that makes for 10,000
+    # members in a 600-second day; the load generator's own CPU per request beside it.
+    print(f"BENCH day_stack_cpu_ms_per_member {stack_cpu / MEMBERS * 1000:.0f}")
+    print(f"BENCH day_stack_cores_for_10k_in_600s {stack_cpu / MEMBERS * 10_000 / 600:.2f}")
+    if getattr(day, "locust_cpu_s", None):
+        print(f"BENCH day_locust_cpu_ms_per_request {day.locust_cpu_s / len(rows) * 1000:.1f}")
     print(f"BENCH day_load_average {load_day[0]:.2f}")
 
 

@@ -491,3 +491,127 @@ def test_no_collaboration_route_answers_a_server_error_to_bad_input(api, pair, n
                 assert response.status < 500, (method, path, body, response.body[:200])
     for raw in ("x" * 43 + ".ics", "%2e%2e", "a" * 1000):
         assert api.gateway.handle("GET", f"/api/calendar/{raw}", {}, b"", "127.0.0.1").status == 404
+
+
+def _share(api, who: Brand, other: Brand, body: dict, tail: str = ""):
+    return api.call("POST", f"/api/connections/{other.id}/share{tail}", who.headers, body)
+
+
+def _member_collabs(api, who: Brand) -> list[dict]:
+    status, body = api.call("GET", "/api/collab/examples", who.headers)
+    assert status == 200, body
+    return body["items"]
+
+
+def _finished(api, now, a: Brand, b: Brand, **changes) -> dict:
+    """A collaboration of a and b, agreed and past its end (no results yet)."""
+    made = propose(api, now, a, b, idea=None, start=now.day(1), end=now.day(2), **changes)
+    status, body = call(api, b, "POST", f"/{made['id']}/accept", {"version": made["version"]})
+    assert status == 200, body
+    now.advance(3)
+    return made
+
+
+SUMMARY = "A candlelit supper club: our oat drinks and their candles, forty seats, sold out twice."
+
+
+def test_a_finished_collaboration_goes_to_member_collabs_with_only_the_figures_both_allowed(api, pair, now):
+    a, b = pair
+    made = _finished(api, now, a, b)
+    a_results = {"reach": 12000, "clicks": 900, "orders": 41, "revenue": "1250.50", "currency": "GBP",
+                 "again": True, "rating": 5}  # fmt: skip
+    assert call(api, a, "PUT", f"/{made['id']}/results", a_results)[0] == 200
+    assert call(api, b, "PUT", f"/{made['id']}/results", {"reach": 8000, "orders": 12, "again": True,
+                                                          "rating": 4})[0] == 200  # fmt: skip
+
+    # a shows its reach, orders and revenue; b agrees to show its reach and clicks
+    proposal = {"summary": SUMMARY, "collaboration": made["id"], "figures": ["revenue", "reach", "orders"]}
+    status, body = _share(api, a, b, proposal)
+    assert status == 200, body
+    proposal = body["share"]
+    assert proposal["collaboration"] == {"id": made["id"], "title": "A candlelit supper club"}
+    assert proposal["figures"] == {"yours": ["reach", "orders", "revenue"], "theirs": []}
+    _, seen = api.call("GET", f"/api/connections/{a.id}/share", b.headers)
+    assert seen["share"]["figures"] == {"yours": [], "theirs": ["reach", "orders", "revenue"]}
+    assert _member_collabs(api, a) == []  # not until b agrees
+
+    status, body = _share(
+        api, b, a, {"proposedAt": seen["share"]["proposedAt"], "figures": ["reach", "clicks"]}, "/agree"
+    )
+    assert status == 200, body
+    assert body["share"]["state"] == "shared"
+
+    reader = Brand("reader@example.com", "Kiln Studio")
+    (item,) = _member_collabs(api, reader)
+    shown = item["collaboration"]
+    assert shown["title"] == "A candlelit supper club" and shown["format"] == "events"
+    assert (shown["start"], shown["end"]) == (made["start"], made["end"])
+    # reach is the only figure both allowed: a's orders and revenue, b's clicks stay private
+    assert shown["figures"] == [{"figure": "reach", "label": "Reach", "values": [12000, 8000]}]
+    assert [brand["name"] for brand in item["brands"]] == ["Oat & Co", "Fern Candles"]
+
+
+def test_a_shared_collaboration_shows_no_figures_until_each_side_may_see_the_others(api, pair, now):
+    a, b = pair
+    made = _finished(api, now, a, b)
+    assert call(api, a, "PUT", f"/{made['id']}/results", {"reach": 500, "again": True, "rating": 4})[0] == 200
+    _, body = _share(api, a, b, {"summary": SUMMARY, "collaboration": made["id"], "figures": ["reach"]})
+    _share(api, b, a, {"proposedAt": body["share"]["proposedAt"], "figures": ["reach"]}, "/agree")
+    (item,) = _member_collabs(api, Brand("reader@example.com", "Kiln Studio"))
+    assert item["collaboration"]["figures"] == []  # b has not recorded, and the 14 days have not passed
+    now.advance(15)
+    (item,) = _member_collabs(api, Brand("reader2@example.com", "Moss Ceramics"))
+    assert item["collaboration"]["figures"] == [{"figure": "reach", "label": "Reach", "values": [500, None]}]
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("live", "Choose a finished collaboration with this brand, or none."),
+        ("unknown", "Choose a finished collaboration with this brand, or none."),
+        ("figures-without", "Choose a finished collaboration with this brand, or none."),
+        (
+            "bad-figure",
+            "Choose the figures to show from the list: reach, followers, clicks, orders and revenue.",
+        ),  # noqa: E501
+    ],
+)
+def test_a_share_naming_a_collaboration_not_finished_or_not_theirs_is_refused(api, pair, now, case, message):
+    a, b = pair
+    body: dict = {"summary": SUMMARY}
+    if case == "live":
+        live = propose(api, now, a, b, idea=None, start=now.day(0), end=now.day(5))
+        call(api, b, "POST", f"/{live['id']}/accept", {"version": live["version"]})
+        body["collaboration"] = live["id"]
+    elif case == "unknown":
+        other = Brand("kiln@example.com", "Kiln Studio", credits=6)
+        connect(api, other, a)
+        theirs = _finished(api, now, other, a)  # a's, but with another brand
+        body["collaboration"] = theirs["id"]
+    elif case == "figures-without":
+        body["figures"] = ["reach"]
+    else:
+        made = _finished(api, now, a, b)
+        body |= {"collaboration": made["id"], "figures": ["reach", "secret"]}
+    status, answer = _share(api, a, b, body)
+    assert (status, answer["error"]) == (400, message)
+    assert api.call("GET", f"/api/connections/{b.id}/share", a.headers)[1] == {"share": {"state": "none"}}
+
+
+def test_a_hidden_brand_stays_masked_in_a_shared_collaboration_but_to_its_partner(api, now):
+    zed = Brand("zed@example.com", "Zyxquor Hidden Studio", credits=6, hide_name=True, category="outdoors")
+    ria = Brand("ria@example.com", "Ria Rugs", credits=6, category="home")
+    connect(api, zed, ria)
+    made = _finished(api, now, zed, ria, title="Zyxquor Hidden Studio tents at the Ria Rugs fair")
+    for who, reach in ((zed, 300), (ria, 700)):
+        call(api, who, "PUT", f"/{made['id']}/results", {"reach": reach, "again": True, "rating": 5})
+    _, body = _share(api, zed, ria, {"summary": SUMMARY, "collaboration": made["id"], "figures": ["reach"]})
+    _share(api, ria, zed, {"proposedAt": body["share"]["proposedAt"], "figures": ["reach"]}, "/agree")
+
+    (item,) = _member_collabs(api, Brand("reader@example.com", "Kiln Studio"))
+    assert item["name"] == "An outdoors brand × Ria Rugs"
+    assert item["collaboration"]["title"] == "This brand tents at the Ria Rugs fair"
+    assert item["collaboration"]["figures"][0]["values"] == [300, 700]
+    for party in (zed, ria):
+        (own,) = _member_collabs(api, party)
+        assert own["collaboration"]["title"] == "Zyxquor Hidden Studio tents at the Ria Rugs fair"

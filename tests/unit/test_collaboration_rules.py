@@ -163,3 +163,24 @@ def test_reminders_come_before_the_start_the_day_before_an_item_is_due_and_after
     ]
     assert rules.reminders_due(start, end, [], none, date(2027, 4, 5)) == []
     assert rules.watch_ends(end) == date(2027, 4, 12)
+
+
+def test_a_share_shows_only_the_figures_both_sides_allowed_and_recorded():
+    a = {"reach": 1200, "orders": 4, "revenueMinor": 5000, "currency": "GBP"}
+    b = {"reach": 800, "clicks": 30}
+    allowed = (["reach", "orders", "revenue"], ["reach", "clicks", "revenue"])
+    shown = rules.shared_figures(allowed, (a, b), True)
+    assert shown == [
+        {"figure": "reach", "label": "Reach", "values": [1200, 800]},
+        {"figure": "revenue", "label": "Revenue", "values": [{"minor": 5000, "currency": "GBP"}, None]},
+    ]
+    assert rules.shared_figures((["clicks"], ["clicks"]), (a, None), True) == []  # nobody recorded clicks
+    assert rules.shared_figures((["reach"], ["reach"]), (a, b), False) == []  # not visible to each other yet
+
+
+def test_the_figures_a_side_allows_are_checked_and_kept_in_order():
+    assert rules.clean_figures(None) == []
+    assert rules.clean_figures(["revenue", "reach", "reach"]) == ["reach", "revenue"]
+    for bad in ("reach", ["reach", "rating"], [1]):
+        with pytest.raises(ValidationError):
+            rules.clean_figures(bad)

@@ -50,7 +50,10 @@ def get_share(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803 (the API
 def propose_share(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     from tandem.services import collab_shares as shares
 
-    return shares.propose(viewer, brand_id_param(otherBrandId), json_body(bp.current_request))
+    request = bp.current_request
+    # a collaboration is finished by the member's date
+    offset = (request.headers or {}).get("x-timezone-offset")
+    return shares.propose(viewer, brand_id_param(otherBrandId), json_body(request), offset)
 
 
 @route(

@@ -20,6 +20,7 @@ export { CountedTextArea } from './components/CountedTextArea';
 export { ListTabs } from './components/ListTabs';
 export { RequestCard } from './components/RequestCard';
 export { SendRequestHost } from './components/SendRequestHost';
+export { ShareCollabPanel } from './components/ShareCollabPanel';
 export { useRouteBrand, type RouteBrand } from './hooks/use-route-brand';
 export { useSeenRefresh } from './hooks/use-seen-refresh';
 export { openSendRequest } from './send-request-store';

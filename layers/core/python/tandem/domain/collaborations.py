@@ -362,6 +362,58 @@ def _money(raw: object) -> int | None:
     return None
 
 
+# ---- a finished collaboration on Member collabs (tandem.services.collab_shares)
+
+SHARE_FIGURES = (*RESULT_COUNTS, "revenue")  # what each side may allow the share to show
+NOT_FINISHED = "Choose a finished collaboration with this brand, or none."
+BAD_FIGURES = "Choose the figures to show from the list: reach, followers, clicks, orders and revenue."
+
+
+def finished(status: str, end: date, on: date) -> bool:
+    """Agreed and past its end date on the member's date `on` (ended or results in)."""
+    return status == AGREED and on > end
+
+
+def clean_figures(raw: object) -> list[str]:
+    """The result figures a side allows a share to show: a list of SHARE_FIGURES names (none by
+    default), kept in SHARE_FIGURES order."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(name, str) and name in SHARE_FIGURES for name in raw):
+        raise ValidationError(BAD_FIGURES)
+    return [name for name in SHARE_FIGURES if name in raw]
+
+
+def _figure(results: dict[str, Any] | None, name: str) -> Any:
+    if not results:
+        return None
+    if name == "revenue":
+        minor = results.get("revenueMinor")
+        return None if minor is None else {"minor": int(minor), "currency": results.get("currency")}
+    value = results.get(name)
+    return None if value is None else int(value)
+
+
+def shared_figures(
+    allowed: tuple[list[str], list[str]],
+    results: tuple[dict[str, Any] | None, dict[str, Any] | None],
+    visible: bool,
+) -> list[dict[str, Any]]:
+    """What a shared collaboration shows of its results, side by side (the two brands in the
+    share's order): only the figures BOTH sides allowed, only once each side may see the other's
+    (`visible`: results_visible), and only those at least one side recorded. Each is {figure,
+    label, values: [first brand's, second's]} (a count, {minor, currency}, or None)."""
+    if not visible:
+        return []
+    both = [name for name in SHARE_FIGURES if name in allowed[0] and name in allowed[1]]
+    shown = []
+    for name in both:
+        values = [_figure(results[0], name), _figure(results[1], name)]
+        if any(v is not None for v in values):
+            shown.append({"figure": name, "label": RESULT_LABELS[name], "values": values})
+    return shown
+
+
 def worked(results: dict[str, Any] | None) -> bool:
     """A side's results say the collaboration worked: it would partner again."""
     return bool(results and results.get("again"))

@@ -6,6 +6,11 @@ Idea it was, if any); the other brand agrees to that summary; either brand can w
 time, which removes it at once. A new proposal (say, an edited summary) asks the other brand
 again. Only the two brands of the connection can see or change its share (any other brand is
 told it is not connected: the same 404 as GET connections/{brandId}).
+
+A share may show one of the two brands' finished collaborations (issue 41) with its results:
+the proposer names it and the figures of its own it allows; the other brand, agreeing, the
+figures of its own it allows; member collabs shows only the figures both allowed, once each side
+may see the other's (tandem.domain.collaborations.shared_figures).
 """
 
 from __future__ import annotations
@@ -63,16 +68,22 @@ def _state(share: CollabShare | None, brand_id: int) -> str:
 
 
 def share_json(share: CollabShare | None, brand_id: int) -> dict[str, Any]:
-    """How the connection page shows the share: its state for this brand and what was proposed."""
+    """How the connection page shows the share: its state for this brand and what was proposed
+    (the collaboration it shows, if any, and the figures each side allows of its own)."""
     answer: dict[str, Any] = {"state": _state(share, brand_id)}
     if share is not None:
         idea = collab_ideas.get(share.idea) if share.idea else None
+        other = int(share.to_brand_id) if brand_id == int(share.from_brand_id) else int(share.from_brand_id)
         answer |= {
             "summary": share.summary,
             "idea": {"slug": idea.slug, "title": idea.title} if idea else None,
             "proposedByYou": int(share.proposed_by) == brand_id,
             "proposedAt": int(share.proposed_at),
             "sharedAt": iso_ms(share.shared_at),
+            "collaboration": {"id": share.collab_id, "title": share.collab_title}
+            if share.collab_id
+            else None,
+            "figures": {"yours": share.figures_of(brand_id), "theirs": share.figures_of(other)},
         }
     return answer
 
@@ -111,12 +122,44 @@ def clean_proposal(body: Any) -> tuple[str, str | None]:
     return summary, idea
 
 
-def propose(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
-    """POST connections/{brandId}/share: this brand agrees to show the collab with this summary;
-    the other brand is asked (again). One PutItem, replacing any earlier proposal or share."""
+def _finished_collaboration(body: dict[str, Any], brand_id: int, other_id: int, offset: str | None) -> Any:
+    """The collaboration a proposal names (`collaboration`: its id), the caller's copy: one of
+    the two brands' and finished (past its end date); None when none is named."""
+    from datetime import date
+
+    from tandem.domain import collaborations as collab_rules
+    from tandem.services.collaborations import now_s
+    from tandem.services.viewer import COLLAB_ID
+    from tandem.store.collaborations import Collaboration
+
+    raw = body.get("collaboration")
+    if raw in (None, ""):
+        return None
+    copy = Collaboration.find(raw, brand_id) if isinstance(raw, str) and COLLAB_ID.match(raw) else None
+    on = collab_rules.today(collab_rules.parse_offset(offset), now_s())
+    if (
+        copy is None
+        or int(copy.other_id) != other_id
+        or not collab_rules.finished(copy.status, date.fromisoformat(copy.end), on)
+    ):
+        raise ValidationError(collab_rules.NOT_FINISHED)
+    return copy
+
+
+def propose(viewer: Viewer, other_id: int, body: Any, offset: str | None = None) -> dict[str, Any]:
+    """POST connections/{brandId}/share {summary, idea?, collaboration?, figures?}: this brand
+    agrees to show the collab with this summary (and, naming a finished collaboration of the
+    two, the figures of its own it allows); the other brand is asked (again). One PutItem,
+    replacing any earlier proposal or share."""
+    from tandem.domain import collaborations as collab_rules
+
     summary, idea = clean_proposal(body)
+    figures = collab_rules.clean_figures(body.get("figures"))
     brand_id = viewer.brand_id
     request_id, request, _ = _connection(_relation(viewer, other_id), brand_id)
+    collab = _finished_collaboration(body, brand_id, other_id, offset)
+    if collab is None and figures:
+        raise ValidationError(collab_rules.NOT_FINISHED)
     from_id = int(request.from_brand_id)
     share = CollabShare(
         *CollabShare.key(request_id),
@@ -129,17 +172,25 @@ def propose(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
         proposed_at=int(time.time() * 1000),
         from_agreed=brand_id == from_id,
         to_agreed=brand_id != from_id,
+        collab_id=collab.collab_id if collab is not None else None,
+        collab_title=collab.title if collab is not None else None,
+        from_figures=figures if brand_id == from_id else [],
+        to_figures=figures if brand_id != from_id else [],
     )
     share.save()
     return {"share": share_json(share, brand_id)}
 
 
 def agree(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
-    """POST connections/{brandId}/share/agree {proposedAt}: the other brand's proposal, as this
-    brand read it, is agreed; the collab is shared. A proposal changed since is a 409."""
+    """POST connections/{brandId}/share/agree {proposedAt, figures?}: the other brand's proposal,
+    as this brand read it, is agreed (with the figures of its own it allows, when the proposal
+    shows a collaboration); the collab is shared. A proposal changed since is a 409."""
+    from tandem.domain import collaborations as collab_rules
+
     seen = body.get("proposedAt") if isinstance(body, dict) else None
     if not isinstance(seen, int) or isinstance(seen, bool):
         raise ValidationError("Say which proposal you agree to (proposedAt).")
+    figures = collab_rules.clean_figures(body.get("figures"))
     brand_id = viewer.brand_id
     request_id, _, share = _connection(_relation(viewer, other_id), brand_id)
     if share is None:
@@ -148,12 +199,17 @@ def agree(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
         raise Conflict(ALREADY_AGREED)
     if int(share.proposed_at) != seen:
         raise Conflict(CHANGED)
+    if figures and not share.collab_id:
+        raise ValidationError(collab_rules.NOT_FINISHED)
     now = int(time.time() * 1000)
-    mine = CollabShare.from_agreed if brand_id == int(share.from_brand_id) else CollabShare.to_agreed
+    is_from = brand_id == int(share.from_brand_id)
+    mine = CollabShare.from_agreed if is_from else CollabShare.to_agreed
+    my_figures = CollabShare.from_figures if is_from else CollabShare.to_figures
     try:
         share.update(
             actions=[
                 mine.set(True),
+                my_figures.set(figures),
                 CollabShare.shared_at.set(now),
                 CollabShare.gsi1pk.set(ALL_SHARED),
                 CollabShare.gsi1sk.set(shared_gsi_sk(now, request_id)),
@@ -180,12 +236,18 @@ def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
     """GET collab/examples: the collabs members agreed to show, newest first. Each is a SPEC
     Project list item (name, _id, active, shared) with its two brands as they are now, the
     summary and the idea. Only shared ones are listed (the SPEC lets shared items be left out
-    of other lists; these are the list of them). One Query, then one BatchGetItem of the
-    brands with the caller's own items, checked there."""
+    of other lists; these are the list of them). A share of a finished collaboration carries it
+    (title, format, dates) and the result figures both brands allowed. One Query, then one
+    BatchGetItem of the brands and those collaborations with the caller's own items, checked
+    there."""
+    from tandem.store.collaborations import Collaboration
+
     shares = list(CollabShare.newest(EXAMPLES_LIMIT))  # call 1
     wanted = [*caller.keys_of(access), (Brand, Brand.key(brand_id))]
     for share in shares:
         wanted += [(Brand, Brand.key(int(share.from_brand_id))), (Brand, Brand.key(int(share.to_brand_id)))]
+        if share.collab_id:
+            wanted.append((Collaboration, Collaboration.key(share.collab_id, int(share.from_brand_id))))
     found = get_many(wanted)  # call 2
     user = caller.verify(access, found, found.get(Brand.key(brand_id)))
     looker = Looker(getattr(user, "account_id", None), names_shown=True)
@@ -203,6 +265,8 @@ def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
         for who in seen:
             summary = who.text(summary)
         idea = collab_ideas.get(share.idea) if share.idea else None
+        key = Collaboration.key(share.collab_id, int(share.from_brand_id)) if share.collab_id else None
+        copy = found.get(key) if key else None
         items.append(
             {
                 "_id": share.request_id,
@@ -214,6 +278,37 @@ def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
                 "idea": {"slug": idea.slug, "title": idea.title} if idea else None,
                 "sharedAt": iso_ms(share.shared_at),
                 "yours": yours,
+                "collaboration": _shown_collaboration(share, copy, seen),
             }
         )
     return {"items": items}
+
+
+def _shown_collaboration(share: CollabShare, copy: Any, seen: list[Any]) -> dict[str, Any] | None:
+    """The finished collaboration a share shows, as other members read it: its title (masked as
+    the summary is), format and dates, and the figures both brands allowed."""
+    from datetime import date
+
+    from tandem.domain import collaborations as collab_rules
+    from tandem.services.collaborations import now_s
+
+    if copy is None:
+        return None
+    pair = (int(share.from_brand_id), int(share.to_brand_id))
+    end = date.fromisoformat(copy.end)
+    results = (copy.results_of(pair[0]), copy.results_of(pair[1]))
+    on = collab_rules.today(0.0, now_s())
+    title = copy.title
+    for who in seen:
+        title = who.text(title)
+    return {
+        "title": title,
+        "format": copy.format,
+        "start": copy.start,
+        "end": copy.end,
+        "figures": collab_rules.shared_figures(
+            (share.figures_of(pair[0]), share.figures_of(pair[1])),
+            results,
+            collab_rules.results_visible(bool(results[0] and results[1]), end, on),
+        ),
+    }

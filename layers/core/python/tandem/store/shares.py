@@ -6,13 +6,17 @@
 One item per connection (beside the request it belongs to). A brand proposes with a short
 summary of what they did together; the other brand agrees to that summary; only then does the
 item enter the COLLABS index (sparse: written with both agreements, removed on withdraw).
+
+A share may name one finished collaboration of the two brands (tandem.store.collaborations):
+then each brand says which of its own result figures it allows (`from_figures`, `to_figures`),
+and member collabs shows, read with the brands, the figures both allowed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import BooleanAttribute, ListAttribute, NumberAttribute, UnicodeAttribute
 
 from tandem.store import keys
 from tandem.store.keys import ALL_SHARED, SHARE_SK
@@ -35,6 +39,10 @@ class CollabShare(TandemModel):
     from_agreed = BooleanAttribute(default=False)
     to_agreed = BooleanAttribute(default=False)
     shared_at = NumberAttribute(null=True)  # epoch ms both had agreed
+    collab_id = UnicodeAttribute(null=True)  # the finished collaboration it shows, if any
+    collab_title = UnicodeAttribute(null=True)  # its title when proposed (the panel names it)
+    from_figures = ListAttribute(of=UnicodeAttribute, null=True)  # figures each brand allows
+    to_figures = ListAttribute(of=UnicodeAttribute, null=True)
     gsi1pk = UnicodeAttribute(null=True)  # ALL_SHARED while shared
     gsi1sk = UnicodeAttribute(null=True)
     shared = _Gsi1()
@@ -45,6 +53,11 @@ class CollabShare(TandemModel):
 
     def agreed(self, brand_id: int) -> bool:
         return bool(self.from_agreed if brand_id == int(self.from_brand_id) else self.to_agreed)
+
+    def figures_of(self, brand_id: int) -> list[str]:
+        """The result figures `brand_id` allows this share to show (none unless it chose)."""
+        found = self.from_figures if brand_id == int(self.from_brand_id) else self.to_figures
+        return list(found or [])
 
     @property
     def is_shared(self) -> bool:

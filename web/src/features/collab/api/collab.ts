@@ -135,6 +135,18 @@ export interface MemberCollab {
   readonly sharedAt: string | null;
   /** The selected brand is one of the two. */
   readonly yours: boolean;
+  /** The finished collaboration shown, with the result figures both brands allowed (in `brands` order). */
+  readonly collaboration?: SharedCollaborationResults | null;
+}
+
+export type FigureValue = number | { readonly minor: number; readonly currency: string } | null;
+
+export interface SharedCollaborationResults {
+  readonly title: string;
+  readonly format: string;
+  readonly start: string;
+  readonly end: string;
+  readonly figures: readonly { readonly figure: string; readonly label: string; readonly values: readonly FigureValue[] }[];
 }
 
 export function memberCollabsQuery(brand: string) {

@@ -41,6 +41,36 @@ describe('MemberCollabsPage', () => {
     expect(api.calls('GET collab/examples')).toHaveLength(1);
   });
 
+  it('shows a shared collaboration with the figures both brands allowed, side by side', async () => {
+    signIn();
+    mockApi({
+      ...shellRoutes(),
+      'GET collab/examples': {
+        items: [
+          {
+            ...ITEM,
+            collaboration: {
+              title: 'A candlelit supper club',
+              format: 'events',
+              start: '2026-03-20',
+              end: '2026-03-30',
+              figures: [
+                { figure: 'reach', label: 'Reach', values: [12000, 8000] },
+                { figure: 'revenue', label: 'Revenue', values: [{ minor: 125050, currency: 'GBP' }, null] },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    renderRoute('/inspiration/member-collabs');
+    const table = await screen.findByRole('table', { name: 'Results of A candlelit supper club' });
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Result', 'Oat & Co', 'Wild Fern Candles']);
+    const rows = within(table).getAllByRole('row').slice(1).map((row) => row.textContent);
+    expect(rows).toEqual(['Reach12K8K', 'Revenue£1,250.50–']);
+    expect(screen.getByText(/A candlelit supper club · events · 20th March/)).toBeInTheDocument();
+  });
+
   it('says how to share one when there are none', async () => {
     signIn();
     mockApi({ ...shellRoutes(), 'GET collab/examples': { items: [] } });

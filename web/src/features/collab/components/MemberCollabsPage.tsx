@@ -4,10 +4,11 @@ import { Link } from 'react-router';
 import { LoadFailed } from '@/components/ui/ListStates';
 import { PageLoader } from '@/components/ui/PageLoader';
 import { BrandLogo } from '@/features/brands';
+import { formatPlanDate, money } from '@/features/collaborations';
 import { ListTabs } from '@/features/requests';
-import { formatOrdinalDate, parseDate } from '@/lib/format';
+import { formatNumber, formatOrdinalDate, parseDate } from '@/lib/format';
 import { useSelectedBrand } from '@/lib/session';
-import { memberCollabsQuery, type MemberCollab } from '../api/collab';
+import { memberCollabsQuery, type FigureValue, type MemberCollab, type SharedCollaborationResults } from '../api/collab';
 import { INSPIRATION_TABS } from './CollabIdeasPage';
 
 /**
@@ -89,6 +90,48 @@ function MemberCollabCard({ item }: { readonly item: MemberCollab }) {
           Collab idea: <Link to={`/inspiration/ideas?idea=${encodeURIComponent(item.idea.slug)}`}>{item.idea.title}</Link>
         </p>
       )}
+      {item.collaboration && <SharedResults collab={item.collaboration} brands={item.brands.map((b) => b.name)} />}
     </li>
+  );
+}
+
+function figure(value: FigureValue): string {
+  if (value === null) return '–';
+  return typeof value === 'number' ? formatNumber(value) : money(value.minor, value.currency);
+}
+
+/** A shared collaboration's plan line and the figures both brands allowed, side by side. */
+function SharedResults({ collab, brands }: { readonly collab: SharedCollaborationResults; readonly brands: readonly string[] }) {
+  return (
+    <div className="member-collab__results">
+      <p className="muted small">
+        {collab.title} · {collab.format} · {formatPlanDate(collab.start)} to {formatPlanDate(collab.end)}
+      </p>
+      {collab.figures.length > 0 && (
+        <table className="member-collab__figures">
+          <caption className="visually-hidden">Results of {collab.title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Result</th>
+              {brands.map((name) => (
+                <th key={name} scope="col">
+                  {name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {collab.figures.map((row) => (
+              <tr key={row.figure}>
+                <th scope="row">{row.label}</th>
+                {row.values.map((value, index) => (
+                  <td key={brands[index] ?? index}>{figure(value)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { ApiError } from '@/lib/api';
 import { formatListDateTime, parseDate } from '@/lib/format';
 import { useSelectedBrand } from '@/lib/session';
+import { ShareCollabPanel } from '@/features/requests';
 import {
   collaborationQuery,
   CURRENCIES,
@@ -95,6 +96,7 @@ function Loaded({ collab, act, busy, errors }: LoadedProps) {
       <Checklist collab={collab} act={act} busy={busy} errors={errors} />
       <Thread collab={collab} act={act} busy={busy} errors={errors} />
       <ResultsSection collab={collab} act={act} busy={busy} errors={errors} />
+      <ShareSection collab={collab} />
     </>
   );
 }
@@ -427,7 +429,6 @@ function Thread({ collab, act, busy, errors: errorsOf }: LoadedProps) {
 
 function ResultsSection({ collab, act, busy, errors }: LoadedProps) {
   const titleId = useId();
-  const brand = useSelectedBrand();
   const { mine, theirs, theirsRecorded, visibleFrom } = collab.results;
   const [editing, setEditing] = useState(false);
   if (!collab.can.recordResults && !mine && !theirs) return null;
@@ -452,13 +453,6 @@ function ResultsSection({ collab, act, busy, errors }: LoadedProps) {
           )}
         </>
       ) : null}
-      {collab.phase === 'results-in' && collab.partner.id !== null && (
-        <p>
-          Did it go well? Show it to other members:{' '}
-          <Link to={`/connections/${brand}/${collab.partner.id}`}>share it on Member collabs</Link> (listed once{' '}
-          {collab.partner.name} agrees too).
-        </p>
-      )}
       <h3>What {collab.partner.name} saw</h3>
       {theirs ? (
         <ResultsList results={theirs} />
@@ -470,6 +464,20 @@ function ResultsSection({ collab, act, busy, errors }: LoadedProps) {
         </p>
       )}
     </section>
+  );
+}
+
+/** A finished collaboration can go to Member collabs when both brands agree, with the figures both allow. */
+function ShareSection({ collab }: { readonly collab: Collaboration }) {
+  const brand = useSelectedBrand();
+  if ((collab.phase !== 'ended' && collab.phase !== 'results-in') || collab.partner.id === null) return null;
+  return (
+    <ShareCollabPanel
+      brand={brand}
+      otherBrandId={String(collab.partner.id)}
+      otherName={collab.partner.name}
+      collaboration={{ id: collab.id, title: collab.title }}
+    />
   );
 }
 

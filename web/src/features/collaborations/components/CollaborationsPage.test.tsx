@@ -196,6 +196,58 @@ describe('CollaborationPage', () => {
   });
 });
 
+describe('CollaborationPage, finished', () => {
+  it('offers to share it on Member collabs with the figures the member ticks', async () => {
+    signIn();
+    const done: Collaboration = {
+      ...DETAIL,
+      phase: 'results-in',
+      phaseLabel: 'Results in',
+      yourTurn: false,
+      results: { mine: { reach: 12000, again: true, rating: 5 }, theirs: { reach: 8000, again: true, rating: 4 }, theirsRecorded: true, visibleFrom: '2027-04-16' },
+      can: { ...DETAIL.can, accept: false, change: false, decline: false, cancel: false, recordResults: true },
+    };
+    const summary = 'A candlelit supper club for forty: our candles, their oat drinks, sold out twice.';
+    const api = mockApi({
+      ...shellRoutes(),
+      'GET collaborations/c1': { collaboration: done },
+      'GET connections/7/share': { share: { state: 'none' } },
+      'GET collab': { ideas: [], benefits: {}, efforts: {}, total: 0 },
+      'POST connections/7/share': {
+        share: {
+          state: 'waiting-for-them',
+          summary,
+          idea: null,
+          proposedByYou: true,
+          proposedAt: 5,
+          collaboration: { id: 'c1', title: 'A candlelit supper club' },
+          figures: { yours: ['reach', 'orders'], theirs: [] },
+        },
+      },
+    });
+    renderRoute('/collaborations/c1');
+    const region = within(await screen.findByRole('region', { name: 'Member collabs' }));
+    expect(await region.findByText(/only the figures you both allow are shown/)).toBeInTheDocument();
+    await userEvent.click(region.getByRole('button', { name: 'Share this collaboration' }));
+    await userEvent.type(region.getByRole('textbox', { name: 'What did you do together?' }), summary);
+    const figures = within(region.getByRole('group', { name: 'Which of your figures may be shown?' }));
+    await userEvent.click(figures.getByRole('checkbox', { name: 'Orders or sign-ups' }));
+    await userEvent.click(figures.getByRole('checkbox', { name: 'Reach' }));
+    await userEvent.click(region.getByRole('button', { name: 'Ask Fern Candles to agree' }));
+    expect(await region.findByText('Waiting for Fern Candles to agree to share this collab.')).toBeInTheDocument();
+    expect(api.calls('POST connections/7/share')[0]?.body).toEqual({ summary, idea: null, collaboration: 'c1', figures: ['reach', 'orders'] });
+    expect(region.getByText('Your figures allowed: Reach, Orders or sign-ups · Fern Candles’s: none')).toBeInTheDocument();
+  });
+
+  it('offers no sharing before the end', async () => {
+    signIn();
+    mockApi({ ...shellRoutes(), 'GET collaborations/c1': { collaboration: DETAIL } });
+    renderRoute('/collaborations/c1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'A candlelit supper club' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Member collabs' })).not.toBeInTheDocument();
+  });
+});
+
 describe('PlanCollaborationPage', () => {
   it('proposes a plan from a collab idea to a chosen connection', async () => {
     signIn();

@@ -11,6 +11,23 @@ import { memberCollabsQuery } from '@/features/collab';
  */
 export type ShareState = 'none' | 'waiting-for-them' | 'waiting-for-you' | 'shared';
 
+/** A result figure a brand may allow a shared collaboration to show (docs/api.md). */
+export type ShareFigure = 'reach' | 'followers' | 'clicks' | 'orders' | 'revenue';
+
+export const SHARE_FIGURES: readonly (readonly [ShareFigure, string])[] = [
+  ['reach', 'Reach'],
+  ['followers', 'New followers or subscribers'],
+  ['clicks', 'Clicks'],
+  ['orders', 'Orders or sign-ups'],
+  ['revenue', 'Revenue'],
+];
+
+/** The finished collaboration a share shows (its id and title when proposed). */
+export interface SharedCollaboration {
+  readonly id: string;
+  readonly title: string;
+}
+
 export interface CollabShare {
   readonly state: ShareState;
   readonly summary?: string;
@@ -19,6 +36,10 @@ export interface CollabShare {
   /** Which proposal this is (epoch ms): agreeing names it, so an edited summary is read first. */
   readonly proposedAt?: number;
   readonly sharedAt?: string | null;
+  /** The finished collaboration shown with its results, if the proposal names one. */
+  readonly collaboration?: SharedCollaboration | null;
+  /** The figures each brand allows of its own; Member collabs shows those both allowed. */
+  readonly figures?: { readonly yours: readonly ShareFigure[]; readonly theirs: readonly ShareFigure[] };
 }
 
 export const shareKeys = {
@@ -38,9 +59,22 @@ export function shareQuery(brand: string, other: string) {
 }
 
 export type ShareAction =
-  | { readonly kind: 'propose'; readonly summary: string; readonly idea: string | null }
-  | { readonly kind: 'agree'; readonly proposedAt: number }
+  | {
+      readonly kind: 'propose';
+      readonly summary: string;
+      readonly idea: string | null;
+      /** A finished collaboration of the two brands, and the figures of its own this brand allows. */
+      readonly collaboration?: string | null;
+      readonly figures?: readonly ShareFigure[];
+    }
+  | { readonly kind: 'agree'; readonly proposedAt: number; readonly figures?: readonly ShareFigure[] }
   | { readonly kind: 'withdraw' };
+
+function proposalBody(action: Extract<ShareAction, { kind: 'propose' }>): Record<string, unknown> {
+  const body: Record<string, unknown> = { summary: action.summary, idea: action.idea };
+  if (action.collaboration) return { ...body, collaboration: action.collaboration, figures: action.figures ?? [] };
+  return body;
+}
 
 /** Propose, agree or withdraw; the answer is the share as it now is (member collabs reload). */
 export function useShareAction(brand: string, other: string) {
@@ -51,9 +85,13 @@ export function useShareAction(brand: string, other: string) {
       const options = asBrand(brand);
       const answer =
         action.kind === 'propose'
-          ? await api.post<{ share: CollabShare }>(path(other), { summary: action.summary, idea: action.idea }, options)
+          ? await api.post<{ share: CollabShare }>(path(other), proposalBody(action), options)
           : action.kind === 'agree'
-            ? await api.post<{ share: CollabShare }>(path(other, '/agree'), { proposedAt: action.proposedAt }, options)
+            ? await api.post<{ share: CollabShare }>(
+                path(other, '/agree'),
+                action.figures ? { proposedAt: action.proposedAt, figures: action.figures } : { proposedAt: action.proposedAt },
+                options,
+              )
             : await api.delete<{ share: CollabShare }>(path(other), options);
       return answer.share;
     },

@@ -90,6 +90,34 @@ describe('ShareCollabPanel (on a connection)', () => {
     expect(api.calls('POST connections/7/share/agree')[0]?.body).toEqual({ proposedAt: 1764000000000 });
   });
 
+  it('agrees to show a finished collaboration with the figures of its own it ticks, told which the other allows', async () => {
+    const proposal: CollabShare = {
+      state: 'waiting-for-you',
+      summary: SUMMARY,
+      idea: null,
+      proposedByYou: false,
+      proposedAt: 9,
+      collaboration: { id: 'c1', title: 'A candlelit supper club' },
+      figures: { yours: [], theirs: ['reach', 'revenue'] },
+    };
+    const { user, api } = open(proposal, {
+      'POST connections/7/share/agree': {
+        share: { ...proposal, state: 'shared', sharedAt: '2026-11-20T10:00:00Z', figures: { yours: ['reach', 'clicks'], theirs: ['reach', 'revenue'] } },
+      },
+    });
+    const region = await panel();
+    expect(await region.findByText('Collaboration: A candlelit supper club')).toBeInTheDocument();
+    expect(region.getByText('Your figures allowed: none · Wild Fern Candles’s: Reach, Revenue')).toBeInTheDocument();
+    const figures = within(region.getByRole('group', { name: 'Which of your figures may be shown?' }));
+    expect(figures.getByRole('checkbox', { name: 'Revenue' })).not.toBeChecked();
+    await user.click(figures.getByRole('checkbox', { name: 'Clicks' }));
+    await user.click(figures.getByRole('checkbox', { name: 'Reach' }));
+    await user.click(region.getByRole('button', { name: 'Agree and share' }));
+    expect(api.calls('POST connections/7/share/agree')[0]?.body).toEqual({ proposedAt: 9, figures: ['reach', 'clicks'] });
+    // shared: only what both allowed is shown
+    expect(await region.findByText('Figures shown: Reach')).toBeInTheDocument();
+  });
+
   it('takes a shared collab down after confirming', async () => {
     const { user, api } = open(
       { state: 'shared', summary: SUMMARY, idea: null, proposedByYou: true, proposedAt: 1, sharedAt: '2026-11-20T10:00:00Z' },

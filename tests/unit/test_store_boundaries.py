@@ -177,6 +177,22 @@ def test_no_route_module_imports_the_store():
     assert routes and users == []
 
 
+def test_every_private_route_gets_its_caller_from_the_door():
+    """No route builds its caller itself (chalicelib.auth's `caller`, `member_for_brand`, the
+    old `admin_only`): each names its reads at the door and is handed a Viewer (or, for a list
+    that checks its caller with its own second read, a Pending); admin routes declare ADMIN."""
+    routes = sorted((ROOT / "functions/api/chalicelib/routes").glob("*.py"))
+    users = [str(path.relative_to(ROOT)) for path in routes if "chalicelib.auth" in _imports(path)]
+    assert routes and users == []
+    admin_routes = [
+        f"{path.name}:{number}"
+        for path in routes
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if re.search(r'route\(bp, "/admin/', line) and "reads.ADMIN" not in line
+    ]
+    assert admin_routes == []
+
+
 def test_one_identity_builder():
     """How a brand appears to a viewer (name, logo, description, nameVisible) is decided in
     tandem.domain.identity alone: no service or route applies a mask or re-tests visibility."""

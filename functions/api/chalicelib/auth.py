@@ -8,15 +8,15 @@ the stage allows it.
 
 The checks read nothing on their own: the caller's user and the selected brand are read with
 what the screen reads anyway (`member_for_brand(..., also=...)`: one BatchGetItem), or, for a
-screen whose first read is the brand's partition, with its second read (`caller()` gives a
-`Caller` the service verifies with, tandem.services.access). Nothing is shown or written before
+screen whose first read is the brand's partition, with its second read (`pending_for` gives the
+screen a tandem.services.viewer.Pending it turns into its Viewer there). Nothing is shown or written before
 the check passed. The same check refuses a route whose area (`route(..., area=...)`) the user's
 account type does not include (tandem.domain.account_types: feature-only accounts).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,11 +24,12 @@ from typing import Any
 from chalicelib.http import brand_id_param, current_area
 from tandem.config import settings
 from tandem.domain import account_types
+from tandem.domain import entitlements as rules
 from tandem.errors import Forbidden, SessionEnded, Unauthorized
 from tandem.observability import logger
-from tandem.services import accounts, credits, tokens
+from tandem.services import accounts, credits, entitlements, tokens
 from tandem.services import viewer as viewers
-from tandem.services.viewer import Reads, Viewer
+from tandem.services.viewer import Pending, Reads, Viewer
 from tandem.store.items import get_many
 from tandem.store.models import Brand, Key, TandemModel, User
 
@@ -66,10 +67,6 @@ class Member:
     alongside: dict[str, Any] = field(default_factory=dict)  # the route's parallel reads, by name
 
     @property
-    def is_admin(self) -> bool:
-        return self.user.access == "admin"
-
-    @property
     def brands(self) -> list[Brand]:
         """The account's brands, by id (one Query, the first time it is asked for)."""
         if self.owned is None:
@@ -95,7 +92,7 @@ def _bearer(headers: dict[str, str]) -> str:
 @dataclass
 class Caller:
     """A verified access token and the brand it asks to act as; the user is not read yet.
-    Implements tandem.services.access.Access."""
+    The door's `pending_for` hands its keys and its check to a screen as a Pending."""
 
     user_id: str
     account_id: str
@@ -136,7 +133,7 @@ def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
     target = headers.get(IMPERSONATE_HEADER, "").strip()
     if not target:
         return user, None
-    if user.access != "admin" or not settings().allows_impersonation:
+    if not entitlements.is_admin(user) or not settings().allows_impersonation:
         raise SessionEnded("You can't act as another user")
     other = accounts.find_user_by_email(target) if "@" in target else accounts.get_user(target)
     if other is None:
@@ -144,14 +141,24 @@ def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
     return other, user.user_id
 
 
-def caller(request, path_brand: str | None = None, default_brand: bool = False) -> Caller:  # noqa: ANN001
+def caller(
+    request,  # noqa: ANN001
+    path_brand: str | None = None,
+    default_brand: bool = False,
+    as_self: bool = False,
+) -> Caller:
     """The token checked and the brand chosen, without reading the user. With `default_brand`,
-    no brand named means the account's first brand (one Query; 403 when it has none)."""
+    no brand named means the account's first brand (one Query; 403 when it has none). With
+    `as_self`, the token's own user and no brand (the admin console, even while acting as
+    another user)."""
     headers = _headers(request)
     claims = tokens.verify_access_token(_bearer(headers))
     found = Caller(
         user_id=claims.user_id, account_id=claims.account_id, brand_id=None, version=claims.version
     )
+    if as_self:
+        logger.thread_safe_append_keys(user=found.user_id)
+        return found
     if headers.get(IMPERSONATE_HEADER, "").strip():
         acting, admin_id = signed_in_user(request)
         found = Caller(acting.user_id, acting.account_id, None, acting=acting, admin_id=admin_id)
@@ -208,19 +215,16 @@ def member_for_brand(
     return member
 
 
-def admin_only(request) -> User:  # noqa: ANN001
-    headers = _headers(request)
-    claims = tokens.verify_access_token(_bearer(headers))
-    user = accounts.user_for_token(claims.user_id, claims.version)
-    if user.access != "admin":
-        raise Forbidden("Only Tandem admins can do that")
-    logger.thread_safe_append_keys(user=user.user_id)
-    return user
-
-
 def viewer_for(request, reads: Reads, params: dict[str, str], path_brand: str | None = None) -> Viewer:  # noqa: ANN001
     """The door: the caller checked and the use case's declared `reads` made with it (one
-    BatchGetItem; the account's brands and buckets at the same time when declared), as a Viewer."""
+    BatchGetItem; the account's brands and buckets at the same time when declared), as a Viewer.
+    An admin route's Viewer must be an admin's (the right is the entitlements owner's)."""
+    if reads.admin:
+        who = caller(request, as_self=True)
+        viewer = viewers.make(accounts.user_for_token(who.user_id, who.version), None, {}, reads)
+        if not viewer.is_admin:
+            raise Forbidden(rules.ADMINS_ONLY)
+        return viewer
     alongside: Alongside = {}
     if reads.brands:
         alongside["brands"] = Brand.of_account
@@ -240,3 +244,16 @@ def viewer_for(request, reads: Reads, params: dict[str, str], path_brand: str | 
         buckets=member.alongside.get("buckets"),
         impersonated_by=member.impersonated_by,
     )
+
+
+def pending_for(request, path_brand: str | None = None) -> Pending:  # noqa: ANN001
+    """The door for a screen that checks its caller with its own second read (`Reads.late`):
+    the token checked and the brand chosen (the account's first one when none is named), the
+    user read and checked by the screen through the Pending."""
+    who = caller(request, path_brand, default_brand=True)
+
+    def check(found: Mapping[Key, TandemModel], brand: Brand | None) -> tuple[User, str | None]:
+        member = who.verify(dict(found), brand)
+        return member.user, member.impersonated_by
+
+    return Pending(brand_id=int(who.brand_id or 0), keys=tuple(who.keys()), check=check)

@@ -1,12 +1,15 @@
-"""Admin-only calls (the admin console, issue 12). Every route starts with `admin_only`; the
+"""Admin-only calls (the admin console, issue 12). Every route declares `reads.ADMIN`: the door
+refuses a caller whose Viewer is not an admin (tandem.services.entitlements.is_admin); the
 actions are recorded in the audit log by tandem.services.admin."""
 
 from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import admin_only
-from chalicelib.http import json_body, route
+from chalicelib.door import route
+from chalicelib.http import json_body
+from tandem.services import viewer as reads
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 
@@ -15,12 +18,11 @@ def _query() -> dict:
     return dict(bp.current_request.query_params or {})
 
 
-@route(bp, "/admin/users", methods=["GET"])
-def list_users() -> dict:
+@route(bp, "/admin/users", methods=["GET"], reads=reads.ADMIN)
+def list_users(viewer: Viewer) -> dict:
     """Every user (the developer-mode impersonation field's list)."""
     from tandem.services import accounts
 
-    admin_only(bp.current_request)
     return {
         "users": [
             {"id": u.user_id, "email": u.email, "name": u.name, "access": u.access}
@@ -29,144 +31,135 @@ def list_users() -> dict:
     }
 
 
-@route(bp, "/admin/members", methods=["GET"])
-def search_members() -> dict:
+@route(bp, "/admin/members", methods=["GET"], reads=reads.ADMIN)
+def search_members(viewer: Viewer) -> dict:
     from tandem.services import admin
 
-    admin_only(bp.current_request)
     return admin.members(_query())
 
 
-@route(bp, "/admin/accounts/{account_id}/require-approval", methods=["POST"])
-def require_approval(account_id: str) -> dict:
+@route(bp, "/admin/accounts/{account_id}/require-approval", methods=["POST"], reads=reads.ADMIN)
+def require_approval(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    return admin.require_approval(admin_only(bp.current_request), account_id)
+    return admin.require_approval(viewer.user, account_id)
 
 
-@route(bp, "/admin/accounts/{account_id}/grant", methods=["POST"])
-def grant_plan(account_id: str) -> dict:
+@route(bp, "/admin/accounts/{account_id}/grant", methods=["POST"], reads=reads.ADMIN)
+def grant_plan(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    return admin.grant_plan(admin_only(bp.current_request), account_id, json_body(bp.current_request))
+    return admin.grant_plan(viewer.user, account_id, json_body(bp.current_request))
 
 
-@route(bp, "/admin/accounts/{account_id}/grant", methods=["DELETE"])
-def end_granted_plan(account_id: str) -> dict:
+@route(bp, "/admin/accounts/{account_id}/grant", methods=["DELETE"], reads=reads.ADMIN)
+def end_granted_plan(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    return admin.end_granted_plan(admin_only(bp.current_request), account_id)
+    return admin.end_granted_plan(viewer.user, account_id)
 
 
-@route(bp, "/admin/approvals", methods=["GET"])
-def approval_queue() -> dict:
+@route(bp, "/admin/approvals", methods=["GET"], reads=reads.ADMIN)
+def approval_queue(viewer: Viewer) -> dict:
     from tandem.services import admin
 
-    admin_only(bp.current_request)
     return admin.approval_queue(_query())
 
 
-@route(bp, "/admin/approvals/{account_id}/approve", methods=["POST"])
-def approve(account_id: str) -> dict:
+@route(bp, "/admin/approvals/{account_id}/approve", methods=["POST"], reads=reads.ADMIN)
+def approve(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    return admin.approve(admin_only(bp.current_request), account_id)
+    return admin.approve(viewer.user, account_id)
 
 
-@route(bp, "/admin/approvals/{account_id}/refuse", methods=["POST"])
-def refuse(account_id: str) -> dict:
+@route(bp, "/admin/approvals/{account_id}/refuse", methods=["POST"], reads=reads.ADMIN)
+def refuse(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    user = admin_only(bp.current_request)
+    user = viewer.user
     return admin.refuse(user, account_id, json_body(bp.current_request))
 
 
-@route(bp, "/admin/accounts/{account_id}/refund", methods=["GET"])
-def refund_preview(account_id: str) -> dict:
+@route(bp, "/admin/accounts/{account_id}/refund", methods=["GET"], reads=reads.ADMIN)
+def refund_preview(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    admin_only(bp.current_request)
     return admin.refund_preview(account_id)
 
 
-@route(bp, "/admin/accounts/{account_id}/refund", methods=["POST"])
-def refund(account_id: str) -> dict:
+@route(bp, "/admin/accounts/{account_id}/refund", methods=["POST"], reads=reads.ADMIN)
+def refund(viewer: Viewer, account_id: str) -> dict:
     from tandem.services import admin
 
-    return admin.refund(admin_only(bp.current_request), account_id)
+    return admin.refund(viewer.user, account_id)
 
 
-@route(bp, "/admin/credits/grant", methods=["POST"])
-def grant_credits() -> dict:
+@route(bp, "/admin/credits/grant", methods=["POST"], reads=reads.ADMIN)
+def grant_credits(viewer: Viewer) -> dict:
     from tandem.services import admin
 
-    user = admin_only(bp.current_request)
+    user = viewer.user
     return admin.gift_credits(user, json_body(bp.current_request))
 
 
-@route(bp, "/admin/issue-reports", methods=["GET"])
-def issue_reports() -> dict:
+@route(bp, "/admin/issue-reports", methods=["GET"], reads=reads.ADMIN)
+def issue_reports(viewer: Viewer) -> dict:
     from tandem.services import admin
 
-    admin_only(bp.current_request)
     return admin.issue_reports(_query())
 
 
-@route(bp, "/admin/settings", methods=["GET"])
-def site_settings() -> dict:
+@route(bp, "/admin/settings", methods=["GET"], reads=reads.ADMIN)
+def site_settings(viewer: Viewer) -> dict:
     from tandem.services import admin
 
-    admin_only(bp.current_request)
     return admin.site_settings()
 
 
-@route(bp, "/admin/settings", methods=["PUT"])
-def update_settings() -> dict:
+@route(bp, "/admin/settings", methods=["PUT"], reads=reads.ADMIN)
+def update_settings(viewer: Viewer) -> dict:
     from tandem.services import admin
 
-    user = admin_only(bp.current_request)
+    user = viewer.user
     return admin.update_settings(user, json_body(bp.current_request))
 
 
-@route(bp, "/admin/collaborations", methods=["GET"])
-def collaboration_figures() -> dict:
+@route(bp, "/admin/collaborations", methods=["GET"], reads=reads.ADMIN)
+def collaboration_figures(viewer: Viewer) -> dict:
     """Collaborations by status and this month's count (issue 41)."""
     from tandem.services import collaborations
 
-    admin_only(bp.current_request)
     return collaborations.admin_figures()
 
 
-@route(bp, "/admin/audit", methods=["GET"])
-def audit_log() -> dict:
+@route(bp, "/admin/audit", methods=["GET"], reads=reads.ADMIN)
+def audit_log(viewer: Viewer) -> dict:
     from tandem.services import audit
 
-    admin_only(bp.current_request)
     query = _query()
     return audit.recent(query.get("cursor"))
 
 
-@route(bp, "/admin/reports", methods=["GET"])
-def reports_queue() -> dict:
+@route(bp, "/admin/reports", methods=["GET"], reads=reads.ADMIN)
+def reports_queue(viewer: Viewer) -> dict:
     """Brands members reported (status=open) and suspended brands (status=suspended)."""
     from tandem.services import trust_admin
 
-    admin_only(bp.current_request)
     return trust_admin.queue(_query())
 
 
-@route(bp, "/admin/reports/{brandId}", methods=["GET"])
-def reported_brand(brandId: str) -> dict:  # noqa: N803
+@route(bp, "/admin/reports/{brandId}", methods=["GET"], reads=reads.ADMIN)
+def reported_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803
     from tandem.services import trust_admin
 
-    admin_only(bp.current_request)
     return trust_admin.detail(brandId)
 
 
-@route(bp, "/admin/reports/{brandId}/action", methods=["POST"])
-def act_on_brand(brandId: str) -> dict:  # noqa: N803
+@route(bp, "/admin/reports/{brandId}/action", methods=["POST"], reads=reads.ADMIN)
+def act_on_brand(viewer: Viewer, brandId: str) -> dict:  # noqa: N803
     """dismiss | warn | suspend | lift, recorded in the audit log."""
     from tandem.services import trust_admin
 
-    admin = admin_only(bp.current_request)
+    admin = viewer.user
     return trust_admin.act(admin, brandId, json_body(bp.current_request))

@@ -20,7 +20,7 @@ bp = Blueprint(__name__)
 def get_products(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    return billing.products(viewer.account, viewer.user, viewer.brand, create_customer=False)
+    return billing.products(viewer, create_customer=False)
 
 
 @route(bp, "/products", methods=["POST"], reads=reads.ACCOUNT)
@@ -28,7 +28,7 @@ def post_products(viewer: Viewer) -> dict:
     from tandem.services import billing
 
     body = json_body(bp.current_request)
-    return billing.products(viewer.account, viewer.user, viewer.brand, body.get("redirect"))
+    return billing.products(viewer, body.get("redirect"))
 
 
 @route(bp, "/checkout", methods=["POST"], reads=reads.ACCOUNT)
@@ -36,9 +36,7 @@ def post_checkout(viewer: Viewer) -> dict:
     from tandem.services import billing
 
     body = json_body(bp.current_request)
-    session = billing.checkout(
-        viewer.account, viewer.user, viewer.brand, body.get("priceId"), body.get("redirect")
-    )
+    session = billing.checkout(viewer, body.get("priceId"), body.get("redirect"))
     count_event("CheckoutSessionCreated")  # the member is sent to Stripe Checkout
     return session
 
@@ -47,7 +45,7 @@ def post_checkout(viewer: Viewer) -> dict:
 def payment_status(viewer: Viewer, checkoutSessionId: str) -> dict:  # noqa: N803 (SPEC's parameter name)
     from tandem.services import billing
 
-    return billing.payment_status(viewer.account, checkoutSessionId)
+    return billing.payment_status(viewer, checkoutSessionId)
 
 
 @route(bp, "/users/webhooks-in-progress", methods=["GET"], reads=reads.ACCOUNT)
@@ -61,18 +59,18 @@ def webhooks_in_progress(viewer: Viewer) -> dict:
 def portal_url(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    return billing.portal_url(viewer.account)
+    return billing.portal_url(viewer)
 
 
 @route(bp, "/payment-link/{kind}", methods=["GET"], reads=reads.ACCOUNT)
 def payment_link(viewer: Viewer, kind: str) -> dict:
     from tandem.services import billing
 
-    return billing.payment_link(kind, viewer.user, viewer.brand)
+    return billing.payment_link(viewer, kind)
 
 
 @route(bp, "/users/yearly-upgrade", methods=["GET"], reads=reads.ACCOUNT)
 def yearly_upgrade(viewer: Viewer) -> dict:
     from tandem.services import billing
 
-    return billing.yearly_upgrade(viewer.account, viewer.user)
+    return billing.yearly_upgrade(viewer)

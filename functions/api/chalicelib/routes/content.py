@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import caller
 from chalicelib.door import route
 from chalicelib.http import brand_id_param, json_body, path_text
 from tandem.domain import account_types as areas
 from tandem.services import viewer as reads
-from tandem.services.viewer import Viewer
+from tandem.services.viewer import Pending, Viewer
 
 bp = Blueprint(__name__)
 
@@ -31,12 +30,11 @@ def collab_calendar(viewer: Viewer) -> dict:
     return content.collab_calendar(bp.current_request.query_params)
 
 
-@route(bp, "/collab/examples", methods=["GET"], area=areas.COLLAB_IDEAS)
-def collab_examples() -> dict:
+@route(bp, "/collab/examples", methods=["GET"], area=areas.COLLAB_IDEAS, reads=reads.LIST_OF_BRAND)
+def collab_examples(pending: Pending) -> dict:
     from tandem.services import collab_shares as shares
 
-    who = caller(bp.current_request, default_brand=True)  # checked with the list's brand read
-    return shares.examples(who.brand_id, access=who)
+    return shares.examples(pending)
 
 
 @route(bp, "/connections/{otherBrandId}/share", methods=["GET"], area=areas.CONNECTIONS, reads=reads.SHARE)

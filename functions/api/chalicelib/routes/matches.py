@@ -4,25 +4,22 @@ from __future__ import annotations
 
 from chalice import Blueprint
 
-from chalicelib.auth import caller
 from chalicelib.door import route
 from chalicelib.http import brand_id_param
 from tandem.domain import account_types as areas
 from tandem.services import viewer as reads
-from tandem.services.viewer import Viewer
+from tandem.services.viewer import Pending, Viewer
 
 bp = Blueprint(__name__)
 
 
-@route(bp, "/matches", methods=["GET"], area=areas.MATCHES)
-def list_matches() -> dict:
+@route(bp, "/matches", methods=["GET"], area=areas.MATCHES, reads=reads.LIST_OF_BRAND)
+def list_matches(pending: Pending) -> dict:
     from tandem.services import matches
 
-    who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
     query = bp.current_request.query_params or {}
     brand_ids = matches.parse_brand_ids(query.get("brandIds"))
-    which = query.get("list") or "potentials"
-    return matches.list_matches(who.brand_id, which, brand_ids, access=who)
+    return matches.list_matches(pending, query.get("list") or "potentials", brand_ids)
 
 
 @route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"], area=areas.MATCHES, reads=reads.SEES)
@@ -53,11 +50,16 @@ def undo_dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
     return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False)
 
 
-@route(bp, "/brands/search", methods=["GET"], area=areas.MATCHES)
-def search_brands() -> dict:
+@route(
+    bp,
+    "/brands/search",
+    methods=["GET"],
+    area=areas.MATCHES,
+    reads=reads.LIST_OF_BRAND,
+    brand_query="userBrand",
+)
+def search_brands(pending: Pending) -> dict:
     """The whole directory for the selected brand (or `userBrand`, which must be the same one)."""
     from tandem.services import brand_search
 
-    query = bp.current_request.query_params or {}
-    who = caller(bp.current_request, path_brand=query.get("userBrand") or None, default_brand=True)
-    return brand_search.search(who.brand_id, query, access=who)
+    return brand_search.search(pending, bp.current_request.query_params or {})

@@ -1,13 +1,12 @@
 """The Pitch Area: features (a brand's featured opportunity), pitches to them, and the admin
 approval of features. Every member route acts as the selected brand (`X-Brand-Id`, checked at
 the door with what its use case reads: tandem.services.viewer); the admin routes need a Tandem
-admin (`admin_only`)."""
+admin (`reads.ADMIN`: the door refuses anyone else)."""
 
 from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import admin_only
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS, json_body
 from tandem.domain import account_types as areas
@@ -74,25 +73,24 @@ def feature_checkout(viewer: Viewer, featureId: str) -> dict:  # noqa: N803
     return pitch.checkout(viewer, featureId, json_body(bp.current_request))
 
 
-@route(bp, "/admin/features", methods=["GET"])
-def admin_features() -> dict:
+@route(bp, "/admin/features", methods=["GET"], reads=reads.ADMIN)
+def admin_features(viewer: Viewer) -> dict:
     from tandem.services import pitch
 
-    admin_only(bp.current_request)
     return pitch.admin_list(_query("status"))
 
 
-@route(bp, "/admin/features/{featureId}/approve", methods=["POST"])
-def approve_feature(featureId: str) -> dict:  # noqa: N803
+@route(bp, "/admin/features/{featureId}/approve", methods=["POST"], reads=reads.ADMIN)
+def approve_feature(viewer: Viewer, featureId: str) -> dict:  # noqa: N803
     from tandem.services import pitch
 
-    admin = admin_only(bp.current_request)
+    admin = viewer.user
     return pitch.approve(featureId, admin)
 
 
-@route(bp, "/admin/features/{featureId}/refuse", methods=["POST"])
-def refuse_feature(featureId: str) -> dict:  # noqa: N803
+@route(bp, "/admin/features/{featureId}/refuse", methods=["POST"], reads=reads.ADMIN)
+def refuse_feature(viewer: Viewer, featureId: str) -> dict:  # noqa: N803
     from tandem.services import pitch
 
-    admin = admin_only(bp.current_request)
+    admin = viewer.user
     return pitch.refuse(featureId, admin, json_body(bp.current_request))

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from chalice import Blueprint, Response
 
-from chalicelib.auth import caller
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS, brand_id_param, json_body
 from tandem.domain import account_types as areas
 from tandem.services import viewer as reads
-from tandem.services.viewer import Viewer
+from tandem.services.viewer import Pending, Viewer
 
 bp = Blueprint(__name__)
 
@@ -69,12 +68,11 @@ def cancel_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803
     return _act(viewer, "cancel", requestId)
 
 
-@route(bp, "/connections", methods=["GET"], area=areas.CONNECTIONS)
-def list_connections() -> dict:
+@route(bp, "/connections", methods=["GET"], area=areas.CONNECTIONS, reads=reads.LIST_OF_BRAND)
+def list_connections(pending: Pending) -> dict:
     from tandem.services import requests
 
-    who = caller(bp.current_request, default_brand=True)  # checked with the list's second read
-    return requests.list_connections(who.brand_id, _query("cursor"), access=who)
+    return requests.list_connections(pending, _query("cursor"))
 
 
 @route(bp, "/connections/{otherBrandId}", methods=["GET"], area=areas.CONNECTIONS, reads=reads.SEES)

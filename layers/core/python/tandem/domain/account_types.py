@@ -33,6 +33,7 @@ AREAS: dict[str, str] = {  # area -> what the member reads in the refusal
 }
 
 FEATURE_ONLY = "feature"
+ADMIN = "admin"  # a Tandem team member: the admin console, acting as another user
 EXCLUDED: dict[str, frozenset[str]] = {
     FEATURE_ONLY: frozenset(
         {MATCHES, CONNECTIONS, DECLINES, SEND_REQUESTS, PITCHING, COLLAB_IDEAS, VIDEO_GUIDES, COLLABORATIONS}
@@ -46,6 +47,11 @@ def is_feature_only(access: str | None) -> bool:
     """The user type 'feature' (SPEC section 6): the one test of it (tandem.domain.entitlements
     folds it into every right; nothing else compares a user's access with it)."""
     return access == FEATURE_ONLY
+
+
+def is_admin(access: str | None) -> bool:
+    """The user type 'admin': the one test of it (tandem.domain.entitlements.is_admin)."""
+    return access == ADMIN
 
 
 class NotIncluded(Forbidden):

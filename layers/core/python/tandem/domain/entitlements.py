@@ -345,6 +345,15 @@ def may_require_approval(plan: Plan, feature_only: bool, approval: str | None) -
     return not plan.in_force and not feature_only and approval is None
 
 
+def is_admin(access: str | None) -> bool:
+    """The caller may use the admin console (its user type): the right the door applies to the
+    admin routes (tandem.services.viewer.ADMIN)."""
+    return account_types.is_admin(access)
+
+
+ADMINS_ONLY = "Only Tandem admins can do that"
+
+
 def is_feature_only(access: str | None, stripe: StripePart) -> bool:
     """The account is feature-only: its user type says so, or billing's sync found only a paid
     feature product (tandem.domain.billing)."""

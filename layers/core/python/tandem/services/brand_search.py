@@ -27,11 +27,9 @@ from typing import Any
 from tandem.domain import search as rules
 from tandem.domain import search_rows
 from tandem.domain.matching import account_hash, pack, reply, score_packed
-from tandem.errors import NotFound
-from tandem.services import access as caller
 from tandem.services import match_index, visibility
-from tandem.services.access import Access
-from tandem.services.matches import search_card, viewer_for
+from tandem.services.matches import search_card
+from tandem.services.viewer import Pending
 from tandem.store import news
 from tandem.store.items import BATCH_GET_LIMIT, get_many
 from tandem.store.models import Account, Brand, MatchIndexManifest, MatchModel
@@ -108,13 +106,14 @@ def excluded_brand_ids(
     return {int(i) for i in index.ids[mine]} | set(hidden)
 
 
-def search(brand_id: int, params: Mapping[str, str | None], access: Access | None = None) -> dict[str, Any]:
+def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]:
     """One page of a search for the selected brand (see the module's note for its reads)."""
     query = rules.parse_query(params)  # a 400 before anything is read
+    brand_id = pending.brand_id
     mine = brand_items(brand_id)  # call 1
     now = time.monotonic()
     cache = _CACHE
-    wanted = caller.keys_of(access) + visibility.keys(brand_id, with_blocks=False)  # blocks: partition
+    wanted = [*pending.keys, *visibility.keys(brand_id, with_blocks=False)]  # blocks: partition
     account_key = Account.key(mine.profile.account_id) if mine.profile is not None else None
     if account_key is not None:
         wanted.append((Account, account_key))
@@ -125,10 +124,7 @@ def search(brand_id: int, params: Mapping[str, str | None], access: Access | Non
     if cold:  # the shards too, in the same call (the module's note)
         wanted += match_index.first_shard_keys(BATCH_GET_LIMIT - len(wanted))
     found = get_many(wanted)  # call 2
-    user = caller.verify(access, found, mine.profile)
-    if mine.profile is None:
-        raise NotFound("Brand not found")
-    viewer = viewer_for(mine.profile, found.get(account_key), user)
+    viewer = pending.viewer(found, mine.profile, found.get(account_key) if account_key else None)
     manifest = found.get(MatchIndexManifest.key()) if due else None
     index = cache.current(manifest, now, match_index.search_shards_in(found) if cold else None)
     if due:

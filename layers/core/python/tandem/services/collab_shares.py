@@ -23,10 +23,8 @@ from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
 from tandem.domain.identity import CONNECTED, STRANGER, Looker, identity
 from tandem.errors import Conflict, NotFound, ValidationError
-from tandem.services import access as caller
-from tandem.services.access import Access
 from tandem.services.requests.present import iso_ms
-from tandem.services.viewer import Viewer
+from tandem.services.viewer import Pending, Viewer
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest
@@ -232,7 +230,7 @@ def withdraw(viewer: Viewer, other_id: int) -> dict[str, Any]:
     return {"share": share_json(None, brand_id)}
 
 
-def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
+def examples(pending: Pending) -> dict[str, Any]:
     """GET collab/examples: the collabs members agreed to show, newest first. Each is a SPEC
     Project list item (name, _id, active, shared) with its two brands as they are now, the
     summary and the idea. Only shared ones are listed (the SPEC lets shared items be left out
@@ -242,15 +240,16 @@ def examples(brand_id: int, access: Access | None = None) -> dict[str, Any]:
     there."""
     from tandem.store.collaborations import Collaboration
 
+    brand_id = pending.brand_id
     shares = list(CollabShare.newest(EXAMPLES_LIMIT))  # call 1
-    wanted = [*caller.keys_of(access), (Brand, Brand.key(brand_id))]
+    wanted = [*pending.keys, (Brand, Brand.key(brand_id))]
     for share in shares:
         wanted += [(Brand, Brand.key(int(share.from_brand_id))), (Brand, Brand.key(int(share.to_brand_id)))]
         if share.collab_id:
             wanted.append((Collaboration, Collaboration.key(share.collab_id, int(share.from_brand_id))))
     found = get_many(wanted)  # call 2
-    user = caller.verify(access, found, found.get(Brand.key(brand_id)))
-    looker = Looker(getattr(user, "account_id", None), names_shown=True)
+    viewer = pending.viewer(found, found.get(Brand.key(brand_id)))
+    looker = Looker(viewer.account_id, names_shown=True)
     items = []
     for share in shares:
         pair = [found.get(Brand.key(int(share.from_brand_id))), found.get(Brand.key(int(share.to_brand_id)))]

@@ -57,6 +57,11 @@ def feature_only(user: User | None, account: Account | None) -> bool:
     return rules.is_feature_only(user.access if user is not None else None, stripe_part(account))
 
 
+def is_admin(user: User | None) -> bool:
+    """The caller is a Tandem admin (the console's routes, acting as another user)."""
+    return rules.is_admin(user.access if user is not None else None)
+
+
 def sees_brand_names(account: Account | None, user: User | None, now: int | None = None) -> bool:
     """Other brands' names are shown to this member (one rule everywhere: entitlements); the
     same answer as `rights(...).names_shown` and the credits info's namesShown."""

@@ -18,14 +18,12 @@ from tandem.domain import requests as request_rules
 from tandem.domain.identity import CONNECTED, STRANGER, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
-from tandem.services import access as caller
 from tandem.services import brands, visibility
-from tandem.services.access import Access
 from tandem.services.requests import reply_stats
-from tandem.services.viewer import Viewer, acting_as
+from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards, User
+from tandem.store.models import Account, Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards
 from tandem.store.partition import BrandItems, brand_items
 
 logger = logging.getLogger(__name__)
@@ -33,11 +31,6 @@ logger = logging.getLogger(__name__)
 LISTS = ("potentials", "saved")
 MAX_BRAND_FILTER = 100
 OWN_BRAND_MESSAGE = "That is one of your own brands"
-
-
-def viewer_for(brand: Brand, account: Account | None, user: User | None) -> Viewer:
-    """The viewer of a screen that checked its caller in its own second read (list, search)."""
-    return acting_as(brand, account, user)
 
 
 def _identity(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> dict[str, Any]:
@@ -98,9 +91,7 @@ def parse_brand_ids(raw: str | None) -> set[int] | None:
     return {i for i in ids if i is not None}
 
 
-def list_matches(
-    brand_id: int, which: str, brand_ids: set[int] | None = None, access: Access | None = None
-) -> dict[str, Any]:
+def list_matches(pending: Pending, which: str, brand_ids: set[int] | None = None) -> dict[str, Any]:
     """GET matches: MatchCards best first. Potentials leave out dismissed, requested, connected
     and declined brands, and listing them marks them seen (the menu's new-matches count).
 
@@ -110,6 +101,7 @@ def list_matches(
     shown before, one UpdateItem of its BrandSeen item (the one item a GET writes)."""
     if which not in LISTS:
         raise ValidationError("list must be potentials or saved")
+    brand_id = pending.brand_id
     mine = brand_items(brand_id, with_cards=True)  # call 1
     matches, rels = _match_list(brand_id, mine), mine.relations
     excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
@@ -118,17 +110,14 @@ def list_matches(
     # Each card's reply-time labels are the code its run stored (from the last nightly rebuild's
     # figures): no one's BrandReplyStats is read here, so 50 brands and the caller's keys fit
     # one BatchGetItem (100 keys).
-    wanted = caller.keys_of(access) + [(Brand, Brand.key(i)) for i in ids]
+    wanted = [*pending.keys, *((Brand, Brand.key(i)) for i in ids)]
     wanted += visibility.keys(brand_id, with_blocks=False)  # blocks came with the partition
     if account_key is not None:
         wanted.append((Account, account_key))
     found = get_many(wanted)  # call 2
-    user = caller.verify(access, found, mine.profile)
-    if mine.profile is None:
-        raise NotFound("Brand not found")
-    viewer = viewer_for(mine.profile, found.get(account_key), user)
-    fresh = news.ids(mine.seen, news.MATCHES)
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
+    viewer = pending.viewer(found, mine.profile, found.get(account_key) if account_key else None, hidden)
+    fresh = news.ids(mine.seen, news.MATCHES)
     cards = []
     for other_id in ids:
         other = found.get(Brand.key(other_id))

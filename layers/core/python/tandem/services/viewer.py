@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import TypeVar
 
@@ -47,6 +47,13 @@ class Reads:
     buckets: bool = False  # the account's credit buckets (a Query, in parallel)
     more: More | None = None
     brand: bool = True  # a brand is needed (403 "Your account has no brand yet" without one)
+    # The caller is checked with the screen's own second read (a list whose first read is its
+    # brand's partition): the door checks the token, names the brand (the account's first one
+    # when none is named) and hands the use case a `Pending`, which becomes the Viewer there.
+    late: bool = False
+    # The admin console: the door refuses anyone whose Viewer is not an admin (403), and reads
+    # the token's own user (an admin acting as a member still uses the console as themselves).
+    admin: bool = False
 
     def keys(self, brand_id: int | None, account_id: str, params: Mapping[str, str]) -> Wanted:
         wanted: Wanted = [(Account, Account.key(account_id))] if self.account else []
@@ -73,6 +80,7 @@ def _visibility() -> ModuleType:
 
 # The use cases' declarations, by name.
 CALLER = Reads(account=False, brand=False)  # the signed-in user alone (profile, settings)
+ADMIN = Reads(account=False, brand=False, admin=True)  # the admin console: the admin's user alone
 USER_BRANDS = Reads(account=False, brand=False, brands=True)  # the user and the account's brands
 ACTING = Reads(account=False)  # the user and the brand it acts as
 ACCOUNT = Reads()  # the user, the brand and the account (billing, creating a feature)
@@ -115,6 +123,7 @@ def _collaboration_copy(brand_id: int, params: Mapping[str, str]) -> Wanted:
 
 COLLAB = Reads(account=False, hidden=True, more=_collaboration_copy)  # one collaboration, any change to it
 COLLAB_LIST = Reads(account=False, hidden=True)  # the brand's collaborations, proposing one
+LIST_OF_BRAND = Reads(account=False, late=True)  # Matches, search, connections, member collabs
 RUN_CHECK = Reads(seen=True, feature_slot=True, brands=True, buckets=True, more=_match_run)
 
 
@@ -147,7 +156,7 @@ class Viewer:
 
     @property
     def is_admin(self) -> bool:
-        return self.user.access == "admin"
+        return entitlements.is_admin(self.user)
 
     @property
     def feature_only(self) -> bool:
@@ -179,6 +188,31 @@ class Viewer:
         """A declared item (`Reads.more`), typed by its model; None when it does not exist."""
         found = self.found.get(model.key(*key))
         return found if isinstance(found, model) else None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A caller the door let in on its token, for a screen that checks it with its own second
+    read (`Reads.late`): the screen reads `keys` in that read's BatchGetItem and gets its Viewer
+    from `viewer(found, brand, ...)`, which raises 401 / 403 before anything is shown or written.
+    A use case given a Pending reads nothing of the caller's elsewhere."""
+
+    brand_id: int
+    keys: tuple[tuple[type[TandemModel], Key], ...]
+    check: Callable[[Mapping[Key, TandemModel], Brand | None], tuple[User, str | None]]
+
+    def viewer(
+        self,
+        found: Mapping[Key, TandemModel],
+        brand: Brand | None,
+        account: Account | None = None,
+        hidden: frozenset[int] = frozenset(),
+    ) -> Viewer:
+        """The Viewer, once the caller's items in `found` are checked against `brand`."""
+        user, admin_id = self.check(found, brand)
+        if brand is None:  # checked above: a brand that does not exist is the caller's 403
+            raise Forbidden("You don't have access to this brand")
+        return replace(acting_as(brand, account, user, hidden), impersonated_by=admin_id)
 
 
 def make(

@@ -18,6 +18,7 @@ from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services import credits, entitlements
 from tandem.services.billing.customers import customers_of, ensure_customer
+from tandem.services.viewer import Viewer
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, Brand, User, update_only
 
@@ -99,25 +100,23 @@ def return_page(redirect: Any) -> tuple[str, str | None]:
     raise ValidationError(BAD_REDIRECT)
 
 
-def _viewer(
-    account: Account | None, user: User, held: list[credit_rules.Bucket], now: int
-) -> catalogue.Viewer:
+def _offer(viewer: Viewer, held: list[credit_rules.Bucket], now: int) -> catalogue.Viewer:
     """What the catalogue offers this member: the rights entitlements gives them."""
-    return entitlements.rights(account, held, now, user=user).viewer()
+    return viewer.rights(held, now).viewer()
 
 
-def _checkout_page(account: Account | None, brand: Brand, redirect: Any) -> tuple[str, str | None]:
+def _checkout_page(viewer: Viewer, redirect: Any) -> tuple[Account, Brand, str, str | None]:
+    """The member's account and brand, and the page (and item) the Checkout returns to."""
     page, item = return_page(redirect)
-    if account is None:
+    account, brand = viewer.account, viewer.brand
+    if account is None or brand is None:
         raise NotFound("Account not found")
     if page == "request" and not str(redirect).startswith(f"/requests/received/{int(brand.brand_id)}/"):
         raise ValidationError(BAD_REDIRECT)  # the request page of another brand
-    return page, item
+    return account, brand, page, item
 
 
-def products(
-    account: Account | None, user: User, brand: Brand, redirect: Any = None, *, create_customer: bool = True
-) -> dict[str, Any]:
+def products(viewer: Viewer, redirect: Any = None, *, create_customer: bool = True) -> dict[str, Any]:
     """GET products / POST products {redirect}: each option's `link` is a Checkout Session for
     this member and brand that comes back to `redirect` (created at once, side by side; two
     calls within 15 minutes get the same sessions).
@@ -126,16 +125,16 @@ def products(
     Stripe customer yet gets `link: null` and its Buy now asks `checkout` (a POST), which
     creates the customer before the first checkout; nor does it open the free trial's session
     (the account claims its one trial by a write: trial_session)."""
-    page, item = _checkout_page(account, brand, redirect)
-    assert account is not None
+    account, brand, page, item = _checkout_page(viewer, redirect)
+    user = viewer.user
     now = int(time.time())
     held = credits.buckets(account.account_id)
     ids = stripe_client.catalogue_ids()
-    viewer = _viewer(account, user, held, now)
+    offer = _offer(viewer, held, now)
     lookup_ids = catalogue.StripeIds(prices={k: k for k in ids.prices}, links=ids.links)
     needed = credits_needed(redirect)
     wanted = catalogue.products_response(
-        lookup_ids, viewer, now, needed_credits=needed, link_for=lambda s, k: None
+        lookup_ids, offer, now, needed_credits=needed, link_for=lambda s, k: None
     )
     keys = [
         o["id"]
@@ -162,7 +161,7 @@ def products(
         made = dict(zip(keys, stripe_client.in_parallel(session, keys), strict=True))
         links = {key: url for key, url in made.items() if url}
     answer = catalogue.products_response(
-        lookup_ids, viewer, now, needed_credits=needed, link_for=lambda spec, key: links.get(key)
+        lookup_ids, offer, now, needed_credits=needed, link_for=lambda spec, key: links.get(key)
     )
     for product in answer["products"]:
         contract_id = CONTRACT_IDS.get(product["id"], product["id"])
@@ -172,14 +171,12 @@ def products(
     return answer
 
 
-def checkout(
-    account: Account | None, user: User, brand: Brand, price_id: Any, redirect: Any = None
-) -> dict[str, str]:
+def checkout(viewer: Viewer, price_id: Any, redirect: Any = None) -> dict[str, str]:
     """POST checkout {priceId, redirect}: one Checkout Session for one of the options the
     products answer offers this member (the lazy form of BILLING_CONTRACT.md), creating the
     account's Stripe customer first if it has none. An option not offered is a 400."""
-    page, item = _checkout_page(account, brand, redirect)
-    assert account is not None
+    account, brand, page, item = _checkout_page(viewer, redirect)
+    user = viewer.user
     if not isinstance(price_id, str) or not price_id:
         raise ValidationError(UNKNOWN_PRICE)
     now = int(time.time())
@@ -188,7 +185,7 @@ def checkout(
     lookup_ids = catalogue.StripeIds(prices={k: k for k in ids.prices}, links=ids.links)
     offered = catalogue.products_response(
         lookup_ids,
-        _viewer(account, user, held, now),
+        _offer(viewer, held, now),
         now,
         needed_credits=credits_needed(redirect),
         link_for=lambda s, k: None,
@@ -308,14 +305,15 @@ def trial_session(
     raise Conflict(TRIAL_OPENING)
 
 
-def feature_checkout(
-    account: Account, user: User, brand: Brand, feature_id: str, months: int
-) -> dict[str, str]:
+def feature_checkout(viewer: Viewer, feature_id: str, months: int) -> dict[str, str]:
     """The Pitch Area feature's Checkout Session: billing's feature product for the feature's
     term (3 or 6 months), carrying the feature's id, back to the feature's page."""
     key = next((p.lookup_key for p in catalogue.PRICES if p.kind == "feature" and p.months == months), None)
     if key is None:
         raise ValidationError("No feature product for this term")
+    account, brand, user = viewer.account, viewer.brand, viewer.user
+    if account is None or brand is None:
+        raise NotFound("Account not found")
     customer = ensure_customer(account, user, brand)
     brand_id = str(int(brand.brand_id))
     now = int(time.time())

@@ -11,6 +11,7 @@ from tandem.errors import NotFound
 from tandem.integrations import stripe_client
 from tandem.services.billing.customers import attach_customer, customers_of
 from tandem.services.billing.sync import sync_account
+from tandem.services.viewer import Viewer
 from tandem.store.models import Account
 
 NOT_FOUND = "Payment not found"
@@ -23,10 +24,11 @@ PAYMENT_KINDS = {
 }
 
 
-def payment_status(account: Account | None, session_id: str) -> dict[str, Any]:
+def payment_status(viewer: Viewer, session_id: str) -> dict[str, Any]:
     """GET stripe/payment-status/{id}: a session of another account (or none) is a 404 that
     says nothing more. A paid session the account's state does not show yet is synced now, so
     the browser coming back before the webhook neither waits forever nor grants twice."""
+    account = viewer.account
     if (
         account is None
         or not isinstance(session_id, str)

@@ -9,10 +9,9 @@ from tandem.config import settings
 from tandem.domain import catalogue
 from tandem.errors import PaymentRequired, ValidationError
 from tandem.integrations import stripe_client
-from tandem.services import entitlements
 from tandem.services.billing.customers import customers_of
 from tandem.services.billing.sync import sync_account
-from tandem.store.models import Account, Brand, User
+from tandem.services.viewer import Viewer
 
 NO_CUSTOMER = "You don't have a subscription to manage yet"
 UNKNOWN_LINK = "Unknown payment link"
@@ -24,23 +23,24 @@ UPGRADE_FAILED = (
 )
 
 
-def portal_url(account: Account | None) -> dict[str, str]:
-    customers = customers_of(account)
+def portal_url(viewer: Viewer) -> dict[str, str]:
+    customers = customers_of(viewer.account)
     if not customers:
         raise ValidationError(NO_CUSTOMER)
     site = settings().site_url.rstrip("/")
     return {"url": stripe_client.create_portal_session(customers[0], f"{site}/account/subscriptions/")}
 
 
-def payment_link(kind: str, user: User, brand: Brand) -> dict[str, str]:
+def payment_link(viewer: Viewer, kind: str) -> dict[str, str]:
     if kind not in catalogue.LINK_KINDS:
         raise ValidationError(UNKNOWN_LINK)
-    return {"link": stripe_client.payment_link_url(kind, str(int(brand.brand_id)), user.email)}
+    return {"link": stripe_client.payment_link_url(kind, str(viewer.brand_id), viewer.user.email)}
 
 
-def yearly_upgrade(account: Account | None, user: User) -> dict[str, Any]:
+def yearly_upgrade(viewer: Viewer) -> dict[str, Any]:
+    account = viewer.account
     record = (account.billing if account else None) or {}
-    r = entitlements.rights(account, [], int(time.time()), user=user)
+    r = viewer.rights([], int(time.time()))
     if account is None or not r.upgrade_to_yearly or not record.get("subscription_id"):
         raise ValidationError(NOT_MONTHLY)
     from tandem.errors import Conflict

@@ -110,7 +110,7 @@ def checkout(viewer: Viewer, feature_id: str, body: dict[str, Any]) -> dict:
     payment (account billing record `features`), and the admin approves it once paid."""
     from tandem.services import billing
 
-    brand, user, account = viewer.brand, viewer.user, viewer.account
+    brand, account = viewer.brand, viewer.account
     feature = get_feature(feature_id)
     if feature.account_id != brand.account_id or int(feature.brand_id) != int(brand.brand_id):
         raise NotFound(rules.NOT_FOUND)
@@ -122,7 +122,7 @@ def checkout(viewer: Viewer, feature_id: str, body: dict[str, Any]) -> dict:
         raise Conflict("This feature is already paid")
     if account is None:
         raise NotFound("Account not found")
-    return billing.feature_checkout(account, user, brand, feature_id, int(feature.months))
+    return billing.feature_checkout(viewer, feature_id, int(feature.months))
 
 
 def close(feature: Feature, status: str, now: int, extra: list | None = None, refund: bool = False) -> None:

@@ -14,11 +14,9 @@ from tandem.domain import relations as rel
 from tandem.domain import requests as rules
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
-from tandem.services import access as caller
-from tandem.services.access import Access
 from tandem.services.requests.boxes import CURSOR_INVALID, decode_cursor, encode_cursor
 from tandem.services.requests.present import connection_json
-from tandem.services.viewer import Viewer
+from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest
@@ -49,12 +47,12 @@ def _start(cursor: str | None) -> tuple[int, int] | None:
     return at, other
 
 
-def list_connections(
-    brand_id: int, cursor: str | None = None, access: Access | None = None
-) -> dict[str, Any]:
+def list_connections(pending: Pending, cursor: str | None = None) -> dict[str, Any]:
     """GET connections: connections in either direction, newest first. New: connections this
-    brand asked for that the other brand accepted (its own accepts are not news to it)."""
+    brand asked for that the other brand accepted (its own accepts are not news to it). The
+    caller is checked with the second read (reads: LIST_OF_BRAND)."""
     start = _start(cursor)
+    brand_id = pending.brand_id
     mine = brand_items(brand_id)  # call 1
     # A connection with a brand blocked either way is hidden (tandem.services.visibility; the
     # blocks came with the partition); one with a suspended brand is left out below.
@@ -71,11 +69,11 @@ def list_connections(
     if start is not None:
         connected = [r for r in connected if _order(r) < start]
     page, more = connected[: rules.PAGE_SIZE], len(connected) > rules.PAGE_SIZE
-    wanted = [*caller.keys_of(access)]
+    wanted = [*pending.keys]
     wanted += [(ConnectionRequest, ConnectionRequest.key(r.request_id)) for r in page]
     wanted += [(Brand, Brand.key(int(r.other_id))) for r in page]
     found = get_many(wanted)  # call 2
-    caller.verify(access, found, mine.profile)
+    pending.viewer(found, mine.profile)
     fresh = news.ids(mine.seen, news.CONNECTIONS)
     items = []
     for relation in page:

@@ -155,6 +155,9 @@ test('a member with two brands switches brand', async ({ page }) => {
 
 test('an expired access token is refreshed once for requests that fail together', async ({ page }) => {
   await signIn(page, DEMO);
+  // The sign-in's own dashboard call must be answered before the token is spoiled: otherwise its
+  // 200 (sent with the good token) is the one the wait below catches, and nothing 401s yet.
+  await expect(page.getByRole('heading', { level: 1, name: /Dana/ })).toBeVisible();
 
   // Spoil the access token, as if it had expired, then load a page that makes several calls.
   await page.evaluate(() => {
@@ -171,12 +174,15 @@ test('an expired access token is refreshed once for requests that fail together'
   page.on('response', (r) => {
     if (r.status() === 401) unauthorized.push(r.url());
   });
-  const dashboardLoaded = page.waitForResponse((r) => r.url().endsWith('/api/dashboard') && r.status() === 200);
+  // The retried call: a 200 for the dashboard only after the refresh has been asked for.
+  const dashboardLoaded = page.waitForResponse(
+    (r) => r.url().endsWith('/api/dashboard') && r.status() === 200 && refreshes.length === 1,
+  );
   await page.reload();
-  await dashboardLoaded; // the retried call, with the refreshed token
+  await dashboardLoaded;
   await expect(page).toHaveTitle('Tandem Hub: Dashboard');
   await expect(page.getByRole('heading', { level: 1, name: /Dana/ })).toBeVisible();
-  expect(unauthorized.length).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => unauthorized.length).toBeGreaterThanOrEqual(2);
   expect(refreshes).toHaveLength(1);
   await expect(page).toHaveURL(/\/$/);
 });

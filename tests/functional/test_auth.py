@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from tandem.store.models import Brand
 from tests.factories import auth_headers, member
 from tests.functional.helpers import sent_mail
 
@@ -70,10 +71,12 @@ def test_sign_up_confirm_and_sign_in(api):
         "access_token", "refresh_token", "uid", "account", "initials", "name", "firstName",
         "sessionInfo", "redirect", "globalMessage",
     }  # fmt: skip
+    (brand,) = Brand.of_account(session["account"])
+    # The brand she acts for comes with the session, so the browser's first calls name it.
     assert (session["initials"], session["firstName"], session["sessionInfo"]) == (
         "NN",
         "Nina",
-        {"access": "member"},
+        {"access": "member", "brandId": int(brand.brand_id)},
     )
     assert session["globalMessage"] == "Please confirm your email address."
 

@@ -5,6 +5,8 @@ import { createListeners } from './store';
 /** Extra information the server sends with a login; `access` may be 'admin'. */
 export interface SessionInfo {
   readonly access?: string;
+  /** The brand the member acts for when none is named (the account's first), null with none. */
+  readonly brandId?: number | null;
   readonly [key: string]: unknown;
 }
 

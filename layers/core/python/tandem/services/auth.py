@@ -83,6 +83,10 @@ def _access_token(user: User) -> str:
 
 
 def login_response(user: User) -> dict[str, Any]:
+    """The login response (SPEC section 3). Its sessionInfo names the brand the member acts for
+    when no brand is named (the account's first), so the browser's first calls after signing in
+    name it and need not wait for the dashboard to learn it (issue 39 item 11)."""
+    first = next(iter(Brand.of_account(user.account_id)), None)
     return {
         "access_token": _access_token(user),
         "refresh_token": sessions.start(user),
@@ -91,7 +95,10 @@ def login_response(user: User) -> dict[str, Any]:
         "initials": initials(user.name),
         "name": user.name,
         "firstName": user.first_name,
-        "sessionInfo": {"access": user.access},
+        "sessionInfo": {
+            "access": user.access,
+            "brandId": int(first.brand_id) if first is not None else None,
+        },
         "redirect": "/",
         "globalMessage": SiteSettings.message()
         or (None if user.email_confirmed else "Please confirm your email address."),

@@ -106,6 +106,8 @@ class Brand(TandemModel):
 
     @classmethod
     def of_account(cls, account_id: str) -> list[Brand]:
+        """The account's brands, lowest id first (the index sorts by padded id): the first is the
+        one a member acts for when no brand is named."""
         return list(cls.by_account.query(keys.account_pk(account_id)))
 
     @classmethod

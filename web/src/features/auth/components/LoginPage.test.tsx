@@ -115,6 +115,34 @@ describe('LoginPage', () => {
     });
   });
 
+  it('selects the brand the answer names, so the first page asks for its lists without waiting for the dashboard', async () => {
+    const dashboardNeverAnswers = new Promise<Response>(() => undefined); // the dashboard is slow
+    fetchMock.mockImplementation((input) => {
+      const url = input as string; // the app's api client calls fetch with a path
+      if (url === '/api/users/login') {
+        return Promise.resolve(
+          jsonResponse({
+            access_token: 'a', refresh_token: 'r', uid: 'u', account: 'c', initials: 'A', name: 'A', firstName: 'A',
+            sessionInfo: { access: 'member', brandId: 42 },
+          }),
+        );
+      }
+      if (url.includes('/api/dashboard')) return dashboardNeverAnswers;
+      return Promise.resolve(jsonResponse({ matches: [], showingBrandNames: true }));
+    });
+    const { user } = await openLogin('/login/?redirect=/matches/potentials');
+    await user.type(screen.getByLabelText('Email'), 'ana@brand.com');
+    await user.type(screen.getByLabelText('Password'), 'Tandem2025');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => {
+      const lists = fetchMock.mock.calls.filter(([url]) => (url as string).startsWith('/api/matches?list='));
+      expect(lists.map(([url]) => url as string).sort()).toEqual(['/api/matches?list=potentials', '/api/matches?list=saved']);
+      for (const [, init] of lists) expect(new Headers(init?.headers).get('X-Brand-Id')).toBe('42');
+    });
+    expect(window.localStorage.getItem('tandem.selectedBrand')).toBe('"42"');
+  });
+
   it('ignores a redirect query that leaves the site', async () => {
     fetchMock.mockResolvedValueOnce(
       jsonResponse({ access_token: 'a', refresh_token: 'r', uid: 'u', account: 'c', initials: 'A', name: 'A', firstName: 'A' }),

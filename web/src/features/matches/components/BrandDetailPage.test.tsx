@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeSendRequest } from '@/features/requests/send-request-store';
 import { closeSubscriptionOverlay } from '@/features/subscriptions';
 import { showPaymentComplete } from '@/features/subscriptions/payment-complete-store';
-import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { FEATURE_ONLY_AREAS, mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { OPTIONS, publicView } from '../test-fixtures';
@@ -74,6 +74,34 @@ describe('Brand page', () => {
     expect(contact.getByRole('link', { name: 'ben@bean.example' })).toHaveAttribute('href', 'mailto:ben@bean.example');
     expect(screen.getByText("You're connected.")).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Send request/ })).not.toBeInTheDocument();
+  });
+
+  it('offers to plan a collaboration with a connected brand, the same flow as from Connections', async () => {
+    openBrand('/brand/21', {
+      'GET brand/21': publicView({ relation: { saved: false, dismissed: false, requestState: 'connected', requestId: 'q1' } }),
+    });
+    const plan = await screen.findByRole('link', { name: 'Plan a collaboration with Bean Bros' });
+    expect(plan).toHaveAttribute('href', '/collaborations/new?with=21');
+  });
+
+  it('offers no collaboration with a brand you are not connected with', async () => {
+    openBrand('/brand/21', {
+      'GET brand/21': publicView({ relation: { saved: false, dismissed: false, requestState: 'requested-out', requestId: 'q1' } }),
+    });
+    expect(await screen.findByText('Request sent: waiting for their answer.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Plan a collaboration/ })).not.toBeInTheDocument();
+  });
+
+  it('offers no collaboration to a feature-only account, even with a connected brand', async () => {
+    signIn();
+    mockApi({
+      ...shellRoutes({ credits: { areas: FEATURE_ONLY_AREAS } }, { featureOnly: true }),
+      'GET brands/options': OPTIONS,
+      'GET brand/21': publicView({ relation: { saved: false, dismissed: false, requestState: 'connected', requestId: 'q1' } }),
+    });
+    renderRoute('/brand/21');
+    expect(await screen.findByText("You're connected.")).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Plan a collaboration/ })).not.toBeInTheDocument();
   });
 
   it('says from when a brand may be asked again after a cancel, with no Send request until then', async () => {

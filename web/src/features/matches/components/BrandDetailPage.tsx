@@ -16,6 +16,7 @@ import {
   type PublicBrandView,
 } from '@/features/brands';
 import { useCurrentBrandId, useDashboard, useSelectedBrandSuspended } from '@/lib/session-state';
+import { useIsFeatureOnly } from '@/lib/login-check';
 import { BRAND_PROFILE_PATH } from '@/features/navigation';
 import { readPendingSend } from '@/features/requests';
 import { usePaymentComplete } from '@/features/subscriptions';
@@ -82,6 +83,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const brandId = useCurrentBrandId();
   const dashboard = useDashboard();
   const suspended = useSelectedBrandSuspended();
+  const featureOnly = useIsFeatureOnly();
   const hasNoBrand = dashboard.data?.userBrands?.length === 0;
   // Country names for the markets; codes are shown while (or if) they can't load.
   const options = useBrandOptions().data;
@@ -285,6 +287,12 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
             )}
             {suspended && canRequest(view) && <p className="request-state">{SUSPENDED_NO_SEND}</p>}
             {requestText && <p className="request-state">{requestText}</p>}
+            {/* The same propose flow as from Connections; a feature-only account has no collaborations. */}
+            {relation.requestState === 'connected' && !featureOnly && (
+              <Link className="button button--primary" to={`/collaborations/new?with=${encodeURIComponent(String(brand.id))}`}>
+                Plan a collaboration<span className="visually-hidden"> with {brand.name}</span>
+              </Link>
+            )}
             <Button variant="secondary" busy={changing === 'save'} onClick={toggleSave}>
               {relation.saved ? 'Unsave' : 'Save'}
               <span className="visually-hidden"> {brand.name}</span>

@@ -201,8 +201,18 @@ def _brand_fact(action: str, details: dict[str, Any]) -> str:
     if action == "brand.warn":
         return f"Owner warned{about}: {details.get('text', '')}"
     if action == "brand.suspend":
-        cancelled = details.get("cancelledRequests")
-        return f"Brand suspended{about}" + (f", {cancelled} pending requests cancelled" if cancelled else "")
+        # What the suspension ended with it (tandem.services.trust_admin.act): pending requests
+        # and the collaborations that were not live yet.
+        ended = []
+        if cancelled := details.get("cancelledRequests"):
+            ended.append(f"{cancelled} pending request{'' if cancelled == 1 else 's'} cancelled")
+        if collabs := details.get("endedCollaborations"):
+            ended.append(f"{collabs} collaboration{'' if collabs == 1 else 's'} not yet live ended")
+        return (
+            f"Brand suspended{about}"
+            + "".join(f", {part}" for part in ended[:-1])
+            + (f"{' and' if len(ended) > 1 else ','} {ended[-1]}" if ended else "")
+        )
     return "Suspension lifted"
 
 

@@ -79,8 +79,14 @@ test('two brands plan, change, agree, run and measure a collaboration; a block e
   await connect(request, a, b);
   const push = await pushOn(request, b);
 
-  // A plans from a collab idea: its template and checklist come with it
+  // The brand page of a connection offers the same propose flow, with that brand chosen
   const pageA = await memberPage(browser, a11y, a);
+  await pageA.goto(`/brand/${b.brandId}`);
+  await pageA.getByRole('link', { name: `Plan a collaboration with ${b.brand}` }).click();
+  await expect(pageA).toHaveTitle('Tandem Hub: Plan a collaboration');
+  await expect(pageA.getByRole('combobox', { name: 'With' })).toHaveValue(String(b.brandId));
+
+  // A plans from a collab idea: its template and checklist come with it
   await pageA.goto('/inspiration/ideas?idea=joint-event');
   await pageA.getByRole('dialog').getByRole('link', { name: 'Plan this with a connection' }).click();
   await expect(pageA).toHaveTitle('Tandem Hub: Plan a collaboration');

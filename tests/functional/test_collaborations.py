@@ -175,7 +175,8 @@ def test_two_brands_plan_change_agree_run_and_record_a_collaboration(api, pair, 
 
     # a format that worked counts as one the brand offers (a's profile lists none; b would not repeat)
     a_now, b_now = BrandItem.find(a.id, consistent=True), BrandItem.find(b.id, consistent=True)
-    assert a_now.proven_kinds == {"events"} and not b_now.proven_kinds
+    assert a_now.format_outcomes == {"events": {"again": 1, "not": 0}}
+    assert b_now.format_outcomes == {"events": {"again": 0, "not": 1}}
     assert "events" in to_profile(a_now).collab_kinds and "events" not in to_profile(b_now).collab_kinds
 
     status, listed = call(api, a, "GET", "")
@@ -615,3 +616,42 @@ def test_a_hidden_brand_stays_masked_in_a_shared_collaboration_but_to_its_partne
     for party in (zed, ria):
         (own,) = _member_collabs(api, party)
         assert own["collaboration"]["title"] == "Zyxquor Hidden Studio tents at the Ria Rugs fair"
+
+
+def _match_scores(api, me: Brand) -> dict[int, int]:
+    """{candidate id: score shown} of the brand's Matches after a match run (the state machine run)."""
+    from tandem.services import match_runs
+    from tests.functional.helpers import wait_for_run
+
+    run = match_runs.start_run(me.id)
+    assert wait_for_run(api, me.token, me.id, run.run_id)["status"] == "done"
+    status, body = api.call("GET", "/api/matches?list=potentials", me.headers)
+    assert status == 200, body
+    return {c["id"]: c["score"] for c in body["matches"]}
+
+
+def test_a_format_that_worked_raises_that_formats_score_for_the_brand_on_the_next_run(api, now):
+    profile = {"company_size": "11-50", "countries": ["GB"], "age_bands": ["25-34"]}
+    home = {"category": "home", **profile}
+    a = Brand("oat@example.com", "Oat & Co", credits=6, category="food & drink",
+              collab_kinds=["events", "giveaways"], **profile)  # fmt: skip
+    b = Brand("fern@example.com", "Fern Candles", credits=6, collab_kinds=["events"], **home)
+    # two candidates alike but for the format they offer
+    events = Brand("salt@example.com", "Salt Studio", collab_kinds=["events"], **home)
+    giveaways = Brand("tide@example.com", "Tide Soaps", collab_kinds=["giveaways"], **home)
+    connect(api, a, b)
+    before = _match_scores(api, a)
+    assert before[events.id] == before[giveaways.id]
+
+    made = _finished(api, now, a, b)
+    status, body = call(api, a, "PUT", f"/{made['id']}/results", {"again": True, "rating": 5})
+    assert status == 200, body
+    after = _match_scores(api, a)
+    assert after[events.id] > before[events.id]  # events worked for a
+    assert after[giveaways.id] == before[giveaways.id]  # other formats keep their score
+
+    # b would not partner again: its events are not raised
+    before_b = _match_scores(api, b)
+    status, body = call(api, b, "PUT", f"/{made['id']}/results", {"again": False, "rating": 2})
+    assert status == 200, body
+    assert _match_scores(api, b) == before_b

@@ -35,6 +35,7 @@ def score_batch(event: dict[str, Any], context: Any) -> dict[str, Any]:
         excluded=[int(i) for i in event.get("excluded", [])],
         saved=[int(i) for i in event.get("saved", [])],
         model=event.get("model"),
+        format_boosts=event.get("formatBoosts"),
     )
 
 

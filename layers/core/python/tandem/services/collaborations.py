@@ -784,16 +784,20 @@ def record_results(viewer: Viewer, collab_id: str, body: Any, offset: str | None
 
 def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None:
     """The outcome joins matching's learning records (tandem.services.match_learning): would the
-    brand partner again, and how it went. A format that worked (it would partner again) becomes
-    one the brand is matched on (Brand.proven_kinds, its match record refreshed). A record that
-    cannot be kept never fails the caller."""
+    brand partner again, and how it went. The outcome counts for the format on the brand
+    (Brand.format_outcomes): a format that worked becomes one the brand is matched on and raises
+    the score of partners offering it, by a grade shrunk while outcomes are few
+    (tandem.domain.matching.format_grade; its match record refreshed). A record that cannot be
+    kept never fails the caller."""
+    from tandem.domain.matching.format_grade import add_outcome
     from tandem.observability import logger
     from tandem.services import match_index, match_learning
 
     try:
-        if results.get("again") and copy.format in rules.FORMATS and viewer.brand is not None:
+        if copy.format in rules.FORMATS and viewer.brand is not None:
             brand = viewer.brand
-            brand.update(actions=[Brand.proven_kinds.add({copy.format})])
+            counts = add_outcome(brand.format_outcomes, copy.format, bool(results.get("again")))
+            brand.update(actions=[Brand.format_outcomes.set(counts)])
             match_index.refresh(brand)
     except Exception:  # noqa: BLE001
         logger.exception("Could not keep a format that worked for matching")

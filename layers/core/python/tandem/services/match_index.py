@@ -58,12 +58,22 @@ def to_profile(brand: Brand) -> Profile:
         niche=brand.niche or "",
         price_tier=brand.price_tier or "",
         values=frozenset(brand.values or ()),
-        # a format that worked for the brand (a collaboration it would repeat) counts as one it offers
-        collab_kinds=frozenset(brand.collab_kinds or ()) | frozenset(brand.proven_kinds or ()),
+        # a format that worked for the brand (graded on its collaborations' outcomes) counts as one it offers
+        collab_kinds=frozenset(brand.collab_kinds or ()) | proven_formats(brand),
         countries=frozenset((audience.countries or ()) if audience else ()),
         age_bands=frozenset((audience.age_bands or ()) if audience else ()),
         genders=frozenset((audience.genders or ()) if audience else ()),
     )
+
+
+def proven_formats(brand: Brand) -> frozenset[str]:
+    """The formats whose learned grade is positive (format_grade); a brand whose outcomes were
+    kept before the counts (Brand.proven_kinds only) keeps those."""
+    from tandem.domain.matching.format_grade import format_boosts
+
+    if brand.format_outcomes is None:
+        return frozenset(brand.proven_kinds or ())
+    return frozenset(format_boosts(brand.format_outcomes))
 
 
 def shard_of(brand_id: int) -> int:

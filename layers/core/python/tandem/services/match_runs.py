@@ -24,7 +24,7 @@ from typing import Any
 from tandem.config import settings
 from tandem.domain import brand_profile, matching
 from tandem.domain import relations as rel
-from tandem.domain.matching import reply
+from tandem.domain.matching import format_grade, reply
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger, record_metric
@@ -242,6 +242,8 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
         "batches": batches,
         # the learned model the batches and Finalize blend (None: the rules alone)
         "model": match_learning.payload_model(match_learning.model_json(model)),
+        # the brand's learned grade per format that worked for it ({}: none)
+        "formatBoosts": format_grade.format_boosts(me.format_outcomes),
     }
 
 
@@ -265,6 +267,7 @@ def _top_entries(
     tiers: Any = None,
     labels: Any = None,
     model: dict | None = None,
+    format_boosts: dict[str, float] | None = None,
 ) -> dict:
     """Best POOL candidates (and any saved ones) as compact entries:
     [candidate id, score, packed record (base64), reply tier, reply label code, rank value].
@@ -277,7 +280,7 @@ def _top_entries(
 
     from tandem.domain.matching import training
 
-    scores = matching.score_packed(me, cands, excluded)
+    scores = matching.score_packed(me, cands, excluded, format_boosts=format_boosts)
     ranked = training.rank_scores(me, cands, scores.score, model)
     ranked = ranked if tiers is None else ranked * reply.tier_factors(tiers)
     positions = list(matching.top_positions(ranked, POOL))
@@ -310,11 +313,13 @@ def score_batch(
     excluded: list[int],
     saved: list[int],
     model: dict | None = None,
+    format_boosts: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """Score the brand against every candidate of `shards` (one BatchGetItem), blended with the
-    learned `model` Prepare read (None: the rules alone)."""
+    learned `model` Prepare read (None: the rules alone), candidates offering a format that
+    worked for the brand raised by its grade (`format_boosts`, Prepare's)."""
     cands, tiers, labels = match_index.load_ranked(shards)
-    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers, labels, model)
+    return _top_entries(base64.b64decode(me), cands, excluded, saved, tiers, labels, model, format_boosts)
 
 
 def _choose(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pynamodb.attributes import (
     BinaryAttribute,
     BooleanAttribute,
+    JSONAttribute,
     MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
@@ -65,6 +66,9 @@ class Brand(TandemModel):
     # Formats the brand ran a collaboration in and would partner again after (issue 41): matching
     # scores them as kinds the brand offers, whatever its profile lists.
     proven_kinds = UnicodeSetAttribute(null=True)
+    # What each side said after a collaboration, per format: {format: {"again": n, "not": n}}
+    # (issue 41); matching turns it into a bounded boost (tandem.domain.matching.format_grade).
+    format_outcomes = JSONAttribute(null=True)
     audience = Audience(null=True)
     hide_name = BooleanAttribute(default=False)
     # Suspended by the team (issue 27): hidden everywhere, sends nothing, out of the match index.

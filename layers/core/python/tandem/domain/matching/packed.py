@@ -5,13 +5,14 @@ the API imports the matching package and must not pay numpy's import on a cold s
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+from tandem.domain.matching.format_grade import MAX_BOOST
 from tandem.domain.matching.scoring import (
     AUDIENCE_FIT,
     COMPETING_FACTOR,
@@ -264,11 +265,17 @@ class PackedScores:
 
 
 def score_packed(
-    me: bytes, cands: Packed, exclude: Iterable[int] = (), *, one_sided: bool = False
+    me: bytes,
+    cands: Packed,
+    exclude: Iterable[int] = (),
+    *,
+    one_sided: bool = False,
+    format_boosts: Mapping[str, float] | None = None,
 ) -> PackedScores:
     """`me` (a packed record) against every candidate, vectorised. Own account, `me` itself and
     `exclude` score 0. `one_sided=True` ranks by fit(me -> candidate) only (the baseline the
-    quality benchmark compares against)."""
+    quality benchmark compares against). `format_boosts`: the brand's learned grade per format
+    (format_grade.format_boosts), raising the pair score of candidates that offer it."""
     import numpy as np
 
     mine = np.frombuffer(me, dtype=record_dtype())[0]
@@ -313,12 +320,29 @@ def score_packed(
         same = (cands.cat == int(mine["cat"])) & (int(mine["cat"]) != 0)
         score = np.where(same, score * f32(COMPETING_FACTOR), score).astype(f32)
         score *= _competition(mine, cands, same)
+    if format_boosts:
+        score = _boosted(score, cands.kinds, format_boosts)
     blocked = (cands.acct == mine["acct"]) | (cands.ids == int(mine["id"]))
     excluded = np.fromiter(exclude, dtype=np.int64)
     if len(excluded):
         blocked |= np.isin(cands.ids, excluded)
     score[blocked] = 0.0
     return PackedScores(score, fit_ab, fit_ba)
+
+
+def _boosted(score: np.ndarray, kinds: np.ndarray, boosts: Mapping[str, float]) -> np.ndarray:
+    """The score times 1 + the highest boost among the formats each candidate offers, at most 1
+    (a candidate offering none keeps its score; 0 stays 0)."""
+    import numpy as np
+
+    factor = np.ones(len(score), dtype=np.float32)
+    for kind, boost in boosts.items():
+        bit = _KIND_BIT.get(kind.lower())
+        if bit is None or boost <= 0:
+            continue
+        offers = (kinds & np.uint64(1 << bit)) != 0
+        factor = np.where(offers, np.maximum(factor, np.float32(1 + min(boost, MAX_BOOST))), factor)
+    return np.minimum(score * factor, np.float32(1.0)).astype(np.float32)
 
 
 def _competition(mine: Any, cands: Packed, same: np.ndarray) -> np.ndarray:

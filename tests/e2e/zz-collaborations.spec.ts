@@ -16,6 +16,7 @@ import { WIDTHS } from './widths';
 const stamp = Date.now();
 const SHOTS = process.env.H41_SHOTS;
 const DAY = 86_400;
+const SHARED = 'A candlelit supper club: our oat drinks and their candles, forty seats, sold out twice.';
 
 function who(name: string, brand: string) {
   return {
@@ -166,6 +167,30 @@ test('two brands plan, change, agree, run and measure a collaboration; a block e
     await expect(pageA.getByRole('heading', { name: `What ${b.brand} saw` })).toBeVisible();
     await expect(pageA.getByText('8K')).toBeVisible();
     await shot(pageA, 'collab-results');
+
+    // A shares the finished collaboration with its reach and revenue; B agrees on the
+    // connection's share panel, allowing its reach only: Member collabs shows the reach of both
+    const sharePanelA = pageA.getByRole('region', { name: 'Member collabs' });
+    await sharePanelA.getByRole('button', { name: 'Share this collaboration' }).click();
+    await sharePanelA.getByRole('textbox', { name: /What did you do together/ }).fill(SHARED);
+    await sharePanelA.getByRole('checkbox', { name: 'Reach' }).check();
+    await sharePanelA.getByRole('checkbox', { name: 'Revenue' }).check();
+    await sharePanelA.getByRole('button', { name: `Ask ${b.brand} to agree` }).click();
+    await expect(sharePanelA.getByText(`Waiting for ${b.brand} to agree to share this collab.`)).toBeVisible();
+    await pageB.goto(`/connections/${b.brandId}/${a.brandId}`);
+    const sharePanelB = pageB.getByRole('region', { name: 'Member collabs' });
+    await expect(sharePanelB.getByText(`${a.brand} would like to show this collab to other members.`, { exact: false })).toBeVisible();
+    await expect(sharePanelB.getByText('Collaboration: A candlelit supper club')).toBeVisible();
+    await sharePanelB.getByRole('checkbox', { name: 'Reach' }).check();
+    await shot(pageB, 'collab-share-agree');
+    await sharePanelB.getByRole('button', { name: 'Agree and share' }).click();
+    await expect(sharePanelB.getByText('Figures shown: Reach')).toBeVisible();
+    await shot(pageB, 'collab-share-shared');
+    await pageB.goto('/inspiration/member-collabs');
+    const listed = pageB.getByRole('table', { name: 'Results of A candlelit supper club' });
+    await expect(listed.getByRole('row', { name: /Reach/ })).toContainText('12K');
+    await expect(listed.getByRole('row', { name: /Revenue/ })).toHaveCount(0);
+    await shot(pageB, 'member-collabs-shared');
 
     // The performance page and its CSV
     await pageA.goto('/collaborations');

@@ -41,6 +41,15 @@ describe('MemberCollabsPage', () => {
     expect(api.calls('GET collab/examples')).toHaveLength(1);
   });
 
+  it('starts the line with the date when neither brand gave a category, with no stray separator', async () => {
+    signIn();
+    const bare = ITEM.brands.map((b) => ({ ...b, category: '' }));
+    mockApi({ ...shellRoutes(), 'GET collab/examples': { items: [{ ...ITEM, brands: bare }] } });
+    renderRoute('/inspiration/member-collabs');
+    const list = await screen.findByRole('list', { name: 'Member collabs' });
+    expect(within(within(list).getByRole('listitem')).getByText('shared 20th November')).toBeInTheDocument();
+  });
+
   it('shows a shared collaboration with the figures both brands allowed, side by side', async () => {
     signIn();
     mockApi({

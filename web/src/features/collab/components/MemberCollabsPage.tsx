@@ -77,11 +77,10 @@ function MemberCollabCard({ item }: { readonly item: MemberCollab }) {
         {item.name}
       </h2>
       <p className="member-collab__meta muted small">
-        {item.brands
-          .map((b) => b.category)
+        {/* Brands without a category: the line starts with the date, no stray separator. */}
+        {[...item.brands.map((b) => b.category), shared ? `shared ${formatOrdinalDate(shared)}` : '']
           .filter(Boolean)
           .join(' · ')}
-        {shared && <> · shared {formatOrdinalDate(shared)}</>}
         {item.yours && <span className="status-chip status-chip--accepted">Your brand</span>}
       </p>
       <p className="member-collab__summary">{item.summary}</p>

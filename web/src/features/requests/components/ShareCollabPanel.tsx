@@ -211,6 +211,11 @@ function Proposal({ share, otherName }: { readonly share: CollabShare; readonly 
           <p className="muted small">Collaboration: {share.collaboration.title}</p>
           {share.state === 'shared' ? (
             <p className="muted small">Figures shown: {figureList(both)}</p>
+          ) : share.state === 'waiting-for-you' ? (
+            // The member is choosing theirs below: "yours: none" beside ticked boxes read as a contradiction.
+            <p className="muted small">
+              {otherName} allows: {figureList(theirs)}
+            </p>
           ) : (
             <p className="muted small">
               Your figures allowed: {figureList(yours)} · {otherName}&rsquo;s: {figureList(theirs)}

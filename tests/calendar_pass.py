@@ -70,6 +70,13 @@ NOT_DATES = (
 )
 
 
+def runs_here(nodeid: str) -> bool:
+    """Whether the pass runs this test (a pytest node id): `make test`'s pytest part leaves these
+    to the pass (`--dated-in-calendar-pass`, tests/conftest.py) rather than run them twice."""
+    path = nodeid.split("::")[0]
+    return path in TESTS + JOURNEYS and not any(name in nodeid for name in NOT_DATES)
+
+
 def faketime_env(date: str) -> dict[str, str]:
     env = dict(os.environ)
     site = str(ROOT / "tests" / "faketime_site")

@@ -23,14 +23,16 @@ job:                           ## run a scheduled job now on the running local s
 # After the installs, every part runs in ONE make, two at a time (docs/decisions.md, 2026-11-29
 # "make test in one queue"): make starts the parts in CI_PARTS order as a slot frees. Playwright
 # (two workers, each its own stack) leaves half the CPU idle while it waits on its pages, so it
-# starts as soon as the SPA is built and the single-process checks run beside it; pytest (-n 2)
-# follows them, beside Playwright's end; Vitest comes last (its order-only prerequisite: it never
-# runs beside Playwright, where h24c saw it starve). Each part prints BENCH ci_<part>_s (wall) and
+# starts as soon as the SPA is built and the single-process checks run beside it, then the
+# calendar pass (one pytest at a time: one core, the width Playwright leaves); pytest (-n 2)
+# follows, beside Playwright's end; Vitest comes last (its order-only prerequisite: it never
+# runs beside Playwright, where h24c saw it starve). After pytest, the one-core pass risked being
+# the tail, on one core with the other idle (docs/decisions.md 2026-12-03). Each part prints BENCH ci_<part>_s (wall) and
 # ci_<part>_cpu_s. The SPA build here is Vite's alone: the type check `npm run build` starts with
 # (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-calendar ci-web-test
+CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-calendar ci-pytest ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
 test:                          ## everything CI runs (installs first, six at a time; then the checks two at a time)

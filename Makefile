@@ -23,14 +23,16 @@ job:                           ## run a scheduled job now on the running local s
 # After the installs, every part runs in ONE make, two at a time (docs/decisions.md, 2026-11-29
 # "make test in one queue"): make starts the parts in CI_PARTS order as a slot frees. Playwright
 # (two workers, each its own stack) leaves half the CPU idle while it waits on its pages, so it
-# starts as soon as the SPA is built and the single-process checks run beside it; pytest (-n 2)
-# follows them, beside Playwright's end; Vitest comes last (its order-only prerequisite: it never
-# runs beside Playwright, where h24c saw it starve). Each part prints BENCH ci_<part>_s (wall) and
+# starts as soon as the SPA is built and the single-process checks run beside it, then the
+# calendar pass (one pytest at a time: one core, the width Playwright leaves); pytest (-n 2)
+# follows, beside Playwright's end; Vitest comes last (its order-only prerequisite: it never
+# runs beside Playwright, where h24c saw it starve). After pytest, the one-core pass risked being
+# the tail, on one core with the other idle (docs/decisions.md 2026-12-03). Each part prints BENCH ci_<part>_s (wall) and
 # ci_<part>_cpu_s. The SPA build here is Vite's alone: the type check `npm run build` starts with
 # (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-calendar ci-web-test
+CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-calendar ci-pytest ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
 test:                          ## everything CI runs (installs first, six at a time; then the checks two at a time)
@@ -51,9 +53,9 @@ ci-build-web: deps
 	cd web && ../$(PY) ../tests/bench/timed.py ci_build_web_s -- npx --no-install vite build
 ci-e2e: ci-build-web test-deps
 	$(MAKE) --no-print-directory e2e-journeys
-ci-pytest: deps
-	$(MAKE) --no-print-directory pytest
-ci-calendar: deps test-deps    ## the money-and-time tests again at the dates that break calendars (libfaketime)
+ci-pytest: deps                # the money-and-time tests run in ci-calendar, at its dates (docs/decisions.md 2026-12-03)
+	$(MAKE) --no-print-directory pytest PYTEST_ARGS=--dated-in-calendar-pass
+ci-calendar: deps test-deps    ## the money-and-time tests, at the dates that break calendars (libfaketime)
 	$(PY) tests/bench/timed.py ci_calendar_s -- $(MAKE) --no-print-directory calendar
 ci-sam: deps test-deps
 	$(PY) tests/bench/timed.py ci_sam_build_s -- $(MAKE) --no-print-directory sam-build
@@ -69,8 +71,12 @@ deps: $(VENV)/.installed web/node_modules/.installed
 
 # Python packages go in with uv (docs/decisions.md 2026-12-02 "installs with uv"): pip took 78 s
 # for checkov alone on an empty cache, uv 3 s. pip installs uv itself, pinned, into the app venv.
+# --compile-bytecode: pip wrote every package's .pyc at install, uv does not, and where
+# PYTHONDONTWRITEBYTECODE is set (this machine's shells) no import ever wrote one, so every Python
+# process compiled moto, botocore, boto3 ... from source: 5 of a local stack start's 11.5 CPU s
+# (docs/decisions.md 2026-12-03 "make test's time bar").
 UV := $(VENV)/bin/uv
-UV_PIP = UV_NATIVE_TLS=1 $(UV) pip install -q
+UV_PIP = UV_NATIVE_TLS=1 $(UV) pip install -q --compile-bytecode
 
 $(UV):
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -131,7 +137,7 @@ lint-web: deps test-deps
 	cd tests/e2e && npm run typecheck
 
 pytest: deps
-	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q --durations=25 || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
+	rc=0; $(PY) tests/bench/timed.py ci_pytest_s -- $(PY) -m pytest -n 2 -q --durations=25 $(PYTEST_ARGS) || rc=$$?; if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; exit $$rc
 
 web-test: deps
 	cd web && npm test

@@ -1,8 +1,9 @@
-"""The calendar pass (issue 36): the money-and-time tests run again with the wall clock of the
+"""The calendar pass (issue 36): the money-and-time tests run with the wall clock of the
 whole process tree moved by libfaketime (Debian's `faketime`) to each of the dates that break
 calendars, the clock running on from there. Tests that move a clock of their own start it on
 the same date (TANDEM_TEST_START, tests/clock.py). Exits non-zero if any date fails, naming
-it; `make test` runs it as its ci-calendar part (tests/bench/timed.py prints BENCH ci_calendar_s).
+it; `make test` runs it as its ci-calendar part (tests/bench/timed.py prints BENCH ci_calendar_s),
+and its pytest part leaves these tests to it (`runs_here`), so they run there only.
 
     python tests/calendar_pass.py            # every date, the tests in TESTS
     python tests/calendar_pass.py --date '2028-02-29 12:00:00' tests/unit/test_calendar.py
@@ -68,6 +69,13 @@ NOT_DATES = (
     "test_two_runs_at_once_do_each_step_once",
     "test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state",
 )
+
+
+def runs_here(nodeid: str) -> bool:
+    """Whether the pass runs this test (a pytest node id): `make test`'s pytest part leaves these
+    to the pass (`--dated-in-calendar-pass`, tests/conftest.py) rather than run them twice."""
+    path = nodeid.split("::")[0]
+    return path in TESTS + JOURNEYS and not any(name in nodeid for name in NOT_DATES)
 
 
 def faketime_env(date: str) -> dict[str, str]:

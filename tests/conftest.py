@@ -34,6 +34,26 @@ def pytest_configure(config) -> None:
     )
 
 
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--dated-in-calendar-pass",
+        action="store_true",
+        help="leave the money-and-time tests to the calendar pass, which runs them at its dates "
+        "(make test's pytest part: tests/calendar_pass.py runs_here)",
+    )
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if not config.getoption("--dated-in-calendar-pass"):
+        return
+    from tests.calendar_pass import runs_here
+
+    kept = [item for item in items if not runs_here(item.nodeid)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if runs_here(item.nodeid)])
+        items[:] = kept
+
+
 class _World:
     """One moto account per pytest(-xdist) worker, provisioned from template.yaml once and put
     back as provisioned before each test (infra/local/provision.py `reset_world`)."""

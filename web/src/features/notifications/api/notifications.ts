@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { leaveApp } from '@/lib/leave-app';
 import { turnOnBrowserPush } from './push';
 
 export type PlatformKey = 'email' | 'browser' | 'slack';
@@ -167,7 +168,7 @@ export function useConnectSlack() {
   return useMutation({
     mutationFn: slackAuthUrl,
     onSuccess: (url) => {
-      window.location.assign(url);
+      leaveApp(url);
     },
   });
 }

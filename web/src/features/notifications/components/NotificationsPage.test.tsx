@@ -1,9 +1,12 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { leaveApp } from '@/lib/leave-app';
 import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { TEST_MESSAGE_MS } from './NotificationsPage';
+
+vi.mock('@/lib/leave-app', () => ({ leaveApp: vi.fn() }));
 
 const flags = (email: boolean, browser = false) => ({ email, browser, slack: false });
 
@@ -186,12 +189,10 @@ describe('NotificationsPage', () => {
   });
 
   it('connects Slack and asks for a channel before saving', async () => {
-    const assign = vi.fn();
-    vi.stubGlobal('location', { assign, href: window.location.href, origin: window.location.origin });
     const { user } = open({ 'GET slack/auth': { url: 'https://slack.test/oauth/v2/authorize?state=s' } });
     await user.click(await screen.findByRole('button', { name: 'Connect Slack' }));
     await vi.waitFor(() => {
-      expect(assign).toHaveBeenCalledWith('https://slack.test/oauth/v2/authorize?state=s');
+      expect(leaveApp).toHaveBeenCalledWith('https://slack.test/oauth/v2/authorize?state=s');
     });
   });
 

@@ -625,12 +625,27 @@ def _match_scores(api, me: Brand) -> dict[int, int]:
 
     run = match_runs.start_run(me.id)
     assert wait_for_run(api, me.token, me.id, run.run_id)["status"] == "done"
+    return _listed_scores(api, me)
+
+
+def _listed_scores(api, me: Brand) -> dict[int, int]:
     status, body = api.call("GET", "/api/matches?list=potentials", me.headers)
     assert status == 200, body
     return {c["id"]: c["score"] for c in body["matches"]}
 
 
-def test_a_format_that_worked_raises_that_formats_score_for_the_brand_on_the_next_run(api, now):
+def _night(aws) -> None:
+    """The nightly match run for every brand (its state machine run)."""
+    from tandem.services import match_runs
+    from tests.conftest import wait_for_execution
+
+    started = match_runs.start_nightly()
+    machine = aws.state_machines["NightlyMatchRunStateMachine"]
+    arn = machine.arn.replace(":stateMachine:", ":execution:") + ":" + started["execution"]
+    assert wait_for_execution(arn)["status"] == "SUCCEEDED"
+
+
+def test_a_format_that_worked_raises_that_formats_score_for_the_brand_on_the_next_run(api, aws, now):
     profile = {"company_size": "11-50", "countries": ["GB"], "age_bands": ["25-34"]}
     home = {"category": "home", **profile}
     a = Brand("oat@example.com", "Oat & Co", credits=6, category="food & drink",
@@ -649,6 +664,9 @@ def test_a_format_that_worked_raises_that_formats_score_for_the_brand_on_the_nex
     after = _match_scores(api, a)
     assert after[events.id] > before[events.id]  # events worked for a
     assert after[giveaways.id] == before[giveaways.id]  # other formats keep their score
+    # the nightly run, which rewrites every brand's list, raises it alike
+    _night(aws)
+    assert _listed_scores(api, a) == after
 
     # b would not partner again: its events are not raised
     before_b = _match_scores(api, b)

@@ -536,15 +536,23 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     model = match_learning.read_model()  # one GetItem for every brand of the batch
     fit_thresholds = match_learning.fit_thresholds(model)
     promises = match_learning.label_promises(model)
+    positions = ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist()
+    # The formats that worked for each brand raise them as in its on-demand run's Prepare (the
+    # packed records carry no outcomes): the batch's brands in BatchGetItems of 100, once.
+    boosts = {
+        int(b.brand_id): format_grade.format_boosts(b.format_outcomes)
+        for b in Brand.find_many(int(cands.ids[p]) for p in positions)
+        if b.format_outcomes
+    }
     done, failed = 0, []
-    for position in ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist():
+    for position in positions:
         brand_id = int(cands.ids[position])
         try:
             record = cands.record(position)
             excluded, saved = _exclusions(brand_id)
-            entries = _top_entries(record, cands, sorted(excluded), sorted(saved), tiers, labels, model)[
-                "top"
-            ]
+            entries = _top_entries(
+                record, cands, sorted(excluded), sorted(saved), tiers, labels, model, boosts.get(brand_id)
+            )["top"]
             chosen, extra = _choose(matching.unpack(record), entries, saved, model, record)
             store_matches(
                 brand_id,

@@ -176,7 +176,7 @@ test('an expired access token is refreshed once for requests that fail together'
   });
   // The retried call: a 200 for the dashboard only after the refresh has been asked for.
   const dashboardLoaded = page.waitForResponse(
-    (r) => r.url().endsWith('/api/dashboard') && r.status() === 200 && refreshes.length === 1,
+    (r) => /\/api\/dashboard(\/\d+)?$/.test(new URL(r.url()).pathname) && r.status() === 200 && refreshes.length === 1,
   );
   await page.reload();
   await dashboardLoaded;

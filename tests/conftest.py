@@ -48,9 +48,11 @@ def pytest_collection_modifyitems(config, items) -> None:
         return
     from tests.calendar_pass import runs_here
 
-    kept = [item for item in items if not runs_here(item.nodeid)]
-    if len(kept) < len(items):
-        config.hook.pytest_deselected(items=[item for item in items if runs_here(item.nodeid)])
+    kept, dated = [], []
+    for item in items:
+        (dated if runs_here(item.nodeid) else kept).append(item)
+    if dated:
+        config.hook.pytest_deselected(items=dated)
         items[:] = kept
 
 

@@ -99,11 +99,9 @@ def reserve(policies: Sequence[tuple[Policy, str]], message: str) -> Reservation
         counts = {**seen.counts, bucket: count - 1}
         last = at if others > 0 else seen.last
         wait = policy.wait(Usage(counts, last), at)
-        if wait > 0:
+        if wait > 0:  # the later policies said no wait on the read (_refuse_if_waiting)
             Reservation(tuple(subjects[: index + 1]), at).give_back()
-            rest = zip(policies[index + 1 :], before[index + 1 :], strict=True)
-            later = [p.wait(u, at) for (p, _), u in rest]
-            raise TooManyRequests(message.format(wait=wait_text(max([wait, *later]))))
+            raise TooManyRequests(message.format(wait=wait_text(wait)))
     return Reservation(tuple(subjects), at)
 
 

@@ -536,11 +536,10 @@ STRANGER, OWNER = "203.0.113.9", "198.51.100.7"
 @pytest.fixture
 def clock(monkeypatch):
     """The throttle's clock, moved by the test (time itself is not waited for)."""
-    import time
-
     from tandem.services import rate_limit
+    from tests.clock import start
 
-    now = [time.time() // 3600 * 3600 + 1]  # just after an hour begins: windows' buckets align
+    now = [start() // 3600 * 3600 + 1]  # just after an hour begins: windows' buckets align
     monkeypatch.setattr(rate_limit, "now", lambda: now[0])
     return now
 

@@ -6,15 +6,41 @@ never a read and then a write.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
+from tandem.services import rate_limit
+from tests import clock
 from tests.factories import auth_headers, member
 from tests.functional.helpers import Brand
 from tests.functional.test_auth import call_from, login, sign_up
 
 BURST = 50
+MINUTE_EDGE = clock.start() // 3600 * 3600 + 3600  # an hour's edge: every window's buckets turn
+
+
+@pytest.fixture(autouse=True)
+def mid_minute(monkeypatch):
+    """The limits' clock stands still half a minute before MINUTE_EDGE while a burst runs: a
+    burst here tests parallel calls within one bucket (the edge has its own tests below)."""
+    monkeypatch.setattr(rate_limit, "now", lambda: MINUTE_EDGE - 30.5)
+
+
+def _edge_during_burst(monkeypatch, before: int) -> None:
+    """The limits' clock turns the edge during the burst: its first `before` readings fall just
+    before it, every later one just after (as time does, whichever thread reads it)."""
+    readings = itertools.count()
+    lock = threading.Lock()
+
+    def now() -> float:
+        with lock:
+            return MINUTE_EDGE - 0.5 if next(readings) < before else MINUTE_EDGE + 0.5
+
+    monkeypatch.setattr(rate_limit, "now", now)
 
 
 def _at_once(call, n: int = BURST) -> Counter:
@@ -83,3 +109,35 @@ def test_fifty_wrong_passwords_at_once_try_five(api):
     sign_up(api)
     answers = _at_once(lambda _: login(api, password="Wrong-Pass-123", client_ip="198.51.100.9"))
     assert answers == {401: 5, 429: 45}
+
+
+# ---------------------------------------------------------------- a burst across a bucket's edge
+
+
+@pytest.mark.parametrize("before", [10, 25, 40])
+def test_fifty_sign_ups_across_a_minute_edge_make_no_more_than_twenty_accounts(api, monkeypatch, before):
+    _edge_during_burst(monkeypatch, before)
+    answers = _at_once(lambda i: sign_up(api, email=f"n{i}@example.com", client_ip="203.0.113.7"))
+    assert set(answers) <= {201, 429} and 1 <= answers[201] <= 20
+
+
+@pytest.mark.parametrize("before", [10, 25, 40])
+def test_fifty_reports_across_an_hour_edge_file_no_more_than_ten(api, monkeypatch, before):
+    reporter = Brand("reporter@example.com", "Busy Bee")
+    others = [Brand(f"b{i}@example.com", f"Brand {i}") for i in range(BURST)]
+    body = {"reason": "spam", "text": "Sent me the same thing ten times"}
+    _edge_during_burst(monkeypatch, before)
+
+    answers = _at_once(
+        lambda i: api.call("POST", f"/api/brands/{others[i].id}/report", reporter.headers, body)
+    )
+
+    assert set(answers) <= {201, 429} and 1 <= answers[201] <= 10
+
+
+@pytest.mark.parametrize("before", [10, 25, 40])
+def test_fifty_wrong_passwords_across_a_minute_edge_try_no_more_than_five(api, monkeypatch, before):
+    sign_up(api)
+    _edge_during_burst(monkeypatch, before)
+    answers = _at_once(lambda _: login(api, password="Wrong-Pass-123", client_ip="198.51.100.9"))
+    assert set(answers) <= {401, 429} and 1 <= answers[401] <= 5

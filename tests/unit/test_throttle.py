@@ -17,6 +17,12 @@ def test_a_window_is_every_bucket_that_overlaps_it():
     assert MINUTE.bucket_of(T0 + 59.9) == T0
 
 
+def test_a_window_read_after_a_later_clock_reading_runs_on_to_its_bucket():
+    assert MINUTE.buckets(T0 - 0.5, until=T0 + 0.5) == [T0 - 960 + 60 * i for i in range(17)]
+    assert MINUTE.buckets(T0 + 30, until=T0 + 31) == MINUTE.buckets(T0 + 30)
+    assert MINUTE.buckets(T0 + 30, until=T0) == MINUTE.buckets(T0 + 30)  # never shorter
+
+
 @pytest.mark.parametrize(
     ("failures", "delay"),
     [(0, 0), (4, 0), (5, 30), (6, 60), (7, 120), (8, 240), (9, 480), (10, 900), (40, 900)],

@@ -22,9 +22,10 @@ class Window:
     def bucket_of(self, now: float) -> int:
         return int(now) // self.bucket * self.bucket
 
-    def buckets(self, now: float) -> list[int]:
-        """Start times of the buckets in the window at `now`, oldest first."""
-        current = self.bucket_of(now)
+    def buckets(self, now: float, until: float | None = None) -> list[int]:
+        """Start times of the buckets in the window at `now`, oldest first; with `until` (a later
+        clock reading), on to its bucket too."""
+        current = self.bucket_of(now if until is None else max(now, until))
         first = self.bucket_of(now - self.seconds)
         return list(range(first, current + 1, self.bucket))
 

@@ -27,9 +27,10 @@ def _ttl(window: Window, bucket_start: int) -> int:
     return bucket_start + window.bucket + window.seconds + 3600
 
 
-def read(subjects: Sequence[tuple[Window, str]], at: float) -> list[Usage]:
-    """The usage of each (window, subject) at `at`, in one BatchGetItem where they fit."""
-    wanted = [[RateCounter.key(w.scope, s, b) for b in w.buckets(at)] for w, s in subjects]
+def read(subjects: Sequence[tuple[Window, str]], at: float, until: float | None = None) -> list[Usage]:
+    """The usage of each (window, subject) at `at` (with `until`, a later clock reading: on to
+    its bucket), in one BatchGetItem where they fit."""
+    wanted = [[RateCounter.key(w.scope, s, b) for b in w.buckets(at, until)] for w, s in subjects]
     flat = [key for keys in wanted for key in keys]
     found: dict[tuple[str, str], RateCounter] = {}
     for start in range(0, len(flat), BATCH_GET_LIMIT):
@@ -39,7 +40,7 @@ def read(subjects: Sequence[tuple[Window, str]], at: float) -> list[Usage]:
     for (window, _), keys in zip(subjects, wanted, strict=True):
         counts: dict[int, int] = {}
         lasts = []
-        for bucket, key in zip(window.buckets(at), keys, strict=True):
+        for bucket, key in zip(window.buckets(at, until), keys, strict=True):
             item = found.get(key)
             if item is not None and int(item.count or 0) > 0:
                 counts[bucket] = int(item.count)
@@ -58,6 +59,19 @@ def add(window: Window, subject: str, at: float, amount: int = 1) -> int:
         actions.append(RateCounter.last.set(at))
     counter.update(actions=actions)
     return int(counter.count)
+
+
+def _as_counted(window: Window, subject: str, at: float, own: int) -> Usage:
+    """The window as an attempt counted at `at` sees it: read after its ADD and on to the bucket
+    of a clock read after it, with the attempt's own bucket at `own` (from the ADD's answer).
+    Whichever of two attempts reads last sees the other, even when they fell either side of a
+    bucket's edge, so a burst across an edge lets no more through than the limit, at worst fewer
+    (read only up to `at`'s bucket, 50 sign-ups across a minute's edge let up to 32 of 20 through)."""
+    (usage,) = read([(window, subject)], at, until=now())
+    counts = {bucket: n for bucket, n in usage.counts.items() if bucket != window.bucket_of(at)}
+    if own > 0:
+        counts[window.bucket_of(at)] = own
+    return Usage(counts, usage.last)
 
 
 def forget(window: Window, subject: str, at: float) -> None:
@@ -92,13 +106,11 @@ def reserve(policies: Sequence[tuple[Policy, str]], message: str) -> Reservation
     # against the next, so it never crowds out one the first policy let through (counted against
     # all at once, 50 parallel sign-ins let 4 of their 5 allowed tries through, not 5).
     for index, ((policy, subject), seen) in enumerate(zip(policies, before, strict=True)):
-        bucket = policy.window.bucket_of(at)
         count = add(policy.window, subject, at)
-        # Attempts counted between the read and this one were made just now (in parallel).
-        others = count - 1 - seen.counts.get(bucket, 0)
-        counts = {**seen.counts, bucket: count - 1}
-        last = at if others > 0 else seen.last
-        wait = policy.wait(Usage(counts, last), at)
+        held = _as_counted(policy.window, subject, at, count - 1)  # what it held before this one
+        # Attempts counted since the first read were made just now (in parallel).
+        last = at if held.total > seen.total else seen.last
+        wait = policy.wait(Usage(held.counts, last), at)
         if wait > 0:  # the later policies said no wait on the read (_refuse_if_waiting)
             Reservation(tuple(subjects[: index + 1]), at).give_back()
             raise TooManyRequests(message.format(wait=wait_text(wait)))
@@ -117,11 +129,7 @@ def hit(window: Window, subject: str, limit: int, message: str) -> None:
     """Count one request; TooManyRequests once more than `limit` fall in the sliding window.
     Every request counts, refused ones too (for sign-up and email-sending calls)."""
     at = now()
-    bucket = window.bucket_of(at)
-    current = add(window, subject, at)
-    (usage,) = read([(window, subject)], at)
-    total = usage.total - usage.counts.get(bucket, 0) + current
-    if total > limit:
+    if _as_counted(window, subject, at, add(window, subject, at)).total > limit:
         raise TooManyRequests(message)
 
 
@@ -132,10 +140,7 @@ def take(window: Window, subject: str, limit: int, message: str) -> float:
     reports through). Returns the time it was counted at: `add(window, subject, at, -1)` gives
     the use back when the work it guards is refused."""
     at = now()
-    bucket = window.bucket_of(at)
-    current = add(window, subject, at)
-    (usage,) = read([(window, subject)], at)
-    if usage.total - usage.counts.get(bucket, 0) + current > limit:
+    if _as_counted(window, subject, at, add(window, subject, at)).total > limit:
         add(window, subject, at, -1)
         raise TooManyRequests(message)
     return at

@@ -100,6 +100,50 @@ def test_the_daily_digest_comes_at_nine_local_once_with_the_matches_since_the_la
     assert run_job(aws, "new-matches-digest") == {"accounts": 0, "digests": 0}  # the scheduler job
 
 
+def _next(hour: int, after: datetime) -> datetime:
+    """The first time the UTC clock reads `hour`:00 after `after`."""
+    at = after.replace(minute=0, second=0, microsecond=0)
+    while at <= after or at.hour != hour:
+        at += timedelta(hours=1)
+    return at
+
+
+@pytest.mark.delivery
+def test_the_hourly_digest_reads_an_accounts_users_once_after_each_run(api, operations):
+    from tandem.domain.notifications import digest_hour_utc
+    from tandem.services import match_news
+    from tandem.store.notify import DigestPending
+
+    mia, ben = Brand("mia@example.com", "Oat & Co"), Brand("ben@example.com", "Fern Candles")
+    _settings(api, mia, {"tips": {"email": False}}, offset="5.5")
+    _settings(api, ben, {"tips": {"email": False}}, offset="-5")
+    hours = {"mia": digest_hour_utc(5.5), "ben": digest_hour_utc(-5)}
+    _store(mia, _others(3))
+    _store(ben, _others(2, start=10))
+    quiet = next(h for h in range(24) if {h, (h + 1) % 24}.isdisjoint(hours.values()))
+    first = _next(quiet, datetime.now(UTC))
+
+    operations.clear()
+    assert match_news.send_digests(first) == {"accounts": 2, "digests": 0}
+    assert sorted(operations) == ["BatchGetItem"] * 2 + ["Query"] * 3 + ["UpdateItem"] * 2
+    assert {p.account_id: p.hours for p in DigestPending.all()} == {
+        mia.account: {hours["mia"]},
+        ben.account: {hours["ben"]},
+    }
+    operations.clear()
+    assert match_news.send_digests(first + timedelta(hours=1)) == {"accounts": 2, "digests": 0}
+    assert operations == ["Query"]  # not their hour: passed by on the one Query
+
+    assert match_news.send_digests(_next(hours["mia"], first)) == {"accounts": 2, "digests": 1}
+    assert [m.subject for m in mail_to("mia@example.com")] == ["Your daily matches: 3 new brands"]
+    assert mail_to("ben@example.com") == []
+    assert match_news.send_digests(_next(hours["ben"], first)) == {"accounts": 2, "digests": 1}
+    assert [m.subject for m in mail_to("ben@example.com")] == ["Your daily matches: 2 new brands"]
+
+    _store(mia, _others(1, start=20), "run-2")  # a new run: mia's users are looked up again
+    assert {p.account_id: p.hours for p in DigestPending.all()}[mia.account] is None
+
+
 @pytest.mark.delivery
 def test_digest_turned_off_sends_nothing_and_unsubscribe_is_per_source(api):
     from tandem.services import match_news

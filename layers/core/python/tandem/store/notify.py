@@ -18,7 +18,7 @@ import hashlib
 import time
 from typing import Any
 
-from pynamodb.attributes import MapAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import MapAttribute, NumberAttribute, NumberSetAttribute, UnicodeAttribute
 
 from tandem.store import keys
 from tandem.store.errors import ConditionFailed
@@ -154,11 +154,14 @@ class SlackOAuthState(TandemModel):
 class DigestPending(TandemModel):
     """An account whose brands got new matches that not every user has had in a daily digest yet.
     `last_at` is the newest such run; the digest job forgets the account a day after it (every
-    user's digest hour has come by then)."""
+    user's digest hour has come by then). `hours`: the UTC hours its users' digests come at, as
+    the job found them after the newest run (absent until it has looked), so the other hours'
+    jobs pass the account by without reading its users."""
 
     account_id = UnicodeAttribute()
     first_at = NumberAttribute()
     last_at = NumberAttribute()
+    hours = NumberSetAttribute(null=True)
     gsi1pk = UnicodeAttribute()
     gsi1sk = UnicodeAttribute()
     pending = _Gsi1()
@@ -178,8 +181,22 @@ class DigestPending(TandemModel):
                 cls.last_at.set(at),
                 cls.gsi1pk.set(DIGEST_PENDING),
                 cls.gsi1sk.set(account_id),
+                cls.hours.remove(),  # looked up again: its users may have moved or changed
             ],
         )
+
+    def note_hours(self, hours: set[int]) -> None:
+        """Keep the UTC hours the account's digests come at, unless a run marked it since."""
+        try:
+            update_only(
+                DigestPending,
+                DigestPending.key(self.account_id),
+                [DigestPending.hours.set(hours)],
+                DigestPending.last_at == self.last_at,
+            )
+        except ConditionFailed:
+            return
+        self.hours = hours
 
     @classmethod
     def all(cls) -> list[DigestPending]:

@@ -220,6 +220,33 @@ def test_the_console_offers_require_approval_where_the_server_allows_it(api, bos
     assert status == 409, body
 
 
+def test_the_console_offers_the_free_trial_where_the_server_grants_it(api, boss) -> None:
+    """canGrantTrial is the rule POST grant {kind: trial} applies: a member without a plan who
+    never had the trial; never a member with a plan, a feature-only account, or a second time."""
+    from tests.functional.test_account_types import FeatureOnly
+
+    zed = Brand("zed@tandem.local", "Zed Goods", status="none")
+    Brand("kim@tandem.local", "Kim Kites")  # active: a plan in force
+    fin = FeatureOnly("fin@tandem.local", "Northwind Trail")
+
+    def offered(who: str) -> bool:
+        status, body = api.call("GET", f"/api/admin/members?q={who}@", boss["headers"])
+        assert status == 200, body
+        return body["users"][0]["canGrantTrial"]
+
+    def grant(who: Brand) -> tuple[int, Any]:
+        path = f"/api/admin/accounts/{who.account}/grant"
+        return api.call("POST", path, boss["headers"], {"kind": "trial"})
+
+    assert (offered("zed"), offered("kim"), offered("fin")) == (True, False, False)
+    assert grant(fin) == (409, {"error": "A feature-only account buys features; it has no free trial."})
+    assert grant(zed)[0] == 200
+    assert offered("zed") is False  # trialling: a plan in force
+    assert api.call("DELETE", f"/api/admin/accounts/{zed.account}/grant", boss["headers"])[0] == 200
+    assert offered("zed") is False  # ended, but had once
+    assert grant(zed) == (409, {"error": "This member has already had their free trial."})
+
+
 def test_sign_ups_need_approval_only_when_the_setting_is_on(api, boss) -> None:
     from tandem.store.models import Account, User
 

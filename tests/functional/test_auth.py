@@ -96,6 +96,29 @@ def test_sign_up_confirm_and_sign_in(api):
     assert check["emailConfirmed"] is True and check["showWelcome"] is True
 
 
+def test_the_sign_in_names_the_brand_the_door_acts_for_among_several(api):
+    """The default brand is one rule (Brand.of_account, lowest id first): the sign-in's
+    sessionInfo.brandId is the brand a call that names none acts for, whichever brand the
+    account made first (ids of two widths: 100 before 90 as text, not as numbers)."""
+    from tandem.services import accounts, brands
+
+    account, _ = accounts.create_account_with_user(
+        email="new@example.com", name="Nina New", password=PASSWORD, confirmed=True
+    )
+    for brand_id, name in ((100, "Nina's Teas"), (90, "Nina's Cakes"), (1000, "Nina's Jams")):
+        brands.create_brand(account_id=account.account_id, name=name, brand_id=brand_id)
+
+    status, session = login(api)
+    assert status == 200, session
+    status, check = api.call("GET", "/api/users", auth_headers(session["access_token"]))  # no brand named
+    assert status == 200, check
+    assert (session["sessionInfo"]["brandId"], check["brandId"], check["company_name"]) == (
+        90,
+        90,
+        "Nina's Cakes",
+    )
+
+
 def test_sign_up_validates_every_field_with_spec_messages(api):
     status, body = api.call(
         "POST", "/api/users/create-account", body={"name": "", "email": "nope", "password": "Passw0rd"}

@@ -68,9 +68,9 @@ class Member:
 
     @property
     def brands(self) -> list[Brand]:
-        """The account's brands, by id (one Query, the first time it is asked for)."""
+        """The account's brands, the default first (one Query, the first time it is asked for)."""
         if self.owned is None:
-            self.owned = sorted(Brand.of_account(self.user.account_id), key=lambda b: int(b.brand_id))
+            self.owned = Brand.of_account(self.user.account_id)
         return self.owned
 
     def item(self, model: type[TandemModel], *args: Any) -> Any | None:
@@ -172,7 +172,7 @@ def caller(
             raise Forbidden("The brand in the address does not match the selected brand")
         found.brand_id = from_path
     if found.brand_id is None and default_brand:
-        found.owned = sorted(Brand.of_account(found.account_id), key=lambda b: int(b.brand_id))
+        found.owned = Brand.of_account(found.account_id)
         if not found.owned:
             raise Forbidden(NO_BRAND)
         found.brand_id = int(found.owned[0].brand_id)
@@ -193,7 +193,7 @@ def member_for_brand(
     reads = dict(alongside or {})
     if who.brand_id is None:  # no brand named: the account's first one, if any
         reads.pop("brands", None)
-        who.owned = sorted(Brand.of_account(who.account_id), key=lambda b: int(b.brand_id))
+        who.owned = Brand.of_account(who.account_id)
         if who.owned:
             who.brand_id = int(who.owned[0].brand_id)
         elif need_brand:
@@ -211,7 +211,7 @@ def member_for_brand(
         member = who.verify(found, brand or found.get(Brand.key(who.brand_id)))
     member.alongside = {name: future.result() for name, future in started.items()}
     if "brands" in member.alongside and member.owned is None:
-        member.owned = sorted(member.alongside["brands"], key=lambda b: int(b.brand_id))
+        member.owned = member.alongside["brands"]
     return member
 
 

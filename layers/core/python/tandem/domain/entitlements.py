@@ -345,6 +345,24 @@ def may_require_approval(plan: Plan, feature_only: bool, approval: str | None) -
     return not plan.in_force and not feature_only and approval is None
 
 
+PLAN_IN_FORCE = "This member already has a plan. End it before granting another."
+TRIAL_HAD = "This member has already had their free trial."
+TRIAL_FEATURE_ONLY = "A feature-only account buys features; it has no free trial."
+
+
+def trial_refusal(plan: Plan, feature_only: bool, had_trial: bool) -> str | None:
+    """Why the free trial may not be given to this member (an admin's "Grant free trial"; the
+    trial Billing offers asks the same), or None: no plan in force, not a feature-only account
+    (it buys features), and never a trial before, from either source."""
+    if plan.in_force:
+        return PLAN_IN_FORCE
+    if feature_only:
+        return TRIAL_FEATURE_ONLY
+    if had_trial:
+        return TRIAL_HAD
+    return None
+
+
 def is_admin(access: str | None) -> bool:
     """The caller may use the admin console (its user type): the right the door applies to the
     admin routes (tandem.services.viewer.ADMIN)."""
@@ -424,10 +442,7 @@ def rights(
         and plan.ends_on is None,
         feature_products_allowed=feature_only and feature_unpaid,
         trial_offered=(
-            not feature_only
-            and not in_force
-            and not stripe.trial_used
-            and not tandem.trial_used
+            trial_refusal(plan, feature_only, stripe.trial_used or tandem.trial_used) is None
             and stripe.status not in STRIPE_PLANS
         ),
         has_billing_account=stripe.has_customer,

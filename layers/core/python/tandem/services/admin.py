@@ -104,6 +104,7 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
                 "accountId": u.account_id,
                 "plan": plan_json(account, _holding(account, u)),
                 "canRequireApproval": account is not None and entitlements.can_require_approval(account, u),
+                "canGrantTrial": account is not None and entitlements.trial_refusal(account, u) is None,
             }
             for u in users
             for account in (accounts.get(Account.key(u.account_id)),)
@@ -134,15 +135,21 @@ def _holding(account: Account | None, user: User) -> Any:
     return entitlements.rights(account, held, user=user)
 
 
+def _first_user(account: Account) -> User | None:
+    """The account's first user: whose type (feature-only or not) the account's rights read."""
+    users = sorted(User.of_account(account.account_id), key=lambda u: u.created_at)
+    return users[0] if users else None
+
+
 def require_approval(admin: User, account_id: str) -> dict[str, Any]:
     """The account's next plan waits for a team member's approval (refused while a plan runs)."""
     account = _account(account_id)
     if entitlements.status(account) != "none":
         raise Conflict(HAS_PLAN)
-    users = sorted(User.of_account(account.account_id), key=lambda u: u.created_at)
-    if not entitlements.can_require_approval(account, users[0] if users else None):
+    user = _first_user(account)
+    if not entitlements.can_require_approval(account, user):
         raise Conflict(NO_APPROVAL)
-    email = users[0].email if users else ""
+    email = user.email if user is not None else ""
     update_only(
         Account,
         Account.key(account.account_id),
@@ -407,7 +414,7 @@ def grant_plan(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, 
     from tandem.services import tandem_grants
 
     account = _account(account_id)
-    stored = tandem_grants.grant(account.account_id, body, by=admin.user_id)
+    stored = tandem_grants.grant(account.account_id, body, by=admin.user_id, user=_first_user(account))
     audit.record(
         admin.user_id, f"grant.{stored['grant']['kind']}", account.account_id, {"grant": stored["grant"]}
     )

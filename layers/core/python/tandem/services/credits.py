@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 
 from tandem.domain import credits as rules
 from tandem.errors import Conflict, NotFound, PaymentRequired
@@ -54,6 +55,13 @@ def buckets(account_id: str) -> list[rules.Bucket]:
         )
         for b in CreditBucket.of_account(account_id)
     ]
+
+
+def granted(held: Iterable[rules.Bucket], grant_op_ids: Iterable[str]) -> set[str]:
+    """Which of these grants (by op id) made a bucket among `held` (the account's buckets):
+    the billing sync's "granted already", named as `grant` names a grant's bucket."""
+    have = {b.bucket_id for b in held}
+    return {op_id for op_id in grant_op_ids if CreditBucket.id_of_grant(op_id) in have}
 
 
 def grant(

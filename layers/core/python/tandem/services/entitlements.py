@@ -74,6 +74,13 @@ def can_require_approval(account: Account | None, user: User | None) -> bool:
     return rules.may_require_approval(plan(account), feature_only(user, account), approval)
 
 
+def trial_refusal(account: Account | None, user: User | None, now: int | None = None) -> str | None:
+    """Why an admin may not grant this member Tandem's free trial, or None: the console's
+    canGrantTrial, and what POST admin/accounts/{id}/grant {kind: trial} asks."""
+    had_trial = stripe_part(account).trial_used or tandem_part(account).trial_used
+    return rules.trial_refusal(plan(account, now), feature_only(user, account), had_trial)
+
+
 def awaits_approval(account: Account | None, now: int | None = None) -> bool:
     return plan(account, now).state == rules.PENDING
 

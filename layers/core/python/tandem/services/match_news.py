@@ -110,7 +110,7 @@ def _account_news(account_id: str) -> tuple[Account | None, list[tuple[Brand, li
     best ranked first."""
     account = Account.find(account_id)
     news = []
-    for brand in sorted(Brand.of_account(account_id), key=lambda b: int(b.brand_id)):
+    for brand in Brand.of_account(account_id):
         matches = sorted(
             Match.of_brand(int(brand.brand_id)).values(), key=lambda m: (m.rank is None, m.rank or 0)
         )

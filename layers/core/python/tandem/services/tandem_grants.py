@@ -20,11 +20,10 @@ from tandem.domain.billing import add_months
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import credits
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, update_only
+from tandem.store.models import Account, User, update_only
 
 MAX_MONTHS = 12
-HAS_PLAN = "This member already has a plan. End it before granting another."
-TRIAL_HAD = "This member has already had their free trial."
+HAS_PLAN = rules.PLAN_IN_FORCE
 NO_GRANT = "This member has no plan granted by Tandem."
 KIND_CHOICES = "Choose a trial or a plan"
 MONTHS_RANGE = f"Months must be a whole number from 1 to {MAX_MONTHS}"
@@ -50,9 +49,12 @@ def _months(grant: rules.Grant) -> list[tuple[str, int, int, int]]:
     return months
 
 
-def grant(account_id: str, body: dict[str, Any], by: str, now: int | None = None) -> dict[str, Any]:
+def grant(
+    account_id: str, body: dict[str, Any], by: str, now: int | None = None, *, user: User | None = None
+) -> dict[str, Any]:
     """Grant a free trial (14 days, no card) or a plan of 1-12 months to an account that has no
-    plan in force. Returns the new Tandem part."""
+    plan in force; the trial only where entitlements.trial_refusal allows it for the account's
+    `user`. Returns the new Tandem part."""
     now = int(now if now is not None else time.time())
     body = body if isinstance(body, dict) else {}
     kind = body.get("kind")
@@ -67,8 +69,9 @@ def grant(account_id: str, body: dict[str, Any], by: str, now: int | None = None
     if entitlements.plan(account, now).in_force:
         raise Conflict(HAS_PLAN)
     if kind == "trial":
-        if tandem.trial_used or entitlements.stripe_part(account).trial_used:
-            raise Conflict(TRIAL_HAD)
+        refusal = entitlements.trial_refusal(account, user, now)
+        if refusal is not None:
+            raise Conflict(refusal)
         new = rules.Grant(kind="trial", since=now, until=now + rules.TRIAL_DAYS * rules.DAY, by=by)
     else:
         months = body.get("months")

@@ -242,7 +242,7 @@ def make(
         else None,
         feature_slot=slot if isinstance(slot, FeatureSlot) else None,
         feature_read=reads.feature_slot and brand_id is not None,
-        brands=tuple(sorted(brands, key=lambda b: int(b.brand_id))),
+        brands=tuple(brands),  # Brand.of_account's order: the default brand first
         buckets=tuple(buckets) if buckets is not None else None,
         impersonated_by=impersonated_by,
         found=dict(found),

@@ -110,9 +110,10 @@ class Brand(TandemModel):
 
     @classmethod
     def of_account(cls, account_id: str) -> list[Brand]:
-        """The account's brands, lowest id first (the index sorts by padded id): the first is the
-        one a member acts for when no brand is named."""
-        return list(cls.by_account.query(keys.account_pk(account_id)))
+        """The account's brands, lowest id first: the first is the one a member acts for when no
+        brand is named (the door's default brand and the sign-in's sessionInfo.brandId both read
+        it here; the index already sorts by padded id, the sort states the rule)."""
+        return sorted(cls.by_account.query(keys.account_pk(account_id)), key=lambda b: int(b.brand_id))
 
     @classmethod
     def every(cls, first: int | None = None, last: int | None = None) -> Iterator[Brand]:

@@ -29,6 +29,8 @@ export interface Member {
   readonly plan: Plan;
   /** The server's rule (entitlements): this member's next plan may be made to wait for approval. */
   readonly canRequireApproval: boolean;
+  /** The server's rule (entitlements): this member may be granted Tandem's free trial (no plan in force, none had). */
+  readonly canGrantTrial: boolean;
 }
 
 export interface WaitingAccount {

@@ -18,6 +18,7 @@ const MIA = {
   accountId: 'acc2',
   plan: PLAN_NONE,
   canRequireApproval: true,
+  canGrantTrial: true,
 };
 const ZED = {
   id: 'u3',
@@ -27,6 +28,7 @@ const ZED = {
   accountId: 'acc3',
   plan: { status: 'active', plan: 'monthly', approval: null, validTo: null },
   canRequireApproval: false,
+  canGrantTrial: false,
 };
 const WAITING = {
   accountId: 'acc2',
@@ -180,6 +182,7 @@ describe('Admin console', () => {
       accountId: 'acc5',
       plan: { status: 'active', plan: 'granted', source: 'tandem', approval: null, validTo: '2027-02-26T00:00:00Z' },
       canRequireApproval: false,
+      canGrantTrial: false,
     };
     open('/admin/users', { 'GET admin/members': { users: [gifted, granted, MIA], nextCursor: null } });
     const giftRow = within(await screen.findByRole('row', { name: withEmail('gift@oat.co') }));

@@ -17,6 +17,7 @@ const MIA = {
   accountId: 'acc2',
   plan: PLAN_NONE,
   canRequireApproval: true,
+  canGrantTrial: true,
 };
 const ZED = {
   id: 'u3',
@@ -26,6 +27,7 @@ const ZED = {
   accountId: 'acc3',
   plan: { status: 'active', plan: 'monthly', approval: null, validTo: null },
   canRequireApproval: false,
+  canGrantTrial: false,
 };
 // as the API answers a trial: no validTo in Users' plan, the end in the credits info's plan
 const TRIALLING = { status: 'trialling', plan: 'trial', source: 'tandem', approval: null, validTo: null };
@@ -52,6 +54,22 @@ describe('Admin Users: Grant free trial', () => {
     expect(await screen.findByText('Free trial granted')).toBeInTheDocument();
     expect(screen.getByText('mia@oat.co has 3 credits to use until 16 Dec 26.')).toBeInTheDocument();
     expect(api.calls('POST admin/accounts/acc2/grant').map((call) => call.body)).toEqual([{ kind: 'trial' }]);
+  });
+
+  it('offers it exactly where the server says the member may have the free trial', async () => {
+    // no plan in force either, but the server knows the trial was had already (or the account
+    // is feature-only): the screen does not guess from the plan's status or the user type
+    const hadTrial = { ...MIA, id: 'u7', email: 'had@oat.co', accountId: 'acc7', canGrantTrial: false };
+    const featureOnly = { ...MIA, id: 'u9', email: 'feat@oat.co', accountId: 'acc9', access: 'feature', canGrantTrial: false };
+    const team = { ...MIA, id: 'u6', email: 'ada@tandem.co', accountId: 'acc6', access: 'admin', plan: { ...PLAN_NONE, status: 'gifted' } };
+    users({ 'GET admin/members': { users: [MIA, hadTrial, featureOnly, team], nextCursor: null } });
+    for (const email of ['mia@oat.co', 'ada@tandem.co']) {
+      const row = within(await screen.findByRole('row', { name: withEmail(email) }));
+      expect(row.getByRole('button', { name: 'Grant free trial' })).toBeInTheDocument();
+    }
+    for (const email of ['had@oat.co', 'feat@oat.co']) {
+      expect(within(screen.getByRole('row', { name: withEmail(email) })).queryByRole('button', { name: 'Grant free trial' })).toBeNull();
+    }
   });
 
   it("says why when the member already had their trial, and grants nothing on Cancel", async () => {

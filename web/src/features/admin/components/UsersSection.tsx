@@ -26,10 +26,9 @@ function PlanCell({ member }: { readonly member: Member }) {
 function MemberActions({ member }: { readonly member: Member }) {
   const require = useRequireApproval(member);
   const trial = useGrantTrial(member);
-  // Whether this member's next plan can wait for approval is the server's rule.
-  const canRequire = member.canRequireApproval;
-  // A trial is for a member with no plan in force (whether they had one is the server's to say).
-  const canGrantTrial = WITHOUT_PLAN.has(member.plan.status) && member.access === 'member';
+  // Whether this member's next plan can wait for approval, and whether they may have the free
+  // trial, are the server's rules (entitlements).
+  const { canRequireApproval: canRequire, canGrantTrial } = member;
   const askTrial = async () => {
     const yes = await confirmed({
       title: 'Grant a free trial?',

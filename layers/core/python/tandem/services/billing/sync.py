@@ -22,7 +22,7 @@ from tandem.services import billing_notices, credits
 from tandem.services.billing.customers import account_of_customer, customers_of
 from tandem.store.admin import approval_queue_actions
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, CreditBucket, update_only
+from tandem.store.models import Account, update_only
 
 SESSIONS_KEPT = 50  # paid checkout sessions remembered on the record (payment-status `processed`)
 
@@ -68,9 +68,7 @@ def sync_account(account_id: str, now: int | None = None) -> billing.BillingStat
     state = billing.compute(snapshot, _record_input(account), now)
     if _end_second_plans(account_id, snapshot, state):
         return sync_account(account_id, now)  # read again: the extra plans are ended now
-    have = {b.bucket_id for b in held}
-    known = {g.key for g in state.grants} | set(state.revoked)
-    existing = {key for key in known if CreditBucket.id_of_grant(key) in have}
+    existing = credits.granted(held, {g.key for g in state.grants} | set(state.revoked))
     # The plan first, then its credits: a member who sees the new credits can spend them
     # (granting first left a moment with 6 credits and no plan, and a send was refused).
     record = {**state.to_record(), "paid_sessions": _paid_sessions(snapshot)}

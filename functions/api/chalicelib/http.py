@@ -18,6 +18,7 @@ from chalice import Response
 from tandem.domain import account_types
 from tandem.domain.ids import parse_id
 from tandem.errors import TandemError, ValidationError
+from tandem.integrations.outages import as_unavailable
 from tandem.observability import logger
 
 JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
@@ -57,8 +58,6 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
         except TandemError as exc:
             return _answer(exc)
         except Exception as exc:
-            from tandem.integrations.outages import as_unavailable
-
             unavailable = as_unavailable(exc)  # Stripe or DynamoDB down past their retries: a 503
             if unavailable is not None:
                 logger.warning(

@@ -24,8 +24,12 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
+import stripe
+
+from tandem.config import settings
 from tandem.domain import billing, catalogue
 from tandem.errors import Conflict, NotFound, ValidationError
+from tandem.integrations.aws import get_secret
 
 API_VERSION = "2026-10-28.endive"  # what stripe==16.1.0 speaks; a library upgrade changes it on purpose
 # Seconds to connect, to read. A member waits on checkout and the payment-status poll: a Stripe
@@ -53,8 +57,6 @@ def _api_key() -> str:
     key = os.environ.get(API_KEY_ENV, "").strip()
     if key:
         return key
-    from tandem.config import settings
-    from tandem.integrations.aws import get_secret
 
     name = os.environ.get(SECRET_NAME_ENV) or f"tandem/{settings().stage}/stripe"
     key = json.loads(get_secret(name)).get("api_key", "")
@@ -66,8 +68,6 @@ def _api_key() -> str:
 def make_client(api_key: str, api_base: str | None = None) -> Any:
     """A configured StripeClient: pinned API version, timeouts, network retries, and the base
     URL of the local fake when `api_base` (or STRIPE_API_BASE) says so."""
-    import stripe
-
     base = api_base or os.environ.get(API_BASE_ENV) or None
     return stripe.StripeClient(
         api_key,
@@ -340,8 +340,6 @@ def create_checkout_session(
     lookup key, the page, and the feature for a Pitch Area feature). Two tabs asking for the
     same thing within 15 minutes get the same session (an idempotency key over the request);
     a session already paid or expired is never handed out again. Returns {id, url, status}."""
-    from tandem.config import settings
-
     spec = catalogue.BY_LOOKUP.get(lookup_key)
     if spec is None:
         raise ValidationError(f"Unknown product price: {lookup_key}")
@@ -415,8 +413,6 @@ def create_checkout_session(
 def expire_checkout_session(session_id: str) -> str:
     """Close an open Checkout Session so it can no longer be paid; returns its status after
     ('expired', or 'complete' when it was paid first)."""
-    import stripe
-
     c = client()
     try:
         return c.v1.checkout.sessions.expire(session_id).status
@@ -436,7 +432,6 @@ def get_checkout_session(session_id: str) -> dict[str, Any]:
     metadata names the member's account before saying anything about it)."""
     if not isinstance(session_id, str) or not re.match(r"^cs_[A-Za-z0-9_]{1,200}$", session_id):
         raise NotFound("Not found")
-    import stripe
 
     try:
         # The payment intent says whether an attempt was declined or an async payment failed.

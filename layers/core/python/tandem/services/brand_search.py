@@ -19,10 +19,13 @@ that changed (a warm container), or a shard past that range, adds one BatchGetIt
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Mapping
 from typing import Any
+
+import numpy as np
 
 from tandem.domain import search as rules
 from tandem.domain import search_rows
@@ -98,8 +101,6 @@ def excluded_brand_ids(
     """THE brands a viewer never finds in search: its own account's brands, the brands hidden
     from it either way (blocked by it or blocking it, suspended: `visibility.hidden_from`) and,
     for "open to requests now", brands of feature-only accounts."""
-    import numpy as np
-
     mine = index.packed.acct == np.uint64(account_hash(viewer_brand.account_id))
     if open_only:
         mine = mine | ((index.flags & search_rows.FEATURE_ONLY) != 0)
@@ -175,8 +176,6 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
 
 def _promises(model: Any) -> dict | None:
     """The label promises the stored model's training computed (None: none yet)."""
-    import json
-
     try:
         return (json.loads(model.learned) if model is not None and model.learned else {}).get(
             "promises"

@@ -27,11 +27,15 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tandem.domain import account_types, search, search_rows
-from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
+from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Packed, Profile, pack, record_dtype
+from tandem.domain.matching.format_grade import format_boosts
+from tandem.services.reply_stats import signals_of
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, Counter, Key, MatchIndexManifest, MatchIndexShard, MatchModel
+from tandem.store.models import Brand, Counter, Key, MatchIndexManifest, MatchIndexShard, MatchModel, User
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -69,8 +73,6 @@ def to_profile(brand: Brand) -> Profile:
 def proven_formats(brand: Brand) -> frozenset[str]:
     """The formats whose learned grade is positive (format_grade); a brand whose outcomes were
     kept before the counts (Brand.proven_kinds only) keeps those."""
-    from tandem.domain.matching.format_grade import format_boosts
-
     if brand.format_outcomes is None:
         return frozenset(brand.proven_kinds or ())
     return frozenset(format_boosts(brand.format_outcomes))
@@ -120,8 +122,6 @@ SEARCH_FIELDS = frozenset({"name", "hide_name"})  # a save of these refreshes th
 
 
 def _feature_only(account_id: str) -> bool:
-    from tandem.store.models import User
-
     return any(account_types.is_feature_only(user.access) for user in User.of_account(account_id))
 
 
@@ -217,8 +217,6 @@ def _rebuild_once(
     profile save sets it; reading every account's users is not a rebuild's job); its reply tier
     and reply label code are read afresh from the brands' reply figures (BatchGetItem, 100
     brands a call: at most SHARD_SIZE / 100 calls, no scan)."""
-    from tandem.services.requests.reply_stats import signals_of
-
     feature = {
         r.slot
         for r in search_rows.decode_rows(current.search if current else None)
@@ -294,17 +292,12 @@ def read_shards(shards: Sequence[int]) -> list[bytes]:
 
 def load(shards: Sequence[int]) -> Packed:
     """The candidates of `shards` as numpy columns (imports numpy)."""
-    from tandem.domain.matching import Packed
-
     return Packed.from_bytes(read_shards(shards))
 
 
 def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray, np.ndarray]:
     """The candidates of `shards`, each one's reply tier and each one's reply label code (from
     the search rows of the same shard items: no extra read), in the same order."""
-    import numpy as np
-
-    from tandem.domain.matching import Packed, record_dtype
 
     read = _read(shards)
     cands = Packed.from_bytes(records for records, _ in read)

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tandem.store.items import get_many
 from tandem.store.models import BrandSeen
 
 REQUESTS = "new_requests"
@@ -86,8 +87,6 @@ def viewed(brand_id: int, kind: str, ids: Iterable[Any], views: bytes | None = N
 
 def views_of(brand_ids: Iterable[int]) -> dict[int, bytes]:
     """{brand id: its BrandSeen.views} of those that keep any (BatchGetItem, 100 a call)."""
-    from tandem.store.items import get_many
-
     found = get_many([(BrandSeen, BrandSeen.key(int(b))) for b in brand_ids])
     return {int(k[0].split("#", 1)[1]): bytes(v.views) for k, v in found.items() if v.views}
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from tandem.domain.matching.packed import SIZE_MASK, _tables, audience_code, record_dtype
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -44,9 +48,6 @@ FEATURES = (
 
 def pair_features(me: bytes, cands: Packed) -> np.ndarray:
     """One row of FEATURES per candidate (float32), for `me` (a packed record)."""
-    import numpy as np
-
-    from tandem.domain.matching.packed import SIZE_MASK, _tables, record_dtype
 
     mine = np.frombuffer(me, dtype=record_dtype())[0]
     count = np.bitwise_count
@@ -88,8 +89,6 @@ def pair_features(me: bytes, cands: Packed) -> np.ndarray:
 
 
 def _audience(record: Any) -> int:
-    from tandem.domain.matching.packed import audience_code
-
     return audience_code(int(record["flags"]))
 
 
@@ -97,8 +96,6 @@ def fit_logistic(
     x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None, l2: float = 1.0, rounds: int = 25
 ) -> np.ndarray:
     """Weights (bias last) of a logistic regression, by Newton's method with an L2 penalty."""
-    import numpy as np
-
     xb = np.hstack([x.astype(np.float64), np.ones((len(x), 1))])
     w = np.zeros(xb.shape[1])
     sample = np.ones(len(x)) if weight is None else weight.astype(np.float64)

@@ -4,10 +4,13 @@ the API imports the matching package and must not pay numpy's import on a cold s
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -26,7 +29,7 @@ from tandem.domain.matching.scoring import (
     complement,
     direction_fit,
 )
-from tandem.domain.matching.vocabulary import (
+from tandem.domain.vocabulary import (
     _AGE_BIT,
     _AUDIENCE_CODE,
     _COUNTRY_BIT,
@@ -84,8 +87,6 @@ def tier_bits(size: int) -> int:
 
 
 def account_hash(account_id: str) -> int:
-    import hashlib
-
     return int.from_bytes(hashlib.blake2b(account_id.encode(), digest_size=8).digest(), "little") or 1
 
 
@@ -134,8 +135,6 @@ def unpack(record: bytes, account_id: str = "") -> Profile:
 
 
 def record_dtype() -> np.dtype:
-    import numpy as np
-
     return np.dtype(
         [
             ("id", "<u4"),
@@ -154,8 +153,6 @@ def record_dtype() -> np.dtype:
 
 def _category_table() -> np.ndarray:
     """complement() as a 256x256 lookup on category codes (unlisted: UNKNOWN, same: SAME_CATEGORY)."""
-    import numpy as np
-
     table = np.full((256, 256), UNKNOWN_COMPLEMENT, dtype=np.float32)
     for a in range(1, len(CATEGORIES) + 1):
         for b in range(1, len(CATEGORIES) + 1):
@@ -166,8 +163,6 @@ def _category_table() -> np.ndarray:
 
 
 def _size_table() -> np.ndarray:
-    import numpy as np
-
     n = len(COMPANY_SIZES) + 1
     table = np.full((n, n), UNKNOWN_SIZE_FIT, dtype=np.float32)
     table[1:, 1:] = np.array(SIZE_FIT, dtype=np.float32)
@@ -176,8 +171,6 @@ def _size_table() -> np.ndarray:
 
 def _audience_table() -> np.ndarray:
     """AUDIENCE_FIT as [my band, their band] on codes (0 = not given: NaN, headcount decides)."""
-    import numpy as np
-
     n = len(AUDIENCE_SIZES) + 1
     table = np.full((n, n), np.nan, dtype=np.float32)
     for mine in range(1, n):
@@ -190,8 +183,6 @@ class Packed:
     """Candidates as contiguous numpy columns (built once per loaded index)."""
 
     def __init__(self, records: np.ndarray) -> None:
-        import numpy as np
-
         records = records[records["id"] != 0]
         self.records = records
         self.ids = np.ascontiguousarray(records["id"]).astype(np.int64)
@@ -215,8 +206,6 @@ class Packed:
 
     @classmethod
     def from_bytes(cls, blobs: Iterable[bytes]) -> Packed:
-        import numpy as np
-
         data = b"".join(blobs)
         usable = len(data) - len(data) % RECORD_SIZE
         return cls(np.frombuffer(data[:usable], dtype=record_dtype()))
@@ -247,8 +236,6 @@ _EVERY_KIND = FORM_KINDS_MASK
 def _kinds_fit(mine: int, kinds: np.ndarray) -> np.ndarray:
     """scoring._kinds for every candidate: 1 with a kind in common, 0 without, UNKNOWN_KINDS
     when either side lists none or every listed kind."""
-    import numpy as np
-
     every = np.uint64(_EVERY_KIND)
     unknown = (kinds == 0) | ((kinds & every) == every)
     if mine == 0 or (mine & _EVERY_KIND) == _EVERY_KIND:
@@ -276,8 +263,6 @@ def score_packed(
     `exclude` score 0. `one_sided=True` ranks by fit(me -> candidate) only (the baseline the
     quality benchmark compares against). `format_boosts`: the brand's learned grade per format
     (format_grade.format_boosts), raising the pair score of candidates that offer it."""
-    import numpy as np
-
     mine = np.frombuffer(me, dtype=record_dtype())[0]
     count = np.bitwise_count
     f32 = np.float32
@@ -333,8 +318,6 @@ def score_packed(
 def _boosted(score: np.ndarray, kinds: np.ndarray, boosts: Mapping[str, float]) -> np.ndarray:
     """The score times 1 + the highest boost among the formats each candidate offers, at most 1
     (a candidate offering none keeps its score; 0 stays 0)."""
-    import numpy as np
-
     factor = np.ones(len(score), dtype=np.float32)
     for kind, boost in boosts.items():
         bit = _KIND_BIT.get(kind.lower())
@@ -348,8 +331,6 @@ def _boosted(score: np.ndarray, kinds: np.ndarray, boosts: Mapping[str, float]) 
 def _competition(mine: Any, cands: Packed, same: np.ndarray) -> np.ndarray:
     """scoring.competition for every candidate: COMPETITOR_FACTOR where the category, the niche
     (both given) and the price tier (both given, at most one step apart) say competitor."""
-    import numpy as np
-
     my_niche, my_tier = niche_bits(int(mine["flags"])), tier_bits(int(mine["size"]))
     if not (my_niche and my_tier):
         return np.float32(1.0)
@@ -359,8 +340,6 @@ def _competition(mine: Any, cands: Packed, same: np.ndarray) -> np.ndarray:
 
 def top_positions(scores: np.ndarray, count: int) -> np.ndarray:
     """Positions of the best `count` non-zero scores, best first (ties: lower position first)."""
-    import numpy as np
-
     positive = np.flatnonzero(scores > 0)
     if len(positive) > count:
         part = np.argpartition(-scores[positive], count - 1)[:count]

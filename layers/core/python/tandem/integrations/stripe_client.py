@@ -24,8 +24,6 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
-import stripe
-
 from tandem.config import settings
 from tandem.domain import billing, catalogue
 from tandem.errors import Conflict, NotFound, ValidationError
@@ -68,6 +66,8 @@ def _api_key() -> str:
 def make_client(api_key: str, api_base: str | None = None) -> Any:
     """A configured StripeClient: pinned API version, timeouts, network retries, and the base
     URL of the local fake when `api_base` (or STRIPE_API_BASE) says so."""
+    import stripe
+
     base = api_base or os.environ.get(API_BASE_ENV) or None
     return stripe.StripeClient(
         api_key,
@@ -413,6 +413,8 @@ def create_checkout_session(
 def expire_checkout_session(session_id: str) -> str:
     """Close an open Checkout Session so it can no longer be paid; returns its status after
     ('expired', or 'complete' when it was paid first)."""
+    import stripe
+
     c = client()
     try:
         return c.v1.checkout.sessions.expire(session_id).status
@@ -432,6 +434,7 @@ def get_checkout_session(session_id: str) -> dict[str, Any]:
     metadata names the member's account before saying anything about it)."""
     if not isinstance(session_id, str) or not re.match(r"^cs_[A-Za-z0-9_]{1,200}$", session_id):
         raise NotFound("Not found")
+    import stripe
 
     try:
         # The payment intent says whether an attempt was declined or an async payment failed.

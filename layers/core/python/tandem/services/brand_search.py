@@ -25,8 +25,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from tandem.domain import search as rules
 from tandem.domain import search_rows
 from tandem.domain.matching import account_hash, pack, reply, score_packed
@@ -101,6 +99,8 @@ def excluded_brand_ids(
     """THE brands a viewer never finds in search: its own account's brands, the brands hidden
     from it either way (blocked by it or blocking it, suspended: `visibility.hidden_from`) and,
     for "open to requests now", brands of feature-only accounts."""
+    import numpy as np
+
     mine = index.packed.acct == np.uint64(account_hash(viewer_brand.account_id))
     if open_only:
         mine = mine | ((index.flags & search_rows.FEATURE_ONLY) != 0)

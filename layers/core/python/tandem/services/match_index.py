@@ -27,8 +27,6 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from tandem.domain import account_types, search, search_rows
 from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Packed, Profile, pack, record_dtype
 from tandem.domain.matching.format_grade import format_boosts
@@ -298,6 +296,7 @@ def load(shards: Sequence[int]) -> Packed:
 def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray, np.ndarray]:
     """The candidates of `shards`, each one's reply tier and each one's reply label code (from
     the search rows of the same shard items: no extra read), in the same order."""
+    import numpy as np
 
     read = _read(shards)
     cands = Packed.from_bytes(records for records, _ in read)

@@ -21,8 +21,6 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import numpy as np
-
 from tandem.config import settings
 from tandem.domain import brand_profile, matching
 from tandem.domain import relations as rel
@@ -276,6 +274,7 @@ def _top_entries(
     factor (`tiers`: each candidate's reply tier, match_index.load_ranked; a brand that rarely
     answers ranks lower); the score kept is the rules' fit the cards show. `labels`: each
     candidate's label code from the same rows, kept on its card."""
+    import numpy as np
 
     scores = matching.score_packed(me, cands, excluded, format_boosts=format_boosts)
     ranked = training.rank_scores(me, cands, scores.score, model)

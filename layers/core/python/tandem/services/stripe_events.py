@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import stripe
-
 from tandem.config import settings
 from tandem.integrations import outages, stripe_client
 from tandem.integrations.aws import client
@@ -90,6 +88,8 @@ def verify_signature(payload: bytes, header: str, secret: str, now: float | None
     library's check (HMAC of `<t>.<body>`, at most TOLERANCE s old), plus the check it leaves
     out: a signature dated more than TOLERANCE s ahead of our clock. Reads nothing of the body
     but its bytes; Stripe signs UTF-8 text, so bytes that are not UTF-8 are not signed by it."""
+    import stripe
+
     try:
         stripe.WebhookSignature.verify_header(payload, header, secret, tolerance=TOLERANCE)
     except stripe.SignatureVerificationError as exc:

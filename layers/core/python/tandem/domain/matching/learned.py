@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from tandem.domain.matching.packed import SIZE_MASK, _tables, audience_code, record_dtype
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,6 +46,7 @@ FEATURES = (
 
 def pair_features(me: bytes, cands: Packed) -> np.ndarray:
     """One row of FEATURES per candidate (float32), for `me` (a packed record)."""
+    import numpy as np
 
     mine = np.frombuffer(me, dtype=record_dtype())[0]
     count = np.bitwise_count
@@ -96,6 +95,8 @@ def fit_logistic(
     x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None, l2: float = 1.0, rounds: int = 25
 ) -> np.ndarray:
     """Weights (bias last) of a logistic regression, by Newton's method with an L2 penalty."""
+    import numpy as np
+
     xb = np.hstack([x.astype(np.float64), np.ones((len(x), 1))])
     w = np.zeros(xb.shape[1])
     sample = np.ones(len(x)) if weight is None else weight.astype(np.float64)

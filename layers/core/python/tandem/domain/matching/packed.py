@@ -10,8 +10,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -135,6 +133,8 @@ def unpack(record: bytes, account_id: str = "") -> Profile:
 
 
 def record_dtype() -> np.dtype:
+    import numpy as np
+
     return np.dtype(
         [
             ("id", "<u4"),
@@ -153,6 +153,8 @@ def record_dtype() -> np.dtype:
 
 def _category_table() -> np.ndarray:
     """complement() as a 256x256 lookup on category codes (unlisted: UNKNOWN, same: SAME_CATEGORY)."""
+    import numpy as np
+
     table = np.full((256, 256), UNKNOWN_COMPLEMENT, dtype=np.float32)
     for a in range(1, len(CATEGORIES) + 1):
         for b in range(1, len(CATEGORIES) + 1):
@@ -163,6 +165,8 @@ def _category_table() -> np.ndarray:
 
 
 def _size_table() -> np.ndarray:
+    import numpy as np
+
     n = len(COMPANY_SIZES) + 1
     table = np.full((n, n), UNKNOWN_SIZE_FIT, dtype=np.float32)
     table[1:, 1:] = np.array(SIZE_FIT, dtype=np.float32)
@@ -171,6 +175,8 @@ def _size_table() -> np.ndarray:
 
 def _audience_table() -> np.ndarray:
     """AUDIENCE_FIT as [my band, their band] on codes (0 = not given: NaN, headcount decides)."""
+    import numpy as np
+
     n = len(AUDIENCE_SIZES) + 1
     table = np.full((n, n), np.nan, dtype=np.float32)
     for mine in range(1, n):
@@ -183,6 +189,8 @@ class Packed:
     """Candidates as contiguous numpy columns (built once per loaded index)."""
 
     def __init__(self, records: np.ndarray) -> None:
+        import numpy as np
+
         records = records[records["id"] != 0]
         self.records = records
         self.ids = np.ascontiguousarray(records["id"]).astype(np.int64)
@@ -206,6 +214,8 @@ class Packed:
 
     @classmethod
     def from_bytes(cls, blobs: Iterable[bytes]) -> Packed:
+        import numpy as np
+
         data = b"".join(blobs)
         usable = len(data) - len(data) % RECORD_SIZE
         return cls(np.frombuffer(data[:usable], dtype=record_dtype()))
@@ -236,6 +246,8 @@ _EVERY_KIND = FORM_KINDS_MASK
 def _kinds_fit(mine: int, kinds: np.ndarray) -> np.ndarray:
     """scoring._kinds for every candidate: 1 with a kind in common, 0 without, UNKNOWN_KINDS
     when either side lists none or every listed kind."""
+    import numpy as np
+
     every = np.uint64(_EVERY_KIND)
     unknown = (kinds == 0) | ((kinds & every) == every)
     if mine == 0 or (mine & _EVERY_KIND) == _EVERY_KIND:
@@ -263,6 +275,8 @@ def score_packed(
     `exclude` score 0. `one_sided=True` ranks by fit(me -> candidate) only (the baseline the
     quality benchmark compares against). `format_boosts`: the brand's learned grade per format
     (format_grade.format_boosts), raising the pair score of candidates that offer it."""
+    import numpy as np
+
     mine = np.frombuffer(me, dtype=record_dtype())[0]
     count = np.bitwise_count
     f32 = np.float32
@@ -318,6 +332,8 @@ def score_packed(
 def _boosted(score: np.ndarray, kinds: np.ndarray, boosts: Mapping[str, float]) -> np.ndarray:
     """The score times 1 + the highest boost among the formats each candidate offers, at most 1
     (a candidate offering none keeps its score; 0 stays 0)."""
+    import numpy as np
+
     factor = np.ones(len(score), dtype=np.float32)
     for kind, boost in boosts.items():
         bit = _KIND_BIT.get(kind.lower())
@@ -331,6 +347,8 @@ def _boosted(score: np.ndarray, kinds: np.ndarray, boosts: Mapping[str, float]) 
 def _competition(mine: Any, cands: Packed, same: np.ndarray) -> np.ndarray:
     """scoring.competition for every candidate: COMPETITOR_FACTOR where the category, the niche
     (both given) and the price tier (both given, at most one step apart) say competitor."""
+    import numpy as np
+
     my_niche, my_tier = niche_bits(int(mine["flags"])), tier_bits(int(mine["size"]))
     if not (my_niche and my_tier):
         return np.float32(1.0)
@@ -340,6 +358,8 @@ def _competition(mine: Any, cands: Packed, same: np.ndarray) -> np.ndarray:
 
 def top_positions(scores: np.ndarray, count: int) -> np.ndarray:
     """Positions of the best `count` non-zero scores, best first (ties: lower position first)."""
+    import numpy as np
+
     positive = np.flatnonzero(scores > 0)
     if len(positive) > count:
         part = np.argpartition(-scores[positive], count - 1)[:count]

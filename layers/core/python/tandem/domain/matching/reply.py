@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tandem.domain.reply_time import MIN_RECEIVED
 
 REPLY_WEIGHT = 0.12  # a brand that never answers keeps 88% of its score
@@ -59,5 +57,7 @@ def tier_factor(tier: int, weight: float = REPLY_WEIGHT) -> float:
 
 def tier_factors(tiers: Any) -> Any:
     """tier_factor of each element of a numpy array of tiers (vectorised: float32)."""
+    import numpy as np
+
     table = np.array([tier_factor(t) for t in range(TIERS)], dtype=np.float32)
     return table[np.asarray(tiers, dtype=np.intp)]

@@ -30,8 +30,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from tandem.domain.matching import learned
 from tandem.domain.matching.packed import (
     FORM_KINDS_MASK,
@@ -117,6 +115,7 @@ def pair_x(me: bytes, cands: Packed) -> np.ndarray:
     learned.FEATURES (shared items and coverage both ways, empties, sizes), the rules' fit each
     way, competition (same niche, tier gap), who ticks every kind the form offers, and the pair
     of categories. float32, N_FEATURES columns."""
+    import numpy as np
 
     n = len(cands)
     out = np.zeros((n, N_FEATURES), dtype=np.float32)
@@ -196,6 +195,8 @@ def groups(actions: Iterable[Action]) -> dict[str, str]:
 
 def capped_weights(deciders: list[str], base: np.ndarray, group_of: Mapping[str, str]) -> np.ndarray:
     """Row weights with each deciding group's total at most GROUP_ROWS."""
+    import numpy as np
+
     keys = [group_of.get(d, d) for d in deciders]
     totals: dict[str, float] = defaultdict(float)
     for k, w in zip(keys, base.tolist(), strict=True):
@@ -244,6 +245,8 @@ def embed(
     """Each brand's taste as an actor (u) and as a target (v) from the liking edges, by a
     randomized truncated SVD of the actor x target matrix (numpy only, sparse products):
     u[a] . v[b] estimates how much a likes b. None with too few edges."""
+    import numpy as np
+
     if len(edges) < CF_MIN_EDGES:
         return None
     ids = np.array(sorted({i for pair in edges for i in pair}), dtype=np.int64)
@@ -276,6 +279,8 @@ def embed(
 
 def _cf_of(emb: dict[str, Any] | None, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """u[a] . v[b] per pair (0 for a brand without behaviour)."""
+    import numpy as np
+
     if emb is None:
         return np.zeros(len(a))
     ids = emb["ids"]
@@ -287,6 +292,8 @@ def _cf_of(emb: dict[str, Any] | None, a: np.ndarray, b: np.ndarray) -> np.ndarr
 
 def cf_columns(pairs: list[tuple[int, int]], folds: list[dict[str, Any] | None], scale: float) -> np.ndarray:
     """(cf_ab, cf_ba) of each (a, b) pair, from the embedding of the half its own edges are not in."""
+    import numpy as np
+
     a = np.array([p[0] for p in pairs], dtype=np.int64)
     b = np.array([p[1] for p in pairs], dtype=np.int64)
     f = np.array([_fold(int(x), int(y)) for x, y in pairs], dtype=np.int64)
@@ -302,6 +309,8 @@ def cf_columns(pairs: list[tuple[int, int]], folds: list[dict[str, Any] | None],
 def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
     """The full embedding as the stored model keeps it (int8 per dimension, base64): 2 x CF_DIMS
     bytes and 4 for the id a brand. Its products are halved: it saw both halves' edges."""
+
+    import numpy as np
 
     if len(emb["ids"]) > CF_MAX_BRANDS:  # the most active keep theirs (the item's 400 KB)
         keep = np.sort(
@@ -324,6 +333,8 @@ _UNPACKED: dict[str, dict[str, Any]] = {}
 
 
 def unpack_embedding(stored: Mapping[str, Any]) -> dict[str, Any]:
+
+    import numpy as np
 
     key = stored["ids"][:64] + str(len(stored["ids"])) + stored["u"][:64]
     if key not in _UNPACKED:
@@ -354,6 +365,7 @@ def _rows(
     pairs: list[tuple[int, int]], records: Mapping[int, bytes], extra: list[float] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Features of (me, other) pairs, grouped by `me`; returns (x, kept positions)."""
+    import numpy as np
 
     by_me: dict[int, list[int]] = defaultdict(list)
     for k, (a, b) in enumerate(pairs):
@@ -414,6 +426,8 @@ def train(
     weights over pair_x, bias last; the send model has the position column after pair_x; with a
     collaborative embedding (`cf`), both end in (cf_ab, cf_ba) before the bias), or None when too
     few distinct groups decided anything. `records`: each brand's packed record now."""
+    import numpy as np
+
     impressions, actions = list(impressions), list(actions)
     group_of = groups(actions)
     shown = send_rows(impressions, actions)
@@ -475,11 +489,15 @@ def usable(model: Mapping[str, Any] | None) -> bool:
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
 
 
 def learned_score(me: bytes, cands: Packed, model: Mapping[str, Any]) -> np.ndarray:
     """sqrt(send(me, c) accept(me, c) send(c, me) accept(c, me)) for every candidate."""
+    import numpy as np
+
     x = pair_x(me, cands).astype(np.float64)
     xr = reverse(x)
     ab = ba = np.zeros(len(x))
@@ -508,6 +526,8 @@ def learned_score(me: bytes, cands: Packed, model: Mapping[str, Any]) -> np.ndar
 def rank_scores(me: bytes, cands: Packed, rules: np.ndarray, model: Mapping[str, Any] | None) -> np.ndarray:
     """What a ranking orders by: the rules' scores alone without a usable model, else
     rules^(1-w) x learned^w over every candidate the rules do not exclude (score 0 stays 0)."""
+    import numpy as np
+
     w = blend_weight(model)
     if w == 0.0 or not len(cands):
         return rules

@@ -28,9 +28,6 @@ from urllib.parse import urlencode
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
 from tandem.observability import count_event
 
@@ -72,6 +69,9 @@ class SlackApp:
     timeout: int = DEFAULT_TIMEOUT
 
     def client(self, token: str | None = None, *, wait_out_rate_limits: bool = False) -> Any:
+        from slack_sdk import WebClient
+        from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
+
         handlers: list[Any] = [ConnectionErrorRetryHandler(max_retry_count=1)]
         if wait_out_rate_limits:
             handlers.append(_short_rate_limit_handler(LIST_RETRY_WAIT))
@@ -81,6 +81,7 @@ class SlackApp:
 def _short_rate_limit_handler(max_wait: int) -> Any:
     """slack_sdk's RateLimitErrorRetryHandler (sleeps Retry-After, then retries once), but only
     when Slack asks for at most `max_wait` seconds: a screen should not hang for a minute."""
+    from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
     class ShortRateLimitRetryHandler(RateLimitErrorRetryHandler):
         def _can_retry(self, *, state: Any, request: Any, response: Any = None, error: Any = None) -> bool:
@@ -209,6 +210,8 @@ def _api_error(exc: Exception) -> tuple[str, int | None, int | None]:
 
 def exchange_code(app: SlackApp, code: object) -> Installation:
     """oauth.v2.access: the code from the redirect for the workspace's bot token."""
+    from slack_sdk.errors import SlackApiError
+
     if not isinstance(code, str) or not code or len(code) > 500:
         raise SlackError("Slack didn't send a sign-in code. Please connect Slack again.", "no_code")
     try:
@@ -305,6 +308,8 @@ DISCONNECTED_REASON = (
 
 
 def _failure(exc: Exception, channel_name: str = "") -> SlackResult:
+    from slack_sdk.errors import SlackApiError
+
     if not isinstance(exc, SlackApiError):  # network: URLError, timeouts
         return SlackResult(RETRY, "Slack didn't answer; we'll try again.", type(exc).__name__)
     error, status, retry_after = _api_error(exc)
@@ -351,6 +356,8 @@ def post_message(
 ) -> SlackResult:
     """chat.postMessage. Not in a public channel: join it once and post again; a private channel
     (joining is not allowed) asks the member to invite the app. Never raises for Slack's answers."""
+    from slack_sdk.errors import SlackApiError
+
     client = app.client(token)
     message: dict[str, Any] = {"channel": channel_id, "text": text, "unfurl_links": False}
     if blocks:
@@ -389,6 +396,8 @@ def list_channels(app: SlackApp, token: str, *, max_pages: int = MAX_CHANNEL_PAG
     """Every channel the chooser may offer, all pages: public ones (the app joins when it first
     posts) and private ones the app was invited to; archived ones left out; sorted by name.
     `.channels` is [{id, name, is_private, is_member}]."""
+    from slack_sdk.errors import SlackApiError
+
     client = app.client(token, wait_out_rate_limits=True)
     channels: list[dict[str, Any]] = []
     cursor = None
@@ -419,6 +428,8 @@ def list_channels(app: SlackApp, token: str, *, max_pages: int = MAX_CHANNEL_PAG
 
 def check_connection(app: SlackApp, token: str) -> SlackResult:
     """auth.test, for GET slack/status: `ok`, `disconnected` (revoked / removed) or `retry`."""
+    from slack_sdk.errors import SlackApiError
+
     try:
         app.client(token).auth_test()
     except (SlackApiError, OSError) as exc:
@@ -428,6 +439,8 @@ def check_connection(app: SlackApp, token: str) -> SlackResult:
 
 def revoke(app: SlackApp, token: str) -> SlackResult:
     """auth.revoke when the member disconnects (an already revoked token counts as done)."""
+    from slack_sdk.errors import SlackApiError
+
     try:
         app.client(token).auth_revoke()
     except (SlackApiError, OSError) as exc:

@@ -25,7 +25,6 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid, VapidException
-from pywebpush import WebPushException, webpush
 
 from tandem.observability import count_event
 
@@ -291,6 +290,8 @@ def _post(
     timeout: float,
     session: Any,
 ) -> PushResult:
+    from pywebpush import WebPushException, webpush
+
     try:
         response = webpush(
             subscription_info=subscription,

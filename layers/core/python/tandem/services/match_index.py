@@ -28,8 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tandem.domain import account_types, search, search_rows
-from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Packed, Profile, pack, record_dtype
-from tandem.domain.matching.format_grade import format_boosts
+from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Packed, pack, record_dtype
+from tandem.services.match_profile import to_profile
 from tandem.services.reply_stats import signals_of
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
@@ -47,33 +47,6 @@ EMPTY_RECORD = bytes(RECORD_SIZE)
 
 class IndexBusy(RuntimeError):
     """A shard kept changing under us; the next refresh or the nightly rebuild catches up."""
-
-
-def to_profile(brand: Brand) -> Profile:
-    audience = brand.audience
-    return Profile(
-        brand_id=int(brand.brand_id),
-        account_id=brand.account_id,
-        category=brand.category or "",
-        company_size=brand.company_size or "",
-        audience_size=brand.audience_size or "",
-        niche=brand.niche or "",
-        price_tier=brand.price_tier or "",
-        values=frozenset(brand.values or ()),
-        # a format that worked for the brand (graded on its collaborations' outcomes) counts as one it offers
-        collab_kinds=frozenset(brand.collab_kinds or ()) | proven_formats(brand),
-        countries=frozenset((audience.countries or ()) if audience else ()),
-        age_bands=frozenset((audience.age_bands or ()) if audience else ()),
-        genders=frozenset((audience.genders or ()) if audience else ()),
-    )
-
-
-def proven_formats(brand: Brand) -> frozenset[str]:
-    """The formats whose learned grade is positive (format_grade); a brand whose outcomes were
-    kept before the counts (Brand.proven_kinds only) keeps those."""
-    if brand.format_outcomes is None:
-        return frozenset(brand.proven_kinds or ())
-    return frozenset(format_boosts(brand.format_outcomes))
 
 
 def shard_of(brand_id: int) -> int:

@@ -36,8 +36,7 @@ from tandem.domain.matching import (
     score_packed,
     training,
 )
-from tandem.services import match_index
-from tandem.services.match_index import to_profile
+from tandem.services.match_profile import to_profile
 from tandem.store import news
 from tandem.store.learning import (
     CardAction,
@@ -245,6 +244,8 @@ def train(now: int | None = None) -> dict[str, Any]:
     with the pure training.train, and store the model (one item, overwritten: running it twice
     stores the same model). With too little history, or too few distinct groups deciding, the
     stored model is left as it is (none: the rules alone)."""
+
+    from tandem.services import match_index  # the scheduler's job alone reads every shard (numpy)
 
     now = int(time.time()) if now is None else int(now)
     outcomes = [o for month in _months(now, TRAIN_MONTHS) for o in MatchOutcome.of_month(month)]

@@ -19,7 +19,7 @@ from tandem.domain.identity import CONNECTED, STRANGER, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
 from tandem.services import brands, match_learning, reply_stats, visibility
-from tandem.services.match_index import to_profile
+from tandem.services.match_profile import to_profile
 from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import get_many

@@ -55,7 +55,7 @@ CORRELATION_HEADER = "x-correlation-id"
 # request needs (a member's first GET /api/dashboard: the dashboard's, not the admin console's
 # nor Slack's) and every module still names what it depends on at its top (docs/decisions.md
 # 2026-12-03 "routes load per area"). Paths below /api, by their leading segments: the longest
-# that is listed names the area. tests/unit/test_api_areas.py holds this table to the modules.
+# that is listed names the area. tests/unit/test_import_boundaries.py holds it to the modules.
 AREAS: dict[str, tuple[str, ...]] = {
     "health": ("/health",),
     "users": ("/users",),
@@ -73,7 +73,7 @@ AREAS: dict[str, tuple[str, ...]] = {
         "/users/yearly-upgrade",
     ),
     "brands": ("/brand", "/brands"),
-    "matches": ("/matches",),
+    "matches": ("/matches", "/brands/search"),
     "requests": ("/requests", "/connections", "/declines", "/quick-action"),
     "pitch": ("/pitch", "/admin/features"),
     "collaborations": ("/collaborations", "/calendar"),

@@ -25,8 +25,7 @@ from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
 from tandem.domain.identity import CONNECTED, STRANGER, Looker, identity
 from tandem.errors import Conflict, NotFound, ValidationError
-from tandem.services.collaborations import ID as COLLAB_ID
-from tandem.services.collaborations import now_s
+from tandem.services import collaborations
 from tandem.services.requests.present import iso_ms
 from tandem.services.viewer import Pending, Viewer
 from tandem.store.collaborations import Collaboration
@@ -128,12 +127,12 @@ def clean_proposal(body: Any) -> tuple[str, str | None]:
 def _finished_collaboration(body: dict[str, Any], brand_id: int, other_id: int, offset: str | None) -> Any:
     """The collaboration a proposal names (`collaboration`: its id), the caller's copy: one of
     the two brands' and finished (past its end date); None when none is named."""
-
     raw = body.get("collaboration")
     if raw in (None, ""):
         return None
-    copy = Collaboration.find(raw, brand_id) if isinstance(raw, str) and COLLAB_ID.match(raw) else None
-    on = collab_rules.today(collab_rules.parse_offset(offset), now_s())
+    named = isinstance(raw, str) and collaborations.ID.match(raw)
+    copy = Collaboration.find(raw, brand_id) if named else None
+    on = collab_rules.today(collab_rules.parse_offset(offset), collaborations.now_s())
     if (
         copy is None
         or int(copy.other_id) != other_id
@@ -285,7 +284,7 @@ def _shown_collaboration(share: CollabShare, copy: Any, seen: list[Any]) -> dict
     pair = (int(share.from_brand_id), int(share.to_brand_id))
     end = date.fromisoformat(copy.end)
     results = (copy.results_of(pair[0]), copy.results_of(pair[1]))
-    on = collab_rules.today(0.0, now_s())
+    on = collab_rules.today(0.0, collaborations.now_s())
     title = copy.title
     for who in seen:
         title = who.text(title)

@@ -130,7 +130,7 @@ def load_every_area() -> Chalice:
     return app
 
 
-def _ids(event) -> tuple[str, str]:  # noqa: ANN001
+def _ids(event) -> tuple[str, str]:
     """(request id, correlation id): the Lambda invocation's id, and the id the caller sent in
     X-Correlation-Id or else API Gateway's own request id."""
     context = getattr(app, "lambda_context", None)
@@ -142,7 +142,7 @@ def _ids(event) -> tuple[str, str]:  # noqa: ANN001
 
 
 @app.middleware("http")
-def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
+def function_context_in_logs(event, get_response):
     """Log lines carry this function's name and request id and no key an earlier invocation
     appended, as `inject_lambda_context(clear_state=True)` gives the other functions."""
     if event.lambda_context is not None:
@@ -151,7 +151,7 @@ def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
     return traced_request(event, get_response)
 
 
-def traced_request(event, get_response):  # noqa: ANN001, ANN201
+def traced_request(event, get_response):
     """The request as one X-Ray subsegment (the other functions: `lambda_handler`); its
     DynamoDB, SQS, Step Functions and Stripe calls are subsegments of it. Not traced outside
     Lambda nor when X-Ray did not sample the invocation (the X-Ray SDK is loaded on the first one
@@ -166,7 +166,7 @@ def traced_request(event, get_response):  # noqa: ANN001, ANN201
 
 
 @app.middleware("http")
-def request_context(event, get_response):  # noqa: ANN001, ANN201
+def request_context(event, get_response):
     started = time.perf_counter()
     request_id, correlation_id = _ids(event)
     logger.thread_safe_clear_keys()

@@ -45,12 +45,12 @@ TRAILING_DIGITS_AND_SYMBOLS = re.compile(r"[\W\d_]+$")
 TEST_PARAMETERS = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
 
 
-def _hasher():  # noqa: ANN202
+def _hasher():
     return _hasher_for(settings().password_hashing == "test")
 
 
 @lru_cache(maxsize=2)
-def _hasher_for(cheap: bool):  # noqa: ANN202
+def _hasher_for(cheap: bool):
     if cheap:
         return PasswordHasher(**TEST_PARAMETERS)
     return PasswordHasher()  # argon2id with the library's current recommended parameters
@@ -82,7 +82,7 @@ def _dummy_hash() -> str:
 
 
 @lru_cache(maxsize=2)
-def _dummy_hash_for(hasher) -> str:  # noqa: ANN001
+def _dummy_hash_for(hasher) -> str:
     return hasher.hash("not-a-real-password-0")
 
 

@@ -74,7 +74,7 @@ def generate_vapid_keys() -> VapidKeys:
 def _vapid(private_key: str) -> Any:
     try:
         return Vapid.from_string(private_key=private_key)
-    except Exception as exc:  # noqa: BLE001 - py_vapid raises several types for a bad key
+    except Exception as exc:  # py_vapid raises several types for a bad key
         raise ValueError("The VAPID private key is not a valid P-256 key.") from exc
 
 

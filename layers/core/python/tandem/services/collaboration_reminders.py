@@ -64,5 +64,5 @@ def _remind(brand: Brand, other: Brand, collab_id: str, title: str, text: str) -
             push={"title": f"Reminder: {title}", "body": text, "url": path},
             subject=collab_id,
         )
-    except Exception:  # noqa: BLE001 (one member's reminder never stops the others')
+    except Exception:  # one member's reminder never stops the others'
         logger.exception("Could not queue a collaboration reminder")

@@ -455,7 +455,7 @@ def tell_other(sender: Brand, partner: Brand, copy: Collaboration, kind: str, te
             push={"title": f"{sender.name} {what}", "body": copy.title, "url": path},
             subject=copy.collab_id,
         )
-    except Exception:  # noqa: BLE001 (a notification never undoes the change)
+    except Exception:  # a notification never undoes the change
         logger.exception("Could not queue a collaboration notification", extra={"kind": kind})
 
 
@@ -805,7 +805,7 @@ def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None
             counts = add_outcome(brand.format_outcomes, copy.format, bool(results.get("again")))
             brand.update(actions=[Brand.format_outcomes.set(counts)])
             match_index.refresh(brand)
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("Could not keep a format that worked for matching")
     try:
         partner = Brand.find(int(copy.other_id))
@@ -814,7 +814,7 @@ def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None
                 viewer.brand, partner, copy.collab_id, bool(results["again"]), int(results["rating"]),
                 int(copy.created_at),
             )  # fmt: skip
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("Could not record a collaboration's outcome for matching")
 
 

@@ -137,7 +137,7 @@ def _put(shard: int, blob: bytes, read: MatchIndexShard | None, rows: bytes | No
 
 
 def _backoff(attempt: int) -> None:
-    time.sleep(random.uniform(0, min(0.5, 0.02 * 2**attempt)))  # noqa: S311 (jitter, not security)
+    time.sleep(random.uniform(0, min(0.5, 0.02 * 2**attempt)))  # jitter, not security
 
 
 def _write_record(brand_id: int, record: bytes, row: search_rows.Row | None) -> None:

@@ -218,7 +218,7 @@ class _Delivery:
             return self.settled[channel]
         try:
             outcome = attempt()
-        except Exception as exc:  # noqa: BLE001 - any failure of one channel leaves the others alone
+        except Exception as exc:  # any failure of one channel leaves the others alone
             logger.warning(
                 "Notification channel failed; the message will be redelivered for it",
                 extra={

@@ -176,7 +176,7 @@ def _mail_reporters(case: ReportCase | None) -> int:
                 "taken the action it needed. Thank you for helping keep Tandem a good place "
                 "to find partners.",
             )
-        except Exception:  # noqa: BLE001 (an email never undoes the action)
+        except Exception:  # an email never undoes the action
             logger.exception("Could not queue a report-resolved email")
     return len(told)
 
@@ -191,7 +191,7 @@ def _mail_suspended(brand: Brand, text: str) -> None:
             f"is suspended, other members don't see it and it can't send requests or pitches.{why}\n\n"
             "You can reply to us from your dashboard.",
         )
-    except Exception:  # noqa: BLE001 (an email never undoes the action)
+    except Exception:  # an email never undoes the action
         logger.exception("Could not queue a suspension email")
 
 
@@ -264,7 +264,7 @@ def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
         details["endedCollaborations"] = _end_collaborations(brand_id)
         try:
             match_index.remove(brand_id)
-        except Exception:  # noqa: BLE001 (the nightly rebuild skips it too)
+        except Exception:  # the nightly rebuild skips it too
             logger.exception("Could not take a suspended brand out of the match index")
         if text:
             details["text"] = text
@@ -273,7 +273,7 @@ def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
         brand.suspended = False
         try:
             match_index.refresh(brand)
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.exception("Could not put a brand back in the match index")
     if action in ("dismiss", "warn", "suspend") and case is not None:
         details["reportersTold"] = _mail_reporters(case if case.status == "open" else None)

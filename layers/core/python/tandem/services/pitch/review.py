@@ -180,7 +180,7 @@ def _refund_product(feature: Feature) -> dict[str, Any] | None:
         )
         answer.update(amount=int(done["amount"]), refunded=True)
         billing.sync_account(account.account_id)
-    except Exception:  # noqa: BLE001  (the refusal stands; an admin refunds by hand)
+    except Exception:  # the refusal stands; an admin refunds by hand
         logger.exception(
             "Could not refund a refused feature's payment", extra={"feature": feature.feature_id}
         )

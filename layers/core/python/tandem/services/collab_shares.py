@@ -275,7 +275,9 @@ def examples(pending: Pending) -> dict[str, Any]:
     return {"items": items}
 
 
-def _shown_collaboration(share: CollabShare, copy: Any, seen: list[Any]) -> dict[str, Any] | None:
+def _shown_collaboration(
+    share: CollabShare, copy: Collaboration | None, seen: list[Any]
+) -> dict[str, Any] | None:
     """The finished collaboration a share shows, as other members read it: its title (masked as
     the summary is), format and dates, and the figures both brands allowed."""
 

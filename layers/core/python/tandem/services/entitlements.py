@@ -170,7 +170,7 @@ def paid_by_product(account: Account | None, feature_id: str) -> bool:
     return any(f.get("feature") == feature_id and not f.get("refunded") for f in record.get("features") or [])
 
 
-def feature_done(slot: Any, account: Account | None, now: int | None = None) -> dict[str, Any]:
+def feature_done(slot: FeatureSlot | None, account: Account | None, now: int | None = None) -> dict[str, Any]:
     """Credits info's featureDone (SPEC section 3) for the selected brand, from its Pitch Area
     slot (tandem.store.pitch.FeatureSlot, read by the caller) and the account's billing record."""
     now = _now(now)

@@ -38,6 +38,7 @@ from tandem.domain.matching import (
 )
 from tandem.services.match_profile import to_profile
 from tandem.store import news
+from tandem.store.connection import Transaction
 from tandem.store.learning import (
     CardAction,
     MatchModel,
@@ -72,7 +73,7 @@ def shown_percent(sender: Brand, recipient: Brand, stored_score: float | None) -
     return brand_profile.score_percent(stored_score)
 
 
-def record_outcome(tx: Any, req: ConnectionRequest, status: str, at_ms: int) -> None:
+def record_outcome(tx: Transaction, req: ConnectionRequest, status: str, at_ms: int) -> None:
     """Add the request's outcome row to the transaction moving it to `status` (its condition on
     the old status makes it once per request). A request sent before records were kept, or a
     move that is not an outcome (awaiting -> pending), adds nothing."""

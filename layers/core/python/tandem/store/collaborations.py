@@ -31,6 +31,7 @@ from tandem.domain import collaborations as rules
 from tandem.integrations.aws import client
 from tandem.store import keys
 from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register, transaction, update_only
+from tandem.store.connection import Transaction
 from tandem.store.models import RateCounter
 
 SHARED_FIELDS = (
@@ -150,7 +151,7 @@ class CollabStats(TandemModel):
         return keys.SITE_PK, keys.COLLAB_STATS_SK
 
 
-def _count(tx: Any, moves: dict[str, int], month: str | None = None) -> None:
+def _count(tx: Transaction, moves: dict[str, int], month: str | None = None) -> None:
     actions = [Path(f"s_{status}").add(amount) for status, amount in moves.items() if amount]
     if month is not None:
         actions.append(Path(f"m_{month}").add(1))

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tandem.store.connection import Transaction
 from tandem.store.items import get_many
 from tandem.store.models import BrandSeen
 
@@ -43,14 +44,14 @@ def _ids(values: Iterable[Any]) -> set[str]:
     return {str(v) for v in values}
 
 
-def add_in(tx: Any, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
+def add_in(tx: Transaction, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
     """Inside a transaction: these items are new to the brand."""
     wanted = _ids(ids)
     if wanted:
         tx.update(BrandSeen.at(brand_id), actions=[_attribute(kind).add(wanted)])
 
 
-def remove_in(tx: Any, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
+def remove_in(tx: Transaction, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
     """Inside a transaction: these items are no longer new to the brand."""
     wanted = _ids(ids)
     if wanted:

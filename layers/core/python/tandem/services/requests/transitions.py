@@ -26,7 +26,7 @@ from tandem.services.requests.records import (
 )
 from tandem.services.viewer import Viewer
 from tandem.store import boxes, news
-from tandem.store.connection import transaction
+from tandem.store.connection import Transaction, transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
 
@@ -45,7 +45,7 @@ def _hold_is_held(req: ConnectionRequest) -> bool:
     return held is not None and held.status == "held"
 
 
-def _news(tx: Any, req: ConnectionRequest, status: str) -> None:
+def _news(tx: Transaction, req: ConnectionRequest, status: str) -> None:
     """A pending request leaves the recipient's new requests; an answer is news to the sender."""
     if req.status == rules.PENDING:
         news.remove_in(tx, int(req.to_brand_id), news.REQUESTS, [req.request_id])

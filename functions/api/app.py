@@ -28,28 +28,14 @@ from tandem.integrations.aws import prefetch_secret
 # start's first request then finds it cached instead of waiting for Secrets Manager).
 prefetch_secret(settings().jwt_secret_name)
 
+import importlib
+import threading
 import time
 
 from aws_lambda_powertools.logging.lambda_context import build_lambda_context_model
 from chalice import Chalice
 
 from chalicelib.http import normalise_response
-from chalicelib.routes import (
-    admin,
-    billing,
-    brands,
-    collaborations,
-    content,
-    dashboard,
-    health,
-    matches,
-    matching,
-    notifications,
-    pitch,
-    requests,
-    support,
-    users,
-)
 from tandem.observability import active_tracer, cold_start, flush_metrics, function_name, logger
 
 gc.freeze()
@@ -63,26 +49,88 @@ app.api.binary_types = []
 
 API_PREFIX = "/api"
 CORRELATION_HEADER = "x-correlation-id"
-for blueprint in (
-    health.bp,
-    users.bp,
-    dashboard.bp,
-    matching.bp,
-    support.bp,
-    admin.bp,
-    billing.bp,
-    brands.bp,
-    matches.bp,
-    requests.bp,
-    pitch.bp,
-    collaborations.bp,
-    content.bp,
-    notifications.bp,
-):
-    app.register_blueprint(blueprint, url_prefix=API_PREFIX)
+# Each area of the API is a route module (chalicelib/routes/<area>.py) with its services, all
+# imported at its top. None is imported here: the first request to a path of an area imports
+# its module and registers its blueprint (`load_area`), so a cold start loads what its first
+# request needs (a member's first GET /api/dashboard: the dashboard's, not the admin console's
+# nor Slack's) and every module still names what it depends on at its top (docs/decisions.md
+# 2026-12-03 "routes load per area"). Paths below /api, by their leading segments: the longest
+# that is listed names the area. tests/unit/test_import_boundaries.py holds it to the modules.
+AREAS: dict[str, tuple[str, ...]] = {
+    "health": ("/health",),
+    "users": ("/users",),
+    "dashboard": ("/dashboard",),
+    "matching": ("/matching",),
+    "support": ("/issues",),
+    "admin": ("/admin",),
+    "billing": (
+        "/checkout",
+        "/payment-link",
+        "/products",
+        "/stripe",
+        "/users/stripe-portal-url",
+        "/users/webhooks-in-progress",
+        "/users/yearly-upgrade",
+    ),
+    "brands": ("/brand", "/brands"),
+    "matches": ("/matches", "/brands/search"),
+    "requests": ("/requests", "/connections", "/declines", "/quick-action"),
+    "pitch": ("/pitch", "/admin/features"),
+    "collaborations": ("/collaborations", "/calendar"),
+    "content": (
+        "/collab",
+        "/videos",
+        "/connections/{otherBrandId}/share",
+        "/users/action/instructions",
+        "/users/video-view",
+    ),
+    "notifications": ("/notifications", "/browser-notifications", "/slack"),
+}
+_AREA_OF = {prefix: area for area, prefixes in AREAS.items() for prefix in prefixes}
+_loaded: set[str] = set()
+_loading = threading.Lock()  # the local stack serves requests on threads: one import, one registration
 
 
-def _ids(event) -> tuple[str, str]:  # noqa: ANN001
+def area_of(resource_path: str) -> str | None:
+    """The area serving an API Gateway resource path (`/api/users/{id}/...`), or None."""
+    segments = resource_path.removeprefix(API_PREFIX).strip("/").split("/")
+    for end in range(len(segments), 0, -1):
+        area = _AREA_OF.get("/" + "/".join(segments[:end]))
+        if area is not None:
+            return area
+    return None
+
+
+def load_area(area: str) -> None:
+    """Import the area's route module and register its routes, once. As at this module's
+    import, what that allocates lives as long as the process: it is not collected while the
+    import runs, and is frozen after it (gc.freeze: never scanned again)."""
+    if area in _loaded:
+        return
+    with _loading:
+        if area in _loaded:
+            return
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            module = importlib.import_module(f"chalicelib.routes.{area}")
+            app.register_blueprint(module.bp, url_prefix=API_PREFIX)
+            _loaded.add(area)
+        finally:
+            gc.freeze()
+            if collecting:
+                gc.enable()
+
+
+def load_every_area() -> Chalice:
+    """Every route registered (what reads the whole route table: the template's check, the
+    route-walking tests); the app."""
+    for area in AREAS:
+        load_area(area)
+    return app
+
+
+def _ids(event) -> tuple[str, str]:
     """(request id, correlation id): the Lambda invocation's id, and the id the caller sent in
     X-Correlation-Id or else API Gateway's own request id."""
     context = getattr(app, "lambda_context", None)
@@ -94,7 +142,7 @@ def _ids(event) -> tuple[str, str]:  # noqa: ANN001
 
 
 @app.middleware("http")
-def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
+def function_context_in_logs(event, get_response):
     """Log lines carry this function's name and request id and no key an earlier invocation
     appended, as `inject_lambda_context(clear_state=True)` gives the other functions."""
     if event.lambda_context is not None:
@@ -103,7 +151,7 @@ def function_context_in_logs(event, get_response):  # noqa: ANN001, ANN201
     return traced_request(event, get_response)
 
 
-def traced_request(event, get_response):  # noqa: ANN001, ANN201
+def traced_request(event, get_response):
     """The request as one X-Ray subsegment (the other functions: `lambda_handler`); its
     DynamoDB, SQS, Step Functions and Stripe calls are subsegments of it. Not traced outside
     Lambda nor when X-Ray did not sample the invocation (the X-Ray SDK is loaded on the first one
@@ -118,7 +166,7 @@ def traced_request(event, get_response):  # noqa: ANN001, ANN201
 
 
 @app.middleware("http")
-def request_context(event, get_response):  # noqa: ANN001, ANN201
+def request_context(event, get_response):
     started = time.perf_counter()
     request_id, correlation_id = _ids(event)
     logger.thread_safe_clear_keys()
@@ -140,3 +188,12 @@ def request_context(event, get_response):  # noqa: ANN001, ANN201
     finally:
         flush_metrics()
         logger.thread_safe_clear_keys()
+
+
+@app.middleware("http")
+def area_routes(event, get_response):
+    """The request's area loaded before Chalice looks its route up (after this middleware)."""
+    area = area_of((getattr(event, "context", None) or {}).get("resourcePath", ""))
+    if area is not None:
+        load_area(area)
+    return get_response(event)

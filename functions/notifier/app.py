@@ -32,7 +32,8 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.observability import count_event, lambda_handler, logger
-from tandem.services import email_events
+from tandem.services import email_events, notify
+from tandem.services.auth import password_link_email
 from tandem.store.models import User
 
 settings()  # checked at import: a missing variable fails here, with its name
@@ -77,18 +78,12 @@ def deliver(record: SQSRecord) -> None:
     if channel == "email":
         _send_email(message)
     elif channel == "password-link":
-        from tandem.services.auth import password_link_email
-
         email = password_link_email(message["purpose"], message["email"])
         if email is not None:
             _send_email(email)
     elif channel == "notify":
-        from tandem.services import notify
-
         notify.deliver(message, record.message_id)
     elif channel == "push-retry":
-        from tandem.services import notify
-
         notify.deliver_push_retry(message, record.message_id)
     else:
         raise UnsupportedChannel(f"No delivery for channel {channel!r} yet")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,16 +81,14 @@ def report(build: Path | None) -> dict[str, Any]:
     return {"buildDir": str(build), "modules": len(ours), "strays": strays(build)}
 
 
-def check(plan: Any, build: Path) -> int:
-    """Import every function's handler from the build now (not lazily, later, from wherever the
-    path then points), then fail if any module of ours came from elsewhere. Returns how many
-    modules of ours were loaded."""
-    from infra.local import lambda_inprocess
-
+def check(plan: Any, build: Path, load: Callable[[Any], object]) -> int:
+    """Import every function's handler from the build now with `load` (the in-process runtime's
+    loader: not lazily, later, from wherever the path then points), then fail if any module of
+    ours came from elsewhere. Returns how many modules of ours were loaded."""
     for spec in plan.functions.values():
         if not _under(spec.code_dir, (build,)):
             raise SystemExit(f"{spec.logical_id} runs from {spec.code_dir}, not from the build {build}")
-        lambda_inprocess.load_handler_module(spec)
+        load(spec)
     stray = strays(build)
     if stray:
         listed = ", ".join(f"{name} ({path})" for name, path in sorted(stray.items())[:8])

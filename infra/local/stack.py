@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import requests
 
-    from infra.local import assets
+    from infra.local import assets, lambda_inprocess
     from infra.local.gateway import LocalApiGateway
     from infra.local.persistence import Journal
     from infra.local.provision import default_secret_values, provision
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     _sync_stripe_catalogue(url)
     fake_slack, fake_push = _start_fake_slack_and_push(plan.secrets["SlackSecret"])
     if build is not None:
-        loaded = artifact.check(plan, build)  # every handler imported now, all from the build
+        loaded = artifact.check(plan, build, lambda_inprocess.load_handler_module)  # all from the build
         print(f"Running the sam build at {build}: {loaded} modules of ours, none from the source tree.")
 
     first_start = not journal.exists

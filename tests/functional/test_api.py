@@ -68,7 +68,7 @@ def test_every_private_route_refuses_another_members_brand(api, aws):
     """Walks the app's route table, so new routes are covered automatically."""
     from infra.local.lambda_inprocess import load_handler_module
 
-    app = load_handler_module(aws.functions["ApiFunction"]).app
+    app = load_handler_module(aws.functions["ApiFunction"]).load_every_area()
     from chalicelib.http import PUBLIC_ROUTES
 
     _, (mine,), token = member("me@example.com")

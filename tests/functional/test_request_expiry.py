@@ -213,7 +213,7 @@ def test_a_run_cut_short_is_finished_by_the_next(api, aws, monkeypatch):
 
 
 def test_reply_time_figures_from_a_hand_built_history(api, aws):
-    from tandem.services.requests import reply_stats
+    from tandem.services import reply_stats
 
     b = Brand("b@example.com", "Fern Candles")
     senders = [Brand(f"s{i}@example.com", f"Sender {i}", credits=2) for i in range(5)]

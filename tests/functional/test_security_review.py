@@ -209,7 +209,7 @@ def test_every_admin_route_refuses_a_member_and_records_nothing(api, aws):
     from tandem.store.admin import AuditEntry, SiteSettings
     from tandem.store.models import Account
 
-    app = load_handler_module(aws.functions["ApiFunction"]).app
+    app = load_handler_module(aws.functions["ApiFunction"]).load_every_area()
     mia = Brand("mia@example.com", "Oat & Co", credits=6, status="none")
     admin_routes = {
         (p, m) for p, methods in app.routes.items() for m in methods if p.startswith("/api/admin/")

@@ -10,7 +10,7 @@ def test_api_gateway_routes_match_the_chalice_app_routes():
     from infra.local.lambda_inprocess import load_handler_module
 
     plan = build_plan()
-    app = load_handler_module(plan.functions["ApiFunction"]).app
+    app = load_handler_module(plan.functions["ApiFunction"]).load_every_area()
     template_routes = {(r.path, r.method) for r in plan.routes if r.function == "ApiFunction"}
     app_routes = {(path, method) for path, methods in app.routes.items() for method in methods}
     assert template_routes == app_routes

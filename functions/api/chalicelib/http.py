@@ -14,10 +14,12 @@ from typing import Any
 from urllib.parse import unquote
 
 from chalice import Response
+from chalice.app import Request
 
 from tandem.domain import account_types
 from tandem.domain.ids import parse_id
 from tandem.errors import TandemError, ValidationError
+from tandem.integrations.outages import as_unavailable
 from tandem.observability import logger
 
 JSON_HEADERS = {"Content-Type": "application/json", "Cache-Control": "no-store"}
@@ -57,8 +59,6 @@ def handled(view: Callable[..., Any]) -> Callable[..., Any]:
         except TandemError as exc:
             return _answer(exc)
         except Exception as exc:
-            from tandem.integrations.outages import as_unavailable
-
             unavailable = as_unavailable(exc)  # Stripe or DynamoDB down past their retries: a 503
             if unavailable is not None:
                 logger.warning(
@@ -139,7 +139,7 @@ def _check_json_value(value: Any) -> None:
                 pending.extend((child, depth + 1) for child in item)
 
 
-def json_body(request: Any) -> dict[str, Any]:
+def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object, or a ValidationError (400) for anything else: bytes that are
     not UTF-8/JSON, a lone surrogate anywhere, or nesting deeper than MAX_JSON_DEPTH (the C
     parser raises RecursionError near the interpreter's recursion limit; that is a 400 too)."""
@@ -172,7 +172,7 @@ def path_text(raw: str) -> str:
     return text
 
 
-def client_ip(request: Any) -> str:
+def client_ip(request: Request) -> str:
     return str(((request.context or {}).get("identity") or {}).get("sourceIp") or "unknown")
 
 

@@ -11,8 +11,10 @@ from chalice import Blueprint, Response
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS, json_body
 from tandem.domain import account_types as areas
-from tandem.services.viewer import COLLAB, Viewer
+from tandem.services import collaboration_feed, collaborations
+from tandem.services.collaborations import COLLAB
 from tandem.services.viewer import COLLAB_LIST as LIST
+from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
 AREA = areas.COLLABORATIONS
@@ -28,15 +30,11 @@ def _body() -> object:
 
 @route(bp, "/collaborations", methods=["GET"], area=AREA, reads=LIST)
 def list_collaborations(viewer: Viewer) -> dict:
-    from tandem.services import collaborations
-
     return collaborations.list_mine(viewer, _offset())
 
 
 @route(bp, "/collaborations/export", methods=["GET"], area=AREA, reads=LIST)
 def export_collaborations(viewer: Viewer) -> Response:
-    from tandem.services import collaborations
-
     return Response(
         body=collaborations.export_csv(viewer, _offset()),
         status_code=200,
@@ -50,30 +48,22 @@ def export_collaborations(viewer: Viewer) -> Response:
 
 @route(bp, "/collaborations/calendar-feed", methods=["GET"], area=AREA, reads=LIST)
 def calendar_feed(viewer: Viewer) -> dict:
-    from tandem.services import collaboration_feed
-
     return collaboration_feed.state(viewer)
 
 
 @route(bp, "/collaborations/calendar-feed", methods=["POST"], area=AREA, reads=LIST)
 def renew_calendar_feed(viewer: Viewer) -> dict:
-    from tandem.services import collaboration_feed
-
     return collaboration_feed.renew(viewer)
 
 
 @route(bp, "/collaborations/calendar-feed", methods=["DELETE"], area=AREA, reads=LIST)
 def revoke_calendar_feed(viewer: Viewer) -> dict:
-    from tandem.services import collaboration_feed
-
     return collaboration_feed.revoke(viewer)
 
 
 @route(bp, "/calendar/{feed}", methods=["GET"], public=True)
 def calendar_file(feed: str) -> Response:
     """The brand's calendar feed (iCalendar): the secret in the path is the credential."""
-    from tandem.services import collaboration_feed
-
     return Response(
         body=collaboration_feed.ics(feed),
         status_code=200,
@@ -87,70 +77,50 @@ def calendar_file(feed: str) -> Response:
 
 @route(bp, "/collaborations", methods=["POST"], area=AREA, reads=LIST)
 def propose_collaboration(viewer: Viewer) -> Response:
-    from tandem.services import collaborations
-
     result = collaborations.propose(viewer, _body(), _offset())
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 
 @route(bp, "/collaborations/{collabId}", methods=["GET"], area=AREA, reads=COLLAB)
 def get_collaboration(viewer: Viewer, collabId: str) -> dict:  # noqa: N803 (the API's parameter name)
-    from tandem.services import collaborations
-
     return collaborations.view(viewer, collabId, _offset())
 
 
 @route(bp, "/collaborations/{collabId}/accept", methods=["POST"], area=AREA, reads=COLLAB)
 def accept_collaboration(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.accept(viewer, collabId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/changes", methods=["POST"], area=AREA, reads=COLLAB)
 def change_collaboration(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.propose_changes(viewer, collabId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/decline", methods=["POST"], area=AREA, reads=COLLAB)
 def decline_collaboration(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.decline(viewer, collabId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/cancel", methods=["POST"], area=AREA, reads=COLLAB)
 def cancel_collaboration(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.cancel(viewer, collabId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/checklist", methods=["POST"], area=AREA, reads=COLLAB)
 def add_checklist_item(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.add_item(viewer, collabId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/checklist/{itemId}", methods=["PUT"], area=AREA, reads=COLLAB)
 def tick_checklist_item(viewer: Viewer, collabId: str, itemId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.tick(viewer, collabId, itemId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/messages", methods=["POST"], area=AREA, reads=COLLAB)
 def post_collaboration_message(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.message(viewer, collabId, _body(), _offset())
 
 
 @route(bp, "/collaborations/{collabId}/results", methods=["PUT"], area=AREA, reads=COLLAB)
 def record_collaboration_results(viewer: Viewer, collabId: str) -> dict:  # noqa: N803
-    from tandem.services import collaborations
-
     return collaborations.record_results(viewer, collabId, _body(), _offset())

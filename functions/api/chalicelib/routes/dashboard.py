@@ -7,6 +7,7 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.door import route
+from tandem.services import dashboard
 from tandem.services import viewer as reads
 from tandem.services.viewer import Viewer
 
@@ -15,13 +16,9 @@ bp = Blueprint(__name__)
 
 @route(bp, "/dashboard", methods=["GET"], reads=reads.DASHBOARD)
 def get_dashboard(viewer: Viewer) -> dict:
-    from tandem.services import dashboard
-
     return dashboard.build(viewer)
 
 
 @route(bp, "/dashboard/{brand}", methods=["GET"], reads=reads.DASHBOARD_OF_BRAND, brand_param="brand")
 def get_brand_dashboard(viewer: Viewer, brand: str) -> dict:
-    from tandem.services import dashboard
-
     return dashboard.build(viewer)

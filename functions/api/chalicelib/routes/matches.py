@@ -7,6 +7,7 @@ from chalice import Blueprint
 from chalicelib.door import route
 from chalicelib.http import brand_id_param
 from tandem.domain import account_types as areas
+from tandem.services import brand_search, matches
 from tandem.services import viewer as reads
 from tandem.services.viewer import Pending, Viewer
 
@@ -15,8 +16,6 @@ bp = Blueprint(__name__)
 
 @route(bp, "/matches", methods=["GET"], area=areas.MATCHES, reads=reads.LIST_OF_BRAND)
 def list_matches(pending: Pending) -> dict:
-    from tandem.services import matches
-
     query = bp.current_request.query_params or {}
     brand_ids = matches.parse_brand_ids(query.get("brandIds"))
     return matches.list_matches(pending, query.get("list") or "potentials", brand_ids)
@@ -24,29 +23,21 @@ def list_matches(pending: Pending) -> dict:
 
 @route(bp, "/matches/{otherBrandId}/saved", methods=["PUT"], area=areas.MATCHES, reads=reads.SEES)
 def save(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803 (the API's parameter name)
-    from tandem.services import matches
-
     return matches.set_saved(viewer, brand_id_param(otherBrandId), True)
 
 
 @route(bp, "/matches/{otherBrandId}/saved", methods=["DELETE"], area=areas.MATCHES, reads=reads.SEES)
 def unsave(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
-    from tandem.services import matches
-
     return matches.set_saved(viewer, brand_id_param(otherBrandId), False)
 
 
 @route(bp, "/matches/{otherBrandId}/dismissed", methods=["PUT"], area=areas.MATCHES, reads=reads.SEES)
 def dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
-    from tandem.services import matches
-
     return matches.set_dismissed(viewer, brand_id_param(otherBrandId), True)
 
 
 @route(bp, "/matches/{otherBrandId}/dismissed", methods=["DELETE"], area=areas.MATCHES, reads=reads.SEES)
 def undo_dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
-    from tandem.services import matches
-
     return matches.set_dismissed(viewer, brand_id_param(otherBrandId), False)
 
 
@@ -60,6 +51,4 @@ def undo_dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
 )
 def search_brands(pending: Pending) -> dict:
     """The whole directory for the selected brand (or `userBrand`, which must be the same one)."""
-    from tandem.services import brand_search
-
     return brand_search.search(pending, bp.current_request.query_params or {})

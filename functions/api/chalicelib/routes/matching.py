@@ -7,6 +7,7 @@ from chalice import Blueprint, Response
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS
 from tandem.domain import account_types as areas
+from tandem.services import dashboard, match_runs
 from tandem.services import viewer as reads
 from tandem.services.viewer import Viewer
 
@@ -17,8 +18,6 @@ bp = Blueprint(__name__)
     bp, "/matching/run/{brand}", methods=["POST"], area=areas.MATCHES, reads=reads.ACTING, brand_param="brand"
 )
 def start_run(viewer: Viewer, brand: str) -> Response:
-    from tandem.services import match_runs
-
     run = match_runs.start_run(viewer.brand_id)
     return Response(
         body={"runId": run.run_id, "status": run.status, "message": run.message},
@@ -36,6 +35,4 @@ def start_run(viewer: Viewer, brand: str) -> Response:
     brand_param="brand",
 )
 def run_check(viewer: Viewer, runId: str, brand: str) -> dict:  # noqa: N803 (SPEC's parameter name)
-    from tandem.services import dashboard
-
     return dashboard.run_check(viewer, runId)

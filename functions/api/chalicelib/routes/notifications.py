@@ -10,8 +10,11 @@ from chalice import Blueprint, Response
 
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS, json_body
+from tandem.domain import notifications, unsubscribe
 from tandem.errors import TandemError, ValidationError
+from tandem.services import notification_settings, push, sign_in_links, slack_connection
 from tandem.services import viewer as reads
+from tandem.services.notify import unsubscribe_signing_key
 from tandem.services.viewer import Viewer
 
 bp = Blueprint(__name__)
@@ -19,8 +22,6 @@ bp = Blueprint(__name__)
 
 @route(bp, "/notifications/options", methods=["GET"], reads=reads.CALLER)
 def options(viewer: Viewer) -> dict:
-    from tandem.services import notification_settings
-
     return notification_settings.options()
 
 
@@ -32,15 +33,11 @@ def _timezone_offset() -> str | None:
 
 @route(bp, "/notifications/user", methods=["GET"], reads=reads.CALLER)
 def user_settings(viewer: Viewer) -> dict:
-    from tandem.services import notification_settings
-
     return notification_settings.of_user(viewer.user.user_id, timezone_offset=_timezone_offset())
 
 
 @route(bp, "/notifications/user", methods=["PUT"], reads=reads.CALLER)
 def update_user_settings(viewer: Viewer) -> dict:
-    from tandem.services import notification_settings
-
     user_id = viewer.user.user_id
     return notification_settings.update(
         user_id, json_body(bp.current_request), timezone_offset=_timezone_offset()
@@ -55,9 +52,6 @@ class LinkError(TandemError):
 
 def _unsubscribe_link(token: str):
     """The user and source an unsubscribe token names; LinkError 400 forged, 410 expired."""
-    from tandem.domain import unsubscribe
-    from tandem.services.notify import unsubscribe_signing_key
-
     try:
         return unsubscribe.verify_unsubscribe(unsubscribe_signing_key(), token, int(time.time()))
     except unsubscribe.UnsubscribeError as exc:
@@ -68,8 +62,6 @@ def _unsubscribe_link(token: str):
 def unsubscribe_link(token: str) -> dict:
     """What the unsubscribe page shows before the click: the kind of email the link switches
     off, or why the link does not work (the POST's own 400 / 410). Changes nothing."""
-    from tandem.domain import notifications
-
     item = _unsubscribe_link(token)
     return {"source": item.source, "label": notifications.get_source(item.source).label}
 
@@ -89,9 +81,6 @@ def unsubscribe_link(token: str) -> dict:
 def one_click_unsubscribe(token: str) -> dict:
     """RFC 8058: mail providers POST `List-Unsubscribe=One-Click`; the unsubscribe page's button
     POSTs too. The signed token is the credential; only that source's email goes off."""
-    from tandem.domain import notifications
-    from tandem.services import notification_settings
-
     item = _unsubscribe_link(token)
     notification_settings.unsubscribe_email(item.user_id, item.source)
     label = notifications.get_source(item.source).label
@@ -100,15 +89,11 @@ def one_click_unsubscribe(token: str) -> dict:
 
 @route(bp, "/browser-notifications/vapid-public-key", methods=["GET"], reads=reads.CALLER)
 def vapid_public_key(viewer: Viewer) -> dict:
-    from tandem.services import push
-
     return {"publicKey": push.public_key()}
 
 
 @route(bp, "/browser-notifications/subscribe", methods=["POST"], reads=reads.CALLER)
 def subscribe(viewer: Viewer) -> Response:
-    from tandem.services import push
-
     user_id = viewer.user.user_id
     body = json_body(bp.current_request)
     raw = body.get("subscription", body) if isinstance(body.get("subscription"), dict) else body
@@ -118,8 +103,6 @@ def subscribe(viewer: Viewer) -> Response:
 
 @route(bp, "/browser-notifications/send-test", methods=["POST"], reads=reads.CALLER)
 def send_test(viewer: Viewer) -> dict:
-    from tandem.services import push
-
     user_id = viewer.user.user_id
     body = json_body(bp.current_request)
     if not body:
@@ -129,60 +112,44 @@ def send_test(viewer: Viewer) -> dict:
 
 @route(bp, "/notifications/sign-in-links", methods=["GET"], reads=reads.CALLER)
 def sign_in_links_get(viewer: Viewer) -> dict:
-    from tandem.services import sign_in_links
-
     return sign_in_links.settings_of(viewer.user)
 
 
 @route(bp, "/notifications/sign-in-links", methods=["PUT"], reads=reads.CALLER)
 def sign_in_links_put(viewer: Viewer) -> dict:
-    from tandem.services import sign_in_links
-
     user = viewer.user
     return sign_in_links.set_enabled(user, json_body(bp.current_request))
 
 
 @route(bp, "/slack/status", methods=["GET"], reads=reads.CALLER)
 def slack_status(viewer: Viewer) -> dict:
-    from tandem.services import slack_connection
-
     return slack_connection.status(viewer.user.user_id)
 
 
 @route(bp, "/slack/auth", methods=["GET"], reads=reads.CALLER)
 def slack_auth(viewer: Viewer) -> dict:
-    from tandem.services import slack_connection
-
     return slack_connection.auth_url(viewer.user.user_id)
 
 
 @route(bp, "/slack/channels", methods=["GET"], reads=reads.CALLER)
 def slack_channels(viewer: Viewer) -> dict:
-    from tandem.services import slack_connection
-
     return slack_connection.channels(viewer.user.user_id)
 
 
 @route(bp, "/slack/select-channel", methods=["POST"], reads=reads.CALLER)
 def slack_select_channel(viewer: Viewer) -> dict:
-    from tandem.services import slack_connection
-
     user_id = viewer.user.user_id
     return slack_connection.select_channel(user_id, json_body(bp.current_request))
 
 
 @route(bp, "/slack/disconnect", methods=["POST"], reads=reads.CALLER)
 def slack_disconnect(viewer: Viewer) -> dict:
-    from tandem.services import slack_connection
-
     return slack_connection.disconnect(viewer.user.user_id)
 
 
 @route(bp, "/slack/callback", public=True, methods=["GET"])
 def slack_callback() -> Response:
     """Slack sends the browser here after its consent page; the signed state names the member."""
-    from tandem.services import slack_connection
-
     params = dict(bp.current_request.query_params or {})
     location = slack_connection.callback(params)
     return Response(body="", status_code=302, headers={"Location": location, "Cache-Control": "no-store"})

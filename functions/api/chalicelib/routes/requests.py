@@ -12,6 +12,7 @@ from chalice import Blueprint, Response
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS, brand_id_param, json_body
 from tandem.domain import account_types as areas
+from tandem.services import requests
 from tandem.services import viewer as reads
 from tandem.services.viewer import Pending, Viewer
 
@@ -26,29 +27,21 @@ def _query(name: str) -> str | None:
 
 @route(bp, "/requests", methods=["POST"], area=areas.SEND_REQUESTS, reads=reads.CREDITS)
 def send_request(viewer: Viewer) -> Response:
-    from tandem.services import requests
-
     result = requests.send(viewer, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))
 
 
 @route(bp, "/requests", methods=["GET"], reads=reads.LISTS)
 def list_requests(viewer: Viewer) -> dict:
-    from tandem.services import requests
-
     return requests.list_requests(viewer, _query("box") or "received", _query("cursor"))
 
 
 @route(bp, "/requests/{requestId}", methods=["GET"], reads=reads.SEES)
 def get_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803 (the API's parameter name)
-    from tandem.services import requests
-
     return requests.view(viewer, requestId)
 
 
 def _act(viewer: Viewer, action: str, request_id: str) -> dict:
-    from tandem.services import requests
-
     body = json_body(bp.current_request) if action == "decline" else None
     return requests.act(viewer, action, request_id, body)
 
@@ -70,35 +63,25 @@ def cancel_request(viewer: Viewer, requestId: str) -> dict:  # noqa: N803
 
 @route(bp, "/connections", methods=["GET"], area=areas.CONNECTIONS, reads=reads.LIST_OF_BRAND)
 def list_connections(pending: Pending) -> dict:
-    from tandem.services import requests
-
     return requests.list_connections(pending, _query("cursor"))
 
 
 @route(bp, "/connections/{otherBrandId}", methods=["GET"], area=areas.CONNECTIONS, reads=reads.SEES)
 def get_connection(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
-    from tandem.services import requests
-
     return requests.connection_with(viewer, brand_id_param(otherBrandId))
 
 
 @route(bp, "/declines", methods=["GET"], area=areas.DECLINES, reads=reads.LISTS)
 def list_declines(viewer: Viewer) -> dict:
-    from tandem.services import requests
-
     return requests.list_declines(viewer, _query("dir") or "out", _query("cursor"))
 
 
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["GET"], public=True)
 def quick_action_preview(action: str, actioner: str, actionee: str, unique: str) -> dict:
     """Checks the link and shows the request; changes nothing (the page's button POSTs)."""
-    from tandem.services import requests
-
     return requests.quick_action_preview(action, actioner, actionee, unique)
 
 
 @route(bp, "/quick-action/{action}/{actioner}/{actionee}/{unique}", methods=["POST"], public=True)
 def quick_action(action: str, actioner: str, actionee: str, unique: str) -> dict:
-    from tandem.services import requests
-
     return requests.quick_action(action, actioner, actionee, unique)

@@ -7,6 +7,7 @@ from chalice import Blueprint, Response
 
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS, json_body
+from tandem.services import issue_reports
 from tandem.services import viewer as reads
 from tandem.services.viewer import Viewer
 
@@ -15,7 +16,5 @@ bp = Blueprint(__name__)
 
 @route(bp, "/issues/report", methods=["POST"], reads=reads.USER_BRANDS)
 def report_issue(viewer: Viewer) -> Response:
-    from tandem.services import issue_reports
-
     result = issue_reports.report_from(viewer, json_body(bp.current_request))
     return Response(body=result, status_code=201, headers=dict(JSON_HEADERS))

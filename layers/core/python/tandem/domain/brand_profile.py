@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from tandem.domain import matching
+from tandem.domain import vocabulary
 from tandem.domain.countries import COUNTRY_NAMES
 from tandem.errors import ValidationError
 
@@ -22,11 +22,11 @@ from tandem.errors import ValidationError
 # Categories, sizes and genders are the matcher's vocabulary itself; the other lists are the
 # part of its (append-only) vocabulary the forms offer. tests/unit/test_brand_profile.py checks
 # every option has a place in the packed index.
-CATEGORIES = matching.CATEGORIES
-COMPANY_SIZES = matching.COMPANY_SIZES
-AUDIENCE_SIZES = matching.AUDIENCE_SIZES  # followers or list size, the biggest channel
-NICHES = matching.NICHES  # a few niches for each category: a niche belongs to its category
-PRICE_TIERS = matching.PRICE_TIERS
+CATEGORIES = vocabulary.CATEGORIES
+COMPANY_SIZES = vocabulary.COMPANY_SIZES
+AUDIENCE_SIZES = vocabulary.AUDIENCE_SIZES  # followers or list size, the biggest channel
+NICHES = vocabulary.NICHES  # a few niches for each category: a niche belongs to its category
+PRICE_TIERS = vocabulary.PRICE_TIERS
 VALUES = (
     "sustainable",
     "vegan",
@@ -40,10 +40,10 @@ VALUES = (
     "handmade",
 )
 COLLAB_KINDS = (
-    matching.FORM_KINDS
+    vocabulary.FORM_KINDS
 )  # giveaways, co-branded products, content/newsletter swaps, events, bundles
 AGE_BANDS = ("18-24", "25-34", "35-44", "45-54", "55+")
-GENDERS = matching.GENDERS
+GENDERS = vocabulary.GENDERS
 # Every ISO 3166-1 country, by name (tandem.domain.countries holds the names).
 COUNTRIES = tuple(
     sorted(COUNTRY_NAMES.items(), key=lambda item: unicodedata.normalize("NFKD", item[1]).casefold())

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from tandem.domain.matching.vocabulary import FORM_KINDS
+from tandem.domain.vocabulary import FORM_KINDS
 from tandem.errors import ValidationError
 
 CHECK_FIELDS = "Please check the highlighted fields"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 MAIN_CREDITS_PER_MONTH = 6
 REQUEST_HOLD = 1
@@ -77,8 +78,6 @@ def summary(buckets: Sequence[Bucket], now: int) -> dict:
 
 
 def iso(epoch: int | None) -> str | None:
-    from datetime import UTC, datetime
-
     return (
         None if epoch is None else datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
     )

@@ -31,11 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from tandem.domain import account_types
 from tandem.domain import credits as credit_rules
+from tandem.domain.catalogue import Viewer
 from tandem.domain.months import add_months
+from tandem.domain.pitch import feature_done
 from tandem.domain.trial import TRIAL_CREDITS, TRIAL_DAYS, TRIAL_TERMS
 
 DAY = 86400
@@ -321,8 +324,6 @@ class Rights:
 
     def viewer(self) -> Any:
         """What the catalogue offers (tandem.domain.catalogue.Viewer): these rights, no others."""
-        from tandem.domain.catalogue import Viewer
-
         return Viewer(
             plans=self.products_allowed,
             extras=self.addons_allowed,
@@ -460,8 +461,6 @@ def _feature_purchasable(feature: Mapping[str, Any] | None, now: int) -> bool:
         return False
     expires = feature.get("expires")
     if isinstance(expires, str) and expires:
-        from datetime import datetime
-
         try:
             at = int(datetime.fromisoformat(expires.replace("Z", "+00:00")).timestamp())
         except ValueError:
@@ -590,6 +589,4 @@ def credits_info(
 
 def _no_feature(now: int) -> dict[str, Any]:
     """featureDone for a brand with no Pitch Area feature (the domain's one shape of it)."""
-    from tandem.domain.pitch import feature_done
-
     return feature_done(None, paid_by_product=False, has_had_live=False, now=now)

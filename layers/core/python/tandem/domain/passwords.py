@@ -19,6 +19,13 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from zxcvbn import zxcvbn
+from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+from tandem.config import settings
+
 MIN_LENGTH = 8
 MAX_LENGTH = 30
 TOO_SHORT = "Your password be at least 8 characters"
@@ -38,16 +45,12 @@ TRAILING_DIGITS_AND_SYMBOLS = re.compile(r"[\W\d_]+$")
 TEST_PARAMETERS = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
 
 
-def _hasher():  # noqa: ANN202
-    from tandem.config import settings
-
+def _hasher():
     return _hasher_for(settings().password_hashing == "test")
 
 
 @lru_cache(maxsize=2)
-def _hasher_for(cheap: bool):  # noqa: ANN202
-    from argon2 import PasswordHasher
-
+def _hasher_for(cheap: bool):
     if cheap:
         return PasswordHasher(**TEST_PARAMETERS)
     return PasswordHasher()  # argon2id with the library's current recommended parameters
@@ -55,8 +58,6 @@ def _hasher_for(cheap: bool):  # noqa: ANN202
 
 @lru_cache(maxsize=1)
 def common_passwords() -> frozenset[str]:
-    from zxcvbn.frequency_lists import FREQUENCY_LISTS
-
     return frozenset(p.casefold() for p in FREQUENCY_LISTS["passwords"]) | EXPLICITLY_WEAK
 
 
@@ -65,8 +66,6 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password_hash: str, password: str) -> bool:
-    from argon2.exceptions import InvalidHashError, VerificationError
-
     try:
         return _hasher().verify(password_hash, password)
     except (VerificationError, InvalidHashError, UnicodeEncodeError):
@@ -83,7 +82,7 @@ def _dummy_hash() -> str:
 
 
 @lru_cache(maxsize=2)
-def _dummy_hash_for(hasher) -> str:  # noqa: ANN001
+def _dummy_hash_for(hasher) -> str:
     return hasher.hash("not-a-real-password-0")
 
 
@@ -115,7 +114,6 @@ def is_too_easy(password: str, context: Iterable[str] = ()) -> bool:
     """The SPEC's 'be harder' for a password that meets the other rules (see the module doc)."""
     if not base_of(password) or is_common(password):
         return True
-    from zxcvbn import zxcvbn
 
     words = _context_words(context)
     if zxcvbn(password, user_inputs=words)["score"] < MIN_SCORE:

@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from tandem.domain import credits as credit_rules
+from tandem.domain.vocabulary import FORM_KINDS as COLLAB_KINDS
 
 PENDING = "pending"
 LIVE = "live"
@@ -109,10 +110,6 @@ def clean_feature(body: dict[str, Any], today: date, *, paying_with_product: boo
 
     {title, offer, lookingFor, collabKinds [COLLAB_KINDS], audience, closingDate (YYYY-MM-DD,
     optional, after today), months (3|6), acceptTerms (true)}."""
-    # brand_profile (and the matching vocabulary it loads) only here: the dashboard's
-    # featureDone reads this module on a cold start, and needs none of it.
-    from tandem.domain.brand_profile import COLLAB_KINDS
-
     errors: dict[str, str] = {}
     clean: dict[str, Any] = {
         "title": _text(body, "title", TITLE_MAX, errors),

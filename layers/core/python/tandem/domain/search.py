@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from tandem.domain import brand_profile
 from tandem.domain.matching import (
     AGE_BANDS,
     AUDIENCE_SIZES,
@@ -41,8 +44,18 @@ from tandem.domain.matching import (
     VALUES,
     Packed,
     category_code,
+    record_dtype,
 )
 from tandem.domain.search_rows import HIDDEN, decode_columns
+from tandem.domain.vocabulary import (
+    _AGE_BIT,
+    _AUDIENCE_CODE,
+    _COUNTRY_BIT,
+    _GENDER_BIT,
+    _KIND_BIT,
+    _SIZE_CODE,
+    _VALUE_BIT,
+)
 from tandem.errors import ValidationError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -228,8 +241,6 @@ class Index:
     @cached_property
     def by_length(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         """Vocabulary words of 3 letters or more by length, as code rows (for one-edit matches)."""
-        import numpy as np
-
         by_length: dict[int, list[int]] = {}
         for i, word in enumerate(self.vocab):
             if len(word) >= FUZZY_MIN - 1:
@@ -243,8 +254,6 @@ class Index:
     @cached_property
     def _masked_names(self) -> list[str]:
         """The masked name of each category code (0: none), lower case."""
-        from tandem.domain import brand_profile  # only a sort by name needs it
-
         return [brand_profile.masked_name(CATEGORIES[c - 1] if 1 <= c <= len(CATEGORIES) else "").lower()
                 for c in range(len(CATEGORIES) + 1)]  # fmt: skip
 
@@ -253,8 +262,6 @@ class Index:
         """Rank by name as a subscriber sees it: the brands that show their name A to Z, then
         those that hide it, by their masked name ("An outdoors brand" is not a name to file
         under A). Whether a name is hidden is all it reads of a hidden brand."""
-        import numpy as np
-
         masked = self._masked_names
         cat = np.minimum(self.packed.cat, len(masked) - 1).tolist()
         shown_as = [
@@ -266,8 +273,6 @@ class Index:
     @cached_property
     def masked_order(self) -> np.ndarray:
         """Rank by the masked name (category), then id."""
-        import numpy as np
-
         return _ranks(np.lexsort((self.packed.ids, np.minimum(self.packed.cat, len(self._masked_names) - 1))))
 
 
@@ -289,9 +294,6 @@ def _folded_words(names: list[str]) -> bytes:
 def build(shards: Sequence[Shard], shard_size: int) -> Index:
     """The index from loaded shards (a cold start, or after shards changed). Vectorised where
     it can be: it runs on a cold start (docs/decisions.md, 2026-11-29: brand search cold path)."""
-    import numpy as np
-
-    from tandem.domain.matching import record_dtype
 
     dtype = record_dtype()
     parts, created_parts, flag_parts, name_parts = [], [], [], []
@@ -348,8 +350,6 @@ def build(shards: Sequence[Shard], shard_size: int) -> Index:
 
 
 def _ranks(order: np.ndarray) -> np.ndarray:
-    import numpy as np
-
     ranks = np.empty(len(order), dtype=np.int64)
     ranks[order] = np.arange(len(order))
     return ranks
@@ -360,8 +360,6 @@ def _ranks(order: np.ndarray) -> np.ndarray:
 
 def _one_edit(index: Index, word: str) -> list[int]:
     """Vocabulary words one edit from `word` (a letter changed, missing or extra)."""
-    import numpy as np
-
     n = len(word)
     q = np.array([ord(c) for c in word], dtype=np.uint32)
     found: list[np.ndarray] = []
@@ -385,8 +383,6 @@ def _one_edit(index: Index, word: str) -> list[int]:
 
 
 def _word_brands(index: Index, word_ids: Iterable[int]) -> np.ndarray:
-    import numpy as np
-
     o, b = index.word_offsets, index.word_brands
     parts = [b[o[i] : o[i + 1]] for i in word_ids]
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int32)
@@ -394,9 +390,6 @@ def _word_brands(index: Index, word_ids: Iterable[int]) -> np.ndarray:
 
 def _topic_mask(index: Index, word: str) -> np.ndarray | None:
     """Brands whose category, values or kinds have a word starting with `word`."""
-    import numpy as np
-
-    from tandem.domain.matching.vocabulary import _KIND_BIT, _VALUE_BIT
 
     terms = [
         t for w, ts in TOPIC_WORDS.items() if w.startswith(word) and (len(word) >= 3 or w == word) for t in ts
@@ -420,8 +413,6 @@ def _topic_mask(index: Index, word: str) -> np.ndarray | None:
 def text_tiers(index: Index, words: list[str], by_name: bool) -> np.ndarray:
     """Per brand: 0 no match, 1 every word matched (some by topic or one edit away), 2 every word
     matched a name word exactly or as a prefix, 3 the whole name is the query."""
-    import numpy as np
-
     n = len(index)
     tier = np.full(n, 2 if by_name else 1, dtype=np.int8)
     for word in words:
@@ -461,16 +452,6 @@ class Page:
 
 
 def filter_mask(index: Index, query: Query, excluded: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    from tandem.domain.matching.vocabulary import (
-        _AGE_BIT,
-        _AUDIENCE_CODE,
-        _COUNTRY_BIT,
-        _GENDER_BIT,
-        _KIND_BIT,
-        _SIZE_CODE,
-    )
 
     p = index.packed
     mask = ~excluded
@@ -499,8 +480,6 @@ def search(
     """One page of a search. `excluded`: a mask of brands this viewer never gets (its own,
     blocked, suspended, and for `open` the feature-only ones); `by_name`: the viewer sees names
     (else only topic words match); `fit`: the reciprocal score of each brand for the viewer."""
-    import numpy as np
-
     mask = filter_mask(index, query, excluded)
     words = query.words
     tier = text_tiers(index, words, by_name) if words else np.zeros(len(index), dtype=np.int8)
@@ -526,7 +505,5 @@ def search(
 
 def excluded_mask(index: Index, brand_ids: Iterable[int]) -> np.ndarray:
     """A mask over the index of `brand_ids`."""
-    import numpy as np
-
     ids = np.fromiter(brand_ids, dtype=np.int64)
     return np.isin(index.ids, ids) if len(ids) else np.zeros(len(index), dtype=bool)

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -82,8 +84,6 @@ def reply_label_codes(flags: np.ndarray) -> np.ndarray:
 def flags_of(ids: np.ndarray, blob: bytes | None, shard_size: int) -> np.ndarray:
     """The row flags of the brands `ids` of one shard, in that order (a brand without a row:
     HIDDEN, as `build` reads it; its reply tier is 0)."""
-    import numpy as np
-
     slots, _, flags, _ = decode_columns(blob)
     at = np.full(shard_size, -1, dtype=np.int64)
     at[slots] = np.arange(len(slots))
@@ -119,8 +119,6 @@ def decode_rows(blob: bytes | None) -> list[Row]:
 
 def decode_columns(blob: bytes | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """The rows as columns (slots, created, flags, names): how the index loads them."""
-    import numpy as np
-
     if not blob:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, np.zeros(0, dtype=np.uint8), []

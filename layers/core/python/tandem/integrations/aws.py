@@ -19,6 +19,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import botocore.session
+from botocore.config import Config
+
 from tandem.config import settings
 
 _lock = threading.RLock()
@@ -38,15 +41,11 @@ def session() -> Any:
     if _session is None:
         with _lock:
             if _session is None:
-                import botocore.session
-
                 _session = botocore.session.get_session()
     return _session
 
 
 def _config(service: str) -> Any:
-    from botocore.config import Config
-
     if service == "dynamodb":
         return Config(
             parameter_validation=False,  # as pynamodb configures its client: it validates itself

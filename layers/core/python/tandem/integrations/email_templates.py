@@ -23,6 +23,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from tandem.config import settings
 from tandem.domain import notifications
 from tandem.domain.notifications import DAILY_DIGEST, EACH_RUN
 
@@ -141,8 +142,6 @@ def render(template_name: str, **context: Any) -> tuple[str, str, str]:
         raise ValueError(f"Unknown email template '{template_name}'.")
     message = MESSAGES[template_name]
     if "site_url" not in context:
-        from tandem.config import settings
-
         context["site_url"] = settings().site_url
     context["site_url"] = str(context["site_url"]).rstrip("/")
     source = notifications.get_source(message.source) if message.source else None

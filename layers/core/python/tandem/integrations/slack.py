@@ -26,6 +26,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from tandem.observability import count_event
+
 API_URL = "https://slack.com/api/"
 AUTHORIZE_URL = "https://slack.com/oauth/v2/authorize"
 # Post, read the channel list (public, and private ones the app was invited to), join public ones.
@@ -250,8 +255,6 @@ def new_encryption_key() -> str:
 
 
 def _aes(key: str) -> Any:
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
     try:
         raw = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
     except ValueError:
@@ -274,8 +277,6 @@ def encrypt_installation(key: str, installation: Installation, owner: str) -> st
 
 
 def decrypt_installation(key: str, blob: str, owner: str) -> Installation:
-    from cryptography.exceptions import InvalidTag
-
     version, _, body = blob.partition(".")
     if version != ENCRYPTION_VERSION or not body:
         raise SlackError(UNREADABLE, "unreadable")
@@ -341,8 +342,6 @@ def _invite(channel_name: str, error: str) -> SlackResult:
 
 
 def _count_sent() -> None:
-    from tandem.observability import count_event
-
     count_event("NotificationSentSlack")
 
 

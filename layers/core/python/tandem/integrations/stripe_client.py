@@ -24,8 +24,10 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
+from tandem.config import settings
 from tandem.domain import billing, catalogue
 from tandem.errors import Conflict, NotFound, ValidationError
+from tandem.integrations.aws import get_secret
 
 API_VERSION = "2026-10-28.endive"  # what stripe==16.1.0 speaks; a library upgrade changes it on purpose
 # Seconds to connect, to read. A member waits on checkout and the payment-status poll: a Stripe
@@ -53,8 +55,6 @@ def _api_key() -> str:
     key = os.environ.get(API_KEY_ENV, "").strip()
     if key:
         return key
-    from tandem.config import settings
-    from tandem.integrations.aws import get_secret
 
     name = os.environ.get(SECRET_NAME_ENV) or f"tandem/{settings().stage}/stripe"
     key = json.loads(get_secret(name)).get("api_key", "")
@@ -340,8 +340,6 @@ def create_checkout_session(
     lookup key, the page, and the feature for a Pitch Area feature). Two tabs asking for the
     same thing within 15 minutes get the same session (an idempotency key over the request);
     a session already paid or expired is never handed out again. Returns {id, url, status}."""
-    from tandem.config import settings
-
     spec = catalogue.BY_LOOKUP.get(lookup_key)
     if spec is None:
         raise ValidationError(f"Unknown product price: {lookup_key}")

@@ -21,6 +21,13 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from py_vapid import Vapid, VapidException
+
+from tandem.observability import count_event
+
 DELIVERED, GONE, RETRY, FAILED = "delivered", "gone", "retry", "failed"
 DEFAULT_TIMEOUT = 10.0  # seconds, connect and read
 MAX_PAYLOAD = 3000  # bytes of JSON; aes128gcm adds 86+ and push services take at most 4096
@@ -57,8 +64,6 @@ def _b64url_decode(text: str) -> bytes:
 
 def generate_vapid_keys() -> VapidKeys:
     """A new VAPID key pair (the local stack's first start; AWS stages keep theirs in Secrets Manager)."""
-    from py_vapid import Vapid
-
     vapid = Vapid()
     vapid.generate_keys()
     private = vapid.private_key.private_numbers().private_value.to_bytes(32, "big")
@@ -67,19 +72,15 @@ def generate_vapid_keys() -> VapidKeys:
 
 @lru_cache(maxsize=4)
 def _vapid(private_key: str) -> Any:
-    from py_vapid import Vapid
-
     try:
         return Vapid.from_string(private_key=private_key)
-    except Exception as exc:  # noqa: BLE001 - py_vapid raises several types for a bad key
+    except Exception as exc:  # py_vapid raises several types for a bad key
         raise ValueError("The VAPID private key is not a valid P-256 key.") from exc
 
 
 def application_server_key(private_key: str) -> str:
     """What GET browser-notifications/vapid-public-key answers (publicKey), for
     PushManager.subscribe({applicationServerKey})."""
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
     point = _vapid(private_key).public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
     return _b64url(point)
 
@@ -140,8 +141,6 @@ def validate_subscription(raw: object, *, allow_loopback: bool = False) -> dict[
         raise ValueError(SUBSCRIPTION_INVALID)
     try:
         point, secret = _b64url_decode(p256dh), _b64url_decode(auth)
-        from cryptography.hazmat.primitives.asymmetric import ec
-
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except (ValueError, binascii.Error):
         raise ValueError(SUBSCRIPTION_INVALID) from None
@@ -212,8 +211,6 @@ def classify(response: Any) -> PushResult:
 
 @lru_cache(maxsize=1)
 def _no_redirect_session_class() -> type:
-    import requests
-
     class NoRedirectSession(requests.Session):
         """A requests session that never follows a redirect: a push goes to the subscription's
         push service or nowhere (a 307 would otherwise make us POST wherever it points)."""
@@ -293,8 +290,6 @@ def _post(
     timeout: float,
     session: Any,
 ) -> PushResult:
-    import requests
-    from py_vapid import VapidException
     from pywebpush import WebPushException, webpush
 
     try:
@@ -321,7 +316,5 @@ def _post(
         return PushResult(FAILED, reason=f"The push endpoint could not be used: {type(exc).__name__}")
     result = classify(response)
     if result.delivered:
-        from tandem.observability import count_event
-
         count_event("NotificationSentPush")
     return result

@@ -14,6 +14,8 @@ import uuid
 from datetime import UTC, datetime
 
 from tandem.errors import Conflict, Unauthorized
+from tandem.observability import logger
+from tandem.services.credits import windows_of
 from tandem.store import keys
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, Brand, EmailOwner, User, transaction, update_only
@@ -52,13 +54,15 @@ def create_account_with_user(
 ) -> tuple[Account, User]:
     """The account, its user and (with `brand_name`) its first brand, all or nothing. Conflict
     when the address already has an account; any other failure of the store leaves nothing."""
-    from tandem.services.brands import new_brand
+    # Sign-up alone needs the password rules and the brand's use cases (matching, search): every
+    # request's caller check (chalicelib.auth) loads this module, and none of them.
+    from tandem.domain.passwords import hash_password
+    from tandem.services.brands import index_new, new_brand
 
     if access not in ACCESS_LEVELS:
         raise ValueError(f"access must be one of {ACCESS_LEVELS}")
     if _oldest_user_by_email(email):  # a user from before EmailOwner, not claimed yet
         raise Conflict(EMAIL_TAKEN)
-    from tandem.domain.passwords import hash_password  # here: every request's auth loads this module
 
     now = datetime.now(UTC)
     account_id = uuid.uuid4().hex
@@ -106,8 +110,6 @@ def create_account_with_user(
             raise Conflict(EMAIL_TAKEN) from None
         raise
     if brand is not None:  # findable in search from the first minute, not the next night
-        from tandem.services.brands import index_new
-
         index_new(brand)
     return account, user
 
@@ -117,8 +119,6 @@ def claim_legacy_emails() -> dict[str, int]:
     local stack start): an EmailOwner item for every user created before sign-up wrote one.
     Where an address was used twice, the oldest user keeps it; the others are counted (and
     logged) for support to merge or remove: they can no longer sign in by email."""
-    from tandem.observability import logger
-
     claimed = duplicates = 0
     for user in User.scan(User.pk.startswith(keys.user_pk("")) & (User.sk == keys.META)):
         owner = EmailOwner.lookup(user.email)
@@ -168,7 +168,7 @@ def get_account(account_id: str) -> Account | None:
 
 def list_users(limit: int = 200) -> list[User]:
     """The admin Users list: the first `limit` users by email, from the users index (one Query)."""
-    from tandem.store.admin import listed_users
+    from tandem.store.admin import listed_users  # the admin console's models: not every caller check's
 
     return listed_users(limit)
 
@@ -198,8 +198,6 @@ def _backfill_credit_windows() -> int:
     """Accounts from before `Account.credit_windows` get it from their credit buckets. A grant
     landing meanwhile appends to the attribute itself, so the write is conditional on the list
     as it was read and is computed again when it moved."""
-    from tandem.services.credits import windows_of
-
     filled = 0
     for account in Account.every():
         seen = account.credit_windows

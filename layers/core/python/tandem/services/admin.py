@@ -14,6 +14,8 @@ in Stripe and emails the member the reason.
 from __future__ import annotations
 
 import time
+import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 from tandem.domain import billing as billing_rules
@@ -21,7 +23,17 @@ from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
 from tandem.errors import Conflict, FieldErrors, NotFound, ValidationError
 from tandem.integrations import stripe_client
-from tandem.services import accounts, audit, billing, credits, entitlements, mailer, notify, requests
+from tandem.services import (
+    accounts,
+    audit,
+    billing,
+    credits,
+    entitlements,
+    mailer,
+    notify,
+    requests,
+    tandem_grants,
+)
 from tandem.store import admin as store
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
@@ -56,8 +68,6 @@ def _cursor(value: Any) -> str | None:
 
 
 def _iso(epoch: int | None) -> str | None:
-    from datetime import UTC, datetime
-
     if epoch is None:
         return None
     return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
@@ -376,8 +386,6 @@ def refund(admin: User, account_id: str, now: int | None = None) -> dict[str, An
 def _grant_credits(body: dict) -> str:
     """POST admin/credits/grant {email, amount, kind, days}: credits for a member's account,
     valid from now for `days` (until billing grants them; also gifts). Returns the account id."""
-    import uuid
-
     errors: dict[str, str] = {}
     email = body.get("email")
     user = accounts.find_user_by_email(email) if isinstance(email, str) and "@" in email else None
@@ -411,8 +419,6 @@ def _grant_credits(body: dict) -> str:
 def grant_plan(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST admin/accounts/{id}/grant {kind: trial | plan, months}: a free trial (no card) or a
     plan Tandem grants itself; no Stripe sync ever removes it."""
-    from tandem.services import tandem_grants
-
     account = _account(account_id)
     stored = tandem_grants.grant(account.account_id, body, by=admin.user_id, user=_first_user(account))
     audit.record(
@@ -426,8 +432,6 @@ def grant_plan(admin: User, account_id: str, body: dict[str, Any]) -> dict[str, 
 
 def end_granted_plan(admin: User, account_id: str) -> dict[str, Any]:
     """DELETE admin/accounts/{id}/grant: the Tandem-granted plan or trial ends now."""
-    from tandem.services import tandem_grants
-
     account = _account(account_id)
     stored = tandem_grants.end(account.account_id)
     audit.record(admin.user_id, "grant.end", account.account_id, {"grant": stored["grant"]})
@@ -483,8 +487,6 @@ def site_settings() -> dict[str, Any]:
 
 def update_settings(admin: User, body: dict[str, Any]) -> dict[str, Any]:
     """PUT admin/settings {globalMessage?, approveNewMembers?}: an empty message removes it."""
-    from datetime import UTC, datetime
-
     changes: dict[str, Any] = {}
     if "globalMessage" in body:
         message = body["globalMessage"]

@@ -10,9 +10,12 @@ import json
 import uuid
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
+from tandem.domain.formats import format_money
 from tandem.errors import ValidationError
 from tandem.observability import logger
+from tandem.services import accounts
 from tandem.store.admin import AuditEntry, BadCursor
 from tandem.store.models import User
 
@@ -90,8 +93,6 @@ SETTINGS_PAGE = "/admin/message"
 
 def users_page(email: str) -> str:
     """The admin Users list searched for one address (web: /admin/users?q=...)."""
-    from urllib.parse import quote
-
     return f"/admin/users?q={quote(email, safe='')}"
 
 
@@ -110,8 +111,6 @@ class _People:
 
     def with_email(self, email: str) -> User | None:
         if email not in self._emails:
-            from tandem.services import accounts
-
             self._emails[email] = accounts.find_user_by_email(email) if email else None
         return self._emails[email]
 
@@ -127,8 +126,6 @@ def _person(user: User | None, fallback: str) -> dict[str, str | None]:
 
 
 def _money(amount: object, currency: object = "gbp") -> str | None:
-    from tandem.domain.formats import format_money
-
     if isinstance(amount, bool) or not isinstance(amount, int | float):
         return None
     return format_money(amount, currency if isinstance(currency, str) else "gbp")
@@ -218,8 +215,6 @@ def _brand_fact(action: str, details: dict[str, Any]) -> str:
 
 def _grant_fact(action: str, grant: Any) -> str:
     """A plan or free trial Tandem granted (tandem.services.tandem_grants), in words."""
-    from datetime import UTC, datetime
-
     if not isinstance(grant, dict):
         return "Plan granted"
     until = grant.get("until")

@@ -12,11 +12,21 @@ import re
 import unicodedata
 from typing import Any
 
+from tandem.config import settings
 from tandem.domain import account_types, passwords
 from tandem.domain.throttle import Policy, Window
 from tandem.errors import FieldErrors, Gone, ValidationError
 from tandem.observability import count_event
-from tandem.services import accounts, codes, mailer, password_links, rate_limit, sessions, tokens
+from tandem.services import (
+    accounts,
+    codes,
+    mailer,
+    password_links,
+    rate_limit,
+    sessions,
+    sign_in_links,
+    tokens,
+)
 from tandem.store.admin import SiteSettings
 from tandem.store.models import Brand, EmailOwner, User
 
@@ -175,7 +185,6 @@ def create_account(body: dict[str, Any], client_ip: str) -> dict[str, str]:
             errors["password"] = problem
     if errors:
         raise FieldErrors(errors)
-    from tandem.config import settings
 
     limit = settings().sign_ups_per_hour or SIGN_UPS_PER_CLIENT  # a looser one on the local stage only
     rate_limit.hit(SIGN_UPS, client_ip, limit, TOO_MANY_SIGN_UPS)
@@ -361,16 +370,12 @@ def sign_out_everywhere(user: User) -> dict[str, str]:
 
 
 def instant_login_link(user: User, destination: str = "/", status: str = "request-received") -> str:
-    from tandem.services import sign_in_links
-
     return sign_in_links.link(user, destination, status)
 
 
 def instant_login(body: dict[str, Any]) -> dict[str, Any]:
     """POST users/instant-login {code, id, status?}: a sign-in link from an email. The answer is
     a sign-in like any other, its `redirect` the page the email is about."""
-    from tandem.services import sign_in_links
-
     code, user_id = _require(body, "code"), _require(body, "id")
     status = body.get("status")
     user, destination = sign_in_links.sign_in(code, user_id, status if isinstance(status, str) else None)

@@ -19,6 +19,7 @@ that changed (a warm container), or a shard past that range, adds one BatchGetIt
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Mapping
@@ -175,8 +176,6 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
 
 def _promises(model: Any) -> dict | None:
     """The label promises the stored model's training computed (None: none yet)."""
-    import json
-
     try:
         return (json.loads(model.learned) if model is not None and model.learned else {}).get(
             "promises"

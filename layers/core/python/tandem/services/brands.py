@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Iterator
-from datetime import UTC
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
+import boto3
+from botocore.config import Config
+
+from tandem.config import settings
+from tandem.domain import brand_profile
+from tandem.domain.brand_profile import CONTACT_FIELDS, SOCIAL_NETWORKS
+from tandem.domain.brand_profile import logo_url as url_of
 from tandem.errors import NotFound
+from tandem.integrations.aws import client
+from tandem.observability import logger
+from tandem.services import match_index, match_runs
 from tandem.services.viewer import Viewer
-from tandem.store.models import Brand
+from tandem.store.ids import next_id, next_ids
+from tandem.store.models import Audience, Brand, Contact, SocialLinks, save_all
 
 
 def get_brand(brand_id: int) -> Brand:
@@ -46,9 +58,6 @@ def index_new(brand: Brand) -> None:
     """Put a brand made outside a profile save (a sign-up's first brand) into the match index at
     once, so brand search finds it and the next match runs see it without waiting for the
     nightly rebuild. A busy index never fails the sign-up: the nightly rebuild catches up."""
-    from tandem.observability import logger
-    from tandem.services import match_index
-
     try:
         match_index.refresh(brand)
     except match_index.IndexBusy:
@@ -60,9 +69,6 @@ def create_brands(many: Iterable[dict[str, Any]]) -> list[Brand]:
     counter update for all their ids and BatchWriteItem, 25 brands a call, instead of two
     round trips per brand. Ids come from the counter, so no brand can already hold one and
     the puts need no condition (the local seed creates its population this way)."""
-    from tandem.store.ids import next_ids
-    from tandem.store.models import save_all
-
     many = list(many)
     if not many:
         return []
@@ -97,10 +103,6 @@ def new_brand(
 ) -> Brand:
     """A brand with a fresh id (or `brand_id`, one reserved with tandem.store.ids.next_ids),
     not saved yet (sign-up saves it in its transaction)."""
-    from datetime import datetime
-
-    from tandem.store.ids import next_id
-    from tandem.store.models import Audience, Contact, SocialLinks
 
     if brand_id is None:
         brand_id = next_id("brand")
@@ -135,8 +137,6 @@ def new_brand(
 
 def logo_url(brand: Brand) -> str | None:
     """Logos are served from the assets bucket under /assets/ (CloudFront; the local server)."""
-    from tandem.domain.brand_profile import logo_url as url_of
-
     return url_of(brand.logo_key)
 
 
@@ -154,14 +154,10 @@ def audience_json(brand: Brand) -> dict[str, list[str]]:
 
 
 def social_json(brand: Brand) -> dict[str, str | None]:
-    from tandem.domain.brand_profile import SOCIAL_NETWORKS
-
     return {n: (getattr(brand.social, n, None) if brand.social else None) for n in SOCIAL_NETWORKS}
 
 
 def contact_json(brand: Brand) -> dict[str, str | None]:
-    from tandem.domain.brand_profile import CONTACT_FIELDS
-
     return {f: (getattr(brand.contact, f, None) if brand.contact else None) for f in CONTACT_FIELDS}
 
 
@@ -190,8 +186,6 @@ def profile_json(brand: Brand) -> dict[str, Any]:
 def name_notice(brand: Brand) -> str | None:
     """What the owner is told on saving a description that names the brand while its name is
     hidden (brand_profile.name_notice)."""
-    from tandem.domain import brand_profile
-
     return brand_profile.name_notice(brand, (brand.description or "",), brand_profile.NAMES_BRAND)
 
 
@@ -214,8 +208,6 @@ def _comparable(brand: Brand, attr: str) -> Any:
 
 
 def _set_action(attr: str, value: Any) -> Any:
-    from tandem.store.models import Audience, Contact, SocialLinks
-
     column = getattr(Brand, attr)
     if attr in ("values", "collab_kinds"):
         return column.set(set(value)) if value else column.remove()
@@ -235,9 +227,6 @@ def _set_action(attr: str, value: Any) -> Any:
 def _start_run(brand_id: int, *, created: bool, changed: set[str]) -> str | None:
     """Start a match run when the profile change matters; a failure to start never loses the save
     (the run is recorded as failed and the member can run matching again)."""
-    from tandem.observability import logger
-    from tandem.services import match_runs
-
     try:
         run = match_runs.profile_changed(brand_id, created=created, changed=changed)
     except Exception:
@@ -248,8 +237,6 @@ def _start_run(brand_id: int, *, created: bool, changed: set[str]) -> str | None
 
 def create_profile(account_id: str, body: dict[str, Any]) -> tuple[Brand, str | None]:
     """POST brands: a new brand of `account_id`, validated as a whole; nothing saved on error."""
-    from tandem.domain import brand_profile
-
     clean = brand_profile.clean_profile(body, creating=True)
     if "logoKey" in body and body["logoKey"] is not None:
         raise brand_profile.ProfileInvalid({"logoKey": "Add a logo after the brand is created"})
@@ -306,10 +293,6 @@ def _unstorable(clean: dict[str, Any]) -> dict[str, str]:
 def _checked_logo_key(brand_id: int, key: Any) -> tuple[str | None, str | None]:
     """(key, None) for an uploaded logo of this brand, (None, None) to remove the logo,
     (None, message) when the key is not an upload of this brand's or the file is not acceptable."""
-    from tandem.config import settings
-    from tandem.domain import brand_profile
-    from tandem.integrations.aws import client
-
     if key is None or key == "":
         return None, None
     if not brand_profile.logo_key_belongs(brand_id, key):
@@ -332,9 +315,6 @@ def _checked_logo_key(brand_id: int, key: Any) -> tuple[str | None, str | None]:
 def update_profile(brand: Brand, body: dict[str, Any]) -> tuple[Brand, str | None]:
     """PUT brands/{brandId}: any BrandProfile fields (and `logoKey`); all checked before anything
     is written. Starts a match run when a field that matters for matching changed."""
-    from datetime import datetime
-
-    from tandem.domain import brand_profile
 
     brand_id = int(brand.brand_id)
     errors: dict[str, str] = {}
@@ -373,10 +353,6 @@ def update_profile(brand: Brand, body: dict[str, Any]) -> tuple[Brand, str | Non
 
 
 def _delete_logo(key: str) -> None:
-    from tandem.config import settings
-    from tandem.integrations.aws import client
-    from tandem.observability import logger
-
     try:
         client("s3").delete_object(Bucket=settings().assets_bucket, Key=key)
     except Exception:  # a stale object costs pennies; never fail the save for it
@@ -389,18 +365,12 @@ LOGO_UPLOAD_SECONDS = 600
 def _presigner() -> Any:
     """S3 client for presigned POSTs: the bucket's regional address in AWS (the global one
     answers a new bucket outside us-east-1 with a redirect a browser's POST does not follow)."""
-    from tandem.config import settings
-    from tandem.integrations.aws import client
-
     current = settings()
     return client("s3") if current.endpoint_url else _regional_s3(current.region)
 
 
 @cache
 def _regional_s3(region: str) -> Any:
-    import boto3
-    from botocore.config import Config
-
     return boto3.client(
         "s3",
         region_name=region,
@@ -412,10 +382,6 @@ def _regional_s3(region: str) -> Any:
 def logo_upload(brand: Brand, body: dict[str, Any]) -> dict[str, Any]:
     """POST brands/{brandId}/logo: a presigned S3 POST for one logo file. S3 itself enforces
     the type (Content-Type fixed) and the size (content-length-range) of what is posted."""
-    import uuid
-
-    from tandem.config import settings
-    from tandem.domain import brand_profile
 
     content_type, _size = brand_profile.check_logo_upload(body)
     extension = brand_profile.LOGO_TYPES[content_type]

@@ -16,15 +16,19 @@ may see the other's (tandem.domain.collaborations.shared_figures).
 from __future__ import annotations
 
 import time
+from datetime import date
 from typing import Any
 
 from tandem.content import collab_ideas
+from tandem.domain import collaborations as collab_rules
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
 from tandem.domain.identity import CONNECTED, STRANGER, Looker, identity
 from tandem.errors import Conflict, NotFound, ValidationError
+from tandem.services import collaborations
 from tandem.services.requests.present import iso_ms
 from tandem.services.viewer import Pending, Viewer
+from tandem.store.collaborations import Collaboration
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest
@@ -123,18 +127,12 @@ def clean_proposal(body: Any) -> tuple[str, str | None]:
 def _finished_collaboration(body: dict[str, Any], brand_id: int, other_id: int, offset: str | None) -> Any:
     """The collaboration a proposal names (`collaboration`: its id), the caller's copy: one of
     the two brands' and finished (past its end date); None when none is named."""
-    from datetime import date
-
-    from tandem.domain import collaborations as collab_rules
-    from tandem.services.collaborations import now_s
-    from tandem.services.viewer import COLLAB_ID
-    from tandem.store.collaborations import Collaboration
-
     raw = body.get("collaboration")
     if raw in (None, ""):
         return None
-    copy = Collaboration.find(raw, brand_id) if isinstance(raw, str) and COLLAB_ID.match(raw) else None
-    on = collab_rules.today(collab_rules.parse_offset(offset), now_s())
+    named = isinstance(raw, str) and collaborations.ID.match(raw)
+    copy = Collaboration.find(raw, brand_id) if named else None
+    on = collab_rules.today(collab_rules.parse_offset(offset), collaborations.now_s())
     if (
         copy is None
         or int(copy.other_id) != other_id
@@ -149,8 +147,6 @@ def propose(viewer: Viewer, other_id: int, body: Any, offset: str | None = None)
     agrees to show the collab with this summary (and, naming a finished collaboration of the
     two, the figures of its own it allows); the other brand is asked (again). One PutItem,
     replacing any earlier proposal or share."""
-    from tandem.domain import collaborations as collab_rules
-
     summary, idea = clean_proposal(body)
     figures = collab_rules.clean_figures(body.get("figures"))
     brand_id = viewer.brand_id
@@ -183,8 +179,6 @@ def agree(viewer: Viewer, other_id: int, body: Any) -> dict[str, Any]:
     """POST connections/{brandId}/share/agree {proposedAt, figures?}: the other brand's proposal,
     as this brand read it, is agreed (with the figures of its own it allows, when the proposal
     shows a collaboration); the collab is shared. A proposal changed since is a 409."""
-    from tandem.domain import collaborations as collab_rules
-
     seen = body.get("proposedAt") if isinstance(body, dict) else None
     if not isinstance(seen, int) or isinstance(seen, bool):
         raise ValidationError("Say which proposal you agree to (proposedAt).")
@@ -238,8 +232,6 @@ def examples(pending: Pending) -> dict[str, Any]:
     (title, format, dates) and the result figures both brands allowed. One Query, then one
     BatchGetItem of the brands and those collaborations with the caller's own items, checked
     there."""
-    from tandem.store.collaborations import Collaboration
-
     brand_id = pending.brand_id
     shares = list(CollabShare.newest(EXAMPLES_LIMIT))  # call 1
     wanted = [*pending.keys, (Brand, Brand.key(brand_id))]
@@ -283,20 +275,18 @@ def examples(pending: Pending) -> dict[str, Any]:
     return {"items": items}
 
 
-def _shown_collaboration(share: CollabShare, copy: Any, seen: list[Any]) -> dict[str, Any] | None:
+def _shown_collaboration(
+    share: CollabShare, copy: Collaboration | None, seen: list[Any]
+) -> dict[str, Any] | None:
     """The finished collaboration a share shows, as other members read it: its title (masked as
     the summary is), format and dates, and the figures both brands allowed."""
-    from datetime import date
-
-    from tandem.domain import collaborations as collab_rules
-    from tandem.services.collaborations import now_s
 
     if copy is None:
         return None
     pair = (int(share.from_brand_id), int(share.to_brand_id))
     end = date.fromisoformat(copy.end)
     results = (copy.results_of(pair[0]), copy.results_of(pair[1]))
-    on = collab_rules.today(0.0, now_s())
+    on = collab_rules.today(0.0, collaborations.now_s())
     title = copy.title
     for who in seen:
         title = who.text(title)

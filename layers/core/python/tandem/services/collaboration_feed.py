@@ -17,6 +17,8 @@ import time
 from datetime import date, timedelta
 from typing import Any
 
+from icalendar import Calendar, Event
+
 from tandem.domain import collaborations as rules
 from tandem.errors import NotFound
 from tandem.services import mailer
@@ -63,8 +65,6 @@ def revoke(viewer: Viewer) -> dict[str, Any]:
 def ics(raw: str) -> str:
     """GET calendar/{secret}.ics (public: the secret is the credential): the feed, or a 404 as for
     any unknown URL."""
-    from icalendar import Calendar, Event
-
     secret = raw.removesuffix(".ics")
     if not 20 <= len(secret) <= 100:
         raise NotFound(NOT_FOUND)

@@ -14,6 +14,7 @@ from typing import Any
 
 from tandem.domain import collaborations as rules
 from tandem.observability import logger
+from tandem.services import mailer, notify
 from tandem.store import collaborations as store
 from tandem.store.models import Brand
 
@@ -46,8 +47,6 @@ def run(now: int | None = None) -> dict[str, int]:
 
 
 def _remind(brand: Brand, other: Brand, collab_id: str, title: str, text: str) -> None:
-    from tandem.services import mailer, notify
-
     path = f"/collaborations/{collab_id}"
     context: dict[str, Any] = {
         "brand": brand.name,
@@ -65,5 +64,5 @@ def _remind(brand: Brand, other: Brand, collab_id: str, title: str, text: str) -
             push={"title": f"Reminder: {title}", "body": text, "url": path},
             subject=collab_id,
         )
-    except Exception:  # noqa: BLE001 (one member's reminder never stops the others')
+    except Exception:  # one member's reminder never stops the others'
         logger.exception("Could not queue a collaboration reminder")

@@ -17,26 +17,41 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Iterable
-from datetime import date
+from collections.abc import Iterable, Mapping
+from datetime import UTC, date, datetime
 from typing import Any
 
 from tandem.content import calendar, collab_ideas
 from tandem.domain import collaborations as rules
 from tandem.domain import relations as rel
+from tandem.domain.ids import parse_id
+from tandem.domain.matching.format_grade import add_outcome
 from tandem.errors import Conflict, Forbidden, NotFound, TooManyRequests, ValidationError
+from tandem.observability import logger
+from tandem.services import mailer, match_index, match_learning, notify
 from tandem.services.requests.present import iso_ms, live_brand_json
-from tandem.services.viewer import COLLAB_ID as ID
-from tandem.services.viewer import Viewer
+from tandem.services.viewer import Reads, Viewer, Wanted
 from tandem.store import collaborations as store
 from tandem.store.collaborations import CollabMessage, Collaboration
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
 from tandem.store.models import Brand, BrandRelation, RateCounter
 
+ID = re.compile(r"^[0-9a-f]{16}$")  # a collaboration's id (both brands' copies share it)
+
+
+def _copy_of_caller(brand_id: int, params: Mapping[str, str]) -> Wanted:
+    """The caller's own copy of the path's collaboration: a brand with none is a stranger to it."""
+    collab_id = params.get("collabId") or ""
+    return [(Collaboration, Collaboration.key(collab_id, brand_id))] if ID.match(collab_id) else []
+
+
+# What a route on one collaboration reads with its caller (the door's one BatchGetItem).
+COLLAB = Reads(account=False, hidden=True, more=_copy_of_caller)
 MESSAGE_WINDOW = "collab-message"
 HOUR = 3600
 
@@ -422,9 +437,6 @@ TOLD = {
 def tell_other(sender: Brand, partner: Brand, copy: Collaboration, kind: str, text: str = "") -> None:
     """Queue the other side's notification (email, push, Slack, as they chose); a notification
     that cannot be queued never undoes the change."""
-    from tandem.observability import logger
-    from tandem.services import mailer, notify
-
     what = TOLD[kind]
     path = f"/collaborations/{copy.collab_id}"
     try:
@@ -443,7 +455,7 @@ def tell_other(sender: Brand, partner: Brand, copy: Collaboration, kind: str, te
             push={"title": f"{sender.name} {what}", "body": copy.title, "url": path},
             subject=copy.collab_id,
         )
-    except Exception:  # noqa: BLE001 (a notification never undoes the change)
+    except Exception:  # a notification never undoes the change
         logger.exception("Could not queue a collaboration notification", extra={"kind": kind})
 
 
@@ -455,8 +467,6 @@ def _moments() -> frozenset[str]:
 
 
 def _other_id(body: Any) -> int:
-    from tandem.domain.ids import parse_id
-
     other = parse_id(body.get("otherBrandId")) if isinstance(body, dict) else None
     if other is None:
         raise ValidationError(rules.CHECK_FIELDS, errors={"otherBrandId": "Choose a connected brand"})
@@ -789,17 +799,13 @@ def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None
     the score of partners offering it, by a grade shrunk while outcomes are few
     (tandem.domain.matching.format_grade; its match record refreshed). A record that cannot be
     kept never fails the caller."""
-    from tandem.domain.matching.format_grade import add_outcome
-    from tandem.observability import logger
-    from tandem.services import match_index, match_learning
-
     try:
         if copy.format in rules.FORMATS and viewer.brand is not None:
             brand = viewer.brand
             counts = add_outcome(brand.format_outcomes, copy.format, bool(results.get("again")))
             brand.update(actions=[Brand.format_outcomes.set(counts)])
             match_index.refresh(brand)
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("Could not keep a format that worked for matching")
     try:
         partner = Brand.find(int(copy.other_id))
@@ -808,7 +814,7 @@ def _learn(viewer: Viewer, copy: Collaboration, results: dict[str, Any]) -> None
                 viewer.brand, partner, copy.collab_id, bool(results["again"]), int(results["rating"]),
                 int(copy.created_at),
             )  # fmt: skip
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("Could not record a collaboration's outcome for matching")
 
 
@@ -816,8 +822,6 @@ def admin_figures(now: float | None = None) -> dict[str, Any]:
     """GET admin/collaborations: how many collaborations are in each stored status (and how many
     have both sides' results), how many were proposed this month (UTC) and in each month. One
     GetItem (the counts are kept in each change's transaction)."""
-    from datetime import UTC, datetime
-
     figures = store.stats()
     month = datetime.fromtimestamp(now if now is not None else now_s(), UTC).strftime("%Y%m")
     statuses = figures["statuses"]

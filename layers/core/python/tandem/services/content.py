@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from tandem.content import whats_new
+from tandem.content import calendar, collab_ideas, videos, whats_new
 from tandem.errors import NotFound, ValidationError
 from tandem.store.models import User
 
@@ -28,8 +28,6 @@ def _filter_value(params: dict[str, str], name: str) -> str | None:
 def collab(params: dict[str, str] | None) -> dict[str, Any]:
     """The ideas (filtered by `effort` and/or `benefit` when given), the benefit label map and
     the effort labels. An unknown effort or benefit is a 400 that says which."""
-    from tandem.content import collab_ideas
-
     params = params or {}
     try:
         found = collab_ideas.filter_ideas(_filter_value(params, "effort"), _filter_value(params, "benefit"))
@@ -60,8 +58,6 @@ def collab_calendar(params: dict[str, str] | None, today: date | None = None) ->
     months, the next first) and the year's moments by month, for one country (`GB`, `US`) or
     both, each with its lead time and the slugs of the ideas that suit it; `ideas` maps those
     slugs to their titles."""
-    from tandem.content import calendar, collab_ideas
-
     params = params or {}
     today = today or datetime.now(UTC).date()
     country = (params.get("country") or "").strip().upper() or None
@@ -89,16 +85,12 @@ def watched(user: User) -> set[str]:
 def video_list(user: User) -> dict[str, Any]:
     """Every guide (ignored ones included, flagged: the SPEC's `ignore`), each marked `watched`
     when this user has played it. The user is already read by the caller's check: no extra read."""
-    from tandem.content import videos
-
     seen = watched(user)
     return {"videos": [{**guide, "watched": guide["slug"] in seen} for guide in videos.videos_payload()]}
 
 
 def record_video_view(user: User, slug: str) -> dict[str, Any]:
     """Mark a guide watched by this user: one UpdateItem (a set ADD, so repeats change nothing)."""
-    from tandem.content import videos
-
     guide = videos.get(slug) if len(slug) <= 80 else None
     if guide is None:
         raise NotFound(UNKNOWN_VIDEO)

@@ -16,7 +16,11 @@ from typing import Any
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
+from tandem.domain import pitch as pitch_rules
+from tandem.services import credits
+from tandem.store.items import get_many
 from tandem.store.models import Account, User
+from tandem.store.pitch import FeatureSlot
 
 NEEDS_SUBSCRIPTION = rules.NEEDS_SUBSCRIPTION
 NAMES_SHOWN_GLOBALLY = rules.NAMES_SHOWN_GLOBALLY
@@ -144,10 +148,6 @@ def credits_of(
 ) -> dict[str, Any]:
     """Credits info read fresh for a call that changed credits: the account and the brand's
     Pitch Area feature in one BatchGetItem, then the account's buckets."""
-    from tandem.services import credits
-    from tandem.store.items import get_many
-    from tandem.store.pitch import FeatureSlot
-
     now = _now(now)
     wanted: list = [(Account, Account.key(account_id))]
     if brand_id is not None:
@@ -177,11 +177,9 @@ def paid_by_product(account: Account | None, feature_id: str) -> bool:
     return any(f.get("feature") == feature_id and not f.get("refunded") for f in record.get("features") or [])
 
 
-def feature_done(slot: Any, account: Account | None, now: int | None = None) -> dict[str, Any]:
+def feature_done(slot: FeatureSlot | None, account: Account | None, now: int | None = None) -> dict[str, Any]:
     """Credits info's featureDone (SPEC section 3) for the selected brand, from its Pitch Area
     slot (tandem.store.pitch.FeatureSlot, read by the caller) and the account's billing record."""
-    from tandem.domain import pitch as pitch_rules
-
     now = _now(now)
     if slot is None:
         return pitch_rules.feature_done(None, paid_by_product=False, has_had_live=False, now=now)

@@ -28,10 +28,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tandem.domain import account_types, search, search_rows
-from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Profile, pack
+from tandem.domain.matching import RECORD_SIZE, VOCAB_VERSION, Packed, pack, record_dtype
+from tandem.services.match_profile import to_profile
+from tandem.services.reply_stats import signals_of
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, Counter, Key, MatchIndexManifest, MatchIndexShard, MatchModel
+from tandem.store.models import Brand, Counter, Key, MatchIndexManifest, MatchIndexShard, MatchModel, User
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -45,35 +47,6 @@ EMPTY_RECORD = bytes(RECORD_SIZE)
 
 class IndexBusy(RuntimeError):
     """A shard kept changing under us; the next refresh or the nightly rebuild catches up."""
-
-
-def to_profile(brand: Brand) -> Profile:
-    audience = brand.audience
-    return Profile(
-        brand_id=int(brand.brand_id),
-        account_id=brand.account_id,
-        category=brand.category or "",
-        company_size=brand.company_size or "",
-        audience_size=brand.audience_size or "",
-        niche=brand.niche or "",
-        price_tier=brand.price_tier or "",
-        values=frozenset(brand.values or ()),
-        # a format that worked for the brand (graded on its collaborations' outcomes) counts as one it offers
-        collab_kinds=frozenset(brand.collab_kinds or ()) | proven_formats(brand),
-        countries=frozenset((audience.countries or ()) if audience else ()),
-        age_bands=frozenset((audience.age_bands or ()) if audience else ()),
-        genders=frozenset((audience.genders or ()) if audience else ()),
-    )
-
-
-def proven_formats(brand: Brand) -> frozenset[str]:
-    """The formats whose learned grade is positive (format_grade); a brand whose outcomes were
-    kept before the counts (Brand.proven_kinds only) keeps those."""
-    from tandem.domain.matching.format_grade import format_boosts
-
-    if brand.format_outcomes is None:
-        return frozenset(brand.proven_kinds or ())
-    return frozenset(format_boosts(brand.format_outcomes))
 
 
 def shard_of(brand_id: int) -> int:
@@ -120,8 +93,6 @@ SEARCH_FIELDS = frozenset({"name", "hide_name"})  # a save of these refreshes th
 
 
 def _feature_only(account_id: str) -> bool:
-    from tandem.store.models import User
-
     return any(account_types.is_feature_only(user.access) for user in User.of_account(account_id))
 
 
@@ -166,7 +137,7 @@ def _put(shard: int, blob: bytes, read: MatchIndexShard | None, rows: bytes | No
 
 
 def _backoff(attempt: int) -> None:
-    time.sleep(random.uniform(0, min(0.5, 0.02 * 2**attempt)))  # noqa: S311 (jitter, not security)
+    time.sleep(random.uniform(0, min(0.5, 0.02 * 2**attempt)))  # jitter, not security
 
 
 def _write_record(brand_id: int, record: bytes, row: search_rows.Row | None) -> None:
@@ -217,8 +188,6 @@ def _rebuild_once(
     profile save sets it; reading every account's users is not a rebuild's job); its reply tier
     and reply label code are read afresh from the brands' reply figures (BatchGetItem, 100
     brands a call: at most SHARD_SIZE / 100 calls, no scan)."""
-    from tandem.services.requests.reply_stats import signals_of
-
     feature = {
         r.slot
         for r in search_rows.decode_rows(current.search if current else None)
@@ -294,8 +263,6 @@ def read_shards(shards: Sequence[int]) -> list[bytes]:
 
 def load(shards: Sequence[int]) -> Packed:
     """The candidates of `shards` as numpy columns (imports numpy)."""
-    from tandem.domain.matching import Packed
-
     return Packed.from_bytes(read_shards(shards))
 
 
@@ -303,8 +270,6 @@ def load_ranked(shards: Sequence[int]) -> tuple[Packed, np.ndarray, np.ndarray]:
     """The candidates of `shards`, each one's reply tier and each one's reply label code (from
     the search rows of the same shard items: no extra read), in the same order."""
     import numpy as np
-
-    from tandem.domain.matching import Packed, record_dtype
 
     read = _read(shards)
     cands = Packed.from_bytes(records for records, _ in read)

@@ -19,13 +19,35 @@ views and actions kept, the training job, and the model a match run blends with 
 
 from __future__ import annotations
 
+import json
+import struct
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from tandem.domain import brand_profile, matching
 from tandem.domain import requests as rules
-from tandem.domain.matching import RECORD_SIZE, account_hash, pack
-from tandem.store.learning import MatchModel, MatchOutcome
+from tandem.domain.matching import (
+    RECORD_FORMAT,
+    RECORD_SIZE,
+    Packed,
+    account_hash,
+    pack,
+    score_packed,
+    training,
+)
+from tandem.services.match_profile import to_profile
+from tandem.store import news
+from tandem.store.connection import Transaction
+from tandem.store.learning import (
+    CardAction,
+    MatchModel,
+    MatchOutcome,
+    ShownCards,
+    View,
+    pack_views,
+    unpack_views,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from tandem.store.models import Brand, ConnectionRequest
@@ -40,23 +62,18 @@ KEEP_DAYS = 400  # an outcome row lives this long (TTL), a little over the month
 
 def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
     """The ConnectionRequest fields keeping the pair's features at send (both packed records)."""
-    from tandem.services.match_index import to_profile
-
     return {"from_record": pack(to_profile(sender)), "to_record": pack(to_profile(recipient))}
 
 
 def shown_percent(sender: Brand, recipient: Brand, stored_score: float | None) -> int:
     """The fit percent the sender saw for this pair when it sent: its stored match's score, else
     the pair scored as a screen scores it on the spot (search, a saved brand, a brand page)."""
-    from tandem.domain import brand_profile, matching
-    from tandem.services.match_index import to_profile
-
     if stored_score is None:
         stored_score = matching.score_pair(to_profile(sender), to_profile(recipient)).score
     return brand_profile.score_percent(stored_score)
 
 
-def record_outcome(tx: Any, req: ConnectionRequest, status: str, at_ms: int) -> None:
+def record_outcome(tx: Transaction, req: ConnectionRequest, status: str, at_ms: int) -> None:
     """Add the request's outcome row to the transaction moving it to `status` (its condition on
     the old status makes it once per request). A request sent before records were kept, or a
     move that is not an outcome (awaiting -> pending), adds nothing."""
@@ -89,9 +106,6 @@ def answered_percents(rows: list[tuple[bytes, bytes, str, int | None]]) -> list[
     """(percent shown at send, accepted) of every answered or expired row. A row recorded before
     the percent was kept is scored again from its packed records (today's rules: the closest to
     what was shown)."""
-    from tandem.domain import brand_profile
-    from tandem.domain.matching import Packed, score_packed
-
     out = []
     for sender, recipient, outcome, percent in rows:
         if outcome not in LABELS:
@@ -121,8 +135,6 @@ def views_after(kept: bytes | None, cards: list[tuple[int, int]], at_s: int | No
     percent, in the order shown; each ranked: propensity 1), or None when nothing changes: a
     view of cards the last kept view already showed (the same list again, less what was acted
     on) adds nothing. Views older than SHOWN_DAYS are dropped, and past MAX_VIEWS the oldest."""
-    from tandem.store.learning import View, pack_views, unpack_views
-
     if not cards:
         return None
     at_s = int(time.time()) if at_s is None else int(at_s)
@@ -138,9 +150,6 @@ def kept_impressions(views: dict[int, bytes], records: dict[int, bytes], now: in
     """Each brand's kept Matches views (BrandSeen.views) of the last SHOWN_DAYS as training
     Impressions, the viewer's account read from its packed record (a brand gone from the
     index is left out)."""
-    from tandem.domain.matching import training
-    from tandem.store.learning import unpack_views
-
     out = []
     for brand_id, blob in views.items():
         record = records.get(int(brand_id))
@@ -155,16 +164,11 @@ def kept_impressions(views: dict[int, bytes], records: dict[int, bytes], now: in
 
 
 def training_version() -> int:
-    from tandem.domain.matching import training
-
     return training.MODEL_VERSION
 
 
 def record_action(actor: Brand, target: Brand, kind: str, at_ms: int | None = None) -> None:
     """Keep one action of `actor` on `target` (open, save, dismiss, send, block): one PutItem."""
-    from tandem.domain.matching import training
-    from tandem.store.learning import CardAction
-
     if kind not in training.ACTIONS:
         raise ValueError(f"unknown action {kind!r}")
     at_ms = int(time.time() * 1000) if at_ms is None else int(at_ms)
@@ -213,9 +217,6 @@ def record_collaboration(
 def outcome_actions(rows: list[tuple[bytes, bytes, str, int]]) -> list[Any]:
     """The send and the answer of each outcome row (sender record, recipient record, outcome,
     at ms) as training Actions; accounts are the records' account hashes (as text)."""
-    import struct
-
-    from tandem.domain.matching import RECORD_FORMAT, training
 
     out = []
     for sender, recipient, outcome, at_ms, *rating in rows:
@@ -244,13 +245,8 @@ def train(now: int | None = None) -> dict[str, Any]:
     with the pure training.train, and store the model (one item, overwritten: running it twice
     stores the same model). With too little history, or too few distinct groups deciding, the
     stored model is left as it is (none: the rules alone)."""
-    import json
 
-    from tandem.domain import brand_profile
-    from tandem.domain.matching import training
-    from tandem.services import match_index
-    from tandem.store import news
-    from tandem.store.learning import CardAction, ShownCards
+    from tandem.services import match_index  # the scheduler's job alone reads every shard (numpy)
 
     now = int(time.time()) if now is None else int(now)
     outcomes = [o for month in _months(now, TRAIN_MONTHS) for o in MatchOutcome.of_month(month)]
@@ -348,9 +344,6 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
     """The stored model as a match run carries it (Prepare's output): its weights when usable
     (else the rules alone) and the fit labels' thresholds when recalibrated; None without
     either."""
-    import json
-
-    from tandem.domain.matching import training
 
     if model is None:
         return None
@@ -370,8 +363,6 @@ def model_json(model: MatchModel | None) -> dict[str, Any] | None:
 
 def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
     """The thresholds a run labels its cards by (`model_json`'s), None for the defaults."""
-    from tandem.domain import brand_profile
-
     stored = (model or {}).get("thresholds")
     return brand_profile.thresholds_or_defaults(stored) if stored else None
 
@@ -384,8 +375,6 @@ CF_PAYLOAD_MAX = 100_000
 
 def payload_model(model: dict[str, Any] | None) -> dict[str, Any] | None:
     """`model_json`'s model as Prepare may pass it on (the embedding left out past CF_PAYLOAD_MAX)."""
-    import json
-
     if not model or "cf" not in model or len(json.dumps(model["cf"])) <= CF_PAYLOAD_MAX:
         return model
     return {k: v for k, v in model.items() if k != "cf"}

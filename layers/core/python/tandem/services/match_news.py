@@ -21,8 +21,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tandem.domain import notifications as rules
+from tandem.domain.identity import identity
 from tandem.observability import logger
-from tandem.services import mailer, notification_settings
+from tandem.services import mailer, notification_settings, notify
+from tandem.services.viewer import acting_as
+from tandem.store import items
 from tandem.store.models import Account, Brand, Match, User
 from tandem.store.notify import DigestPending, NotificationSettings
 
@@ -31,9 +34,6 @@ DAY = 24 * 3600
 
 
 def _visible_names(account: Account | None, viewer_brand: Brand, others: list[Brand]) -> dict[int, dict]:
-    from tandem.domain.identity import identity
-    from tandem.services.viewer import acting_as
-
     viewer = acting_as(viewer_brand, account, None)  # the account, by email: no one user
     items = {}
     for other in others:  # a new match is not a connection yet
@@ -59,8 +59,6 @@ def found(
     read in one BatchGetItem."""
     if not new_ids:
         return
-    from tandem.services import notify
-    from tandem.store import items
 
     shown = new_ids[:LISTED]
     if account_id is None:
@@ -165,8 +163,6 @@ def send_digests(now: datetime | None = None) -> dict[str, int]:
     every hour, the users and settings of every pending account were about 60% of a member-day's
     DynamoDB reads (tests/bench/day_replay.py). A user who moves time zone after that look has
     the digest at the old hour until the next run marks the account again."""
-    from tandem.services import notify
-
     now = now or datetime.now(UTC)
     at = int(now.timestamp())
     sent = accounts = 0

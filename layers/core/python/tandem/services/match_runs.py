@@ -24,11 +24,11 @@ from typing import Any
 from tandem.config import settings
 from tandem.domain import brand_profile, matching
 from tandem.domain import relations as rel
-from tandem.domain.matching import format_grade, reply
+from tandem.domain.matching import format_grade, reply, training
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger, record_metric
-from tandem.services import match_index, match_learning, match_news
+from tandem.services import match_index, match_learning, match_news, visibility
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
@@ -250,8 +250,6 @@ def prepare(run_id: str, brand_id: int) -> dict[str, Any]:
 def _exclusions(brand_id: int) -> tuple[set[int], set[int]]:
     """(never suggest: dismissed, requested, connected, declined, blocked either way or
     suspended (tandem.services.visibility); saved and still allowed)."""
-    from tandem.services import visibility
-
     rels = BrandRelation.of_brand(brand_id)
     excluded = {other for other, r in rels.items() if rel.is_excluded(r.request_state, r.dismissed)}
     excluded |= visibility.hidden_from(brand_id)
@@ -277,8 +275,6 @@ def _top_entries(
     answers ranks lower); the score kept is the rules' fit the cards show. `labels`: each
     candidate's label code from the same rows, kept on its card."""
     import numpy as np
-
-    from tandem.domain.matching import training
 
     scores = matching.score_packed(me, cands, excluded, format_boosts=format_boosts)
     ranked = training.rank_scores(me, cands, scores.score, model)

@@ -12,14 +12,14 @@ import logging
 import time
 from typing import Any
 
-from tandem.domain import brand_profile, reply_time
+from tandem.domain import brand_profile, matching, reply_time
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
 from tandem.domain.identity import CONNECTED, STRANGER, identity
 from tandem.domain.ids import parse_id
 from tandem.errors import NotFound, ValidationError
-from tandem.services import brands, visibility
-from tandem.services.requests import reply_stats
+from tandem.services import brands, match_learning, reply_stats, visibility
+from tandem.services.match_profile import to_profile
 from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import get_many
@@ -71,9 +71,6 @@ def _score_now(
 ) -> dict[str, Any]:
     """A saved brand that is not among the stored matches (saved from its brand page, or a
     match an older run found): scored on the spot with the same engine as the runs."""
-    from tandem.domain import matching
-    from tandem.services.match_index import to_profile
-
     scored = matching.score_pair(to_profile(me), to_profile(other))
     return _scored(scored.score, list(scored.reasons), thresholds, promises)
 
@@ -158,8 +155,6 @@ def _record_view(me: Brand, kept: BrandSeen | None, cards: list[dict[str, Any]],
     """Keep what this view showed (what matching learns from, issue 37) and that the new matches
     it showed are no longer new, on the one BrandSeen item (`kept`: as the screen read it): one
     UpdateItem, none when neither changes. A view that cannot be kept never fails the screen."""
-    from tandem.services import match_learning
-
     try:
         views = match_learning.views_after(
             kept.views if kept is not None else None, [(int(c["id"]), int(c["score"])) for c in cards]
@@ -220,8 +215,6 @@ def set_saved(viewer: Viewer, other_id: int, saved: bool) -> dict[str, bool]:
 
 def _record_action(me: Brand, other: Brand, kind: str) -> None:
     """What matching learns from (issue 37); a record that cannot be kept never fails the action."""
-    from tandem.services import match_learning
-
     try:
         match_learning.record_action(me, other, kind)
     except Exception:

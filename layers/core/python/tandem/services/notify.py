@@ -24,12 +24,13 @@ from typing import Any
 from tandem.config import settings
 from tandem.domain import notifications as rules
 from tandem.domain import unsubscribe
-from tandem.integrations import email_templates, webpush
+from tandem.integrations import email_templates, slack, webpush
 from tandem.integrations.aws import client, get_secret
 from tandem.observability import logger
-from tandem.services import email_events, mailer, notification_settings
+from tandem.services import email_events, mailer, notification_settings, sign_in_links, slack_connection
 from tandem.store.models import User
 from tandem.store.notify import NotificationDelivery, PushSubscription
+from tandem.store.notify import PushSubscription as Model
 
 VAPID_SUBJECT = "mailto:hello@tandem.app"
 MAX_QUEUE_DELAY = 900  # SQS DelaySeconds upper bound
@@ -128,8 +129,6 @@ def ses_send_raw(destination: str, raw: bytes | str) -> bool:
 def send_email(user: User, template: str, context: dict[str, Any], source: str | None) -> bool:
     """One templated email to one member through SES, with one-click unsubscribe headers when
     the source may be switched off. False when the address is marked as not to be mailed."""
-    from tandem.services import sign_in_links
-
     context = sign_in_links.with_link(user, dict(context))
     token = _unsubscribe_token(user.user_id, source) if source else None
     one_click = unsubscribe.api_url(settings().site_url, token) if token else None
@@ -219,7 +218,7 @@ class _Delivery:
             return self.settled[channel]
         try:
             outcome = attempt()
-        except Exception as exc:  # noqa: BLE001 - any failure of one channel leaves the others alone
+        except Exception as exc:  # any failure of one channel leaves the others alone
             logger.warning(
                 "Notification channel failed; the message will be redelivered for it",
                 extra={
@@ -306,9 +305,6 @@ class SlackAskedToWait(Exception):
 
 
 def _to_slack(user: User, message: dict[str, Any]) -> str:
-    from tandem.integrations import slack
-    from tandem.services import slack_connection
-
     payload = _push_payload(message["push"])
     result = slack_connection.post(user.user_id, payload["title"], payload["body"], payload["url"])
     if result.outcome == slack.RETRY:
@@ -344,8 +340,6 @@ def deliver(message: dict[str, Any], notification_id: str | None = None) -> list
 def deliver_push_retry(message: dict[str, Any], notification_id: str | None = None) -> str:
     """A push asked to wait (429 / 5xx), tried again for that one browser; its email fallback is
     recorded under the notification's id like the first delivery's email, so it goes once."""
-    from tandem.store.notify import PushSubscription as Model
-
     user = User.find(message["toUser"])
     subscription = Model.find(message["toUser"], message["endpoint"]) if user else None
     if user is None or subscription is None:

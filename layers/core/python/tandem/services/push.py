@@ -10,9 +10,9 @@ from tandem.config import settings
 from tandem.domain import notifications as rules
 from tandem.errors import ValidationError
 from tandem.integrations import webpush
-from tandem.services import mailer, notify
+from tandem.services import mailer, notification_settings, notify, slack_connection
 from tandem.store.models import User
-from tandem.store.notify import PushSubscription
+from tandem.store.notify import PushSubscription, SlackConnection
 
 MAX_SUBSCRIPTIONS = 20  # browsers per member; the oldest goes when a new one comes
 LIMITS = {"title": 120, "body": 500, "icon": 500, "url": 500}
@@ -86,9 +86,6 @@ def _test_email(user: User | None) -> tuple[str, bool]:
 
 def _test_slack(user_id: str, message: dict[str, str]) -> tuple[str, bool] | None:
     """The member's Slack channel, where the environment has Slack and the member connected it."""
-    from tandem.services import notification_settings, slack_connection
-    from tandem.store.notify import SlackConnection
-
     if not notification_settings.slack_active():
         return None
     connection = SlackConnection.find(user_id)

@@ -17,6 +17,7 @@ import time
 import uuid
 
 from tandem.errors import Unauthorized
+from tandem.services.accounts import get_user
 from tandem.store import keys
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
@@ -97,8 +98,6 @@ def revoke_all(user_id: str) -> int:
 
 def rotate(token: str, expected_user_id: str | None = None) -> tuple[User, str]:
     """Use a refresh token; returns (its user, next refresh token)."""
-    from tandem.services.accounts import get_user
-
     item, _ = _load(token)
     if expected_user_id and expected_user_id != item.user_id:
         raise Unauthorized(INVALID)

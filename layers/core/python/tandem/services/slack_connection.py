@@ -11,6 +11,7 @@ import json
 import re
 import time
 from typing import Any
+from urllib.parse import urlencode
 
 from tandem.config import settings
 from tandem.domain.notifications import SLACK_NOT_CONNECTED
@@ -18,6 +19,7 @@ from tandem.errors import ValidationError
 from tandem.integrations import slack
 from tandem.integrations.aws import get_secret
 from tandem.observability import logger
+from tandem.services import notification_settings
 from tandem.store.notify import SlackConnection, SlackOAuthState
 
 CALLBACK_PATH = "/api/slack/callback"
@@ -87,7 +89,6 @@ def auth_url(user_id: str) -> dict[str, str]:
 def callback(params: dict[str, str]) -> str:
     """Slack's redirect back: the path of the settings page to send the browser to, with
     `slack=connected` or `slackError=<message>`."""
-    from urllib.parse import urlencode
 
     def back(**query: str) -> str:
         return f"{settings().site_url}{SETTINGS_PAGE}?{urlencode(query)}"
@@ -150,8 +151,6 @@ def select_channel(user_id: str, body: dict[str, Any]) -> dict[str, Any]:
 def disconnect(user_id: str) -> dict[str, Any]:
     """POST slack/disconnect: forget the member's Slack installation and turn Slack off in their
     notification settings. Nothing is asked of Slack: the stored token is simply never used again."""
-    from tandem.services import notification_settings
-
     connection = SlackConnection.find(user_id, consistent=True)
     if connection is not None:
         connection.delete()

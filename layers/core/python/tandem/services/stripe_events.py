@@ -26,8 +26,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tandem.config import settings
+from tandem.integrations import outages, stripe_client
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger
+from tandem.services import billing
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import StripeEvent, User, update_only
 
@@ -220,8 +222,6 @@ def replay(event_id: str) -> str:
     if held is not None and held.status in DONE:
         return f"{event_id}: {held.status} already, left alone"
     if held is None:
-        from tandem.integrations import stripe_client
-
         event = stripe_client.get_event(event_id)
         if not is_billing_event(event["type"]):
             return f"{event_id}: {event['type']} does not change billing, nothing to replay"
@@ -259,9 +259,6 @@ def start_processing(event_id: str, event_type: str, object_id: str, attempt: in
 
 def process(event_id: str, event_type: str, object_id: str) -> dict[str, Any]:
     """The billing state machine's task: sync the account the event's customer belongs to."""
-    from tandem.integrations import outages, stripe_client
-    from tandem.services import billing
-
     try:
         held = StripeEvent.find(event_id, consistent=True)
         customer = held.customer_id if held else None

@@ -18,7 +18,7 @@ from typing import Any
 from tandem.domain import entitlements as rules
 from tandem.domain.billing import add_months
 from tandem.errors import Conflict, NotFound, ValidationError
-from tandem.services import credits
+from tandem.services import credits, entitlements
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Account, User, update_only
 
@@ -63,7 +63,6 @@ def grant(
     account = Account.find(account_id, consistent=True)
     if account is None:
         raise NotFound("Account not found")
-    from tandem.services import entitlements
 
     tandem = entitlements.tandem_part(account)
     if entitlements.plan(account, now).in_force:
@@ -116,7 +115,6 @@ def end(account_id: str, now: int | None = None) -> dict[str, Any]:
     account = Account.find(account_id, consistent=True)
     if account is None:
         raise NotFound("Account not found")
-    from tandem.services import entitlements
 
     tandem = entitlements.tandem_part(account)
     current = tandem.grant

@@ -11,15 +11,20 @@ works them from the admin console's Reports queue (tandem.services.trust_admin).
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 from tandem.domain import relations as rel
+from tandem.domain import requests as request_rules
 from tandem.domain.identity import NAMED, STRANGER, identity
 from tandem.domain.throttle import Window
 from tandem.errors import Conflict, NotFound, ValidationError
-from tandem.services import visibility
+from tandem.errors import Conflict as Moved
+from tandem.services import collaborations, match_learning, rate_limit, visibility
+from tandem.services.requests.records import get_request
+from tandem.services.requests.transitions import transition
 from tandem.services.viewer import Viewer
 from tandem.store import news
 from tandem.store.items import get_many
@@ -62,11 +67,6 @@ def _cancel_pending_between(a: int, b: int) -> int:
     sender, through the one cancel transition). `a` blocks `b`: a request from `b` is cancelled
     by someone else's act (b's Sent says so and b may write again once unblocked); one `a`
     sent is a's own cancel. Returns how many were cancelled."""
-    from tandem.domain import requests as request_rules
-    from tandem.errors import Conflict as Moved
-    from tandem.services.requests.records import get_request
-    from tandem.services.requests.transitions import transition
-
     found = get_many(
         [(BrandRelation, BrandRelation.key(a, b)), (BrandRelation, BrandRelation.key(b, a))], consistent=True
     )
@@ -101,17 +101,12 @@ def block(brand: Brand, other_id: int, body: dict[str, Any] | None = None) -> di
 
 def _end_collaborations(mine: int, other_id: int) -> None:
     """What the two planned together and is not live yet ends (silently for the blocker)."""
-    from tandem.services import collaborations
-
     collaborations.end_unavailable(mine, other_id)
 
 
 def _record_block(brand: Brand, other: Brand) -> None:
     """A block is what matching learns from too (issue 37); a record that cannot be kept never
     fails the block."""
-    import logging
-
-    from tandem.services import match_learning
 
     try:
         match_learning.record_action(brand, other, "block")
@@ -156,8 +151,6 @@ def _clean_report(body: dict[str, Any]) -> tuple[str, str]:
 
 def report(brand: Brand, user: User, other_id: int, body: dict[str, Any]) -> dict[str, Any]:
     """POST brands/{id}/report {reason, text} as `brand`: 201 with the thanks."""
-    from tandem.services import rate_limit
-
     reason, text = _clean_report(body)
     other = _other(brand, other_id, OWN_REPORT)
     if other_id in visibility.hidden_from(int(brand.brand_id)):

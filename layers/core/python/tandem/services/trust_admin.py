@@ -20,7 +20,8 @@ from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.observability import logger
-from tandem.services import audit, mailer
+from tandem.services import audit, collaborations, mailer, match_index
+from tandem.services.requests.transitions import transition
 from tandem.services.trust import REASONS
 from tandem.store import boxes
 from tandem.store.items import get_many
@@ -175,7 +176,7 @@ def _mail_reporters(case: ReportCase | None) -> int:
                 "taken the action it needed. Thank you for helping keep Tandem a good place "
                 "to find partners.",
             )
-        except Exception:  # noqa: BLE001 (an email never undoes the action)
+        except Exception:  # an email never undoes the action
             logger.exception("Could not queue a report-resolved email")
     return len(told)
 
@@ -190,7 +191,7 @@ def _mail_suspended(brand: Brand, text: str) -> None:
             f"is suspended, other members don't see it and it can't send requests or pitches.{why}\n\n"
             "You can reply to us from your dashboard.",
         )
-    except Exception:  # noqa: BLE001 (an email never undoes the action)
+    except Exception:  # an email never undoes the action
         logger.exception("Could not queue a suspension email")
 
 
@@ -198,8 +199,6 @@ def _cancel_pending(brand_id: int) -> int:
     """Every open request the brand sent or received is cancelled (credits back to senders).
     Neither side's sender waits to write again (the team's act, not theirs); the senders of its
     received requests see them as cancelled because the brand is no longer available."""
-    from tandem.services.requests.transitions import transition
-
     open_statuses = (request_rules.PENDING, request_rules.AWAITING)
     found = [
         r
@@ -225,15 +224,11 @@ def _cancel_pending(brand_id: int) -> int:
 def _end_collaborations(brand_id: int) -> int:
     """Every collaboration of the brand that is not live yet ends (its partners read that the
     brand is no longer available)."""
-    from tandem.services import collaborations
-
     return collaborations.end_unavailable(brand_id)
 
 
 def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
     """POST admin/reports/{brandId}/action {action, text}."""
-    from tandem.services import match_index
-
     action = body.get("action")
     if action not in ACTIONS:
         raise ValidationError("action must be dismiss, warn, suspend or lift")
@@ -269,7 +264,7 @@ def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
         details["endedCollaborations"] = _end_collaborations(brand_id)
         try:
             match_index.remove(brand_id)
-        except Exception:  # noqa: BLE001 (the nightly rebuild skips it too)
+        except Exception:  # the nightly rebuild skips it too
             logger.exception("Could not take a suspended brand out of the match index")
         if text:
             details["text"] = text
@@ -278,7 +273,7 @@ def act(admin: User, raw_id: Any, body: dict[str, Any]) -> dict[str, Any]:
         brand.suspended = False
         try:
             match_index.refresh(brand)
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.exception("Could not put a brand back in the match index")
     if action in ("dismiss", "warn", "suspend") and case is not None:
         details["reportersTold"] = _mail_reporters(case if case.status == "open" else None)

@@ -72,7 +72,8 @@ class Reads:
 
 def _visibility() -> ModuleType:
     """tandem.services.visibility, loaded by the first screen that declares `hidden`: the
-    dashboard (a cold start's first request) declares none and does not load it."""
+    dashboard (a cold start's first request) declares none and does not load it (nor the
+    brand safety models, nor the request models those load)."""
     from tandem.services import visibility
 
     return visibility
@@ -107,21 +108,6 @@ def _relation_with_other(brand_id: int, params: Mapping[str, str]) -> Wanted:
 
 
 SHARE = Reads(account=False, hidden=True, more=_relation_with_other)
-COLLAB_ID = re.compile(r"^[0-9a-f]{16}$")
-
-
-def _collaboration_copy(brand_id: int, params: Mapping[str, str]) -> Wanted:
-    """The caller's own copy of the path's collaboration (tandem.store.collaborations, loaded on
-    the first collaboration route): a brand with none is a stranger to it."""
-    collab_id = params.get("collabId") or ""
-    if not COLLAB_ID.match(collab_id):
-        return []
-    from tandem.store.collaborations import Collaboration
-
-    return [(Collaboration, Collaboration.key(collab_id, brand_id))]
-
-
-COLLAB = Reads(account=False, hidden=True, more=_collaboration_copy)  # one collaboration, any change to it
 COLLAB_LIST = Reads(account=False, hidden=True)  # the brand's collaborations, proposing one
 LIST_OF_BRAND = Reads(account=False, late=True)  # Matches, search, connections, member collabs
 RUN_CHECK = Reads(seen=True, feature_slot=True, brands=True, buckets=True, more=_match_run)

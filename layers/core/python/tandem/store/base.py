@@ -17,6 +17,8 @@ from pynamodb.models import Model
 
 from tandem.config import settings
 from tandem.store import keys
+from tandem.store.connection import reset_connection, table
+from tandem.store.connection import transaction as shared_transaction
 from tandem.store.errors import ConditionFailed, conditions
 
 if TYPE_CHECKING:
@@ -67,8 +69,6 @@ class TandemModel(Model):
     @classmethod
     def _get_connection(cls) -> Any:
         """Every model shares one connection and client (store/connection.py)."""
-        from tandem.store.connection import table
-
         shared = table()
         if cls.Meta.table_name != shared.table_name:
             bind_models()
@@ -124,8 +124,6 @@ def _register(cls: type[TandemModel]) -> type[TandemModel]:
 
 def bind_models() -> None:
     """Point every model at the current settings' table (after the environment changed)."""
-    from tandem.store.connection import reset_connection
-
     current = settings()
     reset_connection()
     for cls in [TandemModel, *ALL_MODELS]:
@@ -139,8 +137,6 @@ def transaction() -> Transaction:
     """A write transaction (TransactWriteItems) on the process's shared connection
     (store/connection.py). It made a pynamodb Connection of its own, so a botocore session
     and client, loading DynamoDB's JSON model, on every call: 0.3-0.4 s of CPU per sign-up."""
-    from tandem.store.connection import transaction as shared_transaction
-
     return shared_transaction()
 
 

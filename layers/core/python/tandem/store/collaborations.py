@@ -19,15 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from pynamodb.attributes import ListAttribute, MapAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.expressions.condition import size
+from pynamodb.expressions.operand import Path
 
 from tandem.config import settings
+from tandem.domain import collaborations as rules
 from tandem.integrations.aws import client
 from tandem.store import keys
-from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register, transaction
+from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register, transaction, update_only
+from tandem.store.connection import Transaction
 from tandem.store.models import RateCounter
 
 SHARED_FIELDS = (
@@ -147,9 +151,7 @@ class CollabStats(TandemModel):
         return keys.SITE_PK, keys.COLLAB_STATS_SK
 
 
-def _count(tx: Any, moves: dict[str, int], month: str | None = None) -> None:
-    from pynamodb.expressions.operand import Path
-
+def _count(tx: Transaction, moves: dict[str, int], month: str | None = None) -> None:
     actions = [Path(f"s_{status}").add(amount) for status, amount in moves.items() if amount]
     if month is not None:
         actions.append(Path(f"m_{month}").add(1))
@@ -178,8 +180,6 @@ def stats() -> dict[str, dict[str, int]]:
 def create(shared: dict[str, Any]) -> None:
     """Both copies of a new collaboration, in one transaction (its id is fresh: no condition),
     counted among the proposed and this month's."""
-    from datetime import UTC, datetime
-
     month = datetime.fromtimestamp(int(shared["created_at"]) / 1000, UTC).strftime("%Y%m")
     with transaction() as tx:
         for brand_id in (int(shared["a_id"]), int(shared["b_id"])):
@@ -232,8 +232,6 @@ def watch(end_day: str, collab_id: str) -> list:
 
 def unwatch(collab: Collaboration) -> None:
     """Off the reminders' index (nothing more to remind of)."""
-    from tandem.store.base import update_only
-
     update_only(
         Collaboration,
         Collaboration.key(collab.collab_id, int(collab.a_id)),
@@ -300,8 +298,6 @@ def write_message(message: CollabMessage, mine: Collaboration, counter: Key, lim
     """The message, its count in the brand's hour (refused past `limit`) and a check that the
     writer's copy is still open: one transaction. ConditionFailed names which failed (the
     counter: too many; the copy: closed or gone)."""
-    from tandem.domain import collaborations as rules
-
     with transaction() as tx:
         tx.condition_check(
             Collaboration,

@@ -100,7 +100,7 @@ class Transaction(TransactWrite):
                 except Exception as exc:
                     if retry == CONFLICT_RETRIES or not conflict_only(exc):
                         raise
-                time.sleep(random.uniform(0, CONFLICT_BACKOFF * 2**retry))  # noqa: S311
+                time.sleep(random.uniform(0, CONFLICT_BACKOFF * 2**retry))
             raise AssertionError("unreachable")  # pragma: no cover
 
 

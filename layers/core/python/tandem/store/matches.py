@@ -18,6 +18,8 @@ from pynamodb.attributes import (
 )
 
 from tandem.store import keys
+from tandem.store.base import update_only
+from tandem.store.errors import ConditionFailed
 
 if TYPE_CHECKING:
     pass
@@ -224,9 +226,6 @@ class MatchIndexManifest(TandemModel):
     @classmethod
     def record(cls, shard: int, version: int) -> None:
         """Note that `shard` is now at `version` (never lowers a later one)."""
-        from tandem.store.base import update_only
-        from tandem.store.errors import ConditionFailed
-
         field = cls.versions[str(shard)]
         newer = field.does_not_exist() | (field < version)
         try:

@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tandem.store.connection import Transaction
+from tandem.store.items import get_many
 from tandem.store.models import BrandSeen
 
 REQUESTS = "new_requests"
@@ -42,14 +44,14 @@ def _ids(values: Iterable[Any]) -> set[str]:
     return {str(v) for v in values}
 
 
-def add_in(tx: Any, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
+def add_in(tx: Transaction, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
     """Inside a transaction: these items are new to the brand."""
     wanted = _ids(ids)
     if wanted:
         tx.update(BrandSeen.at(brand_id), actions=[_attribute(kind).add(wanted)])
 
 
-def remove_in(tx: Any, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
+def remove_in(tx: Transaction, brand_id: int, kind: str, ids: Iterable[Any]) -> None:
     """Inside a transaction: these items are no longer new to the brand."""
     wanted = _ids(ids)
     if wanted:
@@ -86,8 +88,6 @@ def viewed(brand_id: int, kind: str, ids: Iterable[Any], views: bytes | None = N
 
 def views_of(brand_ids: Iterable[int]) -> dict[int, bytes]:
     """{brand id: its BrandSeen.views} of those that keep any (BatchGetItem, 100 a call)."""
-    from tandem.store.items import get_many
-
     found = get_many([(BrandSeen, BrandSeen.key(int(b))) for b in brand_ids])
     return {int(k[0].split("#", 1)[1]): bytes(v.views) for k, v in found.items() if v.views}
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from pynamodb.attributes import MapAttribute, NumberAttribute, NumberSetAttribute, UnicodeAttribute
 
-from tandem.store import keys
+from tandem.store import items, keys
 from tandem.store.errors import ConditionFailed
 from tandem.store.keys import (
     DELIVERY_PREFIX,
@@ -250,8 +250,6 @@ class PaymentNotice(TandemModel):
     def noticed(cls, payment_ids: list[str]) -> set[str]:
         """The payments among these whose receipt was already claimed (one BatchGetItem per
         100). Eventually consistent: a claim it misses is still refused by `claim`'s condition."""
-        from tandem.store import items
-
         found = items.get_many((cls, cls.key(payment_id)) for payment_id in payment_ids)
         return {payment_id for payment_id in payment_ids if cls.key(payment_id) in found}
 

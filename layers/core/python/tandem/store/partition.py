@@ -12,6 +12,7 @@ from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.store import keys
 from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards
+from tandem.store.safety import BrandBlocks
 
 
 @dataclass
@@ -51,8 +52,6 @@ def brand_items(brand_id: int, with_matches: bool = False, with_cards: bool = Fa
             elif sort_key == keys.SEEN:
                 found.seen = BrandSeen.from_raw_data(raw)
             elif sort_key == keys.SAFETY_SK:
-                from tandem.store.safety import BrandBlocks
-
                 found.blocks = BrandBlocks.from_raw_data(raw)
             elif sort_key.startswith(keys.RELATION_PREFIX):
                 relation = BrandRelation.from_raw_data(raw)

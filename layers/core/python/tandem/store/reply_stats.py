@@ -13,6 +13,7 @@ from pynamodb.attributes import NumberAttribute
 from tandem.domain import reply_time as rules
 from tandem.store import keys
 from tandem.store.base import Key, TandemModel, _register
+from tandem.store.connection import Transaction
 
 
 def _week_attr(week: int, field: str) -> NumberAttribute:
@@ -47,7 +48,9 @@ class BrandReplyStats(TandemModel):
         return rules.figures(self.weeks, now)
 
     @classmethod
-    def add_in(cls, tx: Any, brand_id: int, received_at: int, answered_after: int | None, at: int) -> None:
+    def add_in(
+        cls, tx: Transaction, brand_id: int, received_at: int, answered_after: int | None, at: int
+    ) -> None:
         """Count one ended request the brand received at `received_at` (epoch s), answered
         `answered_after` seconds later (None: it expired unanswered), in a caller's transaction;
         drops the week that has left every window."""

@@ -15,6 +15,8 @@ from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
 
 from tandem.domain import requests as request_rules
 from tandem.store import keys
+from tandem.store.base import update_only
+from tandem.store.errors import ConditionFailed
 
 if TYPE_CHECKING:
     pass
@@ -190,9 +192,6 @@ class ConnectionRequest(TandemModel):
     def index_schedule(self) -> bool:
         """Give a pending request from before the due index its schedule, counted from when it
         became pending (its last change). False when it has one or is no longer pending."""
-        from tandem.store.base import update_only
-        from tandem.store.errors import ConditionFailed
-
         cls = type(self)
         fields = self._schedule_fields(self.request_id, int(self.updated_at) // 1000)
         try:
@@ -209,9 +208,6 @@ class ConnectionRequest(TandemModel):
     def advance_step(self, step: str, then: tuple[str, int] | None) -> bool:
         """Move this request's schedule from `step` to `then` ((step, due) or None: done),
         only if `step` is still its step (a claim: of two runs, one wins). False if not."""
-        from tandem.store.base import update_only
-        from tandem.store.errors import ConditionFailed
-
         cls = type(self)
         fields = self._due_fields(self.request_id, *(then or (None,)))
         actions = [

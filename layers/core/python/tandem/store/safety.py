@@ -27,6 +27,8 @@ from pynamodb.attributes import (
 
 from tandem.store import keys
 from tandem.store.base import Key, TandemModel, _Gsi1, _register, transaction
+from tandem.store.errors import ConditionFailed
+from tandem.store.models import Brand, ConnectionRequest
 
 
 @_register
@@ -124,8 +126,6 @@ class OpenReport(TandemModel):
 def file_report(brand_id: int, brand_name: str, entry: ReportEntry, now: datetime) -> bool:
     """Add a report to the brand's case (opened if needed) in one transaction; False when this
     reporter's account already has an open report of the brand."""
-    from tandem.store.errors import ConditionFailed
-
     claim = OpenReport(*OpenReport.key(brand_id, entry.reporter_account_id))
     claim.brand_id = brand_id
     claim.reporter_account_id = entry.reporter_account_id
@@ -175,8 +175,6 @@ def set_case_status(brand_id: int, brand_name: str, status: str | None, now: dat
 
 def set_suspended(brand_id: int, suspended: bool) -> None:
     """The brand's flag and the site's list of suspended brands, in one transaction."""
-    from tandem.store.models import Brand
-
     with transaction() as tx:
         tx.update(
             Brand.at(brand_id),
@@ -190,7 +188,5 @@ def set_suspended(brand_id: int, suspended: bool) -> None:
 def sent_recently(brand_id: int, limit: int = 10, scan: int = 200) -> list:
     """The brand's latest requests sent, any outcome, newest change first (one Query of at most
     `scan` items over its sent boxes)."""
-    from tandem.store.models import ConnectionRequest
-
     found = list(ConnectionRequest.sent.query(keys.requests_out_gsi(brand_id), limit=scan))
     return sorted(found, key=lambda r: int(r.updated_at), reverse=True)[:limit]

@@ -56,7 +56,7 @@ from tandem.domain.matching.scoring import (
     complement,
     fit,
 )
-from tandem.domain.matching.vocabulary import (
+from tandem.domain.vocabulary import (
     AGE_BANDS,
     AUDIENCE_SIZES,
     CATEGORIES,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .vocabulary import FORM_KINDS
+from tandem.domain.vocabulary import FORM_KINDS
 
 MAX_BOOST = 0.3  # at most a 30% higher pair score for a candidate offering a proven format
 SHRINK = 4  # outcomes of no signal each grade starts with (one "again": 1/5 of the bound)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tandem.domain.matching.packed import SIZE_MASK, _tables, audience_code, record_dtype
+
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
@@ -45,8 +47,6 @@ FEATURES = (
 def pair_features(me: bytes, cands: Packed) -> np.ndarray:
     """One row of FEATURES per candidate (float32), for `me` (a packed record)."""
     import numpy as np
-
-    from tandem.domain.matching.packed import SIZE_MASK, _tables, record_dtype
 
     mine = np.frombuffer(me, dtype=record_dtype())[0]
     count = np.bitwise_count
@@ -88,8 +88,6 @@ def pair_features(me: bytes, cands: Packed) -> np.ndarray:
 
 
 def _audience(record: Any) -> int:
-    from tandem.domain.matching.packed import audience_code
-
     return audience_code(int(record["flags"]))
 
 

@@ -4,6 +4,7 @@ the API imports the matching package and must not pay numpy's import on a cold s
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from tandem.domain.matching.scoring import (
     complement,
     direction_fit,
 )
-from tandem.domain.matching.vocabulary import (
+from tandem.domain.vocabulary import (
     _AGE_BIT,
     _AUDIENCE_CODE,
     _COUNTRY_BIT,
@@ -84,8 +85,6 @@ def tier_bits(size: int) -> int:
 
 
 def account_hash(account_id: str) -> int:
-    import hashlib
-
     return int.from_bytes(hashlib.blake2b(account_id.encode(), digest_size=8).digest(), "little") or 1
 
 

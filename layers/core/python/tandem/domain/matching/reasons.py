@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from tandem.domain.countries import COUNTRY_NAMES, country_in_phrase
 from tandem.domain.matching.scoring import COMPLEMENTS_WELL, Profile, complement
-from tandem.domain.matching.vocabulary import (
+from tandem.domain.vocabulary import (
     AGE_BANDS,
     CATEGORIES,
     COLLAB_KINDS,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tandem.domain.reply_time import MIN_RECEIVED
+
 REPLY_WEIGHT = 0.12  # a brand that never answers keeps 88% of its score
 REPLY_PIVOT = 0.6  # answering at least this share of requests costs nothing
 
@@ -37,8 +39,6 @@ _BAND = REPLY_PIVOT / (TIERS - 1)  # 0.2: tier 1 answers 40-60%, tier 2 20-40%, 
 def reply_tier(received: int, answered: int) -> int:
     """The tier of a brand that received `received` ended requests (last 90 days) and answered
     `answered` of them."""
-    from tandem.domain.reply_time import MIN_RECEIVED
-
     if received < MIN_RECEIVED:
         return 0
     rate = min(1.0, max(0.0, answered / received))

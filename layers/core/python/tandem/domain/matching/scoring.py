@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tandem.domain.matching.vocabulary import (
+from tandem.domain.vocabulary import (
     _AUDIENCE_CODE,
     _SIZE_CODE,
     AUDIENCE_SIZES,

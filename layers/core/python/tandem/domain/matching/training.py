@@ -24,10 +24,21 @@ numpy is imported inside the functions (the API must not pay for it on a cold st
 
 from __future__ import annotations
 
+import base64
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from tandem.domain.matching import learned
+from tandem.domain.matching.packed import (
+    FORM_KINDS_MASK,
+    Packed,
+    niche_bits,
+    record_dtype,
+    score_packed,
+    tier_bits,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -105,15 +116,6 @@ def pair_x(me: bytes, cands: Packed) -> np.ndarray:
     way, competition (same niche, tier gap), who ticks every kind the form offers, and the pair
     of categories. float32, N_FEATURES columns."""
     import numpy as np
-
-    from tandem.domain.matching import learned
-    from tandem.domain.matching.packed import (
-        FORM_KINDS_MASK,
-        niche_bits,
-        record_dtype,
-        score_packed,
-        tier_bits,
-    )
 
     n = len(cands)
     out = np.zeros((n, N_FEATURES), dtype=np.float32)
@@ -307,7 +309,6 @@ def cf_columns(pairs: list[tuple[int, int]], folds: list[dict[str, Any] | None],
 def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
     """The full embedding as the stored model keeps it (int8 per dimension, base64): 2 x CF_DIMS
     bytes and 4 for the id a brand. Its products are halved: it saw both halves' edges."""
-    import base64
 
     import numpy as np
 
@@ -332,7 +333,6 @@ _UNPACKED: dict[str, dict[str, Any]] = {}
 
 
 def unpack_embedding(stored: Mapping[str, Any]) -> dict[str, Any]:
-    import base64
 
     import numpy as np
 
@@ -366,8 +366,6 @@ def _rows(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Features of (me, other) pairs, grouped by `me`; returns (x, kept positions)."""
     import numpy as np
-
-    from tandem.domain.matching.packed import Packed
 
     by_me: dict[int, list[int]] = defaultdict(list)
     for k, (a, b) in enumerate(pairs):
@@ -415,8 +413,6 @@ def answer_rows(actions: Iterable[Action]) -> list[tuple]:
 
 
 def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> list[float] | None:
-    from tandem.domain.matching import learned
-
     positives = float((w * y).sum())
     if positives < MIN_POSITIVES or float((w * (1 - y)).sum()) < MIN_POSITIVES:
         return None

@@ -31,7 +31,7 @@ def member_email_changed(account_id: str, old: str, new: str) -> None:
     for customer in customers_of(account):
         try:
             stripe_client.update_customer_email(customer, old, new)
-        except Exception:  # noqa: BLE001 (Stripe down must not fail the profile change)
+        except Exception:  # Stripe down must not fail the profile change
             logger.warning(
                 "Stripe customer email not updated", extra={"account": account_id, "customer": customer}
             )

@@ -7,7 +7,7 @@ from typing import Any
 
 from tandem.config import settings
 from tandem.domain import catalogue
-from tandem.errors import PaymentRequired, ValidationError
+from tandem.errors import Conflict, PaymentRequired, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services.billing.customers import customers_of
 from tandem.services.billing.sync import sync_account
@@ -43,7 +43,6 @@ def yearly_upgrade(viewer: Viewer) -> dict[str, Any]:
     r = viewer.rights([], int(time.time()))
     if account is None or not r.upgrade_to_yearly or not record.get("subscription_id"):
         raise ValidationError(NOT_MONTHLY)
-    from tandem.errors import Conflict
 
     try:
         result = stripe_client.upgrade_to_yearly(record["subscription_id"])

@@ -12,6 +12,7 @@ snapshot was read before the one already written leaves the account alone
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from tandem.domain import billing
@@ -151,7 +152,6 @@ def _pending_since(state: billing.BillingState, now: int) -> str | None:
     """When the plan awaiting approval began (the admin console's queue), else None."""
     if state.status != "pending_approval":
         return None
-    from datetime import UTC, datetime
 
     return datetime.fromtimestamp(int(state.period_start or now), UTC).isoformat()
 

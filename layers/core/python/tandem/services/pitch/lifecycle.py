@@ -14,10 +14,12 @@ from tandem.domain import pitch as rules
 from tandem.domain.identity import Looker
 from tandem.errors import Conflict, Forbidden, NotFound
 from tandem.observability import count_event
-from tandem.services import credits, entitlements
+from tandem.services import billing, credits, entitlements
 from tandem.services.pitch.mail import mail_ended
 from tandem.services.pitch.present import feature_json
-from tandem.services.pitch.records import ATTEMPTS, get_feature, invalid, slot_actions, slot_free, summary
+from tandem.services.pitch.records import ATTEMPTS, get_feature, invalid, slot_actions, slot_free
+from tandem.services.requests import PaymentNeeded
+from tandem.services.requests.present import summary
 from tandem.services.viewer import Viewer
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
@@ -52,8 +54,6 @@ def create(viewer: Viewer, body: dict[str, Any], now: int | None = None) -> dict
             )
             plan = credit_rules.pick(held, rules.FEATURE_COST, now)
             if refusal is not None or plan is None:
-                from tandem.services.requests import PaymentNeeded
-
                 code = "no_subscription" if refusal == entitlements.NEEDS_SUBSCRIPTION else "out_of_credits"
                 raise PaymentNeeded(refusal or credit_rules.OUT_OF_CREDITS, code)
         feature = Feature.new(
@@ -99,7 +99,6 @@ def create(viewer: Viewer, body: dict[str, Any], now: int | None = None) -> dict
                 brand_profile.NAMES_BRAND_FEATURE,
             ),
         }
-    from tandem.services.requests import PaymentNeeded
 
     raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
 
@@ -108,8 +107,6 @@ def checkout(viewer: Viewer, feature_id: str, body: dict[str, Any]) -> dict:
     """POST pitch/{id}/checkout: a Checkout Session for billing's feature product (3 or 6
     months, the feature's term) that carries the feature's id; billing's sync records the
     payment (account billing record `features`), and the admin approves it once paid."""
-    from tandem.services import billing
-
     brand, account = viewer.brand, viewer.account
     feature = get_feature(feature_id)
     if feature.account_id != brand.account_id or int(feature.brand_id) != int(brand.brand_id):

@@ -29,5 +29,5 @@ def deliver(feature: Feature, template: str, context: dict[str, Any], push: dict
             push={**push, "url": f"/pitch/jump/{feature.feature_id}"},
             subject=feature.feature_id,
         )
-    except Exception:  # noqa: BLE001  (an email never undoes a change)
+    except Exception:  # an email never undoes a change
         logger.exception("Could not queue a feature notification", extra={"template": template})

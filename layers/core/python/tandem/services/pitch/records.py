@@ -8,7 +8,6 @@ from typing import Any
 from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.errors import NotFound, ValidationError
-from tandem.store.models import Brand
 from tandem.store.pitch import Feature, FeatureSlot
 
 ATTEMPTS = 4
@@ -18,12 +17,6 @@ def invalid(errors: dict[str, str]) -> ValidationError:
     error = ValidationError(next(iter(errors.values())))
     error.errors = errors  # type: ignore[attr-defined]
     return error
-
-
-def summary(brand: Brand) -> Any:
-    from tandem.services.requests.present import summary
-
-    return summary(brand)
 
 
 def iso(epoch: Any) -> str | None:

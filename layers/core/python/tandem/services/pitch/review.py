@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tandem.domain import catalogue
 from tandem.domain import pitch as rules
 from tandem.domain.identity import Looker
 from tandem.errors import Conflict, ValidationError
 from tandem.observability import count_event, logger
-from tandem.services import audit, entitlements, mailer
+from tandem.services import audit, billing, entitlements, mailer
 from tandem.services.pitch.lifecycle import close
 from tandem.services.pitch.mail import deliver
 from tandem.services.pitch.present import feature_json
@@ -153,9 +154,6 @@ def _refund_product(feature: Feature) -> dict[str, Any] | None:
     refused subscription's is: {amount, currency, refunded}. `refunded` False when Stripe did
     not take the refund (logged; the audit entry shows it and an admin refunds it from the
     account's refund screen). None when the feature was not paid."""
-    from tandem.domain import catalogue
-    from tandem.services import billing
-
     account = Account.find(feature.account_id, consistent=True)
     record = (account.billing if account is not None else None) or {}
     purchase = next(
@@ -182,7 +180,7 @@ def _refund_product(feature: Feature) -> dict[str, Any] | None:
         )
         answer.update(amount=int(done["amount"]), refunded=True)
         billing.sync_account(account.account_id)
-    except Exception:  # noqa: BLE001  (the refusal stands; an admin refunds by hand)
+    except Exception:  # the refusal stands; an admin refunds by hand
         logger.exception(
             "Could not refund a refused feature's payment", extra={"feature": feature.feature_id}
         )

@@ -24,8 +24,9 @@ from tandem.errors import Conflict
 from tandem.observability import logger
 from tandem.services.requests.mail import mail_expired, mail_reminder
 from tandem.services.requests.transitions import transition_outcome
+from tandem.store import boxes
 from tandem.store.items import get_many
-from tandem.store.models import ConnectionRequest
+from tandem.store.models import Brand, ConnectionRequest
 from tandem.store.requests import RequestReminder
 
 BUDGET_S = 240.0  # a run stops taking new pages after this (the function's timeout is 300 s)
@@ -95,9 +96,6 @@ def index_pending() -> dict[str, int]:
     requests pending since before the due index get their schedule, so they are reminded and
     expire like the others (one already past its 14 days expires at the next run). Reads every
     brand's open sent box: a job, never a screen."""
-    from tandem.store import boxes
-    from tandem.store.models import Brand
-
     indexed = 0
     for brand in Brand.every():
         for req in boxes.every(boxes.OUT, int(brand.brand_id), rules.SENT_BOX[rules.PENDING]):

@@ -232,5 +232,5 @@ def deliver(
             push=push,
             subject=subject,
         )
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("Could not queue a request notification", extra={"template": template})

@@ -10,6 +10,7 @@ from typing import Any
 from tandem.domain import requests as rules
 from tandem.domain.identity import CONNECTED, INTRODUCED, OWN
 from tandem.errors import Conflict, NotFound, TandemError, ValidationError
+from tandem.services import visibility
 from tandem.services.requests.mail import link_key, mail_after
 from tandem.services.requests.present import brand_json
 from tandem.services.requests.records import get_request
@@ -44,7 +45,6 @@ def _verified_link(action: str, actioner: str, actionee: str, unique: str) -> Co
         raise ValidationError(rules.LINK_INVALID)
     # Brands blocked either way since the email, or a suspended one: as for an unknown request
     # (tandem.services.visibility; the link's second read).
-    from tandem.services import visibility
 
     if qa.actionee in visibility.hidden_from(qa.actioner):
         raise ValidationError(rules.LINK_INVALID)

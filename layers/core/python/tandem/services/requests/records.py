@@ -9,6 +9,7 @@ from tandem.domain import requests as rules
 from tandem.errors import FieldErrors, NotFound
 from tandem.services.requests.present import request_json
 from tandem.services.viewer import Viewer
+from tandem.store.connection import Transaction
 from tandem.store.models import BrandRelation, ConnectionRequest
 
 ATTEMPTS = 4  # a lost race (credit taken, request changed) reads again and tries again
@@ -63,7 +64,13 @@ def clean_text(raw: Any, field: str, required: bool, limit: int) -> str:
 
 
 def relation_update(
-    tx: Any, brand_id: int, other_id: int, state: str, request_id: str, condition: Any = None, extra: Any = ()
+    tx: Transaction,
+    brand_id: int,
+    other_id: int,
+    state: str,
+    request_id: str,
+    condition: Any = None,
+    extra: Any = (),
 ) -> None:
     """One direction's relation item records the request's state (inside the transaction)."""
     tx.update(

@@ -13,8 +13,7 @@ from typing import Any
 from tandem.domain import requests as rules
 from tandem.errors import Conflict, Forbidden
 from tandem.observability import count_event
-from tandem.services import credits, entitlements, match_learning
-from tandem.services.requests import reply_stats
+from tandem.services import credits, entitlements, match_learning, reply_stats
 from tandem.services.requests.mail import mail_after, mail_received
 from tandem.services.requests.present import contact_snapshot, request_json
 from tandem.services.requests.records import (
@@ -26,8 +25,8 @@ from tandem.services.requests.records import (
     relation_update,
 )
 from tandem.services.viewer import Viewer
-from tandem.store import news
-from tandem.store.connection import transaction
+from tandem.store import boxes, news
+from tandem.store.connection import Transaction, transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
 
@@ -46,7 +45,7 @@ def _hold_is_held(req: ConnectionRequest) -> bool:
     return held is not None and held.status == "held"
 
 
-def _news(tx: Any, req: ConnectionRequest, status: str) -> None:
+def _news(tx: Transaction, req: ConnectionRequest, status: str) -> None:
     """A pending request leaves the recipient's new requests; an answer is news to the sender."""
     if req.status == rules.PENDING:
         news.remove_in(tx, int(req.to_brand_id), news.REQUESTS, [req.request_id])
@@ -187,8 +186,6 @@ def act(viewer: Viewer, action: str, request_id: str, body: dict[str, Any] | Non
 def release_awaiting(account_id: str) -> dict[str, int]:
     """The account's subscription was approved: its awaiting requests become pending and their
     recipients are emailed (billing calls this)."""
-    from tandem.store import boxes
-
     released = 0
     for brand in Brand.of_account(account_id):
         waiting = [
@@ -223,8 +220,6 @@ def release_awaiting(account_id: str) -> dict[str, int]:
 def cancel_awaiting(account_id: str) -> dict[str, int]:
     """The account's subscription was refused: its awaiting requests are cancelled and their
     held credits returned (the recipients never knew of them). Admin console calls this."""
-    from tandem.store import boxes
-
     cancelled = 0
     for brand in Brand.of_account(account_id):
         waiting = [

@@ -9,13 +9,15 @@ from typing import Any
 
 from tandem.domain import reply_time
 from tandem.domain import requests as rules
+from tandem.domain.matching.reply import reply_tier
+from tandem.store.connection import Transaction
 from tandem.store.items import get_many
 from tandem.store.reply_stats import BrandReplyStats
 
 OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.EXPIRED)  # a cancel says nothing of the recipient
 
 
-def add_outcome(tx: Any, brand_id: int, received_at: int, status: str, at: int) -> None:
+def add_outcome(tx: Transaction, brand_id: int, received_at: int, status: str, at: int) -> None:
     """The recipient `brand_id` answered (accepted / declined) or let expire a request it
     received at `received_at`, at `at` (epoch s)."""
     after = None if status == rules.EXPIRED else max(0, int(at) - int(received_at))
@@ -57,8 +59,6 @@ def signals_of(brand_ids: list[int], now: int | None = None) -> dict[int, tuple[
     """{brand id: (reply tier (tandem.domain.matching.reply.reply_tier), label code
     (tandem.domain.reply_time.label_code))} of the brands that have reply figures, both from the
     same figures, read in BatchGetItem calls of 100 keys (the match index's shard rebuild)."""
-    from tandem.domain.matching.reply import reply_tier
-
     at = int(now if now is not None else time.time())
     found = get_many([stats_key(b) for b in brand_ids])
     signals = {}

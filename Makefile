@@ -125,8 +125,9 @@ lint: lint-py lint-web
 lint-py: deps test-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check functions layers infra tests
-	$(VENV)/bin/cfn-lint template.yaml
-	$(SAM) validate --lint -t template.yaml
+	# one cfn-lint for both regions: `sam validate --lint` is this same cfn-lint (1.58.0) at
+	# samconfig's eu-west-2 and nothing else, so it ran the linter twice (docs/decisions.md 2026-12-03)
+	$(VENV)/bin/cfn-lint --regions us-east-1 eu-west-2 -- template.yaml
 	$(PY) -m infra.observability --check
 	$(MAKE) --no-print-directory checkov
 	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl

@@ -195,7 +195,7 @@ def test_the_send_and_answer_paths_record_the_pair_without_importing_numpy():
         "a = Brand('BRAND#1', 'PROFILE', brand_id=1, account_id='x', category='home', values={'vegan'},"
         " audience=Audience(countries={'GB'}))\n"
         "b = Brand('BRAND#2', 'PROFILE', brand_id=2, account_id='y', category='beauty')\n"
-        "records = sending.match_learning.pair_records(a, b)\n"
+        "records = sending.match_learning.send_records(a, b, None)\n"
         "assert len(records['from_record']) == len(records['to_record']) == 66\n"
         "print('numpy' in sys.modules)\n"
     )

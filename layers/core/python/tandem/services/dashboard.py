@@ -20,7 +20,7 @@ def build(viewer: Viewer) -> dict[str, Any]:
     """The dashboard from what the door read with the caller (tandem.services.viewer.DASHBOARD:
     the account, what is new to the brand, its Pitch Area feature; the account's brands and
     credit buckets at the same time)."""
-    brand, user, account = viewer.brand, viewer.user, viewer.account
+    brand, user = viewer.brand, viewer.user
     if brand is None:  # e.g. a Tandem admin: no brand of their own
         return {
             "menuCounts": dict.fromkeys(("dashboard", "matches", "requests", "connections", "declines"), 0),
@@ -36,7 +36,7 @@ def build(viewer: Viewer) -> dict[str, Any]:
     seen = viewer.seen if viewer.seen is not None else news.read(brand_id)
     open_run = news.open_run_of(seen)
     held = viewer.buckets if viewer.buckets is not None else credits.buckets(viewer.account_id)
-    credits_info = entitlements.credits_info(account, held, user=user, feature=viewer.feature_done())
+    credits_info = viewer.credits(held)
     return {
         "menuCounts": {
             "dashboard": 0,

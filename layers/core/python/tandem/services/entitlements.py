@@ -58,7 +58,11 @@ def status(account: Account | None, now: int | None = None) -> str:
 def feature_only(user: User | None, account: Account | None) -> bool:
     """The caller's account is feature-only (its user type, or billing's sync): read here, from
     the user and the account, never passed in by a caller."""
-    return rules.is_feature_only(user.access if user is not None else None, stripe_part(account))
+    return _feature_only(user, stripe_part(account))
+
+
+def _feature_only(user: User | None, stripe: rules.StripePart) -> bool:
+    return rules.is_feature_only(user.access if user is not None else None, stripe)
 
 
 def is_admin(user: User | None) -> bool:
@@ -101,11 +105,12 @@ def rights(
     with `account` and the credits it holds."""
     now = _now(now)
     stripe, tandem = stripe_part(account), tandem_part(account)
+    only = _feature_only(user, stripe)
     return rules.rights(
         rules.plan_of(stripe, tandem, now),
         buckets,
         now,
-        feature_only=feature_only(user, account),
+        feature_only=only,
         feature=feature,
         stripe=stripe,
         tandem=tandem,
@@ -183,9 +188,7 @@ def feature_done(slot: FeatureSlot | None, account: Account | None, now: int | N
     now = _now(now)
     if slot is None:
         return pitch_rules.feature_done(None, paid_by_product=False, has_had_live=False, now=now)
+    paid = paid_by_product(account, slot.feature_id)
     return pitch_rules.feature_done(
-        slot.as_dict(),
-        paid_by_product=paid_by_product(account, slot.feature_id),
-        has_had_live=bool(slot.has_had_live),
-        now=now,
+        slot.as_dict(), paid_by_product=paid, has_had_live=bool(slot.has_had_live), now=now
     )

@@ -2,7 +2,7 @@
 views and actions kept, the training job, and the model a match run blends with the rules
 (tandem.domain.matching.training).
 
-- At send, the request keeps both brands' packed match records (`pair_records`: pure Python
+- At send, the request keeps both brands' packed match records (`send_records`: pure Python
   `pack`, no numpy on the API's path), written in the send's own transaction.
 - Every outcome (accept, decline, cancel, expire: all through requests/transitions.transition)
   adds its row in the transaction that changes the request's status (`record_outcome`):
@@ -13,7 +13,7 @@ views and actions kept, the training job, and the model a match run blends with 
   training.train from those records and stores them as one MatchModel item; a match run reads
   it with the brand it runs for and ranks by training.rank_scores.
 - The same job recalibrates the fit labels' thresholds (brand_profile.calibrated_thresholds) on
-  the percent each answered request's pair was shown at send (`shown_percent`), stores them on
+  the percent each answered request's pair was shown at send (`send_records`), stores them on
   the MatchModel item, and a match run writes its cards' labels by them (no read on a screen).
 """
 
@@ -65,12 +65,18 @@ def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
     return {"from_record": pack(to_profile(sender)), "to_record": pack(to_profile(recipient))}
 
 
-def shown_percent(sender: Brand, recipient: Brand, stored_score: float | None) -> int:
-    """The fit percent the sender saw for this pair when it sent: its stored match's score, else
-    the pair scored as a screen scores it on the spot (search, a saved brand, a brand page)."""
+def send_records(sender: Brand, recipient: Brand, stored_score: float | None) -> dict[str, Any]:
+    """What a request keeps of its pair at send: both packed records (as `pair_records`) and
+    `shown_percent`, the fit percent the sender saw: its stored match's score, else the pair
+    scored as a screen scores it on the spot (search, a saved brand, a brand page)."""
+    mine, theirs = to_profile(sender), to_profile(recipient)
     if stored_score is None:
-        stored_score = matching.score_pair(to_profile(sender), to_profile(recipient)).score
-    return brand_profile.score_percent(stored_score)
+        stored_score = matching.score_pair(mine, theirs).score
+    return {
+        "from_record": pack(mine),
+        "to_record": pack(theirs),
+        "shown_percent": brand_profile.score_percent(stored_score),
+    }
 
 
 def record_outcome(tx: Transaction, req: ConnectionRequest, status: str, at_ms: int) -> None:

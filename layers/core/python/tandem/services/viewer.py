@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
@@ -155,6 +155,16 @@ class Viewer:
         the door unless fresher ones are given (a send reads them in its own retry loop)."""
         held = buckets if buckets is not None else (self.buckets or ())
         return entitlements.rights(self.account, held, now, user=self.user, feature=self.feature_done(now))
+
+    def credits(
+        self, buckets: Sequence[credit_rules.Bucket] | None = None, now: int | None = None
+    ) -> dict[str, Any]:
+        """This member's Credits info (tandem.services.entitlements.credits_info), with the
+        buckets read at the door unless fresher ones are given (a send's, after its charge)."""
+        held = buckets if buckets is not None else (self.buckets or ())
+        return entitlements.credits_info(
+            self.account, held, now, user=self.user, feature=self.feature_done(now)
+        )
 
     def feature_done(self, now: int | None = None) -> dict | None:
         """Credits info's featureDone, when the brand's Pitch Area feature was declared."""

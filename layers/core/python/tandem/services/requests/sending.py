@@ -81,12 +81,10 @@ def _send_context(viewer: Viewer, to_brand_id: int) -> _SendContext:
 def _refusal(ctx: _SendContext, now: int) -> str | None:
     """Why this send is refused (409): a request between the two is open or they are connected,
     or the sender's last request to this brand was closed too recently."""
-    conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
-    if conflict:
-        return conflict
     # named as in the request it answered (a brand that hides its name stays masked)
     name = identity(None, ctx.target, INTRODUCED).name
-    return rules.resend_refusal(name, ctx.resend_at, now)
+    conflict = rules.conflict_for(ctx.sender_state, ctx.recipient_state)
+    return conflict or rules.resend_refusal(name, ctx.resend_at, now)
 
 
 def _relation_free() -> Any:
@@ -160,19 +158,18 @@ def deliver(
     if conflict:
         raise Conflict(conflict)
 
-    status = rules.AWAITING if entitlements.awaits_approval(viewer.account) else rules.PENDING
     account_id = from_brand.account_id
-    sender_state, recipient_state = rules.RELATION_STATES[status]
-    records: dict[str, Any] = {
-        **match_learning.pair_records(from_brand, ctx.target),  # the pair's features now
-        "shown_percent": match_learning.shown_percent(from_brand, ctx.target, ctx.match_score),
-    }
+    records = match_learning.send_records(from_brand, ctx.target, ctx.match_score)  # the pair's features now
     for _ in range(ATTEMPTS):
         now = int(time.time())
         at_ms = now_ms()
         buckets = credits.buckets(account_id)  # call 2
-        if not viewer.rights(buckets, now).can_send:  # no plan and no credits to spend
+        rights = viewer.rights(buckets, now)
+        if not rights.can_send:  # no plan and no credits to spend
             raise PaymentNeeded(entitlements.NEEDS_SUBSCRIPTION, "no_subscription")
+        # a plan waiting for approval holds the request until it is approved
+        status = rules.AWAITING if rights.awaits_approval else rules.PENDING
+        sender_state, recipient_state = rules.RELATION_STATES[status]
         plan = credit_rules.pick(buckets, charge.cost, now)
         if not plan:
             raise PaymentNeeded(credit_rules.OUT_OF_CREDITS, "out_of_credits")
@@ -225,9 +222,7 @@ def deliver(
         left = [replace(b, available=b.available - taken.get(b.bucket_id, 0)) for b in buckets]
         if status == rules.PENDING:
             charge.mail(req)
-        info = entitlements.credits_info(
-            viewer.account, left, now, user=viewer.user, feature=viewer.feature_done(now)
-        )
+        info = viewer.credits(left, now)
         return {
             "request": request_json(req, sender_id, sees_names=info["namesShown"]),
             "credits": info,

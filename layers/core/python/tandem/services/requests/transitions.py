@@ -13,7 +13,7 @@ from typing import Any
 from tandem.domain import requests as rules
 from tandem.errors import Conflict, Forbidden
 from tandem.observability import count_event
-from tandem.services import credits, entitlements, match_learning, reply_stats
+from tandem.services import credits, match_learning, reply_stats
 from tandem.services.requests.mail import mail_after, mail_received
 from tandem.services.requests.present import contact_snapshot, request_json
 from tandem.services.requests.records import (
@@ -177,9 +177,7 @@ def act(viewer: Viewer, action: str, request_id: str, body: dict[str, Any] | Non
         reply = clean_text((body or {}).get("reply"), "reply", required=False, limit=rules.REPLY_MAX) or None
     done = transition(req, action, reply)
     mail_after(done, action)
-    info = entitlements.credits_info(
-        viewer.account, credits.buckets(viewer.account_id), user=viewer.user, feature=viewer.feature_done()
-    )
+    info = viewer.credits(credits.buckets(viewer.account_id))
     return {"request": request_json(done, brand_id, sees_names=info["namesShown"]), "credits": info}
 
 

@@ -9,6 +9,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from tandem.domain import brand_profile
 from tandem.services import accounts, brands, match_index
 from tandem.services.viewer import of_brand
 
@@ -33,14 +34,7 @@ DEMO_LOGINS = (
 )
 
 CATEGORIES = ["food & drink", "beauty", "home", "fashion", "wellness", "kids", "pets", "outdoors"]
-COLLAB_KINDS = [
-    "giveaways",
-    "co-branded products",
-    "content swaps",
-    "newsletter swaps",
-    "events",
-    "bundles",
-]
+COLLAB_KINDS = list(brand_profile.COLLAB_KINDS)  # the six the brand form offers
 VALUES = ["sustainable", "vegan", "independent", "family-run", "premium", "playful", "B Corp", "local"]
 COUNTRIES = ["GB", "US", "IE", "FR", "DE", "NL", "AU", "CA"]
 AGE_BANDS = ["18-24", "25-34", "35-44", "45-54", "55+"]

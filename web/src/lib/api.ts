@@ -70,6 +70,11 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
   /**
+   * The write outlives the page: a reload or a link followed right after it does not cancel it
+   * (fetch's keepalive; small bodies only). For "done with" records the member may leave at once.
+   */
+  readonly keepalive?: boolean;
+  /**
    * false for calls made without a session (sign-in, password and email links):
    * no bearer token is sent and a 401/403 is an ordinary error. Default true.
    */
@@ -132,6 +137,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
       headers: buildHeaders(options),
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
+      keepalive: options.keepalive,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

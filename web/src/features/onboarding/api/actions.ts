@@ -5,12 +5,12 @@ import { updateLoginCheck } from '@/lib/login-check';
 
 /** Records that the user is done with the welcome popup. */
 export function finishWelcome(): Promise<unknown> {
-  return api.post('users/action/welcome');
+  return api.post('users/action/welcome', undefined, { keepalive: true });
 }
 
 /** Records that the user has seen the brand visibility update. */
 export function acknowledgeBrandVisibility(): Promise<unknown> {
-  return api.post('users/action/brand-visibility-pupup');
+  return api.post('users/action/brand-visibility-pupup', undefined, { keepalive: true });
 }
 
 /**
@@ -44,7 +44,7 @@ export function useBrandVisibilitySeen() {
 
 /** Records that the user is done with the tips tour (finished or skipped). */
 export function finishInstructions(): Promise<unknown> {
-  return api.post('users/action/instructions');
+  return api.post('users/action/instructions', undefined, { keepalive: true });
 }
 
 /** The tips tour is done with: recorded, and the loaded login check stops asking at once. */

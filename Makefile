@@ -21,22 +21,25 @@ job:                           ## run a scheduled job now on the running local s
 	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
 # After the installs, every part runs in ONE make, two at a time (docs/decisions.md, 2026-11-29
-# "make test in one queue"): make starts the parts in CI_PARTS order as a slot frees. Playwright
-# (two workers, each its own stack) leaves half the CPU idle while it waits on its pages, so it
-# starts as soon as the SPA is built and the single-process checks run beside it, then the
-# calendar pass (one pytest at a time: one core, the width Playwright leaves); pytest (-n 2)
-# follows, beside Playwright's end; Vitest comes last (its order-only prerequisite: it never
-# runs beside Playwright, where h24c saw it starve). After pytest, the one-core pass risked being
-# the tail, on one core with the other idle (docs/decisions.md 2026-12-03). Each part prints BENCH ci_<part>_s (wall) and
-# ci_<part>_cpu_s. The SPA build here is Vite's alone: the type check `npm run build` starts with
-# (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
+# "make test in one queue"; 2026-12-04 "Playwright first, really"). Playwright (two workers, each
+# its own stack) leaves half the CPU idle while it waits on its pages, so it goes first, building
+# the SPA in its own recipe, and the single-process checks run beside it, then the calendar pass
+# (one pytest at a time: one core, the width Playwright leaves); pytest (-n 2) follows, beside
+# Playwright's end; Vitest comes last (its order-only prerequisite: it never runs beside
+# Playwright, where h24c saw it starve). The SPA build is inside ci-e2e, not a part before it:
+# GNU make (4.3) passes over a goal whose prerequisite is still running and comes back to it only
+# after the rest of the list, so with ci-build-web before it Playwright started last, after the
+# calendar pass (a fresh-machine run on 2026-12-04). Each part prints BENCH ci_<part>_s (wall) and
+# ci_<part>_cpu_s, and when it started and ended (seconds after make test began: CI_T0). The SPA
+# build here is Vite's alone: the type check `npm run build` starts with (tsc -b, noEmit) is
+# exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-build-web ci-web-lint ci-e2e ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-calendar ci-pytest ci-web-test
+CI_PARTS := ci-e2e ci-web-lint ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-calendar ci-pytest ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
 test:                          ## everything CI runs (installs first, six at a time; then the checks two at a time)
-	@start=$$(date +%s); \
+	@start=$$(date +%s); export CI_T0=$$start; \
 	  $(PY_BOOT) tests/bench/timed.py ci_deps_s -- $(MAKE) --no-print-directory -j6 deps test-deps; \
 	  $(MAKE) --no-print-directory -j2 --output-sync=target $(CI_PARTS); \
 	  echo "BENCH ci_test_s $$(( $$(date +%s) - start ))"
@@ -49,9 +52,8 @@ ci-web-lint: deps
 	cd web && ../$(PY) ../tests/bench/timed.py ci_web_lint_s -- npm run lint
 ci-web-typecheck: deps
 	cd web && ../$(PY) ../tests/bench/timed.py ci_web_typecheck_s -- npm run typecheck
-ci-build-web: deps
+ci-e2e: deps test-deps
 	cd web && ../$(PY) ../tests/bench/timed.py ci_build_web_s -- npx --no-install vite build
-ci-e2e: ci-build-web test-deps
 	$(MAKE) --no-print-directory e2e-journeys
 ci-pytest: deps                # the money-and-time tests run in ci-calendar, at its dates (docs/decisions.md 2026-12-03)
 	$(MAKE) --no-print-directory pytest PYTEST_ARGS=--dated-in-calendar-pass

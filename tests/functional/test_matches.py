@@ -527,3 +527,56 @@ def test_matches_stored_before_the_match_list_existed_are_still_listed(api):
     MatchCards.at(me).delete()
     (card,) = listing(api, token, me)["matches"]
     assert (card["id"], card["name"], card["score"], card["isNew"]) == (other, "Oat & Honey", 70, True)
+
+
+def _lost_run(brand_id: int, started: datetime) -> str:
+    """A queued run whose execution never started or was lost: recorded as start_run records one."""
+    import uuid
+
+    from tandem.services import match_runs
+    from tandem.store.models import MatchRun
+
+    run_id = uuid.uuid4().hex
+    MatchRun(
+        *MatchRun.key(brand_id, run_id),
+        run_id=run_id,
+        brand_id=brand_id,
+        status=match_runs.QUEUED,
+        message=match_runs.RUNNING_MESSAGE,
+        trigger="on-demand",
+        started_at=started,
+        gsi2pk=MatchRun.status_key(match_runs.QUEUED),
+        gsi2sk=started.isoformat(),
+    ).save()
+    return run_id
+
+
+def test_the_sweep_fails_a_run_open_past_15_minutes_and_its_member_is_told(api, aws):
+    """The scheduler's fail-stuck-match-runs job, invoked as the local clock control invokes it
+    (with `now`, epoch seconds, as every job takes it): a run queued 20 minutes before is failed
+    with the message the Matches page shows, one queued 5 minutes before is left running."""
+    import json
+    from datetime import timedelta
+
+    from tandem.integrations.aws import client
+    from tandem.services import match_runs
+
+    _, (brand,), token = member()
+    brand_id = int(brand.brand_id)
+    now = datetime(2027, 1, 31, 10, 0, tzinfo=UTC)
+    lost = _lost_run(brand_id, now - timedelta(minutes=20))
+    young = _lost_run(brand_id, now - timedelta(minutes=5))
+
+    answer = client("lambda").invoke(
+        FunctionName=aws.functions["SchedulerFunction"].name,
+        Payload=json.dumps({"job": "fail-stuck-match-runs", "now": int(now.timestamp())}).encode(),
+    )
+    assert "FunctionError" not in answer
+    assert json.loads(answer["Payload"].read()) == {"job": "fail-stuck-match-runs", "result": 1}
+
+    headers = auth_headers(token, brand_id)
+    status, check = api.call("GET", f"/api/matching/run-check/{lost}/{brand_id}", headers)
+    assert status == 200
+    assert (check["status"], check["message"]) == ("failed", match_runs.FAILED_MESSAGE)
+    status, check = api.call("GET", f"/api/matching/run-check/{young}/{brand_id}", headers)
+    assert (status, check["status"]) == (200, "queued")

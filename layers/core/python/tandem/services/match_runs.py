@@ -595,9 +595,11 @@ def redrive_failed() -> list[str]:
     return done
 
 
-def fail_stuck_runs(now: datetime | None = None) -> int:
-    """Fail runs open for longer than STUCK_AFTER (a lost execution must not poll forever)."""
-    cutoff = ((now or _now()) - STUCK_AFTER).isoformat()
+def fail_stuck_runs(now: int | None = None) -> int:
+    """Fail runs open for longer than STUCK_AFTER (a lost execution must not poll forever).
+    `now`: epoch seconds, as every scheduled job takes it (the local clock control)."""
+    at = _now() if now is None else datetime.fromtimestamp(now, UTC)
+    cutoff = (at - STUCK_AFTER).isoformat()
     failed = 0
     for status in OPEN_STATUSES:
         for run in MatchRun.with_status(status, cutoff):

@@ -13,6 +13,13 @@ from tests.functional.helpers import Brand, mail_to, run_job, subscribe
 from tests.functional.test_billing import Shop, fake, shop  # noqa: F401  (fixtures)
 
 
+def digests(at: datetime) -> dict[str, int]:
+    """The hourly digest job at `at`, as the scheduler runs it (epoch seconds)."""
+    from tandem.services import match_news
+
+    return match_news.send_digests(int(at.timestamp()))
+
+
 def _store(brand: Brand, candidates: list[Brand], run: str = "run-1") -> int:
     """What a match run's last step does: store the brand's best matches."""
     from tandem.services import match_runs
@@ -72,7 +79,6 @@ def test_each_run_is_off_by_default_and_a_member_without_a_plan_sees_masked_name
 
 @pytest.mark.delivery
 def test_the_daily_digest_comes_at_nine_local_once_with_the_matches_since_the_last(api, aws):
-    from tandem.services import match_news
     from tandem.store.notify import DigestPending
 
     mia = Brand("mia@example.com", "Oat & Co")
@@ -85,15 +91,15 @@ def test_the_daily_digest_comes_at_nine_local_once_with_the_matches_since_the_la
     four = now.replace(hour=4, minute=0, second=0, microsecond=0)
     four += timedelta(days=1) if four <= now else timedelta()  # the next 04:00 UTC
     at = lambda hour, days=0: four + timedelta(hours=hour - 4, days=days)  # noqa: E731
-    assert match_news.send_digests(at(3)) == {"accounts": 1, "digests": 0}  # 8:30 in India
-    assert match_news.send_digests(at(4)) == {"accounts": 1, "digests": 1}
+    assert digests(at(3)) == {"accounts": 1, "digests": 0}  # 8:30 in India
+    assert digests(at(4)) == {"accounts": 1, "digests": 1}
     (digest,) = mail_to("mia@example.com")
     assert digest.subject == "Your daily matches: 3 new brands"
     assert "Oat & Co: 3 new" in digest.body and "Brand 2 (food)" in digest.body
     assert "/notifications/unsubscribe/" in str(digest.headers.get("List-Unsubscribe", ""))
 
-    assert match_news.send_digests(at(4)) == {"accounts": 1, "digests": 0}  # again the same hour
-    assert match_news.send_digests(at(4, days=1)) == {"accounts": 1, "digests": 0}  # nothing new
+    assert digests(at(4)) == {"accounts": 1, "digests": 0}  # again the same hour
+    assert digests(at(4, days=1)) == {"accounts": 1, "digests": 0}  # nothing new
     assert len(mail_to("mia@example.com")) == 1
     assert DigestPending.all() == []  # a day after its last run the account is forgotten
 
@@ -111,7 +117,6 @@ def _next(hour: int, after: datetime) -> datetime:
 @pytest.mark.delivery
 def test_the_hourly_digest_reads_an_accounts_users_once_after_each_run(api, operations):
     from tandem.domain.notifications import digest_hour_utc
-    from tandem.services import match_news
     from tandem.store.notify import DigestPending
 
     mia, ben = Brand("mia@example.com", "Oat & Co"), Brand("ben@example.com", "Fern Candles")
@@ -124,20 +129,20 @@ def test_the_hourly_digest_reads_an_accounts_users_once_after_each_run(api, oper
     first = _next(quiet, datetime.now(UTC))
 
     operations.clear()
-    assert match_news.send_digests(first) == {"accounts": 2, "digests": 0}
+    assert digests(first) == {"accounts": 2, "digests": 0}
     assert sorted(operations) == ["BatchGetItem"] * 2 + ["Query"] * 3 + ["UpdateItem"] * 2
     assert {p.account_id: p.hours for p in DigestPending.all()} == {
         mia.account: {hours["mia"]},
         ben.account: {hours["ben"]},
     }
     operations.clear()
-    assert match_news.send_digests(first + timedelta(hours=1)) == {"accounts": 2, "digests": 0}
+    assert digests(first + timedelta(hours=1)) == {"accounts": 2, "digests": 0}
     assert operations == ["Query"]  # not their hour: passed by on the one Query
 
-    assert match_news.send_digests(_next(hours["mia"], first)) == {"accounts": 2, "digests": 1}
+    assert digests(_next(hours["mia"], first)) == {"accounts": 2, "digests": 1}
     assert [m.subject for m in mail_to("mia@example.com")] == ["Your daily matches: 3 new brands"]
     assert mail_to("ben@example.com") == []
-    assert match_news.send_digests(_next(hours["ben"], first)) == {"accounts": 2, "digests": 1}
+    assert digests(_next(hours["ben"], first)) == {"accounts": 2, "digests": 1}
     assert [m.subject for m in mail_to("ben@example.com")] == ["Your daily matches: 2 new brands"]
 
     _store(mia, _others(1, start=20), "run-2")  # a new run: mia's users are looked up again
@@ -146,13 +151,12 @@ def test_the_hourly_digest_reads_an_accounts_users_once_after_each_run(api, oper
 
 @pytest.mark.delivery
 def test_digest_turned_off_sends_nothing_and_unsubscribe_is_per_source(api):
-    from tandem.services import match_news
 
     ben = Brand("ben@example.com", "Fern Candles")
     _settings(api, ben, {"new_matches": {"subOptions": {"daily_digest": {"email": False}}}}, offset="0")
     _store(ben, _others(2))
     nine = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) + timedelta(days=1)
-    assert match_news.send_digests(nine) == {"accounts": 1, "digests": 0}
+    assert digests(nine) == {"accounts": 1, "digests": 0}
     assert mail_to("ben@example.com") == []
 
 

@@ -155,16 +155,17 @@ def _forget_if_done(pending: DigestPending, at: int) -> None:
         pending.forget_if_older(at - DAY)
 
 
-def send_digests(now: datetime | None = None) -> dict[str, int]:
+def send_digests(now: int | None = None) -> dict[str, int]:
     """The hourly digest job. Returns how many digests were queued and accounts looked at.
 
     An account's users are read once after each run that marked it (their digest hours are then
     kept on the pending item): at the other hours the job passes it by on the one Query. Read
     every hour, the users and settings of every pending account were about 60% of a member-day's
     DynamoDB reads (tests/bench/day_replay.py). A user who moves time zone after that look has
-    the digest at the old hour until the next run marks the account again."""
-    now = now or datetime.now(UTC)
-    at = int(now.timestamp())
+    the digest at the old hour until the next run marks the account again. `now`: epoch
+    seconds, as every scheduled job takes it (the local clock control)."""
+    at = int(time.time()) if now is None else int(now)
+    now = datetime.fromtimestamp(at, UTC)
     sent = accounts = 0
     for pending in DigestPending.all():
         accounts += 1

@@ -52,8 +52,9 @@ def tip_of_week(now: datetime) -> dict[str, Any]:
     }
 
 
-def send_weekly(now: datetime | None = None) -> dict[str, Any]:
-    now = now or datetime.now(UTC)
+def send_weekly(now: int | None = None) -> dict[str, Any]:
+    """The weekly tip job; `now`: epoch seconds, as every scheduled job takes it."""
+    now = datetime.now(UTC) if now is None else datetime.fromtimestamp(now, UTC)
     week = week_of(now)
     if not TipWeek.claim(week, int(now.timestamp())):
         return {"week": week, "queued": 0, "already": True}

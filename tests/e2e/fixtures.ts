@@ -135,7 +135,7 @@ export interface CspWatcher {
 const CSP_CONSOLE = /Content Security Policy/i;
 
 export const test = base.extend<
-  { a11y: A11yWatcher; a11yLevel: A11yLevel; csp: CspWatcher },
+  { a11y: A11yWatcher; a11yLevel: A11yLevel; csp: CspWatcher; jobsWatch: void },
   { localStack: LocalStack }
 >({
   // This worker's own local stack (stack.ts); every page, request and new context of its tests
@@ -152,6 +152,18 @@ export const test = base.extend<
   baseURL: async ({ localStack }, use) => {
     await use(localStack.url);
   },
+  // A scheduled job that fails while a journey runs (the clock control runs them: expiry,
+  // reminders, digests) fails that journey: the stack only prints it, and a member would not
+  // get what the job owed them.
+  jobsWatch: [
+    async ({ localStack }, use) => {
+      const before = localStack.failedJobs().length;
+      await use();
+      const failed = localStack.failedJobs().slice(before);
+      expect(failed, `scheduled jobs failed during this test:\n${failed.join('\n')}`).toEqual([]);
+    },
+    { auto: true },
+  ],
 
   // Moderate findings fail every journey (issue 39: 0 moderate or worse over every page state
   // the journeys reach); a spec may still lower it with test.use({ a11yLevel: 'serious' }).

@@ -19,7 +19,11 @@ const READY = /Tandem is running at (http:\/\/127\.0\.0\.1:\d+)/;
 export interface LocalStack {
   readonly url: string;
   readonly stop: () => Promise<void>;
+  /** Every "Scheduled job <name> failed: ..." line the stack has printed so far. */
+  readonly failedJobs: () => readonly string[];
 }
+
+const JOB_FAILED = /^Scheduled job \S+ failed: .*$/gm;
 
 export async function startStack(workerIndex: number): Promise<LocalStack> {
   const port = workerIndex === 0 && process.env.E2E_PORT ? Number(process.env.E2E_PORT) : 0;
@@ -35,6 +39,7 @@ export async function startStack(workerIndex: number): Promise<LocalStack> {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  let errors = '';
   const url = await new Promise<string>((done, fail) => {
     let said = '';
     const onOutput = (chunk: Buffer) => {
@@ -47,11 +52,14 @@ export async function startStack(workerIndex: number): Promise<LocalStack> {
     };
     child.stdout?.on('data', onOutput);
     // The stack's errors go to this run's output, as the webServer's stderr did.
-    child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      errors += chunk.toString();
+    });
     child.once('exit', (code) => fail(new Error(`the local stack of worker ${workerIndex} exited (${code}) before it was ready:\n${said}`)));
   });
   child.stdout?.resume(); // keep draining what it prints later, so it never blocks on a full pipe
-  return { url, stop: () => stopStack(child) };
+  return { url, stop: () => stopStack(child), failedJobs: () => errors.match(JOB_FAILED) ?? [] };
 }
 
 function stopStack(child: ChildProcess): Promise<void> {

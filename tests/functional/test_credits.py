@@ -175,10 +175,13 @@ class LedgerMachine(RuleBasedStateMachine):
         self._take(1)
 
     def _take(self, amount):
-        for b in sorted(
-            (b for b in self.model.values() if b["from"] <= self.now < b["to"] and b["available"]),
-            key=lambda b: b["to"],
-        ):
+        from tandem.store.models import CreditBucket
+
+        # The ledger's order (domain/credits.py): the soonest to expire first, and among buckets
+        # that end together (two gifts of one moment) the lower bucket id. By `to` alone the
+        # model took ties in grant order and, once in many runs, disagreed with the ledger.
+        live = [(op, b) for op, b in self.model.items() if b["from"] <= self.now < b["to"] and b["available"]]
+        for _, b in sorted(live, key=lambda item: (item[1]["to"], CreditBucket.id_of_grant(item[0]))):
             take = min(amount, b["available"])
             b["available"] -= take
             amount -= take

@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeSendRequest } from '@/features/requests/send-request-store';
 import { closeSubscriptionOverlay } from '@/features/subscriptions';
 import { showPaymentComplete } from '@/features/subscriptions/payment-complete-store';
-import { FEATURE_ONLY_AREAS, mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { dashboardBody, FEATURE_ONLY_AREAS, mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
+import { setSelectedBrand } from '@/lib/session';
 import { signIn } from '@/testing/session';
 import { OPTIONS, publicView } from '../test-fixtures';
 
@@ -142,6 +143,29 @@ describe('Brand page', () => {
     openBrand('/brand/21?request=1', { 'GET brand/21': publicView() }, { dashboard: { brandId: 1, brandName: 'Oat & Co', suspended: true } });
     expect(await screen.findByText("Your brand is suspended, so it can't send requests.")).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send request to Bean Bros' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('waits for the dashboard before ?request=1 opens the popup: a suspended brand whose dashboard answers last gets none', async () => {
+    let answerDashboard = (): void => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answerDashboard = resolve;
+    });
+    const suspended = { dashboard: { brandId: 1, brandName: 'Oat & Co', suspended: true } };
+    const later = async () => {
+      await answered;
+      return dashboardBody(suspended);
+    };
+    // Signed in with the brand chosen (as after the sign-in page), the brand loads without waiting for the dashboard.
+    signIn();
+    setSelectedBrand(1);
+    openBrand('/brand/21?request=1', { 'GET brand/21': publicView(), 'GET dashboard': later, 'GET dashboard/1': later });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bean Bros' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    act(() => {
+      answerDashboard();
+    });
+    expect(await screen.findByText("Your brand is suspended, so it can't send requests.")).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 

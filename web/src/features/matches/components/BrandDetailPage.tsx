@@ -108,10 +108,12 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
   const relationChange = useRelationChange(brandId, Number(rawId));
   const changing = relationChange.isPending ? relationChange.variables.kind : null;
 
-  // /matches/brand/{_id}?request=1 opens the request popup once the brand is loaded.
+  // /matches/brand/{_id}?request=1 opens the request popup once the brand is loaded and the
+  // dashboard has said whether the member's brand is suspended (the brand may load first).
   const loaded = view;
+  const suspensionKnown = dashboard.data !== undefined;
   useEffect(() => {
-    if (!wantsRequest || loaded === null) return;
+    if (!wantsRequest || loaded === null || !suspensionKnown) return;
     setSearch(
       (current) => {
         const next = new URLSearchParams(current);
@@ -122,7 +124,7 @@ export function BrandDetailPage({ mode }: BrandDetailPageProps) {
     );
     if (!canRequest(loaded) || suspended) return;
     openRequestHere(client, loaded.brand);
-  }, [wantsRequest, loaded, setSearch, client, suspended]);
+  }, [wantsRequest, loaded, suspensionKnown, setSearch, client, suspended]);
 
   // A send stopped by 'Buy more to continue' goes on once the payment-complete message is
   // closed: the popup reopens with the message typed before checkout, ready to send.

@@ -23,10 +23,10 @@ job:                           ## run a scheduled job now on the running local s
 # After the installs, every part runs in ONE make, two at a time (docs/decisions.md, 2026-11-29
 # "make test in one queue"; 2026-12-04 "Playwright first, really"). Playwright (two workers, each
 # its own stack) leaves half the CPU idle while it waits on its pages, so it goes first, building
-# the SPA in its own recipe, and beside it ESLint, then the calendar pass (one pytest at a time:
-# one core, the width Playwright leaves; after the short checks it was the tail, 381 s to 1128 s
-# of a run), then the short single-process checks; pytest (-n 2) follows Playwright; Vitest
-# comes last (its order-only prerequisite: it never runs beside Playwright, where h24c saw it
+# the SPA in its own recipe, and beside it ESLint and the short single-process checks, then the
+# calendar pass (one pytest at a time: one core, the width Playwright leaves); pytest (-n 2)
+# follows Playwright (the calendar pass before the short checks held them back to Playwright's
+# slot, and pytest with them: 502 s before the first of them started in a run); Vitest comes last (its order-only prerequisite: it never runs beside Playwright, where h24c saw it
 # starve). The SPA build is inside ci-e2e, not a part before it:
 # GNU make (4.3) passes over a goal whose prerequisite is still running and comes back to it only
 # after the rest of the list, so with ci-build-web before it Playwright started last, after the
@@ -36,7 +36,7 @@ job:                           ## run a scheduled job now on the running local s
 # exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-e2e ci-web-lint ci-calendar ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-web-test
+CI_PARTS := ci-e2e ci-web-lint ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-calendar ci-pytest ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
 test:                          ## everything CI runs (installs first, six at a time; then the checks two at a time)

@@ -366,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     try:
-        endpoint = f"http://127.0.0.1:{server._server.server_port}"  # noqa: SLF001 (the port it bound)
+        endpoint = f"http://127.0.0.1:{server._server.server_port}"  # the port it bound
         work = ROOT / ".local/rehearsal"
         packaged, uploaded = package(build_dir, endpoint, work)
         print(f"sam package: {uploaded} artifacts uploaded to moto S3, {time.perf_counter() - started:.1f} s")

@@ -76,7 +76,7 @@ def upload_media(s3: Any, bucket: str, media: Path = MEDIA_DIR) -> list[str]:
         try:
             if s3.head_object(Bucket=bucket, Key=key)["ContentLength"] == path.stat().st_size:
                 continue
-        except Exception as exc:  # noqa: BLE001 - botocore's ClientError for a missing key
+        except Exception as exc:  # botocore's ClientError for a missing key
             if str(getattr(exc, "response", {}).get("Error", {}).get("Code", "")) not in ("404", "NoSuchKey"):
                 raise
         s3.put_object(  # at most a few MB each (tests/bench/guides.py): one request

@@ -294,7 +294,7 @@ class FakePushService(WsgiThread):
                 auth_secret=subscription.auth_secret,
                 version="aes128gcm",
             )
-        except Exception as exc:  # noqa: BLE001 - http_ece raises several types
+        except Exception as exc:  # http_ece raises several types
             return self._refuse(400, f"The body could not be decrypted: {exc}")
         message = ReceivedPush(sub_id, payload, int(ttl_header), topic, urgency, self._clock(), body)
         with self._lock:

@@ -82,7 +82,7 @@ class LocalApiGateway:
             measured["status"] = int(result["statusCode"])
         return self._response(result)
 
-    def _event(self, method, path, query, match, headers, body, source_ip) -> dict[str, Any]:  # noqa: ANN001
+    def _event(self, method, path, query, match, headers, body, source_ip) -> dict[str, Any]:
         content_type = headers.get("content-type", "")
         is_text = not body or (content_type.startswith(TEXT_TYPES) and _is_utf8(body))
         multi_query = parse_qs(query, keep_blank_values=True) or None

@@ -87,7 +87,7 @@ def _install_ses() -> None:
 
         def faulty(
             self: Any, *args: Any, __original: Any = original, __op: str = operation, **kw: Any
-        ) -> Any:  # noqa: E501
+        ) -> Any:
             fault = faults.hit("ses", __op)
             if fault is not None and fault.kind == "throttle":
                 raise Throttling("Maximum sending rate exceeded.")

@@ -208,7 +208,7 @@ class LocalScheduler:
                 if self.offset:
                     event["now"] = int(time.time() + self.offset)
                 result, errored = self._runner(job.spec.function, event)
-            except Exception as exc:  # noqa: BLE001  (a job's failure never stops the schedule)
+            except Exception as exc:  # a job's failure never stops the schedule
                 result, errored = {"errorType": type(exc).__name__, "errorMessage": str(exc)}, True
             job.last_run, job.last_result, job.last_error = self.clock(), result, errored
             job.runs += 1

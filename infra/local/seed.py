@@ -121,7 +121,7 @@ def _details(rng: random.Random, name: str) -> dict:
     }
 
 
-def _subscribe(account) -> None:  # noqa: ANN001
+def _subscribe(account) -> None:
     """A plan Tandem granted itself, as an imported member has (tandem.domain.entitlements'
     Tandem part): no Stripe sync ever removes it. Their credits are seeded beside it."""
     from tandem.domain import entitlements
@@ -166,7 +166,7 @@ def _subscribe_through_stripe(account_id: str) -> bool:
     return True
 
 
-def _onboarded(*users) -> None:  # noqa: ANN002
+def _onboarded(*users) -> None:
     """Demo users have been here before: no first-visit popups."""
     from tandem.store.models import User
 
@@ -423,7 +423,7 @@ def seed_members(count: int, seed: int = 1) -> dict:
     details = random.Random(seed + 1)
     month_start = int(time.time()) - 3 * 86400
 
-    def one(index: int):  # noqa: ANN202
+    def one(index: int):
         account, user = accounts.create_account_with_user(
             email=f"member{index}-{seed}@replay.example",
             name=f"Member {index}",

@@ -234,7 +234,7 @@ class LocalSite:
             return None
         return environ["wsgi.input"].read(length) if length else b""
 
-    def _api(self, method: str, environ: dict[str, Any], path: str, query: str):  # noqa: ANN202
+    def _api(self, method: str, environ: dict[str, Any], path: str, query: str):
         body = self._read_body(environ, MAX_BODY)
         if body is None:
             return _json_error(413, "Request too large")
@@ -251,7 +251,7 @@ class LocalSite:
         response = self.gateway.handle(method, target, headers, body, environ.get("REMOTE_ADDR", ""))
         return response.status, response.headers, response.body
 
-    def _meter(self, method: str, path: str, environ: dict[str, Any]):  # noqa: ANN202
+    def _meter(self, method: str, path: str, environ: dict[str, Any]):
         """The day replay's (tests/bench/day_replay.py), on a stack started with LOCAL_METER=1:
         GET /__local/meter what infra/local/meter.py recorded, POST /__local/meter/reset, and
         POST /__local/seed-members {"count": n} members seeded in bulk (infra/local/seed.py),
@@ -276,7 +276,7 @@ class LocalSite:
             return _json_error(405, "Method not allowed")
         return 200, [("Content-Type", "application/json"), NO_STORE], body
 
-    def _jobs(self, method: str, path: str):  # noqa: ANN202
+    def _jobs(self, method: str, path: str):
         """GET /__local/jobs: the scheduled jobs (schedule, next and last run); POST
         /__local/jobs/<job>: run one now and answer {job, result} (a failed job: 500)."""
         if self.jobs is None:
@@ -300,7 +300,7 @@ class LocalSite:
         body = json.dumps({"job": name, "result": result}, default=str).encode()
         return 500 if errored else 200, [("Content-Type", "application/json"), NO_STORE], body
 
-    def _clock(self, method: str, environ: dict[str, Any]):  # noqa: ANN202
+    def _clock(self, method: str, environ: dict[str, Any]):
         """GET /__local/clock: the jobs' clock ({offsetSeconds, now}); POST {"advanceSeconds": n}
         moves it ahead (or {"reset": true} back to the wall clock). Scheduled jobs run as if
         then (infra/local/scheduler.py), and so do the collaborations' date rules (a journey
@@ -324,7 +324,7 @@ class LocalSite:
         answer = {"offsetSeconds": self.jobs.offset, "now": int(time.time() + self.jobs.offset)}
         return 200, [("Content-Type", "application/json"), NO_STORE], json.dumps(answer).encode()
 
-    def _faults(self, method: str, path: str, environ: dict[str, Any]):  # noqa: ANN202
+    def _faults(self, method: str, path: str, environ: dict[str, Any]):
         """Faults on demand in the stand-ins (infra/local/faults.py): GET /__local/faults lists
         them ({faults, now, offsetSeconds}); POST one ({"target", "kind", "share"?,
         "forSeconds"?, ...}: 201 with it); DELETE clears them (?target=stripe: that one's only);
@@ -360,7 +360,7 @@ class LocalSite:
         answer = {"faults": FAULTS.listed(), "now": FAULTS.now(), "offsetSeconds": FAULTS.offset}
         return 200, json_headers, json.dumps(answer).encode()
 
-    def _assets_upload(self, environ: dict[str, Any]):  # noqa: ANN202
+    def _assets_upload(self, environ: dict[str, Any]):
         """Brand logos: the presigned POST upload (infra/local/assets.py)."""
         from infra.local import assets
 
@@ -371,7 +371,7 @@ class LocalSite:
         answer = assets.accept_upload(headers, body)
         return answer.status, answer.headers, answer.body
 
-    def _static(self, path: str):  # noqa: ANN202
+    def _static(self, path: str):
         root = self.web_root
         target = (root / path.lstrip("/")).resolve()
         if root not in target.parents and target != root:

@@ -69,7 +69,7 @@ def _prepare_environment(endpoint: str, moto_port: int) -> str:
     return endpoint
 
 
-def _start_fake_stripe(url: str, data_dir: Path, secret: str, environment: dict[str, str]):  # noqa: ANN202
+def _start_fake_stripe(url: str, data_dir: Path, secret: str, environment: dict[str, str]):
     """The local payment stand-in (infra/local/fake_stripe) on a free loopback port, its state
     in DATA_DIR, its webhooks signed with the local Stripe secret's webhook_secret and sent to
     this stack's /api/stripe/webhook. The functions reach it through STRIPE_API_BASE with the
@@ -94,7 +94,7 @@ def _start_fake_stripe(url: str, data_dir: Path, secret: str, environment: dict[
     return fake
 
 
-def _start_fake_slack_and_push(secret_name: str):  # noqa: ANN202
+def _start_fake_slack_and_push(secret_name: str):
     """The local stand-ins for Slack (OAuth, channels, posting) and a browser push service, on
     free loopback ports: the Slack secret in moto points at the fake for this run (its address
     changes with each start; the journal keeps the secret without it), and GET /__local/services

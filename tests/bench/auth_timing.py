@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 SAMPLES = 30
 WARM_UP = 5

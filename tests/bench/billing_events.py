@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR")
 
@@ -59,7 +59,7 @@ class ProcessingWrites:
         original_process, original_sync = stripe_events.process, billing.sync_account
         counter, inside = self, self._inside
 
-        def call(client, operation_name, api_params):  # noqa: ANN001, ANN202
+        def call(client, operation_name, api_params):
             if (
                 counter.counting
                 and getattr(inside, "process", False)
@@ -74,7 +74,7 @@ class ProcessingWrites:
             return original_call(client, operation_name, api_params)
 
         @functools.wraps(original_process)
-        def process(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        def process(*args, **kwargs):
             inside.process = True
             try:
                 return original_process(*args, **kwargs)
@@ -83,7 +83,7 @@ class ProcessingWrites:
                 counter.events += counter.counting
 
         @functools.wraps(original_sync)
-        def sync_account(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        def sync_account(*args, **kwargs):
             inside.sync = True
             try:
                 return original_sync(*args, **kwargs)
@@ -189,7 +189,7 @@ def main() -> None:
         raise SystemExit("the shuffled delivery left another state than the ordered one (above)")
 
 
-def drop_notifications(plan) -> None:  # noqa: ANN001
+def drop_notifications(plan) -> None:
     """Empty the notifications queue: the notifier is another function and is not run here,
     and moto's SQS counts every waiting message on each send (which slowed the proof)."""
     from moto.backends import get_backend
@@ -199,7 +199,7 @@ def drop_notifications(plan) -> None:  # noqa: ANN001
     get_backend("sqs")[ACCOUNT][REGION].purge_queue(plan.queues["NotificationsQueue"]["name"])
 
 
-def world(shop, prefix: str):  # noqa: ANN001, ANN201
+def world(shop, prefix: str):
     """Each customer: a plan (every third yearly), then by turn extra credits, an upgrade to
     yearly, or a refund; then, until the world holds exactly EVENTS_PER_CUSTOMER billing events
     a customer, more extra credits bought in turn by the customers whose plan is live, and last
@@ -282,7 +282,7 @@ def world(shop, prefix: str):  # noqa: ANN001, ANN201
     return members, [e for e in shop.new_events() if is_billing_event(e["type"])]
 
 
-def seen(shop, members):  # noqa: ANN001, ANN201
+def seen(shop, members):
     """What each member's dashboard shows. Their tokens are issued again first: building and
     delivering 1,000 events can outlast an access token's 15 minutes on a busy machine."""
     from tandem.services import tokens

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR", POWERTOOLS_METRICS_DISABLED="true")
 
@@ -234,7 +234,7 @@ def bench_cold(raw: list) -> None:
 CALLS: list[tuple[str, str]] = []
 
 
-def _count(model, params, **_) -> None:  # noqa: ANN001
+def _count(model, params, **_) -> None:
     CALLS.append((model.name, json.dumps(params, default=str)))
 
 

@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 ROOT = _setup.ROOT
 SAMPLES = int(os.environ.get("BENCH_SAMPLES", "7"))

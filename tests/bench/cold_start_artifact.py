@@ -43,7 +43,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 ROOT = _setup.ROOT
 from tests.bench.cold_start import API_TEMPLATE, BASELINE, _seed  # noqa: E402

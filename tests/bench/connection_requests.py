@@ -19,7 +19,7 @@ import sys
 import time
 from dataclasses import replace
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("WARNING")
 
@@ -33,7 +33,7 @@ def _install_counter() -> None:
     aws.register("before-call.dynamodb", lambda model, **_: CALLS.append(model.name), unique_id="bench-count")
 
 
-def counted(label: str, action):  # noqa: ANN001, ANN201
+def counted(label: str, action):
     CALLS.clear()
     result = action()
     print(f"# {label}: {', '.join(CALLS)}", file=sys.stderr)

@@ -195,12 +195,12 @@ class Member(HttpUser):
         DAY.lag.append(max(0.0, -wait))
         try:
             self.play(session)
-        except Exception as exc:  # noqa: BLE001 (counted: the replay's goal is none)
+        except Exception as exc:  # counted: the replay's goal is none
             DAY.failed.append(f"{type(exc).__name__}: {exc}")
         DAY.done += 1
 
     # ---- the SPA's calls
-    def _call(self, method: str, path: str, name: str, brand: int, token: str, body=None):  # noqa: ANN001, ANN202
+    def _call(self, method: str, path: str, name: str, brand: int, token: str, body=None):
         headers = {"Authorization": f"Bearer {token}", "X-Brand-Id": str(brand)}
         with self.client.request(
             method, f"/api/{path}", name=name, headers=headers, json=body, catch_response=True
@@ -220,7 +220,7 @@ class Member(HttpUser):
         rng = DAY.rng
         brand, token = session.member["brandId"], session.member["token"]
 
-        def get(path: str, name: str):  # noqa: ANN202
+        def get(path: str, name: str):
             return self._call("GET", path, name, brand, token)
 
         get(f"users/check-brand/{brand}", "users/check-brand/{brandId}")
@@ -302,7 +302,7 @@ class Member(HttpUser):
             self._think()
             self.purchase(brand, token, get)
 
-    def purchase(self, brand: int, token: str, get) -> None:  # noqa: ANN001
+    def purchase(self, brand: int, token: str, get) -> None:
         """Extra credits bought as the SPA buys them: products, checkout, the fake Stripe's hosted
         checkout paid with card 4242, then the payment-status poll until it is processed."""
         from urllib.parse import urlsplit
@@ -337,7 +337,7 @@ class Member(HttpUser):
 # ---------------------------------------------------------------- the run
 
 
-def _json(method: str, url: str, **kwargs) -> dict:  # noqa: ANN003
+def _json(method: str, url: str, **kwargs) -> dict:
     answer = requests.request(method, url, timeout=kwargs.pop("timeout", 900), **kwargs)
     if answer.status_code != 200:
         raise SystemExit(f"{method} {url} answered {answer.status_code}: {answer.text[:500]}")
@@ -580,7 +580,7 @@ def _print(
     stack_cpu,
     load_before,
     load_day,
-) -> None:  # noqa: ANN001, PLR0913
+) -> None:
     rows = measured["requests"]
     figures = report.routes(rows)
     day_totals = {k: v for k, v in measured["totals"].items() if "SchedulerFunction" not in k}

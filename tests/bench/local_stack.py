@@ -69,7 +69,7 @@ class Stack:
         env.update({"PORT": str(port), "DATA_DIR": str(data_dir), "WEB_ROOT": str(web_root)})
         env["POWERTOOLS_LOG_LEVEL"] = "WARNING"
         env.update(extra_env or {})  # the day replay: LOCAL_METER=1 and a MOTO_PORT of its own
-        self.log = open(data_dir.parent / f"stack-{time.time_ns()}.log", "w")  # noqa: SIM115
+        self.log = open(data_dir.parent / f"stack-{time.time_ns()}.log", "w")
         started = time.monotonic()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "infra.local.stack"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log
@@ -107,7 +107,7 @@ class Stack:
         return time.monotonic() - started
 
 
-def _timed(call):  # noqa: ANN001, ANN202
+def _timed(call):
     started = time.perf_counter()
     try:
         response = call()
@@ -116,7 +116,7 @@ def _timed(call):  # noqa: ANN001, ANN202
         return type(exc).__name__, (time.perf_counter() - started) * 1000, None
 
 
-def _burst(calls: list) -> tuple[Counter, float, list]:  # noqa: ANN001
+def _burst(calls: list) -> tuple[Counter, float, list]:
     with ThreadPoolExecutor(max_workers=len(calls)) as pool:
         results = list(pool.map(_timed, calls))
     statuses = Counter(status for status, _, _ in results)

@@ -25,7 +25,7 @@ import random
 import statistics
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR")
 
@@ -91,7 +91,7 @@ class DynamoCalls:
         self._original = original = BaseClient._make_api_call
         counter = self
 
-        def counting(client, operation_name, api_params):  # noqa: ANN001, ANN202
+        def counting(client, operation_name, api_params):
             if client.meta.service_model.service_name == "dynamodb":
                 counter.count += 1
                 counter.by_operation[operation_name] = counter.by_operation.get(operation_name, 0) + 1

@@ -27,7 +27,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR")
 

@@ -16,7 +16,7 @@ import statistics
 import time
 from urllib.parse import parse_qs, urlsplit
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR", SLACK_NOTIFICATIONS_ACTIVE="true")
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from local_stack import ROOT, Stack, _port, _wait_for_quiet  # noqa: E402 (the bench folder first)
+from local_stack import ROOT, Stack, _port, _wait_for_quiet  # the bench folder first
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ import time
 from html import unescape
 from pathlib import Path
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 import requests
 
 ROOT = _setup.ROOT

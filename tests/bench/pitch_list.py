@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR", POWERTOOLS_METRICS_DISABLED="true")
 
@@ -34,7 +34,7 @@ def main() -> None:
             email="admin@bench.example", name="Ada", password=None, access="admin"
         )
 
-        def member(email: str, name: str, category: str):  # noqa: ANN202
+        def member(email: str, name: str, category: str):
             account, user = accounts.create_account_with_user(email=email, name="Mia", password=None)
             Account.at(account.account_id).update(actions=[Account.subscription_status.set("active")])
             credits.grant(

@@ -24,7 +24,7 @@ import os
 import sys
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR", POWERTOOLS_METRICS_DISABLED="true")
 
@@ -32,7 +32,7 @@ CALLS: list[str] = []
 WARM_REPEATS = int(os.environ.get("BENCH_WARM_REPEATS", "7"))
 
 
-def _count(model, **_) -> None:  # noqa: ANN001
+def _count(model, **_) -> None:
     CALLS.append(model.name)
 
 
@@ -43,7 +43,7 @@ def _install_counter() -> None:
 
 
 class Client:
-    def __init__(self, plan) -> None:  # noqa: ANN001
+    def __init__(self, plan) -> None:
         from infra.local.gateway import LocalApiGateway
 
         self.gateway = LocalApiGateway(plan)
@@ -98,7 +98,7 @@ def main() -> None:
         api = Client(plan)
         now = int(time.time())
 
-        def member(email: str, name: str):  # noqa: ANN202
+        def member(email: str, name: str):
             from tandem.services import tokens
 
             account, user = accounts.create_account_with_user(email=email, name="Mia Member", password=None)

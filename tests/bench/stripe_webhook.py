@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("WARNING")
 

@@ -24,7 +24,7 @@ def main(argv: list[str]) -> int:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     # close_fds=False: a make under it keeps the jobserver of the make that called this
-    code = subprocess.call(command, close_fds=False)  # noqa: S603 (the Makefile's own command line)
+    code = subprocess.call(command, close_fds=False)  # the Makefile's own command line
     seconds = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

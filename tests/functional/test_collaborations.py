@@ -574,7 +574,7 @@ def test_a_shared_collaboration_shows_no_figures_until_each_side_may_see_the_oth
         (
             "bad-figure",
             "Choose the figures to show from the list: reach, followers, clicks, orders and revenue.",
-        ),  # noqa: E501
+        ),
     ],
 )
 def test_a_share_naming_a_collaboration_not_finished_or_not_theirs_is_refused(api, pair, now, case, message):

@@ -340,7 +340,7 @@ def test_a_push_service_redirect_is_never_followed(api, aws, fake_push):
     hits: list[str] = []
 
     class Trap(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        def do_POST(self) -> None:  # http.server's name
             hits.append(self.path)
             self.send_response(201)
             self.end_headers()

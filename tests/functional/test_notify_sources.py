@@ -197,7 +197,7 @@ def test_two_syncs_at_once_send_one_receipt(shop: Shop, monkeypatch):  # noqa: F
     both_read = threading.Barrier(2, timeout=60)
     read_claims = PaymentNotice.noticed.__func__
 
-    def noticed(cls, payment_ids):  # noqa: ANN001, ANN202
+    def noticed(cls, payment_ids):
         found = read_claims(cls, payment_ids)
         both_read.wait()
         return found
@@ -208,7 +208,7 @@ def test_two_syncs_at_once_send_one_receipt(shop: Shop, monkeypatch):  # noqa: F
     def sync() -> None:
         try:
             billing.sync_account(mia.account)
-        except BaseException as exc:  # noqa: BLE001 (reported below)
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=sync) for _ in range(2)]

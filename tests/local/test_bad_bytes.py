@@ -151,7 +151,7 @@ def test_a_body_over_the_server_limit_is_a_413_json_answer_without_reading_it(si
 # ---------------------------------------------------------------- every route
 
 
-def _routes(plan) -> list[tuple[str, str]]:  # noqa: ANN001
+def _routes(plan) -> list[tuple[str, str]]:
     """Every route of template.yaml, whatever its method (a client may send a body with any)."""
     return sorted({(r.method, r.path) for r in plan.routes})
 

@@ -71,7 +71,7 @@ def fields_of(cls: type) -> dict[str, Any]:
                     continue
                 hints[name] = (
                     eval(annotation, scope, dict(vars(klass))) if isinstance(annotation, str) else annotation
-                )  # noqa: S307
+                )
         _HINTS[cls] = hints
     return _HINTS[cls]
 

@@ -157,7 +157,7 @@ def test_moto_s3_routes_without_reloading_its_urls_module_from_many_threads_at_o
             try:
                 for i in range(20):
                     s3.put_object(Bucket="threads-bucket", Key=f"{n}/{i}", Body=b"x")
-            except BaseException as exc:  # noqa: BLE001 (collected and asserted below)
+            except BaseException as exc:  # collected and asserted below
                 errors.append(exc)
 
         threads = [threading.Thread(target=calls, args=(n,)) for n in range(8)]

@@ -15,7 +15,7 @@ HEALTH_CALLS = 200
 LOGINS = 50
 
 
-def _all(calls: int, call) -> list[requests.Response]:  # noqa: ANN001
+def _all(calls: int, call) -> list[requests.Response]:
     with ThreadPoolExecutor(max_workers=calls) as pool:
         return list(pool.map(lambda _: call(), range(calls)))
 

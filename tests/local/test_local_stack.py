@@ -18,7 +18,7 @@ STOP_WITHIN_SECONDS = 5.0
 KILL9_WRITES = 30
 
 
-def _demo_headers(stack) -> tuple[dict[str, str], int]:  # noqa: ANN001
+def _demo_headers(stack) -> tuple[dict[str, str], int]:
     token = stack.sign_in("demo@tandem.local")
     brands = requests.get(f"{stack.url}/api/brands", headers={"Authorization": f"Bearer {token}"}, timeout=60)
     assert brands.status_code == 200, brands.text

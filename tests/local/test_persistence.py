@@ -31,14 +31,14 @@ def journal(aws, tmp_path: Path) -> Iterator[persistence.Journal]:
         opened.close()
 
 
-def _scan(dynamodb, table: str) -> list[dict]:  # noqa: ANN001
+def _scan(dynamodb, table: str) -> list[dict]:
     items = []
     for page in dynamodb.get_paginator("scan").paginate(TableName=table):
         items.extend(page["Items"])
     return sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
 
 
-def _empty_table(dynamodb, plan) -> None:  # noqa: ANN001
+def _empty_table(dynamodb, plan) -> None:
     """What a fresh process has before restoring: the provisioned table, no items."""
     dynamodb.delete_table(TableName=plan.table["TableName"])
     dynamodb.create_table(**{k: v for k, v in plan.table.items() if k in TABLE_KEYS})

@@ -103,7 +103,7 @@ def test_what_sam_cli_would_give_a_container_is_compared_with_the_env_file():
 
 def test_moto_listens_on_loopback_unless_told_and_the_stack_reaches_it_there():
     assert moto_endpoint("127.0.0.1", 5005) == "http://127.0.0.1:5005"
-    assert moto_endpoint("0.0.0.0", 5005) == "http://127.0.0.1:5005"  # noqa: S104
+    assert moto_endpoint("0.0.0.0", 5005) == "http://127.0.0.1:5005"
     assert moto_endpoint("172.17.0.1", 5005) == "http://172.17.0.1:5005"  # the Docker bridge only
 
 
@@ -285,7 +285,7 @@ def test_the_pinned_sam_cli_runs_and_takes_the_options_make_sam_local_passes(com
     import os
     import subprocess
 
-    done = subprocess.run(  # noqa: S603 (our own pinned SAM CLI)
+    done = subprocess.run(  # our own pinned SAM CLI
         [str(SAM), "local", command, "--help"],
         capture_output=True,
         text=True,
@@ -317,7 +317,7 @@ def test_with_moto_on_one_address_but_loopback_the_workflows_still_run(stacks, w
         endpoint_url=f"http://127.0.0.2:{port}",
         region_name="eu-west-2",
         aws_access_key_id="local",
-        aws_secret_access_key="local",  # noqa: S106 (moto's)
+        aws_secret_access_key="local",  # moto's
     )
     arn = next(m.arn for m in build_plan().state_machines.values() if m.name.endswith("-match-run"))
     deadline = time.monotonic() + 120

@@ -7,7 +7,7 @@ import pytest
 from tests.bench import day_report as report
 
 
-def row(label="GET /api/x", status=200, cpu=1.0, start=0.0, end=1.0, calls=1, rcu=0.5, wcu=0.0):  # noqa: PLR0913
+def row(label="GET /api/x", status=200, cpu=1.0, start=0.0, end=1.0, calls=1, rcu=0.5, wcu=0.0):
     return [label, status, cpu, start, end, calls, rcu, wcu]
 
 

@@ -61,7 +61,7 @@ def _probe(**env: str) -> tuple[dict, list[dict]]:
     }
     code = env.pop("_CODE", PROBE)
     try:
-        done = subprocess.run(  # noqa: S603
+        done = subprocess.run(
             [sys.executable, "-c", code],
             env={
                 **base,

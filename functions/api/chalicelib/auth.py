@@ -21,6 +21,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from chalice.app import Request
+
 from chalicelib.http import brand_id_param, current_area
 from tandem.config import settings
 from tandem.domain import account_types
@@ -77,7 +79,7 @@ class Member:
         return self.found.get(model.key(*args))
 
 
-def _headers(request) -> dict[str, str]:  # noqa: ANN001
+def _headers(request: Request) -> dict[str, str]:
     return {k.lower(): v for k, v in (request.headers or {}).items()}
 
 
@@ -125,7 +127,7 @@ class Caller:
         return Member(user=user, brand=brand, found=found, impersonated_by=self.admin_id, owned=self.owned)
 
 
-def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
+def signed_in_user(request: Request) -> tuple[User, str | None]:
     """The caller (or the user an admin acts as) and, when impersonating, the admin's id."""
     headers = _headers(request)
     claims = tokens.verify_access_token(_bearer(headers))
@@ -142,7 +144,7 @@ def signed_in_user(request) -> tuple[User, str | None]:  # noqa: ANN001
 
 
 def caller(
-    request,  # noqa: ANN001
+    request: Request,
     path_brand: str | None = None,
     default_brand: bool = False,
     as_self: bool = False,
@@ -180,7 +182,7 @@ def caller(
 
 
 def member_for_brand(
-    request,  # noqa: ANN001
+    request: Request,
     path_brand: str | None = None,
     need_brand: bool = True,
     also: Also | None = None,
@@ -215,7 +217,9 @@ def member_for_brand(
     return member
 
 
-def viewer_for(request, reads: Reads, params: dict[str, str], path_brand: str | None = None) -> Viewer:  # noqa: ANN001
+def viewer_for(
+    request: Request, reads: Reads, params: dict[str, str], path_brand: str | None = None
+) -> Viewer:
     """The door: the caller checked and the use case's declared `reads` made with it (one
     BatchGetItem; the account's brands and buckets at the same time when declared), as a Viewer.
     An admin route's Viewer must be an admin's (the right is the entitlements owner's)."""
@@ -246,7 +250,7 @@ def viewer_for(request, reads: Reads, params: dict[str, str], path_brand: str | 
     )
 
 
-def pending_for(request, path_brand: str | None = None) -> Pending:  # noqa: ANN001
+def pending_for(request: Request, path_brand: str | None = None) -> Pending:
     """The door for a screen that checks its caller with its own second read (`Reads.late`):
     the token checked and the brand chosen (the account's first one when none is named), the
     user read and checked by the screen through the Pending."""

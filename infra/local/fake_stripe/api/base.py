@@ -298,7 +298,7 @@ class ApiBase:
 
     # --- the shared endpoints and helpers ----------------------------------------------------
 
-    def retrieve(self, raw: RawParams, id: str, kind: str) -> dict[str, Any]:  # noqa: A002
+    def retrieve(self, raw: RawParams, id: str, kind: str) -> dict[str, Any]:
         params = raw.allow(self.retrievable.get(kind, ()))
         return self._render(kind, self.engine.get(kind, id), params)
 

@@ -142,7 +142,7 @@ class CatalogueApi(ApiBase):
         product = self.engine.create_product(fields, default_price)
         return self._render("product", product, params)
 
-    def update_product(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_product(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow((*PRODUCT_FIELDS, "default_price"))
         product = self.engine.get("product", id)
         fields = self._product_fields(params, product)
@@ -155,7 +155,7 @@ class CatalogueApi(ApiBase):
             fields["default_price"] = price_id
         return self._render("product", self.engine.update_product(product, fields), params)
 
-    def delete_product(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def delete_product(self, raw: RawParams, id: str) -> dict[str, Any]:
         raw.allow(())
         return self.engine.delete_product(self.engine.get("product", id))
 
@@ -223,7 +223,7 @@ class CatalogueApi(ApiBase):
         price = self.engine.create_price(fields, bool(params.bool("transfer_lookup_key", False)))
         return self._render("price", price, params)
 
-    def update_price(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_price(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(
             ("active", "lookup_key", "transfer_lookup_key", "metadata", "nickname", "tax_behavior")
         )

@@ -299,7 +299,7 @@ class CheckoutApi(ApiBase):
             subscription_data["trial_end"] = trial_end
         return subscription_data
 
-    def expire_session(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def expire_session(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(())
         session = self.engine.expire_session(self.engine.get("checkout.session", id))
         return self._render("checkout.session", session, params)

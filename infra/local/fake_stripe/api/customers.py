@@ -48,14 +48,14 @@ class CustomersApi(ApiBase):
         customer = self.engine.create_customer(self._customer_fields(params, None))
         return self._render("customer", customer, params)
 
-    def retrieve_customer(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def retrieve_customer(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(())
         deleted = self.store.get("deleted_customer", id)
         if deleted:
             return public(deleted)
         return self._render("customer", self._customer(id), params)
 
-    def update_customer(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_customer(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(
             ("email", "name", "description", "phone", "metadata", "preferred_locales", "invoice_settings")
         )
@@ -63,6 +63,6 @@ class CustomersApi(ApiBase):
         customer = self.engine.update_customer(customer, self._customer_fields(params, customer))
         return self._render("customer", customer, params)
 
-    def delete_customer(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def delete_customer(self, raw: RawParams, id: str) -> dict[str, Any]:
         raw.allow(())
         return self.engine.delete_customer(self._customer(id))

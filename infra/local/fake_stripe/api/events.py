@@ -57,7 +57,7 @@ class EventsApi(ApiBase):
         )
         return {**public(endpoint), "secret": endpoint["_secret"]}
 
-    def update_webhook_endpoint(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_webhook_endpoint(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(("url", "enabled_events", "description", "metadata", "disabled"))
         endpoint = self.engine.get("webhook_endpoint", id)
         if params.has("url"):
@@ -75,7 +75,7 @@ class EventsApi(ApiBase):
             endpoint["status"] = "disabled" if params.bool("disabled") else "enabled"
         return self._render("webhook_endpoint", endpoint, params)
 
-    def delete_webhook_endpoint(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def delete_webhook_endpoint(self, raw: RawParams, id: str) -> dict[str, Any]:
         raw.allow(())
         self.engine.get("webhook_endpoint", id)
         self.webhooks.remove_endpoint(id)

@@ -115,7 +115,7 @@ class LinksApi(ApiBase):
             fields["invoice_creation"] = invoice_creation(params, current)
         return fields
 
-    def update_payment_link(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_payment_link(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow((*LINK_PARAMS, "active", "line_items"))
         link = self.engine.get("payment_link", id)
         fields = {"active": params.bool("active")} if params.has("active") else {}
@@ -138,7 +138,7 @@ class LinksApi(ApiBase):
         link = self.engine.update_payment_link(link, fields, quantities)
         return self._render("payment_link", link, params)
 
-    def payment_link_line_items(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def payment_link_line_items(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(LIST_PARAMS)
         link = self.engine.get("payment_link", id)
         items = self.engine.link_line_items(link)["data"]
@@ -274,7 +274,7 @@ class LinksApi(ApiBase):
         config = self.engine.create_portal_configuration(self._portal_fields(params, None))
         return self._render("billing_portal.configuration", config, params)
 
-    def update_portal_configuration(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_portal_configuration(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(
             ("features", "default_return_url", "metadata", "name", "business_profile", "active")
         )

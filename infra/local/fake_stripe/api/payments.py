@@ -55,7 +55,7 @@ LISTINGS = {
 
 
 class PaymentsApi(ApiBase):
-    def pay_invoice(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def pay_invoice(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(("off_session", "payment_method"))
         if params.has("payment_method"):
             raise invalid(

@@ -55,7 +55,7 @@ LISTINGS = {
 
 
 class SubscriptionsApi(ApiBase):
-    def update_subscription(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def update_subscription(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(
             (
                 "cancel_at_period_end",
@@ -156,7 +156,7 @@ class SubscriptionsApi(ApiBase):
         sub = self.engine.update_subscription(sub, changes)
         return self._render("subscription", sub, params)
 
-    def cancel_subscription(self, raw: RawParams, id: str) -> dict[str, Any]:  # noqa: A002
+    def cancel_subscription(self, raw: RawParams, id: str) -> dict[str, Any]:
         params = raw.allow(("cancellation_details", "invoice_now", "prorate"))
         if params.bool("invoice_now", False) or params.bool("prorate", False):
             raise invalid("invoice_now and prorate on cancel are not supported by the local fake.", "prorate")

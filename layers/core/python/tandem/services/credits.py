@@ -38,10 +38,6 @@ def _entry(
     )
 
 
-def _new_entry_condition():  # noqa: ANN202
-    return LedgerEntry.sk.does_not_exist()
-
-
 def buckets(account_id: str) -> list[rules.Bucket]:
     return [
         rules.Bucket(
@@ -94,7 +90,7 @@ def grant(
             tx.save(bucket, condition=CreditBucket.sk.does_not_exist())
             tx.save(
                 _entry(account_id, op_id, "grant", bucket_id, amount, op_id, now),
-                condition=_new_entry_condition(),
+                condition=LedgerEntry.unwritten(),
             )
             tx.update(
                 Account.at(account_id),
@@ -145,7 +141,7 @@ def revoke(account_id: str, grant_op_id: str, reason: str = "") -> int:
                 )
                 tx.save(
                     _entry(account_id, op_id, "revoke", bucket_id, -left, reason or grant_op_id, now),
-                    condition=_new_entry_condition(),
+                    condition=LedgerEntry.unwritten(),
                 )
             return left
         except ConditionFailed:
@@ -179,7 +175,7 @@ def add_hold(tx: Transaction, account_id: str, ref: str, bucket: rules.Bucket, n
     )
     tx.save(
         _entry(account_id, f"hold:{ref}", "hold", bucket.bucket_id, -amount, ref, now),
-        condition=_new_entry_condition(),
+        condition=LedgerEntry.unwritten(),
     )
 
 
@@ -196,7 +192,7 @@ def add_settle(tx: Transaction, account_id: str, ref: str, bucket_id: str, now: 
     _finish_hold(tx, account_id, ref, "spent")
     tx.save(
         _entry(account_id, f"settle:{ref}", "settle", bucket_id, 0, ref, now),
-        condition=_new_entry_condition(),
+        condition=LedgerEntry.unwritten(),
     )
 
 
@@ -214,7 +210,7 @@ def add_release(tx: Transaction, account_id: str, ref: str, bucket_id: str, now:
         )
         tx.save(
             _entry(account_id, f"release:{ref}", "revoked", bucket_id, 0, ref, now),
-            condition=_new_entry_condition(),
+            condition=LedgerEntry.unwritten(),
         )
         return "revoked"
     _finish_hold(tx, account_id, ref, "released")
@@ -225,7 +221,7 @@ def add_release(tx: Transaction, account_id: str, ref: str, bucket_id: str, now:
     )
     tx.save(
         _entry(account_id, f"release:{ref}", "release", bucket_id, 1, ref, now),
-        condition=_new_entry_condition(),
+        condition=LedgerEntry.unwritten(),
     )
     return "released"
 
@@ -314,7 +310,7 @@ def add_spend(
         )
         tx.save(
             _entry(account_id, op_id, "spend", bucket.bucket_id, -take, ref, now),
-            condition=_new_entry_condition(),
+            condition=LedgerEntry.unwritten(),
         )
 
 
@@ -334,7 +330,7 @@ def add_refund(tx: Transaction, account_id: str, spent: list[tuple[str, int]], r
             )
             tx.save(
                 _entry(account_id, op_id, "revoked", bucket_id, 0, ref, now),
-                condition=_new_entry_condition(),
+                condition=LedgerEntry.unwritten(),
             )
             continue
         tx.update(
@@ -344,7 +340,7 @@ def add_refund(tx: Transaction, account_id: str, spent: list[tuple[str, int]], r
         )
         tx.save(
             _entry(account_id, op_id, "refund", bucket_id, amount, ref, now),
-            condition=_new_entry_condition(),
+            condition=LedgerEntry.unwritten(),
         )
 
 

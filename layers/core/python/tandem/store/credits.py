@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pynamodb.attributes import (
     NumberAttribute,
     UnicodeAttribute,
 )
+from pynamodb.expressions.condition import Condition
 
 from tandem.store import keys
-
-if TYPE_CHECKING:
-    pass
 from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register
 
 
@@ -123,6 +121,11 @@ class LedgerEntry(TandemModel):
     @classmethod
     def key(cls, account_id: str, op_id: str, bucket_id: str) -> Key:
         return keys.account_pk(account_id), keys.ledger_sk(op_id, bucket_id)
+
+    @classmethod
+    def unwritten(cls) -> Condition:
+        """An entry's put condition: the entry is not there yet (an operation applies once)."""
+        return cls.sk.does_not_exist()
 
     @classmethod
     def count_of_op(cls, account_id: str, op_id: str) -> int:

@@ -30,7 +30,8 @@ def _populate(now: int) -> list[tuple[str, str]]:
     the others sent in the last two days (nothing due yet)."""
     from tandem.domain import requests as rules
     from tandem.services.requests.present import summary
-    from tandem.store.models import Brand, ConnectionRequest, CreditBucket, CreditHold, save_all
+    from tandem.store.models import Brand, CreditBucket, CreditHold, save_all
+    from tandem.store.requests import ConnectionRequest
 
     senders = [
         Brand(*Brand.key(1 + i), brand_id=1 + i, account_id=f"acct{i}", name=f"Sender {i}")
@@ -96,7 +97,8 @@ def main() -> None:
         from tandem.integrations import aws
         from tandem.integrations.aws import reset_clients
         from tandem.services.requests import expiry
-        from tandem.store.models import ConnectionRequest, CreditBucket, CreditHold, bind_models
+        from tandem.store.models import CreditBucket, CreditHold, bind_models
+        from tandem.store.requests import ConnectionRequest
 
         reset_clients()
         bind_models()

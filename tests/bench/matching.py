@@ -115,7 +115,8 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
     from tandem.integrations.aws import reset_clients
     from tandem.services import match_index, match_runs
     from tandem.store import keys
-    from tandem.store.models import Audience, Brand, Counter, MatchModel, bind_models
+    from tandem.store.learning import MatchModel
+    from tandem.store.models import Audience, Brand, Counter, bind_models
     from tests.conftest import wait_for_execution
 
     rng = random.Random(2)

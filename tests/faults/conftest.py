@@ -41,7 +41,7 @@ def billing_executions(aws) -> dict[str, str]:
 
 def stripe_events() -> dict[str, str]:
     """Every Stripe event recorded: id -> status."""
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     return {e.event_id: e.status for e in StripeEvent.scan(StripeEvent.pk.startswith("STRIPE_EVENT#"))}
 

@@ -25,7 +25,7 @@ def _answered(outcomes: list[tuple[int, object]], ok: int) -> None:
 
 def test_throttling_on_a_fifth_of_calls_loses_and_doubles_nothing(api, aws, faults: Faults) -> None:
     from tandem.services import credits as ledgers
-    from tandem.store.models import MatchRun
+    from tandem.store.matches import MatchRun
 
     senders = [Brand(f"s{i}@example.com", f"Sender {i}", credits=6, category="food") for i in range(6)]
     targets = [Brand(f"t{i}@example.com", f"Target {i}", category="food") for i in range(6)]

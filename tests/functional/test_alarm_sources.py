@@ -146,7 +146,7 @@ def test_a_billing_execution_that_fails_emits_stripe_event_failed_and_fails_the_
     monkeypatch,
 ) -> None:
     from tandem.services import billing
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))

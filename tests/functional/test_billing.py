@@ -251,7 +251,7 @@ def test_a_declined_or_expired_one_off_checkout_answers_failed_and_changes_nothi
 
 
 def test_a_forged_or_stale_signature_is_a_400_and_records_nothing(shop: Shop) -> None:
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     event = {
         "id": "evt_forged",
@@ -298,7 +298,7 @@ def test_an_event_whose_processing_failed_is_processed_again_when_redelivered(
     shop: Shop, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tandem.services import billing
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))
@@ -522,7 +522,7 @@ def test_processing_that_fails_before_the_start_is_marked_is_still_processed_on_
     """The race: the execution fails before the webhook marks the event started. The mark
     must not hide the failure, or the redelivery would be ignored as a duplicate."""
     from tandem.services import billing, stripe_events
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))

@@ -10,7 +10,8 @@ import pytest
 import requests
 
 from tandem.store import keys
-from tandem.store.models import Brand, BrandRelation, Match
+from tandem.store.matches import Match
+from tandem.store.models import Brand, BrandRelation
 from tests.factories import auth_headers, member, population
 from tests.functional.helpers import subscribe, wait_for_run
 

@@ -26,7 +26,7 @@ NEVER_ON_THE_DASHBOARD = (
     # which loads brand_profile only to check a submitted feature
     "tandem.domain.brand_profile",
     "tandem.domain.matching",
-    # store modules of models the dashboard does not read (tandem.store.models loads them lazily)
+    # store modules of models the dashboard does not read (tandem.store.models names none of them)
     "tandem.store.billing",
     "tandem.store.learning",
     "tandem.store.matches",

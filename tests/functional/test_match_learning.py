@@ -14,7 +14,7 @@ from tests.functional.helpers import DAY, Brand, send
 
 def _outcomes() -> list:
     from tandem.services import match_learning
-    from tandem.store.models import MatchOutcome
+    from tandem.store.learning import MatchOutcome
 
     return [
         o
@@ -33,7 +33,7 @@ def test_a_sent_request_keeps_both_brands_packed_records(api, aws):
     from tandem.domain import brand_profile, matching
     from tandem.services.match_index import to_profile
     from tandem.store.models import Brand as BrandItem
-    from tandem.store.models import ConnectionRequest
+    from tandem.store.requests import ConnectionRequest
 
     a, b = _pair()
     status, body = send(api, a, b)
@@ -82,7 +82,7 @@ def test_an_expired_request_records_its_outcome_once(api, aws):
 
 
 def test_a_request_sent_before_records_were_kept_records_no_outcome(api, aws):
-    from tandem.store.models import ConnectionRequest
+    from tandem.store.requests import ConnectionRequest
 
     a, b = _pair()
     request_id = send(api, a, b)[1]["request"]["id"]
@@ -96,7 +96,7 @@ def test_a_request_sent_before_records_were_kept_records_no_outcome(api, aws):
 def _history(count: int, at_ms: int) -> None:
     """Hand-made outcomes: brands that share the sender's market say yes, the others no."""
     from tandem.domain import matching
-    from tandem.store.models import MatchOutcome
+    from tandem.store.learning import MatchOutcome
 
     me = matching.pack(_profile(1, ("GB",)))
     for i in range(count):
@@ -132,7 +132,7 @@ def _profile(i: int, countries: tuple[str, ...]):
 
 def test_the_train_matching_job_learns_from_the_history_and_stores_one_model(api, aws):
     from tandem.domain.matching import learned, training
-    from tandem.store.models import MatchModel
+    from tandem.store.learning import MatchModel
     from tests.functional.helpers import run_job
 
     assert run_job(aws, "train-matching") == {"trained": False, "rows": 0, "views": 0}
@@ -171,7 +171,8 @@ def test_the_training_job_reads_the_views_kept_on_each_brand(api, aws):
 
 def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
     from tandem.domain.matching import learned, training
-    from tandem.store.models import Match, MatchModel
+    from tandem.store.learning import MatchModel
+    from tandem.store.matches import Match
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import subscribe, wait_for_run
 
@@ -221,7 +222,7 @@ def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
 def _answered(count: int, percent: int, accepted_every: int, at_ms: int, first: int = 0) -> None:
     """`count` answered requests shown at `percent`, one in `accepted_every` accepted."""
     from tandem.domain import matching
-    from tandem.store.models import MatchOutcome
+    from tandem.store.learning import MatchOutcome
 
     me = matching.pack(_profile(1, ("GB",)))
     for i in range(first, first + count):
@@ -239,7 +240,7 @@ def _answered(count: int, percent: int, accepted_every: int, at_ms: int, first: 
 def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     from tandem.domain import brand_profile
     from tandem.services import brand_search, brands
-    from tandem.store.models import MatchModel
+    from tandem.store.learning import MatchModel
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import run_job, subscribe, wait_for_run
 
@@ -331,7 +332,7 @@ def test_cards_promise_only_what_our_requests_back_and_at_most_a_fifth_are_great
     even when the stored thresholds would give it to every card."""
     from tandem.domain import brand_profile
     from tandem.domain.matching import training
-    from tandem.store.models import MatchModel
+    from tandem.store.learning import MatchModel
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import subscribe, wait_for_run
 

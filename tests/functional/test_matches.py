@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from tandem.store import keys
-from tandem.store.models import BrandRelation, Match, MatchCards
+from tandem.store.matches import Match, MatchCards
+from tandem.store.models import BrandRelation
 from tests.factories import auth_headers, member, population
 from tests.functional.helpers import Brand, subscribe, wait_for_run
 

@@ -28,7 +28,7 @@ def _kinds(written: list[tuple[str, str]]) -> Counter:
 
 
 def _lists() -> dict[int, dict]:
-    from tandem.store.models import Match
+    from tandem.store.matches import Match
 
     return {
         brand: {c: (m.score, m.rank, m.fit, tuple(m.reasons)) for c, m in Match.of_brand(brand).items()}
@@ -37,7 +37,7 @@ def _lists() -> dict[int, dict]:
 
 
 def test_a_second_night_over_unchanged_data_rewrites_no_match_item(aws, written_items):
-    from tandem.store.models import Match
+    from tandem.store.matches import Match
 
     made = population(BRANDS)
     assert [int(b.brand_id) for b in made] == list(range(1, BRANDS + 1))

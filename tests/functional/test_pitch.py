@@ -61,7 +61,7 @@ def features() -> list:
 
 def snapshot(*accounts: str) -> dict:
     """Everything a refusal must leave as it was."""
-    from tandem.store.models import ConnectionRequest
+    from tandem.store.requests import ConnectionRequest
 
     return {
         "credits": [available(a) for a in accounts],

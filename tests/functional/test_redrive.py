@@ -59,7 +59,7 @@ def test_a_failed_billing_execution_is_replayed_once_fixed_and_only_once(
     monkeypatch,
 ):
     from tandem.services import billing
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))
@@ -79,7 +79,7 @@ def test_a_failed_billing_execution_is_replayed_once_fixed_and_only_once(
 
 
 def test_a_stripe_event_the_webhook_never_got_is_replayed_by_id(shop: Shop, stack, capsys):  # noqa: F811
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     mia = Brand("mia@tandem.local", "Oat & Co", status="none")
     shop.pay(shop.link(mia))

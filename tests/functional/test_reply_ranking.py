@@ -13,7 +13,7 @@ import pytest
 from tandem.domain import search_rows
 from tandem.services import brand_search, match_index, match_runs
 from tandem.store.connection import transaction
-from tandem.store.models import MatchIndexShard
+from tandem.store.matches import MatchIndexShard
 from tandem.store.reply_stats import BrandReplyStats
 from tests.functional.helpers import Brand, wait_for_run
 
@@ -68,7 +68,7 @@ def run_order(api, me: Brand) -> list[tuple[int, int]]:
 
 def run_order_stored(me: Brand) -> list[tuple[int, int]]:
     """(candidate id, rank) of the brand's stored list, best first."""
-    from tandem.store.models import Match
+    from tandem.store.matches import Match
 
     ranked = [(m.candidate_id, int(m.rank)) for m in Match.of_brand(me.id).values() if m.rank is not None]
     return sorted(ranked, key=lambda pair: pair[1])

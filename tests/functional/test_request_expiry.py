@@ -20,7 +20,7 @@ def _run(at: int) -> dict:
 
 
 def _status(request_id: str) -> str:
-    from tandem.store.models import ConnectionRequest
+    from tandem.store.requests import ConnectionRequest
 
     return ConnectionRequest.find(request_id, consistent=True).status
 
@@ -126,7 +126,7 @@ def test_expiry_racing_an_accept_ends_in_one_state_with_the_credit_counted_once(
     """50 requests, each answered in the same instant the job expires it."""
     from tandem.services import credits
     from tandem.services.requests import expiry
-    from tandem.store.models import ConnectionRequest
+    from tandem.store.requests import ConnectionRequest
 
     runs = 50
     a = Brand("a@example.com", "Oat & Co", credits=runs)
@@ -312,7 +312,7 @@ def test_a_receiver_with_browser_push_on_gets_the_reminder_as_a_push(api, aws, f
 
 @pytest.mark.delivery
 def test_requests_pending_from_before_the_index_are_backfilled_and_expire(api, aws):
-    from tandem.store.models import ConnectionRequest
+    from tandem.store.requests import ConnectionRequest
 
     a = Brand("a@example.com", "Oat & Co", credits=6)
     b = Brand("b@example.com", "Fern Candles")

@@ -38,7 +38,7 @@ def _event(event_id: str = "evt_123") -> bytes:
 
 def test_signed_event_is_recorded_once_and_processed_by_the_billing_workflow(aws):
     from tandem.store import keys
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     api, body = Api(aws), _event()
     headers = {"Stripe-Signature": _signed(body, _secret(aws))}
@@ -61,7 +61,7 @@ def test_signed_event_is_recorded_once_and_processed_by_the_billing_workflow(aws
 )
 def test_unsigned_or_forged_events_are_rejected_and_not_recorded(aws, headers, error):
     from tandem.store import keys
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     status, reply = Api(aws).call("POST", "/api/stripe/webhook", headers, _event("evt_forged"))
     assert (status, reply) == (400, {"error": error})
@@ -72,7 +72,7 @@ def test_an_event_that_cannot_change_billing_is_acknowledged_and_starts_nothing(
     """One checkout sends about ten events; only the billing ones (stripe_events.BILLING_EVENTS)
     start an execution and a sync."""
     from tandem.store import keys
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     body = json.dumps(
         {
@@ -169,7 +169,7 @@ MALFORMED = {
 def test_a_body_that_is_no_stripe_event_is_a_400_without_a_traceback(aws, name, signed, log_records):
     """Verified on the raw bytes first, then read: signed or not, a body that is no event is a
     400 (never a 5xx), answered no-store, logged without a traceback, and records nothing."""
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     body = MALFORMED[name]
     signature = _signed(body, _secret(aws)) if signed else _signed(body, "whsec_someone_else")
@@ -189,7 +189,7 @@ def test_a_body_that_is_no_stripe_event_is_a_400_without_a_traceback(aws, name, 
 def test_a_signed_event_we_cannot_use_is_recorded_and_acknowledged_once(aws, log_records):
     from tandem.integrations.aws import client
     from tandem.store import keys
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     body = json.dumps(
         {"id": "evt_odd", "object": "event", "type": "invoice.paid", "data": {"object": ["in_1"]}}
@@ -214,7 +214,7 @@ def test_a_signed_event_we_cannot_use_is_recorded_and_acknowledged_once(aws, log
 def test_a_signature_dated_ahead_beyond_the_tolerance_is_refused(aws):
     """The stripe library refuses a signature more than 300 s old; one dated more than 300 s
     ahead of our clock is refused too (a signed body captured and replayed later would be)."""
-    from tandem.store.models import StripeEvent
+    from tandem.store.billing import StripeEvent
 
     body, secret = _event("evt_future"), _secret(aws)
 

@@ -35,7 +35,7 @@ def _with_match(brand: Brand, other: Brand) -> None:
     from datetime import UTC, datetime
 
     from tandem.store import news
-    from tandem.store.models import Match
+    from tandem.store.matches import Match
 
     Match(
         *Match.key(brand.id, other.id),

@@ -15,7 +15,7 @@ def _execution_arn(plan, run) -> str:
 
 
 def _matches(brand_id: int) -> dict:
-    from tandem.store.models import Match
+    from tandem.store.matches import Match
 
     return Match.of_brand(brand_id)
 
@@ -162,7 +162,7 @@ def test_concurrent_refreshes_of_one_shard_lose_nothing(aws, small_shards):
 def test_nightly_run_rebuilds_the_index_and_matches_every_brand(aws, monkeypatch, small_shards):
     from tandem.integrations.aws import client
     from tandem.services import match_index, match_runs
-    from tandem.store.models import MatchIndexShard
+    from tandem.store.matches import MatchIndexShard
 
     made = population(20)
     monkeypatch.setattr(match_runs, "NIGHTLY_BATCH", 6)  # several Map items
@@ -207,7 +207,7 @@ def test_a_run_for_a_brand_that_does_not_exist_is_not_started(aws):
     from tandem.integrations.aws import client
     from tandem.services import match_runs
     from tandem.store import news
-    from tandem.store.models import MatchRun
+    from tandem.store.matches import MatchRun
 
     with pytest.raises(NotFound, match="Brand not found"):
         match_runs.start_run(987654)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from tandem.domain.matching import Scored
 from tandem.services import match_runs
-from tandem.store.models import MatchCard, MatchCards
+from tandem.store.matches import MatchCard, MatchCards
 
 ITEM_LIMIT = 400 * 1024  # DynamoDB's largest item, names and values counted
 

@@ -7,7 +7,7 @@ from chalice import Blueprint, Response
 from chalicelib.door import route
 from chalicelib.http import JSON_HEADERS
 from tandem.domain import account_types as areas
-from tandem.services import dashboard, match_runs
+from tandem.services import match_runs, run_check
 from tandem.services import viewer as reads
 from tandem.services.viewer import Viewer
 
@@ -31,8 +31,8 @@ def start_run(viewer: Viewer, brand: str) -> Response:
     "/matching/run-check/{runId}/{brand}",
     methods=["GET"],
     area=areas.MATCHES,
-    reads=reads.RUN_CHECK,
+    reads=run_check.RUN_CHECK,
     brand_param="brand",
 )
-def run_check(viewer: Viewer, runId: str, brand: str) -> dict:  # noqa: N803 (SPEC's parameter name)
-    return dashboard.run_check(viewer, runId)
+def check_run(viewer: Viewer, runId: str, brand: str) -> dict:  # noqa: N803 (SPEC's parameter name)
+    return run_check.run_check(viewer, runId)

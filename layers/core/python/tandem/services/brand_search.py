@@ -33,7 +33,9 @@ from tandem.services.matches import search_card
 from tandem.services.viewer import Pending
 from tandem.store import news
 from tandem.store.items import BATCH_GET_LIMIT, get_many
-from tandem.store.models import Account, Brand, MatchIndexManifest, MatchModel
+from tandem.store.learning import MatchModel
+from tandem.store.matches import MatchIndexManifest
+from tandem.store.models import Account, Brand
 from tandem.store.partition import brand_items
 
 CHECK_SECONDS = 10.0  # a warm container checks the manifest at most this often

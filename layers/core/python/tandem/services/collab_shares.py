@@ -31,7 +31,8 @@ from tandem.services.viewer import Pending, Viewer
 from tandem.store.collaborations import Collaboration
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
-from tandem.store.models import Brand, BrandRelation, ConnectionRequest
+from tandem.store.models import Brand, BrandRelation
+from tandem.store.requests import ConnectionRequest
 from tandem.store.shares import ALL_SHARED, CollabShare, shared_gsi_sk
 
 NOT_CONNECTED = "You are not connected with this brand"

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tandem.errors import NotFound
 from tandem.services import content, credits, entitlements
 from tandem.services.viewer import Viewer
-from tandem.store import models, news
+from tandem.store import news
 
 
 def build(viewer: Viewer) -> dict[str, Any]:
@@ -54,15 +53,6 @@ def build(viewer: Viewer) -> dict[str, Any]:
         "matchRunId": open_run,
         **_brand_names(viewer),
     }
-
-
-def run_check(viewer: Viewer, run_id: str) -> dict[str, Any]:
-    """GET matching/run-check/{runId}/{brand}: the run's status with the dashboard, both from
-    the door's one read (tandem.services.viewer.RUN_CHECK)."""
-    run = viewer.item(models.MatchRun, viewer.brand_id, run_id)  # None for an unknown or malformed id
-    if run is None:
-        raise NotFound("Match run not found")
-    return {"status": run.status, "message": run.message, "dashboard": build(viewer)}
 
 
 def _brand_names(viewer: Viewer) -> dict[str, bool]:

@@ -33,7 +33,9 @@ from tandem.services.match_profile import to_profile
 from tandem.services.reply_stats import signals_of
 from tandem.store import items
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, Counter, Key, MatchIndexManifest, MatchIndexShard, MatchModel, User
+from tandem.store.learning import MatchModel
+from tandem.store.matches import MatchIndexManifest, MatchIndexShard
+from tandem.store.models import Brand, Counter, Key, User
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

@@ -50,7 +50,8 @@ from tandem.store.learning import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tandem.store.models import Brand, ConnectionRequest
+    from tandem.store.models import Brand
+    from tandem.store.requests import ConnectionRequest
 
 OUTCOMES = (rules.ACCEPTED, rules.DECLINED, rules.CANCELLED, rules.EXPIRED)
 # What the model learns: did the recipient say yes. A cancelled request is recorded but not

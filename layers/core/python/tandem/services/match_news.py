@@ -26,7 +26,8 @@ from tandem.observability import logger
 from tandem.services import mailer, notification_settings, notify
 from tandem.services.viewer import acting_as
 from tandem.store import items
-from tandem.store.models import Account, Brand, Match, User
+from tandem.store.matches import Match
+from tandem.store.models import Account, Brand, User
 from tandem.store.notify import DigestPending, NotificationSettings
 
 LISTED = 5  # brands named in a message; the rest are counted

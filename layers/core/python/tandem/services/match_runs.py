@@ -32,7 +32,8 @@ from tandem.services import match_index, match_learning, match_news, visibility
 from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards, MatchRun
+from tandem.store.matches import Match, MatchCard, MatchCards, MatchRun
+from tandem.store.models import Brand, BrandRelation, BrandSeen
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 OPEN_STATUSES = (QUEUED, RUNNING)

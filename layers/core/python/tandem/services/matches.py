@@ -23,7 +23,8 @@ from tandem.services.match_profile import to_profile
 from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Account, Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards
+from tandem.store.matches import Match, MatchCard, MatchCards
+from tandem.store.models import Account, Brand, BrandRelation, BrandSeen
 from tandem.store.partition import BrandItems, brand_items
 
 logger = logging.getLogger(__name__)

@@ -30,8 +30,9 @@ from tandem.integrations import outages, stripe_client
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger
 from tandem.services import billing
+from tandem.store.billing import StripeEvent
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import StripeEvent, User, update_only
+from tandem.store.models import User, update_only
 
 DONE = ("started", "done", "processed")  # a redelivery of these is a duplicate
 RECENT = 5

@@ -13,7 +13,6 @@ The named declarations below are the use cases' own (each service's docstring na
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
@@ -24,8 +23,7 @@ from tandem.domain import entitlements as rules
 from tandem.domain.ids import parse_id
 from tandem.errors import Forbidden
 from tandem.services import entitlements
-from tandem.store import models
-from tandem.store.models import Account, Brand, BrandSeen, Key, TandemModel, User
+from tandem.store.models import Account, Brand, BrandRelation, BrandSeen, Key, TandemModel, User
 from tandem.store.pitch import FeatureSlot
 
 M = TypeVar("M", bound=TandemModel)
@@ -91,26 +89,17 @@ PITCH_MINE = Reads(feature_slot=True, hidden=True)  # the brand's own features a
 CREDITS = Reads(hidden=True, feature_slot=True)  # a call that changes credits answers its credits info
 DASHBOARD = Reads(seen=True, feature_slot=True, brands=True, buckets=True, brand=False)
 DASHBOARD_OF_BRAND = Reads(seen=True, feature_slot=True, brands=True, buckets=True)
-RUN_ID = re.compile(r"^[0-9a-f]{32}$")
-
-
-def _match_run(brand_id: int, params: Mapping[str, str]) -> Wanted:
-    """The polled match run, read with the dashboard (one BatchGetItem), so the two agree.
-    `models.MatchRun` loads the matching models on its first use only."""
-    run_id = params.get("runId") or ""
-    return [(models.MatchRun, models.MatchRun.key(brand_id, run_id))] if RUN_ID.match(run_id) else []
 
 
 def _relation_with_other(brand_id: int, params: Mapping[str, str]) -> Wanted:
     """The brand's relation to the path's other brand (a connection's share)."""
     other = parse_id(params.get("otherBrandId"))
-    return [(models.BrandRelation, models.BrandRelation.key(brand_id, other))] if other is not None else []
+    return [(BrandRelation, BrandRelation.key(brand_id, other))] if other is not None else []
 
 
 SHARE = Reads(account=False, hidden=True, more=_relation_with_other)
 COLLAB_LIST = Reads(account=False, hidden=True)  # the brand's collaborations, proposing one
 LIST_OF_BRAND = Reads(account=False, late=True)  # Matches, search, connections, member collabs
-RUN_CHECK = Reads(seen=True, feature_slot=True, brands=True, buckets=True, more=_match_run)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tandem.store import keys
-from tandem.store.models import ConnectionRequest
+from tandem.store.requests import ConnectionRequest
 
 IN, OUT = "in", "out"  # a recipient's boxes (received), a sender's boxes (sent)
 SIDES = {IN: "gsi1", OUT: "gsi2"}

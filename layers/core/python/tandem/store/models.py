@@ -1,6 +1,7 @@
-"""The table's entities, one module per aggregate, named here for the code that imports them
-from one place. All entities live in one table; each model names its own key
-(`Brand.key(7)` -> ("BRAND#7", "PROFILE"), built with keys.py) and its access patterns
+"""The table's entities, one module per aggregate; the ones a cold start's first request may
+read are named here for the code that imports them from one place. All entities live in one
+table; each model names its own key (`Brand.key(7)` -> ("BRAND#7", "PROFILE"), built with
+keys.py) and its access patterns
 (`Brand.of_account(...)`, `Match.of_brand(...)`), so nothing outside tandem/store spells a key.
 `Model.at(*key args)` is an item with only its key, for updates and transactions.
 
@@ -14,8 +15,11 @@ from one place. All entities live in one table; each model names its own key
 - requests.py  ConnectionRequest;
 and the Pitch Area, notifications, the admin console and member collabs in pitch.py, notify.py,
 admin.py and shares.py.
-billing, learning, matches and requests load on first use (module `__getattr__`): a cold
-start's first GET /api/dashboard reads none of their models.
+Not named here: what a member's first GET /api/dashboard reads none of (a cold start then
+skips their modules): matches.py, requests.py, billing.py and learning.py (MatchModel,
+MatchOutcome, what Matches showed and what was done with it). Their users import them from
+their own module (`from tandem.store.matches import Match`), so what a file depends on is at
+its top.
 
 Every model uses one connection over the process's one DynamoDB client (store/connection.py).
 The table itself is created by CloudFormation (template.yaml) in AWS and from the same
@@ -23,9 +27,6 @@ template by the local stack and the tests, never by these classes.
 """
 
 from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
 
 from tandem.store.accounts import (
     USER_LIST_ATTRIBUTES,
@@ -62,48 +63,8 @@ from tandem.store.brands import (
 )
 from tandem.store.credits import CreditBucket, CreditHold, LedgerEntry
 
-if TYPE_CHECKING:
-    from tandem.store.billing import StripeCustomer, StripeEvent
-    from tandem.store.learning import MatchModel, MatchOutcome
-    from tandem.store.matches import (
-        Match,
-        MatchCard,
-        MatchCards,
-        MatchIndexManifest,
-        MatchIndexShard,
-        MatchRun,
-    )
-    from tandem.store.requests import ConnectionRequest
-
-# Loaded on first use (`from tandem.store.models import Match` works as before): a member's
-# first GET /api/dashboard reads none of these, and a cold start then skips their modules.
-_LAZY = {
-    "StripeCustomer": "tandem.store.billing",
-    "StripeEvent": "tandem.store.billing",
-    "MatchModel": "tandem.store.learning",
-    "MatchOutcome": "tandem.store.learning",
-    "Match": "tandem.store.matches",
-    "MatchCard": "tandem.store.matches",
-    "MatchCards": "tandem.store.matches",
-    "MatchIndexManifest": "tandem.store.matches",
-    "MatchIndexShard": "tandem.store.matches",
-    "MatchRun": "tandem.store.matches",
-    "ConnectionRequest": "tandem.store.requests",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
 __all__ = [
     "USER_LIST_ATTRIBUTES",
-    "Key",
     "Key",
     "_Gsi1",
     "_Gsi2",
@@ -130,18 +91,7 @@ __all__ = [
     "BrandRelation",
     "BrandSummaryMap",
     "BrandSeen",
-    "MatchRun",
-    "Match",
-    "MatchCard",
-    "MatchCards",
-    "MatchIndexShard",
-    "MatchIndexManifest",
-    "MatchModel",
-    "MatchOutcome",
-    "StripeCustomer",
-    "StripeEvent",
     "CreditBucket",
     "CreditHold",
     "LedgerEntry",
-    "ConnectionRequest",
 ]

@@ -11,7 +11,8 @@ from typing import Any
 from tandem.config import settings
 from tandem.integrations.aws import client
 from tandem.store import keys
-from tandem.store.models import Brand, BrandRelation, BrandSeen, Match, MatchCard, MatchCards
+from tandem.store.matches import Match, MatchCard, MatchCards
+from tandem.store.models import Brand, BrandRelation, BrandSeen
 from tandem.store.safety import BrandBlocks
 
 

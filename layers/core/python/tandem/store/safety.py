@@ -28,7 +28,8 @@ from pynamodb.attributes import (
 from tandem.store import keys
 from tandem.store.base import Key, TandemModel, _Gsi1, _register, transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, ConnectionRequest
+from tandem.store.models import Brand
+from tandem.store.requests import ConnectionRequest
 
 
 @_register

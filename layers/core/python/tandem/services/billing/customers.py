@@ -10,8 +10,9 @@ from typing import Any
 from tandem.errors import ValidationError
 from tandem.integrations import stripe_client
 from tandem.observability import logger
+from tandem.store.billing import StripeCustomer
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Account, Brand, StripeCustomer, User, update_only
+from tandem.store.models import Account, Brand, User, update_only
 
 
 def customers_of(account: Account | None) -> list[str]:

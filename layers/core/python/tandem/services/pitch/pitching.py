@@ -19,8 +19,8 @@ from tandem.services.requests.mail import mail_pitch
 from tandem.services.requests.records import clean_text
 from tandem.services.requests.sending import Charge, deliver
 from tandem.services.viewer import Viewer
-from tandem.store.models import ConnectionRequest
 from tandem.store.pitch import Feature
+from tandem.store.requests import ConnectionRequest
 
 
 def pitch(viewer: Viewer, feature_id: str, body: dict[str, Any], now: int | None = None) -> dict[str, Any]:

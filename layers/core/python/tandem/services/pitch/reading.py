@@ -12,8 +12,8 @@ from tandem.services.pitch.present import feature_json, options
 from tandem.services.pitch.records import iso, pitch_request_id
 from tandem.services.viewer import Viewer
 from tandem.store.items import get_many
-from tandem.store.models import ConnectionRequest
 from tandem.store.pitch import Feature
+from tandem.store.requests import ConnectionRequest
 
 
 def list_live(

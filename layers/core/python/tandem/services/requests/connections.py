@@ -19,8 +19,9 @@ from tandem.services.requests.present import connection_json
 from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import get_many
-from tandem.store.models import Brand, BrandRelation, ConnectionRequest
+from tandem.store.models import Brand, BrandRelation
 from tandem.store.partition import brand_items
+from tandem.store.requests import ConnectionRequest
 
 NOT_CONNECTED = "You are not connected with this brand"
 

@@ -26,8 +26,8 @@ from tandem.services.requests.mail import mail_expired, mail_reminder
 from tandem.services.requests.transitions import transition_outcome
 from tandem.store import boxes
 from tandem.store.items import get_many
-from tandem.store.models import Brand, ConnectionRequest
-from tandem.store.requests import RequestReminder
+from tandem.store.models import Brand
+from tandem.store.requests import ConnectionRequest, RequestReminder
 
 BUDGET_S = 240.0  # a run stops taking new pages after this (the function's timeout is 300 s)
 

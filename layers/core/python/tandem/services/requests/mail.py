@@ -12,7 +12,8 @@ from tandem.integrations.aws import get_secret
 from tandem.observability import logger
 from tandem.services import mailer, notify
 from tandem.services.requests.present import brand_json, raw_contact
-from tandem.store.models import ConnectionRequest, CreditHold
+from tandem.store.models import CreditHold
+from tandem.store.requests import ConnectionRequest
 
 
 def link_key() -> bytes:

@@ -14,7 +14,8 @@ from tandem.domain import brand_profile
 from tandem.domain import credits as credit_rules
 from tandem.domain import requests as rules
 from tandem.domain.identity import CONNECTED, INTRODUCED, OWN, STRANGER, Looker, Looking, identity
-from tandem.store.models import Brand, BrandSummaryMap, ConnectionRequest, User
+from tandem.store.models import Brand, BrandSummaryMap, User
+from tandem.store.requests import ConnectionRequest
 
 CONTACT_FIELDS = ("name", "email", "phone")
 

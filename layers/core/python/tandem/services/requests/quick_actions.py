@@ -15,7 +15,7 @@ from tandem.services.requests.mail import link_key, mail_after
 from tandem.services.requests.present import brand_json
 from tandem.services.requests.records import get_request
 from tandem.services.requests.transitions import transition
-from tandem.store.models import ConnectionRequest
+from tandem.store.requests import ConnectionRequest
 
 
 class LinkGone(TandemError):

@@ -10,7 +10,8 @@ from tandem.errors import FieldErrors, NotFound
 from tandem.services.requests.present import request_json
 from tandem.services.viewer import Viewer
 from tandem.store.connection import Transaction
-from tandem.store.models import BrandRelation, ConnectionRequest
+from tandem.store.models import BrandRelation
+from tandem.store.requests import ConnectionRequest
 
 ATTEMPTS = 4  # a lost race (credit taken, request changed) reads again and tries again
 NOT_FOUND = "Request not found"

@@ -32,7 +32,9 @@ from tandem.store import news
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
-from tandem.store.models import Brand, BrandRelation, ConnectionRequest, Key, Match, TandemModel
+from tandem.store.matches import Match
+from tandem.store.models import Brand, BrandRelation, Key, TandemModel
+from tandem.store.requests import ConnectionRequest
 
 SUSPENDED = (
     "Your brand is suspended, so it can't send requests or pitches. "

@@ -28,7 +28,8 @@ from tandem.services.viewer import Viewer
 from tandem.store import boxes, news
 from tandem.store.connection import Transaction, transaction
 from tandem.store.errors import ConditionFailed
-from tandem.store.models import Brand, BrandRelation, ConnectionRequest, CreditHold
+from tandem.store.models import Brand, BrandRelation, CreditHold
+from tandem.store.requests import ConnectionRequest
 
 EVENTS = {
     "accept": "RequestAccepted",

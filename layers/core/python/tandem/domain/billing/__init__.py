@@ -47,22 +47,25 @@ Credit rules (SPEC sections 1 and 9, issue 12):
 The package, by what each part does:
 - results.py   the statuses and what reconciliation answers with (BillingState and its parts);
 - snapshot.py  reading one customer's Stripe snapshot into payments and purchases;
-- grants.py    the credit-month calendar: the grants paid periods and purchases earn;
-- compute.py   the account's state (`compute`) and what to write from it.
+- grants.py    the credits: the grants paid periods and purchases earn (the credit-month
+               calendar), and which of them to write (`grants_to_make`, `revocations`);
+- compute.py   the account's state (`compute`: the plan, its status, what it holds).
 """
 
 from __future__ import annotations
 
 from tandem.domain.billing.compute import (
     compute,
+    refundable_payment,
+    state_from_record,
+    within_guarantee,
+)
+from tandem.domain.billing.grants import (
     due_grants,
     due_main_grants,
     grants_to_make,
     next_grant_at,
-    refundable_payment,
     revocations,
-    state_from_record,
-    within_guarantee,
 )
 from tandem.domain.billing.results import (
     APPROVALS,

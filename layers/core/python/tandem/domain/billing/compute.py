@@ -1,12 +1,14 @@
-"""The account's billing state from its snapshot (`compute`), and what to write from it: the
-grants due, the revocations, the next grant's time, the refundable payment."""
+"""The account's billing state from its snapshot (`compute`): the plan and its status, the
+payments, feature purchases and add-ons, and the grants the payments earn (grants.py's `earned`:
+which of them to write is grants.py's too); the money-back guarantee and the refundable payment;
+the state read back from the account's record."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tandem.domain.billing.grants import _fixed_terms, _main_candidates, _main_grants, _other_grants
+from tandem.domain.billing.grants import _fixed_terms, earned
 from tandem.domain.billing.results import (
     APPROVALS,
     DAY,
@@ -15,7 +17,6 @@ from tandem.domain.billing.results import (
     AddonSubscription,
     BillingState,
     FeaturePurchase,
-    Grant,
     Payment,
 )
 from tandem.domain.billing.snapshot import (
@@ -63,10 +64,7 @@ def compute(snapshot: Mapping[str, Any], record: Mapping[str, Any] | None, now: 
     snap = _read(snapshot)
     _collect(snap)
     refunded = {p.id for p in snap.payments if p.fully_refunded}
-    main, main_revoked = _main_grants(_main_candidates(snap, refunded))
-    other, other_revoked = _other_grants(snap, refunded)
-    grants = tuple(sorted(main + other, key=lambda g: (g.valid_from, g.key)))
-    revoked = tuple(sorted(set(main_revoked + other_revoked)))
+    grants, revoked = earned(snap, refunded)
 
     # The plan: the best live main subscription (active before past due, the latest period).
     live = []
@@ -203,37 +201,7 @@ def _addons(snap: _Snapshot) -> tuple[AddonSubscription, ...]:
     return tuple(found)
 
 
-# ---------------------------------------------------------------- what to write
-
-
-def due_grants(state: BillingState, now: int) -> list[Grant]:
-    """Every grant that should exist by `now` (a month of a yearly plan is due when it begins)."""
-    revoked = set(state.revoked)
-    return [g for g in state.grants if g.valid_from <= now and g.key not in revoked]
-
-
-def due_main_grants(state: BillingState, now: int) -> list[Grant]:
-    """The plan's monthly 6 due by `now`: what the scheduler grants each month for yearly plans."""
-    return [g for g in due_grants(state, now) if g.kind == "main"]
-
-
-def grants_to_make(state: BillingState, existing_grant_ids: Iterable[str], now: int) -> list[Grant]:
-    """Grants due by `now` that the ledger does not hold yet and that are still of use."""
-    existing = set(existing_grant_ids)
-    return [g for g in due_grants(state, now) if g.key not in existing and g.valid_to > now]
-
-
-def revocations(state: BillingState, existing_grant_ids: Iterable[str]) -> list[str]:
-    """Grants made for a payment since refunded in full: their unspent credits are taken back."""
-    existing = set(existing_grant_ids)
-    return [key for key in state.revoked if key in existing]
-
-
-def next_grant_at(state: BillingState, now: int) -> int | None:
-    """When the next grant falls due (the scheduler's next visit for this account)."""
-    revoked = set(state.revoked)
-    upcoming = [g.valid_from for g in state.grants if g.valid_from > now and g.key not in revoked]
-    return min(upcoming) if upcoming else None
+# ---------------------------------------------------------------- the guarantee
 
 
 def within_guarantee(payment: Payment, now: int) -> bool:

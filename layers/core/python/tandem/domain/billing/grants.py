@@ -1,13 +1,20 @@
-"""The credit-month calendar: which grants a customer's paid periods and purchases earn, and
-when each month starts (never two main grants at once). Keys are deterministic ledger op ids."""
+"""The credits a customer's payments earn, and which of them to write (no I/O).
+
+`earned(snapshot, refunded)` is the credit-month calendar: the grants the paid periods and
+purchases earn, when each month starts (never two main grants at once), and the keys of those
+whose payment was refunded in full; `compute` puts both on the BillingState (`grants`,
+`revoked`). From that state the billing sync writes `grants_to_make` (due, not in the ledger
+yet, still of use) and `revocations`, and the scheduler comes back at `next_grant_at`. Keys are
+deterministic ledger op ids, so a grant is made once whoever asks first."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from tandem.domain import catalogue
-from tandem.domain.billing.results import DAY, LEDGER_KIND, MIN_SHIFTED_SHARE, Grant, Payment
+from tandem.domain.billing.results import DAY, LEDGER_KIND, MIN_SHIFTED_SHARE, BillingState, Grant, Payment
 from tandem.domain.billing.snapshot import _int, _Snapshot
 from tandem.domain.catalogue import PriceInfo
 from tandem.domain.months import add_months
@@ -18,7 +25,16 @@ def _day(ts: int) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
 
 
-# ---------------------------------------------------------------- grants
+# ---------------------------------------------------------------- what the payments earn
+
+
+def earned(snap: _Snapshot, refunded: set[str]) -> tuple[tuple[Grant, ...], tuple[str, ...]]:
+    """(every grant the payments earn, future months included, in time order; the keys of the
+    grants whose payment was refunded in full)."""
+    main, main_revoked = _main_grants(_main_candidates(snap, refunded))
+    other, other_revoked = _other_grants(snap, refunded)
+    grants = tuple(sorted(main + other, key=lambda g: (g.valid_from, g.key)))
+    return grants, tuple(sorted(set(main_revoked + other_revoked)))
 
 
 @dataclass
@@ -213,3 +229,36 @@ def _other_grants(snap: _Snapshot, refunded: set[str]) -> tuple[list[Grant], lis
             )
         )
     return grants, revoked
+
+
+# ---------------------------------------------------------------- which to write
+
+
+def due_grants(state: BillingState, now: int) -> list[Grant]:
+    """Every grant that should exist by `now` (a month of a yearly plan is due when it begins)."""
+    revoked = set(state.revoked)
+    return [g for g in state.grants if g.valid_from <= now and g.key not in revoked]
+
+
+def due_main_grants(state: BillingState, now: int) -> list[Grant]:
+    """The plan's monthly 6 due by `now`: what the scheduler grants each month for yearly plans."""
+    return [g for g in due_grants(state, now) if g.kind == "main"]
+
+
+def grants_to_make(state: BillingState, existing_grant_ids: Iterable[str], now: int) -> list[Grant]:
+    """Grants due by `now` that the ledger does not hold yet and that are still of use."""
+    existing = set(existing_grant_ids)
+    return [g for g in due_grants(state, now) if g.key not in existing and g.valid_to > now]
+
+
+def revocations(state: BillingState, existing_grant_ids: Iterable[str]) -> list[str]:
+    """Grants made for a payment since refunded in full: their unspent credits are taken back."""
+    existing = set(existing_grant_ids)
+    return [key for key in state.revoked if key in existing]
+
+
+def next_grant_at(state: BillingState, now: int) -> int | None:
+    """When the next grant falls due (the scheduler's next visit for this account)."""
+    revoked = set(state.revoked)
+    upcoming = [g.valid_from for g in state.grants if g.valid_from > now and g.key not in revoked]
+    return min(upcoming) if upcoming else None

@@ -1,8 +1,9 @@
 """The billing sync: one `sync_account` re-reads the account's Stripe customer(s)
 (subscriptions, invoices, checkout sessions, charges), computes the billing state with
-`tandem.domain.billing.compute`, makes the credit grants it earns (each keyed by its grant key,
-the ledger's op id, so a redelivered event, or checkout.session.completed and invoice.paid for
-one invoice, never grant twice), takes back the credits of refunded payments, and writes the
+`tandem.domain.billing.compute`, makes the credit grants it earns (which, and when:
+tandem.domain.billing.grants; each keyed by its grant key, the ledger's op id, so a redelivered
+event, or checkout.session.completed and invoice.paid for one invoice, never grant twice; the
+ledger is services/credits.py), takes back the credits of refunded payments, and writes the
 billing record on the account: Stripe's part of the account only (issue 21: what Tandem grants,
 Account.tandem_grants, is never read or written here). Every Stripe event and the
 payment-processing page call it; nothing trusts an event's payload or order. A sync whose

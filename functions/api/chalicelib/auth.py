@@ -31,7 +31,7 @@ from tandem.errors import Forbidden, SessionEnded, Unauthorized
 from tandem.observability import logger
 from tandem.services import accounts, credits, entitlements, tokens
 from tandem.services import viewer as viewers
-from tandem.services.viewer import Pending, Reads, Viewer
+from tandem.services.viewer import M, Pending, Reads, Viewer
 from tandem.store.items import get_many
 from tandem.store.models import Brand, Key, TandemModel, User
 
@@ -75,7 +75,7 @@ class Member:
             self.owned = Brand.of_account(self.user.account_id)
         return self.owned
 
-    def item(self, model: type[TandemModel], *args: Any) -> Any | None:
+    def item(self, model: type[M], *args: Any) -> M | None:
         return self.found.get(model.key(*args))
 
 

@@ -322,7 +322,7 @@ class Rights:
     def awaits_approval(self) -> bool:
         return self.plan.state == PENDING
 
-    def viewer(self) -> Any:
+    def viewer(self) -> Viewer:
         """What the catalogue offers (tandem.domain.catalogue.Viewer): these rights, no others."""
         return Viewer(
             plans=self.products_allowed,

@@ -21,6 +21,7 @@ from typing import Any
 from tandem.domain import billing as billing_rules
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
+from tandem.domain.entitlements import Rights
 from tandem.errors import Conflict, FieldErrors, NotFound, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services import (
@@ -123,7 +124,7 @@ def members(query: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _holding(account: Account | None, user: User) -> Any:
+def _holding(account: Account | None, user: User) -> Rights:
     """What the member holds (entitlements.rights, the one owner of the rules; only its `state`
     is read here). Without a plan in force the state turns on which credits the account holds
     and when they are valid (gifted credits only), which every grant also writes on the account

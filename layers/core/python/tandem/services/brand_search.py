@@ -176,7 +176,7 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
     }
 
 
-def _promises(model: Any) -> dict | None:
+def _promises(model: MatchModel | None) -> dict | None:
     """The label promises the stored model's training computed (None: none yet)."""
     try:
         return (json.loads(model.learned) if model is not None and model.learned else {}).get(

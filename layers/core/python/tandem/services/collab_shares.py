@@ -125,7 +125,9 @@ def clean_proposal(body: Any) -> tuple[str, str | None]:
     return summary, idea
 
 
-def _finished_collaboration(body: dict[str, Any], brand_id: int, other_id: int, offset: str | None) -> Any:
+def _finished_collaboration(
+    body: dict[str, Any], brand_id: int, other_id: int, offset: str | None
+) -> Collaboration | None:
     """The collaboration a proposal names (`collaboration`: its id), the caller's copy: one of
     the two brands' and finished (past its end date); None when none is named."""
     raw = body.get("collaboration")

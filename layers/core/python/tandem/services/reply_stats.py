@@ -5,11 +5,11 @@ show the labels."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from tandem.domain import reply_time
 from tandem.domain import requests as rules
 from tandem.domain.matching.reply import reply_tier
+from tandem.store.base import Key
 from tandem.store.connection import Transaction
 from tandem.store.items import get_many
 from tandem.store.reply_stats import BrandReplyStats
@@ -24,7 +24,7 @@ def add_outcome(tx: Transaction, brand_id: int, received_at: int, status: str, a
     BrandReplyStats.add_in(tx, brand_id, received_at, after, int(at))
 
 
-def stats_key(brand_id: int) -> Any:
+def stats_key(brand_id: int) -> tuple[type[BrandReplyStats], Key]:
     """The key to add to a screen's one BatchGetItem (then `labels_from`)."""
     return BrandReplyStats, BrandReplyStats.key(brand_id)
 

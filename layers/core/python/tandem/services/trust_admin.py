@@ -28,6 +28,7 @@ from tandem.store.items import get_many
 from tandem.store.models import Brand, User
 from tandem.store.safety import (
     ReportCase,
+    ReportEntry,
     close_reports,
     sent_recently,
     set_case_status,
@@ -73,7 +74,7 @@ def _cursor_in(cursor: Any, status: str) -> dict | None:
     return raw
 
 
-def _report_json(entry: Any) -> dict[str, Any]:
+def _report_json(entry: ReportEntry) -> dict[str, Any]:
     return {
         "reason": entry.reason,
         "reasonLabel": REASONS.get(entry.reason, entry.reason),

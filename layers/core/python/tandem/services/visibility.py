@@ -30,7 +30,9 @@ def keys(brand_id: int | None, with_blocks: bool = True) -> list[tuple[type[Tand
     return wanted
 
 
-def hidden_from(brand_id: int, found: dict[Key, Any] | None = None, blocks: Any = None) -> frozenset[int]:
+def hidden_from(
+    brand_id: int, found: dict[Key, Any] | None = None, blocks: BrandBlocks | None = None
+) -> frozenset[int]:
     """The ids of the brands `brand_id` must not see and that must not see it: those it blocked,
     those that blocked it, and every suspended brand (never itself). `found`: what a BatchGetItem
     with `keys(brand_id)` returned (read here when None); `blocks`: the brand's BrandBlocks item

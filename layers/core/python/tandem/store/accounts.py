@@ -4,7 +4,7 @@ each owns, refresh tokens, one-time codes, rate counters, and the issues they re
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pynamodb.attributes import (
     BooleanAttribute,
@@ -19,10 +19,7 @@ from pynamodb.attributes import (
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 
 from tandem.store import keys
-
-if TYPE_CHECKING:
-    pass
-from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register
+from tandem.store.base import Condition, Key, TandemModel, _Gsi1, _Gsi2, _register
 
 # What the admin lists show of a user (template.yaml projects these into gsi3).
 USER_LIST_ATTRIBUTES = ["user_id", "account_id", "email", "name", "access"]
@@ -248,7 +245,7 @@ class RefreshToken(TandemModel):
         return keys.user_pk(user_id), keys.refresh_sk(token_id)
 
     @classmethod
-    def of_user(cls, user_id: str, filter_condition: Any = None) -> Iterator[RefreshToken]:
+    def of_user(cls, user_id: str, filter_condition: Condition | None = None) -> Iterator[RefreshToken]:
         return cls.query(
             keys.user_pk(user_id), cls.sk.startswith(keys.REFRESH_PREFIX), filter_condition=filter_condition
         )

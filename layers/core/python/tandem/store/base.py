@@ -12,6 +12,10 @@ from pynamodb.attributes import (
     NumberAttribute,
     UnicodeAttribute,
 )
+
+# A write's or a query's condition (`Model.attr.exists()`, `A & B`): a service that passes one
+# on names its type from here (tandem.store.base.Condition), not from pynamodb.
+from pynamodb.expressions.condition import Condition
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
@@ -26,12 +30,6 @@ if TYPE_CHECKING:
 
 
 Key = tuple[str, str]
-_M = TypeVar("_M", bound="TandemModel")
-
-
-Key = tuple[str, str]
-
-
 _M = TypeVar("_M", bound="TandemModel")
 
 
@@ -140,7 +138,9 @@ def transaction() -> Transaction:
     return shared_transaction()
 
 
-def update_only(model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None) -> None:
+def update_only(
+    model: type[TandemModel], key: tuple[str, str], actions: list, condition: Condition | None = None
+) -> None:
     """UpdateItem that asks for nothing back (ReturnValues NONE): `Model.update` always reads
     the whole item back (ALL_NEW), which a write that needs no answer should not pay for.
     Raises ConditionFailed like `Model.update`."""
@@ -151,7 +151,7 @@ def update_only(model: type[TandemModel], key: tuple[str, str], actions: list, c
 
 
 def update_returning_old(
-    model: type[TandemModel], key: tuple[str, str], actions: list, condition: Any = None
+    model: type[TandemModel], key: tuple[str, str], actions: list, condition: Condition | None = None
 ) -> set[str]:
     """UpdateItem that answers with the names of the attributes the item had before (ReturnValues
     ALL_OLD): what a write needs to know about the item, in the same one call. Raises

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pynamodb.attributes import (
     NumberAttribute,
@@ -11,9 +11,6 @@ from pynamodb.attributes import (
 )
 
 from tandem.store import keys
-
-if TYPE_CHECKING:
-    pass
 from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register
 
 

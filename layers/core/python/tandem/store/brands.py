@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pynamodb.attributes import (
     BinaryAttribute,
@@ -20,9 +20,6 @@ from pynamodb.attributes import (
 
 from tandem.domain import relations as relation_states
 from tandem.store import keys
-
-if TYPE_CHECKING:
-    pass
 from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register
 
 

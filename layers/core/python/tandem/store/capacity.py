@@ -33,7 +33,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from botocore.model import OperationModel
 
 READ_UNIT_BYTES = 4096
 WRITE_UNIT_BYTES = 1024
@@ -306,10 +309,12 @@ class Meter:
         register("before-call.dynamodb", self._before, unique_id="tandem-capacity-before")
         register("after-call.dynamodb", self._after, unique_id="tandem-capacity-after")
 
-    def _params(self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+    def _params(
+        self, params: dict[str, Any], model: OperationModel, context: dict[str, Any], **_: Any
+    ) -> None:
         context["tandem_capacity_params"] = params
 
-    def _before(self, model: Any, context: dict[str, Any], **_: Any) -> None:
+    def _before(self, model: OperationModel, context: dict[str, Any], **_: Any) -> None:
         started = time.thread_time()
         params = context.get("tandem_capacity_params") or {}
         before: dict[tuple[str, str, str], Item | None] = {}
@@ -325,7 +330,9 @@ class Meter:
         context["tandem_capacity_before"] = before
         self._spent(time.thread_time() - started)
 
-    def _after(self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+    def _after(
+        self, parsed: dict[str, Any], model: OperationModel, context: dict[str, Any], **_: Any
+    ) -> None:
         started = time.thread_time()
         params = context.get("tandem_capacity_params")
         try:

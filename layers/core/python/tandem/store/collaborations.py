@@ -30,7 +30,7 @@ from tandem.config import settings
 from tandem.domain import collaborations as rules
 from tandem.integrations.aws import client
 from tandem.store import keys
-from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register, transaction, update_only
+from tandem.store.base import Condition, Key, TandemModel, _Gsi1, _Gsi2, _register, transaction, update_only
 from tandem.store.connection import Transaction
 from tandem.store.models import RateCounter
 
@@ -190,7 +190,7 @@ def create(shared: dict[str, Any]) -> None:
 def update_both(
     collab: Collaboration,
     actions: list,
-    condition: Any = None,
+    condition: Condition | None = None,
     proposer_only: list | None = None,
     moves: dict[str, int] | None = None,
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pynamodb.attributes import (
     BinaryAttribute,
@@ -18,12 +18,8 @@ from pynamodb.attributes import (
 )
 
 from tandem.store import keys
-from tandem.store.base import update_only
+from tandem.store.base import Condition, Key, TandemModel, _Gsi2, _register, update_only
 from tandem.store.errors import ConditionFailed
-
-if TYPE_CHECKING:
-    pass
-from tandem.store.base import Key, TandemModel, _Gsi2, _register
 
 
 @_register
@@ -48,7 +44,7 @@ class MatchRun(TandemModel):
         return keys.brand_pk(brand_id), keys.match_run_sk(run_id)
 
     @classmethod
-    def of_brand(cls, brand_id: int, filter_condition: Any = None) -> Iterator[MatchRun]:
+    def of_brand(cls, brand_id: int, filter_condition: Condition | None = None) -> Iterator[MatchRun]:
         return cls.query(
             keys.brand_pk(brand_id),
             cls.sk.startswith(keys.MATCH_RUN_PREFIX),

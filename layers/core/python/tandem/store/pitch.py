@@ -26,6 +26,7 @@ from pynamodb.attributes import (
 
 from tandem.domain import pitch as rules
 from tandem.store import keys
+from tandem.store.base import Condition
 from tandem.store.keys import FEATURE_PREFIX, FEATURES_PREFIX, SLOT_SK, brand_features_gsi, status_gsi
 from tandem.store.models import BrandSummaryMap, Key, TandemModel, _Gsi1, _Gsi2, _register
 
@@ -91,7 +92,7 @@ class Feature(TandemModel):
 
     @classmethod
     def page_with_status(
-        cls, status: str, limit: int, after: str | None = None, filter_condition: Any = None
+        cls, status: str, limit: int, after: str | None = None, filter_condition: Condition | None = None
     ) -> tuple[list[Feature], str | None]:
         """One Query: up to `limit` features with `status`, newest first, and the cursor after
         them (None at the end). A filter may leave a page short; the cursor still moves on."""
@@ -106,7 +107,7 @@ class Feature(TandemModel):
         return items, _encode(found.last_evaluated_key)
 
     @classmethod
-    def every_with_status(cls, status: str, filter_condition: Any = None) -> Iterator[Feature]:
+    def every_with_status(cls, status: str, filter_condition: Condition | None = None) -> Iterator[Feature]:
         return cls.by_status.query(status_gsi(status), filter_condition=filter_condition)
 
     @classmethod
@@ -161,7 +162,7 @@ class FeatureSlot(TandemModel):
         }
 
     @classmethod
-    def free_condition(cls, now: int) -> Any:
+    def free_condition(cls, now: int) -> Condition:
         """The brand has no open feature: none yet, the last one closed, or its term is over."""
         return (
             cls.status.does_not_exist()
@@ -170,5 +171,5 @@ class FeatureSlot(TandemModel):
         )
 
     @classmethod
-    def holds(cls, feature_id: str) -> Any:
+    def holds(cls, feature_id: str) -> Condition:
         return cls.feature_id == feature_id

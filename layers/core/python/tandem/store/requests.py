@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pynamodb.attributes import (
     BinaryAttribute,
@@ -15,13 +15,9 @@ from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
 
 from tandem.domain import requests as request_rules
 from tandem.store import keys
-from tandem.store.base import update_only
-from tandem.store.errors import ConditionFailed
-
-if TYPE_CHECKING:
-    pass
-from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register
+from tandem.store.base import Key, TandemModel, _Gsi1, _Gsi2, _register, update_only
 from tandem.store.brands import BrandSummaryMap
+from tandem.store.errors import ConditionFailed
 
 
 class _DueIndex(GlobalSecondaryIndex):

@@ -19,6 +19,7 @@ from tandem.services.requests.mail import mail_pitch
 from tandem.services.requests.records import clean_text
 from tandem.services.requests.sending import Charge, deliver
 from tandem.services.viewer import Viewer
+from tandem.store.base import Condition
 from tandem.store.pitch import Feature
 from tandem.store.requests import ConnectionRequest
 
@@ -42,7 +43,7 @@ def pitch(viewer: Viewer, feature_id: str, body: dict[str, Any], now: int | None
     body = body if isinstance(body, dict) else {}
     message = clean_text(body.get("message"), "message", required=True, limit=request_rules.MESSAGE_MAX)
 
-    def still_live(at: int) -> Any:
+    def still_live(at: int) -> Condition:
         return (Feature.status == rules.LIVE) & (Feature.expires_at > at)
 
     def lost_race(at: int) -> str | None:

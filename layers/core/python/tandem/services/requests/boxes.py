@@ -15,6 +15,7 @@ from tandem.services.requests.present import request_json
 from tandem.services.viewer import Viewer
 from tandem.store import boxes, news
 from tandem.store.models import BrandSeen
+from tandem.store.requests import ConnectionRequest
 
 CURSOR_INVALID = "This list link is out of date. Please reload the list."
 
@@ -80,7 +81,7 @@ def list_box(
     }
 
 
-def _kept_for_sender(req: Any, brand_id: int) -> bool:
+def _kept_for_sender(req: ConnectionRequest, brand_id: int) -> bool:
     return (
         int(req.from_brand_id) == brand_id
         and req.status == rules.CANCELLED
@@ -88,7 +89,7 @@ def _kept_for_sender(req: Any, brand_id: int) -> bool:
     )
 
 
-def _other_of(req: Any, brand_id: int) -> int:
+def _other_of(req: ConnectionRequest, brand_id: int) -> int:
     return int(req.to_brand_id) if int(req.from_brand_id) == brand_id else int(req.from_brand_id)
 
 

@@ -9,6 +9,7 @@ from tandem.domain import requests as rules
 from tandem.errors import FieldErrors, NotFound
 from tandem.services.requests.present import request_json
 from tandem.services.viewer import Viewer
+from tandem.store.base import Condition
 from tandem.store.connection import Transaction
 from tandem.store.models import BrandRelation
 from tandem.store.requests import ConnectionRequest
@@ -70,7 +71,7 @@ def relation_update(
     other_id: int,
     state: str,
     request_id: str,
-    condition: Any = None,
+    condition: Condition | None = None,
     extra: Any = (),
 ) -> None:
     """One direction's relation item records the request's state (inside the transaction)."""

@@ -29,6 +29,7 @@ from tandem.services.requests.present import request_json, summary
 from tandem.services.requests.records import ATTEMPTS, clean_text, now_ms, relation_update
 from tandem.services.viewer import Viewer
 from tandem.store import news
+from tandem.store.base import Condition
 from tandem.store.connection import transaction
 from tandem.store.errors import ConditionFailed
 from tandem.store.items import get_many
@@ -89,12 +90,12 @@ def _refusal(ctx: _SendContext, now: int) -> str | None:
     return conflict or rules.resend_refusal(name, ctx.resend_at, now)
 
 
-def _relation_free() -> Any:
+def _relation_free() -> Condition:
     """Condition on a relation item: no pending request and not connected."""
     return BrandRelation.request_state.does_not_exist() | ~BrandRelation.request_state.is_in(*rel.BLOCKING)
 
 
-def _may_resend(now: int) -> Any:
+def _may_resend(now: int) -> Condition:
     """Condition on the sender's relation item: no wait after a closed request, or it is over."""
     return BrandRelation.resend_at.does_not_exist() | (BrandRelation.resend_at <= now)
 

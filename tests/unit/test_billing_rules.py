@@ -554,6 +554,6 @@ def info_of(state, now: int) -> dict:
 
 
 def credit_iso(epoch: int) -> str:
-    from tandem.domain.credits import iso
+    from tandem.domain.times import iso
 
     return iso(epoch)

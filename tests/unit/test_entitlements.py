@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from tandem.domain import entitlements as ent
 from tandem.domain.billing import add_months
-from tandem.domain.credits import Bucket, iso, pick
+from tandem.domain.credits import Bucket, pick
+from tandem.domain.times import iso
 
 DAY = 86400
 NOW = 1_795_000_000  # 2026-11-18

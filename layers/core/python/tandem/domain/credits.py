@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 MAIN_CREDITS_PER_MONTH = 6
 REQUEST_HOLD = 1
@@ -75,9 +74,3 @@ def summary(buckets: Sequence[Bucket], now: int) -> dict:
             for b in sorted(add_ons, key=lambda b: b.valid_to)
         ],
     }
-
-
-def iso(epoch: int | None) -> str | None:
-    return (
-        None if epoch is None else datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
-    )

@@ -39,6 +39,7 @@ from tandem.domain import credits as credit_rules
 from tandem.domain.catalogue import Viewer
 from tandem.domain.months import add_months
 from tandem.domain.pitch import feature_done
+from tandem.domain.times import iso
 from tandem.domain.trial import TRIAL_CREDITS, TRIAL_DAYS, TRIAL_TERMS
 
 DAY = 86400
@@ -501,10 +502,6 @@ def plan_description(r: Rights) -> str:
     return "You don't have a subscription yet."
 
 
-def _iso(epoch: int | None) -> str | None:
-    return credit_rules.iso(epoch)
-
-
 def credits_info(
     r: Rights,
     buckets: Sequence[credit_rules.Bucket],
@@ -545,13 +542,13 @@ def credits_info(
         "products": dict(products or {}),
         "cancels": dict(cancels) if cancels else None,
         "expires": {
-            "subscription": _iso(plan.ends_on or plan.renews_on),
-            "period": _iso(ledger["expires"]["period"]),
+            "subscription": iso(plan.ends_on or plan.renews_on),
+            "period": iso(ledger["expires"]["period"]),
         },
-        "next": {"to": _iso(upcoming["to"]), "credits": upcoming["credits"]} if upcoming else None,
+        "next": {"to": iso(upcoming["to"]), "credits": upcoming["credits"]} if upcoming else None,
         "notAllowedMessage": r.not_allowed_message,
         "featureDone": dict(feature) if feature else _no_feature(now),
-        "addOns": [{**a, "valid": {"to": _iso(a["valid"]["to"])}} for a in ledger["addOns"]],
+        "addOns": [{**a, "valid": {"to": iso(a["valid"]["to"])}} for a in ledger["addOns"]],
         # The flags the web reads (issue 21): one owner, no rule spelled twice.
         "canSend": r.can_send,
         "canPitch": r.can_send,
@@ -575,11 +572,11 @@ def credits_info(
             "source": plan.source if plan.in_force else None,
             "description": plan_description(r),
             "renews": plan.renews_on is not None,
-            "renewsOn": _iso(plan.renews_on),
-            "endsOn": _iso(plan.ends_on),
-            "trialEndsOn": _iso(plan.trial_ends_on),
+            "renewsOn": iso(plan.renews_on),
+            "endsOn": iso(plan.ends_on),
+            "trialEndsOn": iso(plan.trial_ends_on),
             "nextCredits": (
-                {"on": _iso(plan.next_credits_on), "credits": plan.credits_per_month}
+                {"on": iso(plan.next_credits_on), "credits": plan.credits_per_month}
                 if plan.next_credits_on is not None
                 else None
             ),

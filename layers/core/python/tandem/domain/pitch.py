@@ -16,10 +16,11 @@ Pitching to a live feature costs 1 credit and is a connection request to the own
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 from tandem.domain import credits as credit_rules
+from tandem.domain.times import iso
 from tandem.domain.vocabulary import FORM_KINDS as COLLAB_KINDS
 
 PENDING = "pending"
@@ -213,7 +214,7 @@ def feature_done(
         "current": status == LIVE,
         "pending": status == PENDING,
         "paid": feature.get("pay_with") == PAY_CREDITS or paid_by_product,
-        "expires": credit_rules.iso(feature.get("expires_at")),
+        "expires": iso(feature.get("expires_at")),
         "hasHadLive": has_had_live or approved,
     }
 
@@ -236,12 +237,6 @@ def check_filter(name: str, value: Any, allowed: tuple[str, ...]) -> str | None:
     if value not in allowed:
         raise ValueError(BAD_FILTER.format(name=name, value=value))
     return value
-
-
-def iso_day(epoch: int | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(int(epoch), UTC).date().isoformat()
 
 
 def clean_reason(raw: Any) -> str:

@@ -22,6 +22,7 @@ from tandem.domain import billing as billing_rules
 from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
 from tandem.domain.entitlements import Rights
+from tandem.domain.times import iso
 from tandem.errors import Conflict, FieldErrors, NotFound, ValidationError
 from tandem.integrations import stripe_client
 from tandem.services import (
@@ -68,13 +69,7 @@ def _cursor(value: Any) -> str | None:
     return value
 
 
-def _iso(epoch: int | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
-
-
-def plan_json(account: Account | None, holding: Any = None) -> dict[str, Any]:
+def plan_json(account: Account | None, holding: Rights | None = None) -> dict[str, Any]:
     """The account's plan for the console. With `holding` (the account's rights, from
     entitlements.rights with its credits), the status is what the member holds: gifted credits
     without a plan, or a feature-only account, read as such instead of "none"."""
@@ -86,7 +81,7 @@ def plan_json(account: Account | None, holding: Any = None) -> dict[str, Any]:
         "source": plan.source,
         "grant": (account.tandem_grants or {}).get("grant") if account else None,
         "approval": account.billing_approval if account else None,
-        "validTo": _iso(account.subscription_valid_to) if account else None,
+        "validTo": iso(account.subscription_valid_to) if account else None,
     }
 
 
@@ -304,7 +299,7 @@ def _payment_json(payment: billing_rules.Payment, now: int) -> dict[str, Any]:
         "kind": payment.kind,
         "amount": payment.amount,
         "currency": payment.currency,
-        "paidAt": _iso(payment.paid_at),
+        "paidAt": iso(payment.paid_at),
         "refundedAmount": payment.refunded_amount,
         "withinGuarantee": billing_rules.within_guarantee(payment, now),
     }

@@ -24,9 +24,9 @@ from tandem.domain import collaborations as collab_rules
 from tandem.domain import relations as rel
 from tandem.domain import requests as request_rules
 from tandem.domain.identity import CONNECTED, STRANGER, Looker, identity
+from tandem.domain.times import iso_ms
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.services import collaborations
-from tandem.services.requests.present import iso_ms
 from tandem.services.viewer import Pending, Viewer
 from tandem.store.collaborations import Collaboration
 from tandem.store.errors import ConditionFailed

@@ -30,10 +30,11 @@ from tandem.domain import collaborations as rules
 from tandem.domain import relations as rel
 from tandem.domain.ids import parse_id
 from tandem.domain.matching.format_grade import add_outcome
+from tandem.domain.times import iso_ms
 from tandem.errors import Conflict, Forbidden, NotFound, TooManyRequests, ValidationError
 from tandem.observability import logger
 from tandem.services import mailer, match_index, match_learning, notify
-from tandem.services.requests.present import iso_ms, live_brand_json
+from tandem.services.requests.present import live_brand_json
 from tandem.services.viewer import Reads, Viewer, Wanted
 from tandem.store import collaborations as store
 from tandem.store.collaborations import CollabMessage, Collaboration

@@ -17,6 +17,7 @@ from tandem.domain import catalogue
 from tandem.domain import credits as credit_rules
 from tandem.domain import entitlements as rules
 from tandem.domain import pitch as pitch_rules
+from tandem.domain.times import iso
 from tandem.services import credits
 from tandem.store.items import get_many
 from tandem.store.models import Account, User
@@ -169,8 +170,8 @@ def cancels_of(record: Mapping[str, Any]) -> dict[str, Any] | None:
     if record.get("cancel_at") is None:
         return None
     return {
-        "cancel_at": credit_rules.iso(record["cancel_at"]),
-        "cancelled_at": credit_rules.iso(record.get("cancelled_at")),
+        "cancel_at": iso(record["cancel_at"]),
+        "cancelled_at": iso(record.get("cancelled_at")),
     }
 
 

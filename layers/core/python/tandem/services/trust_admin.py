@@ -18,6 +18,7 @@ from typing import Any
 
 from tandem.domain import requests as request_rules
 from tandem.domain.ids import parse_id
+from tandem.domain.times import iso, iso_ms
 from tandem.errors import Conflict, NotFound, ValidationError
 from tandem.observability import logger
 from tandem.services import audit, collaborations, mailer, match_index
@@ -44,12 +45,6 @@ CURSOR_GONE = "This list has changed. Please reload it."
 NOT_REPORTED = "This brand has no open reports"
 NOT_SUSPENDED = "This brand is not suspended"
 ALREADY_SUSPENDED = "This brand is already suspended"
-
-
-def _iso(epoch: int | float | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(int(epoch), UTC).isoformat().replace("+00:00", "Z")
 
 
 def _cursor_out(last_key: Any) -> str | None:
@@ -79,7 +74,7 @@ def _report_json(entry: ReportEntry) -> dict[str, Any]:
         "reason": entry.reason,
         "reasonLabel": REASONS.get(entry.reason, entry.reason),
         "text": entry.text or "",
-        "at": _iso(entry.at),
+        "at": iso(entry.at),
         "reporter": {
             "email": entry.reporter_email or "",
             "brandId": int(entry.reporter_brand_id),
@@ -137,7 +132,7 @@ def detail(raw_id: Any) -> dict[str, Any]:
                 "id": r.request_id,
                 "to": r.to_brand.name if r.to_brand is not None else "",
                 "status": r.status,
-                "at": _iso(int(r.updated_at) // 1000),
+                "at": iso_ms(r.updated_at),
                 "isPitch": r.pitch is not None,
             }
             for r in sent_recently(brand_id)

@@ -7,8 +7,8 @@ from typing import Any
 from tandem.domain import brand_profile
 from tandem.domain import pitch as rules
 from tandem.domain.identity import OWN, STRANGER, Looking, identity
+from tandem.domain.times import iso, iso_ms
 from tandem.services import entitlements
-from tandem.services.pitch.records import iso
 from tandem.store.models import Account
 from tandem.store.pitch import Feature
 
@@ -53,7 +53,7 @@ def feature_json(
         "months": int(feature.months),
         "status": status,
         "live": status == rules.LIVE,
-        "createdAt": iso(int(feature.created_at) // 1000),
+        "createdAt": iso_ms(feature.created_at),
         "approvedAt": iso(feature.approved_at),
         "expiresAt": iso(feature.expires_at),
         "own": own,

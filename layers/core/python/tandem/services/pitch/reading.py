@@ -7,9 +7,10 @@ from typing import Any
 
 from tandem.domain import brand_profile
 from tandem.domain import pitch as rules
+from tandem.domain.times import iso_ms
 from tandem.errors import NotFound, ValidationError
 from tandem.services.pitch.present import feature_json, options
-from tandem.services.pitch.records import iso, pitch_request_id
+from tandem.services.pitch.records import pitch_request_id
 from tandem.services.viewer import Viewer
 from tandem.store.items import get_many
 from tandem.store.pitch import Feature
@@ -79,7 +80,7 @@ def view(viewer: Viewer, feature_id: str, now: int | None = None) -> dict[str, A
     )
     sent = found.get(ConnectionRequest.key(request_id))
     answer["pitch"] = (
-        {"id": sent.request_id, "status": sent.status, "createdAt": iso(int(sent.created_at) // 1000)}
+        {"id": sent.request_id, "status": sent.status, "createdAt": iso_ms(sent.created_at)}
         if sent is not None
         else None
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from tandem.domain import credits as credit_rules
 from tandem.domain import pitch as rules
 from tandem.errors import NotFound, ValidationError
 from tandem.store.pitch import Feature, FeatureSlot
@@ -17,10 +16,6 @@ def invalid(errors: dict[str, str]) -> ValidationError:
     error = ValidationError(next(iter(errors.values())))
     error.errors = errors  # type: ignore[attr-defined]
     return error
-
-
-def iso(epoch: Any) -> str | None:
-    return credit_rules.iso(int(epoch)) if epoch is not None else None
 
 
 def get_feature(feature_id: str, consistent: bool = True) -> Feature:

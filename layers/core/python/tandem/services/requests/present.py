@@ -11,17 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from tandem.domain import brand_profile
-from tandem.domain import credits as credit_rules
 from tandem.domain import requests as rules
 from tandem.domain.identity import CONNECTED, INTRODUCED, OWN, STRANGER, Looker, Looking, identity
+from tandem.domain.times import iso_ms
 from tandem.store.models import Brand, BrandSummaryMap, User
 from tandem.store.requests import ConnectionRequest
 
 CONTACT_FIELDS = ("name", "email", "phone")
-
-
-def iso_ms(ms: int | None) -> str | None:
-    return credit_rules.iso(int(ms) // 1000) if ms else None
 
 
 def summary(brand: Brand) -> BrandSummaryMap:

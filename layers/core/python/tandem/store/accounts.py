@@ -4,6 +4,7 @@ each owns, refresh tokens, one-time codes, rate counters, and the issues they re
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from pynamodb.attributes import (
@@ -304,7 +305,7 @@ class IssueReport(TandemModel):
         return keys.issue_pk(report_id), keys.META
 
     @classmethod
-    def new(cls, report_id: str, created_at: Any, **fields: Any) -> IssueReport:
+    def new(cls, report_id: str, created_at: datetime, **fields: Any) -> IssueReport:
         """A report, listed newest first in the issues index."""
         return cls(
             *cls.key(report_id),

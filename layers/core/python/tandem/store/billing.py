@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 from pynamodb.attributes import (
     NumberAttribute,
@@ -57,7 +57,7 @@ class StripeEvent(TandemModel):
 
     @classmethod
     def new(
-        cls, event_id: str, event_type: str, object_id: str, customer_id: str | None, at: Any
+        cls, event_id: str, event_type: str, object_id: str, customer_id: str | None, at: datetime
     ) -> StripeEvent:
         item = cls(
             *cls.key(event_id),
@@ -73,7 +73,7 @@ class StripeEvent(TandemModel):
         return item
 
     @classmethod
-    def done_actions(cls, customer_id: str | None, at: Any) -> list:
+    def done_actions(cls, customer_id: str | None, at: datetime) -> list:
         """Mark done: out of the customer's in-progress list, into its processed list."""
         actions = [cls.status.set("done"), cls.done_at.set(at), cls.gsi2pk.remove(), cls.gsi2sk.remove()]
         if customer_id:
@@ -83,7 +83,7 @@ class StripeEvent(TandemModel):
         return actions
 
     @classmethod
-    def failed_actions(cls, reason: str, attempt: int, retry_at: Any | None) -> list:
+    def failed_actions(cls, reason: str, attempt: int, retry_at: datetime | None) -> list:
         """Mark failed; with `retry_at`, into the list the scheduled retry reads (gsi1)."""
         actions = [
             cls.status.set("failed"),
@@ -101,7 +101,7 @@ class StripeEvent(TandemModel):
         return [cls.gsi1pk.remove(), cls.gsi1sk.remove()]
 
     @classmethod
-    def due_for_retry(cls, at: Any, limit: int = 100) -> list[StripeEvent]:
+    def due_for_retry(cls, at: datetime, limit: int = 100) -> list[StripeEvent]:
         """Failed events whose automatic retry is due at `at` (oldest first): one Query."""
         return list(
             cls.done_of_customer.query(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pynamodb.attributes import (
@@ -131,7 +132,7 @@ class MatchCards(TandemModel):
         brand_id: int,
         run_id: str,
         cards: Iterable[MatchCard],
-        written_at: Any,
+        written_at: datetime,
         thresholds: dict[str, int] | None = None,
         promises: dict[str, Any] | None = None,
     ) -> MatchCards:

@@ -535,7 +535,7 @@ def _lost_run(brand_id: int, started: datetime) -> str:
     import uuid
 
     from tandem.services import match_runs
-    from tandem.store.models import MatchRun
+    from tandem.store.matches import MatchRun
 
     run_id = uuid.uuid4().hex
     MatchRun(

@@ -22,24 +22,24 @@ def _key(item: int) -> int:
     return item
 
 
-def test_one_place_in_ten_is_drawn_from_the_unsure_with_the_probability_it_logs():
+def test_one_place_in_ten_after_the_first_ten_is_drawn_from_the_unsure_with_the_probability_it_logs():
     ranked = list(range(1, 71))  # 70 ranked brands, best first
-    unsure = [3, 20, 47, 48, 49, 55, 60, 66]  # 3 and 20 are kept by rank anyway
+    unsure = [3, 20, 48, 49, 50, 55, 60, 66]  # 3 and 20 are kept by rank anyway
     shown = Counter()
     runs = 4000
     for seed in range(runs):
         out = explore.fill(ranked, unsure, 50, random.Random(seed), _key)
         assert len(out) == 50 and len({i for i, _ in out}) == 50
         places = [k for k, (_, p) in enumerate(out) if p < 1]
-        assert places == [4, 14, 24, 34, 44] == explore.places(50)
-        # The other 45 places are the ranking's best 45, in order, each certain to be shown.
-        assert [i for i, p in out if p == 1.0] == ranked[:45]
+        assert places == [14, 24, 34, 44] == explore.places(50)
+        # The other 46 places are the ranking's best 46, in order, each certain to be shown.
+        assert [i for i, p in out if p == 1.0] == ranked[:46]
         drawn = [i for i, p in out if p < 1]
-        assert set(drawn) <= {47, 48, 49, 55, 60, 66}
-        assert {p for _, p in out if p < 1} == {5 / 6}  # 5 places, 6 unsure outside the kept 45
+        assert set(drawn) <= {48, 49, 50, 55, 60, 66}
+        assert {p for _, p in out if p < 1} == {4 / 6}  # 4 places, 6 unsure outside the kept 46
         shown.update(drawn)
-    # The propensity is the truth: each unsure brand is shown in 5 / 6 of the runs.
-    assert all(abs(shown[i] / runs - 5 / 6) < 0.03 for i in (47, 48, 49, 55, 60, 66))
+    # The propensity is the truth: each unsure brand is shown in 4 / 6 of the runs.
+    assert all(abs(shown[i] / runs - 4 / 6) < 0.03 for i in (48, 49, 50, 55, 60, 66))
 
 
 def test_the_same_seed_draws_the_same_list():
@@ -47,7 +47,7 @@ def test_the_same_seed_draws_the_same_list():
     first = explore.fill(ranked, unsure, 50, random.Random("7:run-1"), _key)
     assert first == explore.fill(ranked, unsure, 50, random.Random("7:run-1"), _key)
     assert first != explore.fill(ranked, unsure, 50, random.Random("7:run-2"), _key)
-    assert {p for _, p in first if p < 1} == {5 / 50}
+    assert {p for _, p in first if p < 1} == {4 / 50}  # 4 places, the 50 unsure brands 50..99
 
 
 def test_fewer_unsure_brands_than_places_are_all_shown_and_the_ranking_fills_the_rest():
@@ -55,7 +55,8 @@ def test_fewer_unsure_brands_than_places_are_all_shown_and_the_ranking_fills_the
     out = explore.fill(ranked, [58, 59], 50, random.Random(1), _key)
     assert [p for _, p in out] == [1.0] * 50  # each was certain to be shown
     assert sorted(i for i, _ in out) == sorted([*ranked[:48], 58, 59])
-    assert {out[4][0], out[14][0]} == {58, 59}
+    assert {out[14][0], out[24][0]} == {58, 59}
+    assert [i for i, _ in out[:10]] == ranked[:10]  # the first ten are the ranking's
 
 
 def test_a_short_list_or_no_unsure_brand_explores_nothing():

@@ -3,8 +3,10 @@ places goes to brands the model is unsure of, drawn at random with a known proba
 training (tandem.domain.matching.training, which weighs each shown card by 1 / its propensity,
 at most MAX_IPW) does not learn only from what the ranking already chose.
 
-- Which places: EXPLORE_AT of every EXPLORE_EVERY (the fifth of each ten: one card in ten; p@10
-  counts any place of the top ten alike, and a card higher up is looked at more often).
+- Which places: the fifth of each ten after the first ten (places 15, 25, 35 and 45 of 50: 8%
+  of the list). Not in the first ten: on our tuning world one explored card in the top ten cost
+  0.009-0.013 p@10 every week of the simulation (tests/bench/platform_sim.py, docs/decisions.md
+  2026-12-04) for no measurable gain in what the model learned.
 - Who may fill them: `unsure` brands (an incomplete profile, or no behaviour the model knows of)
   among the pool the run ranked, outside the cards the list keeps by rank.
 - How: k places, m such brands: k of them drawn uniformly without replacement, each shown with
@@ -26,13 +28,14 @@ from tandem.domain.matching.scoring import Profile
 
 T = TypeVar("T")
 
+EXPLORE_FROM = 10  # the first ten places are the ranking's
 EXPLORE_EVERY = 10
 EXPLORE_AT = 4  # place (from 0) within each EXPLORE_EVERY
 
 
 def places(limit: int) -> list[int]:
     """The list places (from 0) that exploration may fill in a list of `limit` cards."""
-    return [p for p in range(EXPLORE_AT, limit, EXPLORE_EVERY)]
+    return list(range(EXPLORE_FROM + EXPLORE_AT, limit, EXPLORE_EVERY))
 
 
 def incomplete(profile: Profile) -> bool:

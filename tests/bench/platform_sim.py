@@ -92,17 +92,7 @@ def to_profile(i: int, form: dict[str, Any]) -> Profile:
     )
 
 
-def incomplete(p: Profile) -> bool:
-    return not (
-        p.company_size
-        and p.audience_size
-        and p.niche
-        and p.price_tier
-        and p.countries
-        and p.age_bands
-        and p.genders
-        and p.collab_kinds
-    )
+incomplete = explore.incomplete  # the exposure figure's "incomplete" is the one exploration uses
 
 
 @dataclass

@@ -514,7 +514,10 @@ def prior_score(
     w = np.asarray(prior["weights"], dtype=np.float64)
     swapped = np.zeros_like(w)
     swapped[_swap_index()] = w  # reverse(x) @ w == x @ swapped, without copying x
-    z = x.astype(np.float64) @ (0.5 * (w + swapped)) + float(prior["bias"])
+    # float32 like x (no float64 copy of it), and einsum rather than BLAS: a matrix-vector product
+    # through a multi-threaded BLAS took 11 ms instead of 0.2 over 20,000 rows on a busy machine
+    w_sym = (0.5 * (w + swapped)).astype(x.dtype)
+    z = np.einsum("ij,j->i", x, w_sym).astype(np.float64) + float(prior["bias"])
     return _sigmoid(z).astype(np.float32)
 
 

@@ -7,8 +7,9 @@ and each member's `habits(i)`. Every week:
    train-matching job wraps) learns from every impression and action so far (weekly here, not
    nightly: the same records, fewer fits);
 2. every brand's match list is ranked as a match run ranks it (match_runs._top_entries and
-   _choose: rules, the learned blend, diversity, reasons), leaving out what it already sent to or
-   dismissed;
+   _choose: rules blended with the fresh prior, the learned blend, diversity, reasons, one place
+   in ten explored with its propensity logged: `--no-explore` leaves it out), leaving out what it
+   already sent to or dismissed;
 3. members open Matches `sessions_per_week` times, look at `cards_looked_at` cards from the top,
    open a card at position k with probability position_bias ** k, want it with probability
    wants(a, b): then send a request while they have credits (6 a month), else save it; a card not
@@ -19,7 +20,8 @@ and each member's `habits(i)`. Every week:
 Reported per week: p@10 of mutual fits on a fixed sample of brands (their ranking without
 exclusions), acceptance rate of the week's requests, the fit labels' promise against what the
 week observed, exposure of incomplete profiles (share of top-10 slots / share of true partners);
-against one-sided, rules-only (production on a fresh deployment), rules without diversity, a
+against one-sided, rules-only (the hand score alone on a fresh deployment), prior (production on
+a fresh deployment: the rules blended with the prior fitted on our world), rules without diversity, a
 logistic regression fitted on full truth (another seed of the same world: every mutual fit and a
 sample of the rest, over the same pair features), random and the oracle (wants both ways).
 
@@ -32,13 +34,15 @@ or the one noise run) with `BENCH match_sim_fresh_p_at_10_<world>`.
 
 Run: `.venv/bin/python tests/bench/platform_sim.py --world tests.bench.worlds.ours:factory
 --noise 0.2` (defaults: 1,500 brands, seed 1, noises 0, 0.2, 0.4; one world x one noise takes
-about 2-3 minutes on the 2-core machine).
+about 2-3 minutes on the 2-core machine). `--fresh`: fresh-deployment p@10 only (rules alone,
+rules with the prior, with exploration; no weeks), a few seconds a world and noise.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import random
 import re
 import sys
 import time
@@ -52,9 +56,9 @@ _setup.moto_environment("ERROR")
 import numpy as np  # noqa: E402
 
 from tandem.domain import brand_profile, matching  # noqa: E402
-from tandem.domain.matching import Profile, training  # noqa: E402
+from tandem.domain.matching import Profile, explore, training  # noqa: E402
 from tandem.domain.matching.training import Action, Impression  # noqa: E402
-from tandem.services import match_runs  # noqa: E402
+from tandem.services import match_learning, match_runs  # noqa: E402
 
 K = 10
 WEEKS = 8
@@ -88,17 +92,7 @@ def to_profile(i: int, form: dict[str, Any]) -> Profile:
     )
 
 
-def incomplete(p: Profile) -> bool:
-    return not (
-        p.company_size
-        and p.audience_size
-        and p.niche
-        and p.price_tier
-        and p.countries
-        and p.age_bands
-        and p.genders
-        and p.collab_kinds
-    )
+incomplete = explore.incomplete  # the exposure figure's "incomplete" is the one exploration uses
 
 
 @dataclass
@@ -118,6 +112,7 @@ class Platform:
     credits: np.ndarray | None = None
     # (label at send, accepted, sender, week) of every answered or expired request
     answered: list[tuple[str, bool, str, int]] = field(default_factory=list)
+    explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
 
     @property
     def n(self) -> int:
@@ -145,15 +140,23 @@ def build(spec: str, seed: int, n: int, noise: float) -> Platform:
 
 
 def production(
-    p: Platform, a: int, model: dict | None, excluded: list[int] = (), diversify: bool = True
+    p: Platform,
+    a: int,
+    model: dict | None,
+    excluded: list[int] = (),
+    diversify: bool = True,
+    prior: bool = True,
+    explore_seed: str | None = None,
 ) -> list[int]:
-    """Brand ids of a's match list as a match run writes it (best first)."""
+    """Brand ids of a's match list as a match run writes it (best first); `prior=False`: the
+    rules' hand score alone where there is no model (the ranking before the fresh prior);
+    `explore_seed`: with the run's exploration places (none without)."""
     me = p.records[a]
-    entries = match_runs._top_entries(me, p.cands, list(excluded), [], model=model)["top"]
+    entries = match_runs._top_entries(me, p.cands, list(excluded), [], model=model, prior=prior)["top"]
     if not diversify:
         entries.sort(key=lambda e: (-e[5] if len(e) > 5 else -e[1], e[0]))
         return [int(e[0]) for e in entries[: match_runs.MATCHES_KEPT]]
-    chosen, _ = match_runs._choose(p.profiles[a], entries, set(), model, me)
+    chosen, _ = match_runs._choose(p.profiles[a], entries, set(), model, me, explore_seed=explore_seed)
     return [s.candidate_id for s in chosen]
 
 
@@ -187,12 +190,13 @@ def fitted_baseline(spec: str, seed: int, n: int, noise: float) -> list[float]:
 
 def static_rankers(p: Platform, sample: np.ndarray, fitted: list[float]) -> dict[str, float]:
     out: dict[str, list[float]] = {
-        k: [] for k in ("rules", "no-diversify", "one-sided", "fitted", "random", "oracle")
+        k: [] for k in ("rules", "prior", "no-diversify", "one-sided", "fitted", "random", "oracle")
     }
     w = np.asarray(fitted)
     for a in sample.tolist():
         me = p.records[a]
-        out["rules"].append(p_at_k(p, a, production(p, a, None)))
+        out["rules"].append(p_at_k(p, a, production(p, a, None, prior=False)))
+        out["prior"].append(p_at_k(p, a, production(p, a, None)))
         out["no-diversify"].append(p_at_k(p, a, production(p, a, None, diversify=False)))
         own = matching.score_packed(me, p.cands, one_sided=True).score
         out["one-sided"].append(p_at_k(p, a, top_ids(own, a)))
@@ -231,6 +235,8 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     if t % 4 == 0:
         p.credits = np.array([h["credits_per_month"] for h in p.habits], dtype=np.int64)
     lists = {}
+    propensity: dict[tuple[int, int], float] = {}
+    known = match_learning.known_brands(model)
     percents: dict[tuple[int, int], int] = {}
     labelled: dict[int, dict[str, int]] = {}  # each list's thresholds, top label capped as a run caps it
     for a in range(p.n):
@@ -240,12 +246,18 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         # _choose are left out of the members' lists for speed (the p@10 sample keeps them).
         entries = match_runs._top_entries(me, p.cands, excluded, [], model=model)["top"]
         entries.sort(key=lambda e: (-e[5], e[0]))
-        lists[a] = [int(e[0]) - 1 for e in entries[: match_runs.MATCHES_KEPT]]
-        for e in entries[: match_runs.MATCHES_KEPT]:
+        if p.explore:  # as _choose explores: unsure brands of the ranked pool, drawn per run
+            unsure = [e for e in entries if explore.unsure(p.profiles[int(e[0]) - 1], known)]
+            filled = explore.fill(
+                entries, unsure, match_runs.MATCHES_KEPT, random.Random(f"{a}:{t}"), lambda e: int(e[0])
+            )
+        else:
+            filled = [(e, 1.0) for e in entries[: match_runs.MATCHES_KEPT]]
+        lists[a] = [int(e[0]) - 1 for e, _ in filled]
+        for e, prop in filled:
             percents[(a, int(e[0]) - 1)] = brand_profile.score_percent(e[1])
-        labelled[a] = brand_profile.capped_thresholds(
-            [brand_profile.score_percent(e[1]) for e in entries[: match_runs.MATCHES_KEPT]]
-        )
+            propensity[(a, int(e[0]) - 1)] = prop
+        labelled[a] = brand_profile.capped_thresholds([brand_profile.score_percent(e[1]) for e, _ in filled])
     slots = incomplete_slots = 0
     flags = np.array([incomplete(pr) for pr in p.profiles])
     for ids in lists.values():
@@ -267,7 +279,13 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             if not cards:
                 continue
             p.impressions.append(
-                Impression(a + 1, acct, at, "matches", tuple((b + 1, k, 1.0) for k, b in enumerate(cards)))
+                Impression(
+                    a + 1,
+                    acct,
+                    at,
+                    "matches",
+                    tuple((b + 1, k, propensity[(a, b)]) for k, b in enumerate(cards)),
+                )
             )
             for k, b in enumerate(cards):
                 if p.rng.random() >= h["position_bias"] ** k:
@@ -306,9 +324,12 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
 
 
-def run(spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS) -> dict[str, Any]:
+def run(
+    spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS, explore: bool = True
+) -> dict[str, Any]:
     t0 = time.time()
     p = build(spec, seed, n, noise)
+    p.explore = explore
     rng = np.random.default_rng(seed + 7)
     sample = rng.choice(n, size=min(SAMPLE, n), replace=False)
     fitted = fitted_baseline(spec, seed, n, noise)
@@ -328,7 +349,10 @@ def run(spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS) -> dict[
         stats: dict[str, Any] = {}
         week(p, t, model, stats)
         stats["promises"] = promise_check(promises, stats["by_label"])
-        ours = float(np.mean([p_at_k(p, a, production(p, a, model)) for a in sample.tolist()]))
+        seeds = {a: f"{a}:{t}" if explore else None for a in sample.tolist()}
+        ours = float(
+            np.mean([p_at_k(p, a, production(p, a, model, explore_seed=seeds[a])) for a in sample.tolist()])
+        )
         rows.append(
             {
                 "week": t + 1,
@@ -348,6 +372,31 @@ def run(spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS) -> dict[
             "weeks": rows, "seconds": time.time() - t0}  # fmt: skip
 
 
+def fresh(spec: str, seed: int, n: int, noise: float) -> dict[str, Any]:
+    """Fresh-deployment p@10 only (no weeks, no fitted baseline): the same sample of brands as
+    `run`, ranked as a match run ranks them without a model, by the rules' hand score alone and
+    by the rules blended with the fresh prior (with the paired 95% bootstrap interval of the
+    difference over brands), and by the prior with the runs' exploration places."""
+    t0 = time.time()
+    p = build(spec, seed, n, noise)
+    sample = np.random.default_rng(seed + 7).choice(n, size=min(SAMPLE, n), replace=False)
+    rules = np.array([p_at_k(p, a, production(p, a, None, prior=False)) for a in sample.tolist()])
+    prior = np.array([p_at_k(p, a, production(p, a, None)) for a in sample.tolist()])
+    explored = [p_at_k(p, a, production(p, a, None, explore_seed=f"{a}:0")) for a in sample.tolist()]
+    idx = np.random.default_rng(0).integers(0, len(sample), size=(2000, len(sample)))
+    diffs = prior[idx].mean(axis=1) - rules[idx].mean(axis=1)
+    return {
+        "world": p.world.name,
+        "noise": noise,
+        "rules": float(rules.mean()),
+        "prior": float(prior.mean()),
+        "explored": float(np.mean(explored)),
+        "low": float(np.percentile(diffs, 2.5)),
+        "high": float(np.percentile(diffs, 97.5)),
+        "seconds": time.time() - t0,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", action="append", help="package.module:factory (repeatable)")
@@ -355,17 +404,37 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weeks", type=int, default=WEEKS)
+    parser.add_argument("--fresh", action="store_true", help="fresh-deployment p@10 only (rules, prior)")
+    parser.add_argument("--no-explore", action="store_true", help="lists without exploration places")
     args = parser.parse_args()
     worlds = args.world or list(DEFAULT_WORLDS)
     noises = args.noise or [0.0, 0.2, 0.4]
+    if args.fresh:
+        for spec in worlds:
+            name = re.sub(r"\W+", "_", spec.split(":")[0].split(".")[-1])
+            for noise in noises:
+                f = fresh(spec, args.seed, args.n, noise)
+                print(
+                    f"  {name} {noise:.0%} ({args.n} brands, seed {args.seed}): fresh p@10 rules"
+                    f" {f['rules']:.3f}"
+                    f"  prior {f['prior']:.3f}  difference {f['prior'] - f['rules']:+.3f}"
+                    f" (95% {f['low']:+.3f} .. {f['high']:+.3f})  prior with exploration {f['explored']:.3f}"
+                    f"  ({f['seconds']:.0f} s)",
+                    flush=True,
+                )
+                tag = f"{name}_noise{round(100 * noise)}"
+                print(f"BENCH match_sim_fresh_p_at_10_{tag} {f['prior']:.3f}")
+                print(f"BENCH match_sim_fresh_rules_p_at_10_{tag} {f['rules']:.3f}")
+        return
     for spec in worlds:
         results = []
         for noise in noises:
             print(f"{spec} noise {noise:.0%} ({args.n} brands, seed {args.seed})", flush=True)
-            r = run(spec, args.seed, args.n, noise, args.weeks)
+            r = run(spec, args.seed, args.n, noise, args.weeks, explore=not args.no_explore)
             s = r["static"]
             print(
-                f"  static p@10: rules {s['rules']:.3f}  no-diversify {s['no-diversify']:.3f}  one-sided "
+                f"  static p@10: rules {s['rules']:.3f}  prior {s['prior']:.3f}  no-diversify "
+                f"{s['no-diversify']:.3f}  one-sided "
                 f"{s['one-sided']:.3f}  fitted {s['fitted']:.3f}  random {s['random']:.3f}  oracle "
                 f"{s['oracle']:.3f}  ({r['seconds']:.0f} s)",
                 flush=True,
@@ -375,20 +444,21 @@ def main() -> None:
         chosen = next((r for r in results if abs(r["noise"] - 0.2) < 1e-9), results[0])
         print(f"  world: {chosen['description']}")
         print(
-            f"  {name}: noise | fresh (rules) | fitted | "
+            f"  {name}: noise | fresh (rules) | fresh (prior) | fitted | "
             + " | ".join(f"week {w + 1}" for w in range(args.weeks))
         )
         for r in results:
             weekly = " | ".join(f"{row['p10']:.3f}" for row in r["weeks"])
-            fresh, fitted = r["static"]["rules"], r["static"]["fitted"]
-            print(f"  {name}: {r['noise']:.0%} | {fresh:.3f} | {fitted:.3f} | {weekly}")
+            rules, prior, fitted = r["static"]["rules"], r["static"]["prior"], r["static"]["fitted"]
+            print(f"  {name}: {r['noise']:.0%} | {rules:.3f} | {prior:.3f} | {fitted:.3f} | {weekly}")
             ratio = r["weeks"][-1]["p10"] / max(r["static"]["fitted"], 1e-9)
             print(f"BENCH match_sim_week8_vs_fitted_{name}_noise{round(100 * r['noise'])} {ratio:.3f}")
             exposure = min(row["exposure"] for row in r["weeks"])
             print(f"BENCH match_sim_exposure_min_{name}_noise{round(100 * r['noise'])} {exposure:.2f}")
         ratio = chosen["weeks"][-1]["p10"] / max(chosen["static"]["fitted"], 1e-9)
         print(f"BENCH match_sim_week8_vs_fitted_{name} {ratio:.3f}")
-        print(f"BENCH match_sim_fresh_p_at_10_{name} {chosen['static']['rules']:.3f}")
+        print(f"BENCH match_sim_fresh_p_at_10_{name} {chosen['static']['prior']:.3f}")
+        print(f"BENCH match_sim_fresh_rules_p_at_10_{name} {chosen['static']['rules']:.3f}")
 
 
 if __name__ == "__main__":

@@ -446,6 +446,48 @@ def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
     assert dash["menuCounts"]["matches"] == 0
 
 
+def test_a_runs_exploration_places_reach_the_view_with_the_probability_they_had(api):
+    """Issue 37's exploration: a run gives one place in ten to a brand the model is unsure of
+    (every population brand's profile is incomplete), drawn at random; the match list keeps the
+    probability each card had of being there and the Matches view keeps it for training: below
+    1 for the explored cards, 1 for the ranked ones."""
+    from tandem.domain.matching import explore
+    from tandem.store import news
+    from tandem.store.learning import unpack_views
+
+    user, _, token = member()
+    subscribe(user.account_id)
+    population(120)
+    status, created = api.call(
+        "POST",
+        "/api/brands",
+        auth_headers(token),
+        {
+            "name": "Pebble Paper Co",
+            "category": "home",
+            "values": ["sustainable", "vegan", "local"],
+            "collabKinds": ["giveaways", "newsletter swaps", "content swaps"],
+            "audience": {
+                "countries": ["GB", "US", "IE"],
+                "ageBands": ["25-34", "35-44"],
+                "genders": ["women"],
+            },
+        },
+    )
+    assert status == 201, created
+    brand_id = created["brand"]["id"]
+    assert wait_for_run(api, token, brand_id, created["runId"])["status"] == "done"
+    listed = MatchCards.find(brand_id).listed()
+    assert len(listed) == 50
+    body = listing(api, token, brand_id)
+    (view,) = unpack_views(news.read(brand_id).views)
+    assert [i for i, _, _ in view.cards] == [c["id"] for c in body["matches"]]
+    explored = [k for k, (_, _, p) in enumerate(view.cards) if p < 1]
+    assert explored == explore.places(50)
+    assert all(abs(p - listed[i].propensity) <= 1 / 255 for i, _, p in view.cards)
+    assert all(0 < listed[view.cards[k][0]].propensity < 1 for k in explored)
+
+
 def test_a_last_step_cut_off_after_writing_the_matches_still_counts_them_new_when_retried(api, monkeypatch):
     """The state machine retries a Finalize that timed out after its batch write: the matches
     it wrote are still new to the brand (they were left uncounted, and the local stack's menu

@@ -163,15 +163,22 @@ def test_two_colluding_accounts_cannot_make_a_model_or_move_anyones_labels():
     assert group_of["acct10"] != group_of["acct40"]  # one honest request makes no group
     weights = training.capped_weights(["acct1"] * 210 + ["acct10"], np.ones(211), group_of)
     assert weights[:210].sum() == training.GROUP_ROWS and weights[210] == 1.0
-    assert training.train([], actions, records) is None  # the rules alone for everyone
+    assert training.train([], actions, records) is None  # no model: the fresh ranking for everyone
     top = match_runs._top_entries(record, cands, [], [], model=None)["top"]
-    assert [round(e[5], 4) for e in top] == [e[1] for e in top]  # the rules alone: labels unmoved
+    rules = matching.score_packed(record, cands).score
+    fresh = training.rank_scores(record, cands, rules, None)
+    at = {int(i): k for k, i in enumerate(cands.ids.tolist())}
+    assert [e[5] for e in top] == [round(float(fresh[at[e[0]]]), 6) for e in top]  # order unmoved
+    assert [e[1] for e in top] == [round(float(rules[at[e[0]]]), 4) for e in top]  # labels unmoved
 
 
-def test_a_fresh_deployment_ranks_by_the_rules():
+def test_a_fresh_deployment_ranks_by_the_rules_blended_with_the_fitted_prior():
     record, cands = _world()
     rules = matching.score_packed(record, cands).score
-    assert training.rank_scores(record, cands, rules, None) is rules
+    assert training.rank_scores(record, cands, rules, None, prior=False) is rules
+    prior = training.prior_model()
+    fresh = training.fresh_scores(rules, training.prior_score(record, cands, prior), prior["blend"])
+    assert np.array_equal(training.rank_scores(record, cands, rules, None), fresh)
     assert training.blend_weight({"version": 1, "accept": [0.0]}) == 0.0  # a model of another kind
 
 

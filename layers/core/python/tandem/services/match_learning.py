@@ -137,19 +137,23 @@ SHOWN_KEEP_DAYS = 60  # a view or action lives this long (TTL)
 MAX_VIEWS = 60  # the most views a brand's BrandSeen item keeps (about 19 KB at 50 cards)
 
 
-def views_after(kept: bytes | None, cards: list[tuple[int, int]], at_s: int | None = None) -> bytes | None:
+def views_after(
+    kept: bytes | None, cards: list[tuple[int, int] | tuple[int, int, float]], at_s: int | None = None
+) -> bytes | None:
     """The brand's recent views (BrandSeen.views) once it has seen `cards` (brand id, fit
-    percent, in the order shown; each ranked: propensity 1), or None when nothing changes: a
+    percent(, propensity: the probability its run gave it of being in the list; 1 when not
+    given), in the order shown), or None when nothing changes: a
     view of cards the last kept view already showed (the same list again, less what was acted
     on) adds nothing. Views older than SHOWN_DAYS are dropped, and past MAX_VIEWS the oldest."""
     if not cards:
         return None
     at_s = int(time.time()) if at_s is None else int(at_s)
     views = unpack_views(kept)
-    if views and {i for i, _ in cards} <= {c[0] for c in views[-1].cards}:
+    if views and {c[0] for c in cards} <= {c[0] for c in views[-1].cards}:
         return None
     views = [v for v in views if v.at > at_s - SHOWN_DAYS * 86400]
-    views.append(View(at_s, training_version(), tuple((int(i), int(p), 1.0) for i, p in cards)))
+    shown = tuple((int(c[0]), int(c[1]), float(c[2]) if len(c) > 2 else 1.0) for c in cards)
+    views.append(View(at_s, training_version(), shown))
     return pack_views(views[-MAX_VIEWS:])
 
 
@@ -397,3 +401,12 @@ def label_promises(model: dict[str, Any] | None) -> dict[str, Any] | None:
 def read_model() -> dict[str, Any] | None:
     """The stored model (one GetItem; the nightly batch reads it once for all its brands)."""
     return model_json(MatchModel.find())
+
+
+def known_brands(model: dict[str, Any] | None) -> frozenset[int] | None:
+    """The brands whose behaviour the run's model learned (its collaborative embedding's), None
+    when it carries none (no model yet, or an on-demand run's payload without the embedding):
+    exploration then goes by incomplete profiles alone (tandem.domain.matching.explore)."""
+    if not training.usable(model) or not (model or {}).get("cf"):
+        return None
+    return frozenset(int(i) for i in training.unpack_embedding(model["cf"])["ids"].tolist())  # type: ignore[index]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import time
 import uuid
 from dataclasses import replace
@@ -24,7 +25,7 @@ from typing import Any
 from tandem.config import settings
 from tandem.domain import brand_profile, matching
 from tandem.domain import relations as rel
-from tandem.domain.matching import format_grade, reply, training
+from tandem.domain.matching import explore, format_grade, reply, training
 from tandem.errors import NotFound
 from tandem.integrations.aws import client
 from tandem.observability import count_event, logger, record_metric
@@ -267,18 +268,21 @@ def _top_entries(
     labels: Any = None,
     model: dict | None = None,
     format_boosts: dict[str, float] | None = None,
+    prior: Any = True,
 ) -> dict:
     """Best POOL candidates (and any saved ones) as compact entries:
     [candidate id, score, packed record (base64), reply tier, reply label code, rank value].
-    "Best" is by the rank value: the rules' score blended with the learned `model` over every
-    candidate (training.rank_scores: the rules alone without one), times the candidate's reply
-    factor (`tiers`: each candidate's reply tier, match_index.load_ranked; a brand that rarely
-    answers ranks lower); the score kept is the rules' fit the cards show. `labels`: each
-    candidate's label code from the same rows, kept on its card."""
+    "Best" is by the rank value: the rules' score blended with the fresh prior (fitted offline on
+    our tuning world), then with the learned `model` over every candidate (training.rank_scores:
+    the fresh value alone without one), times the candidate's reply factor (`tiers`: each
+    candidate's reply tier, match_index.load_ranked; a brand that rarely answers ranks lower);
+    the score kept is the rules' fit the cards show. `labels`: each candidate's label code from
+    the same rows, kept on its card. `prior`: True for the committed prior, False for the rules
+    alone (benches compare the two)."""
     import numpy as np
 
     scores = matching.score_packed(me, cands, excluded, format_boosts=format_boosts)
-    ranked = training.rank_scores(me, cands, scores.score, model)
+    ranked = training.rank_scores(me, cands, scores.score, model, prior)
     ranked = ranked if tiers is None else ranked * reply.tier_factors(tiers)
     positions = list(matching.top_positions(ranked, POOL))
     if saved:
@@ -325,12 +329,15 @@ def _choose(
     saved: set[int],
     model: dict | None = None,
     record: bytes | None = None,
+    explore_seed: str | None = None,
 ) -> tuple[list, list]:
     """(diversified best MATCHES_KEPT, saved candidates outside them), each as Scored.
     Ordered and diversified by the score times the reply factor of the entry's tier (entries
     of a run started before tiers have none: tier 0), blended with the learned `model`
     (match_learning.model_json; `record`: the brand's packed record) by how much history it
-    saw; the Scored keep the plain score."""
+    saw; the Scored keep the plain score. With `explore_seed` (a run's: its draws repeat for
+    the same run) one place in ten goes to a brand of the pool the model is unsure of, drawn
+    at random, each chosen card keeping its propensity (tandem.domain.matching.explore)."""
     best: dict[int, list] = {}
     for entry in entries:
         if entry[0] not in best or entry[1] > best[entry[0]][1]:
@@ -347,8 +354,10 @@ def _choose(
 
     ordered = sorted(best.values(), key=lambda e: (-ranked(e), e[0]))
 
+    profiles: dict[int, matching.Profile] = {}
+
     def scored(entry: list) -> matching.Scored:
-        other = matching.unpack(base64.b64decode(entry[2]))
+        other = profiles[entry[0]] = matching.unpack(base64.b64decode(entry[2]))
         reasons, reason_keys = matching.explain(me, other)
         return matching.Scored(entry[0], entry[1], reasons, other.category, reason_keys)
 
@@ -359,9 +368,18 @@ def _choose(
     chosen = matching.diversify([replace(s, score=ranked(by_id[s.candidate_id])) for s in pool], MATCHES_KEPT)
     plain = {s.candidate_id: s for s in pool}
     chosen = [plain[s.candidate_id] for s in chosen]
+    if explore_seed is not None:
+        known = match_learning.known_brands(model)
+        unsure = [s for s in pool if explore.unsure(profiles[s.candidate_id], known)]
+        drawn = explore.fill(chosen, unsure, MATCHES_KEPT, random.Random(explore_seed), _candidate)
+        chosen = [replace(s, propensity=p) for s, p in drawn]
     taken = {s.candidate_id for s in chosen}
     extra = [scored(e) for e in ordered if e[0] in saved and e[0] not in taken]
     return chosen, extra
+
+
+def _candidate(s: matching.Scored) -> int:
+    return s.candidate_id
 
 
 def store_matches(
@@ -451,6 +469,7 @@ def _cards(
             tuple(s.reasons),
             place if place <= len(chosen) else None,
             labels.get(s.candidate_id, 0),
+            s.propensity if place <= len(chosen) else 1.0,
         )
         for place, s in enumerate([*chosen, *extra[:SAVED_CARDS_KEPT]], start=1)
     ]
@@ -486,7 +505,7 @@ def finalize(
     record = base64.b64decode(me)
     profile = matching.unpack(record)
     entries = [entry for result in batch_results for entry in result["top"]]
-    chosen, extra = _choose(profile, entries, set(saved), model, record)
+    chosen, extra = _choose(profile, entries, set(saved), model, record, explore_seed=f"{brand_id}:{run_id}")
     thresholds = match_learning.fit_thresholds(model)
     promises = match_learning.label_promises(model)
     new = store_matches(
@@ -550,7 +569,9 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
             entries = _top_entries(
                 record, cands, sorted(excluded), sorted(saved), tiers, labels, model, boosts.get(brand_id)
             )["top"]
-            chosen, extra = _choose(matching.unpack(record), entries, saved, model, record)
+            chosen, extra = _choose(
+                matching.unpack(record), entries, saved, model, record, explore_seed=f"{brand_id}:{run}"
+            )
             store_matches(
                 brand_id,
                 run,

@@ -142,7 +142,7 @@ def list_matches(pending: Pending, which: str, brand_ids: set[int] | None = None
     if which == "potentials":
         # What was listed is no longer new; nor are matches this brand will never be shown.
         shown = {str(c["id"]) for c in cards} | {str(i) for i in excluded} | {str(i) for i in hidden}
-        _record_view(viewer.brand, mine.seen, cards, fresh & shown)  # call 3
+        _record_view(viewer.brand, mine.seen, cards, fresh & shown, matches)  # call 3
     open_run = news.open_run_of(mine.seen)
     return {
         "matches": cards,
@@ -152,13 +152,28 @@ def list_matches(pending: Pending, which: str, brand_ids: set[int] | None = None
     }
 
 
-def _record_view(me: Brand, kept: BrandSeen | None, cards: list[dict[str, Any]], seen: set[str]) -> None:
+def _record_view(
+    me: Brand,
+    kept: BrandSeen | None,
+    cards: list[dict[str, Any]],
+    seen: set[str],
+    matches: dict[int, MatchCard] | None = None,
+) -> None:
     """Keep what this view showed (what matching learns from, issue 37) and that the new matches
     it showed are no longer new, on the one BrandSeen item (`kept`: as the screen read it): one
-    UpdateItem, none when neither changes. A view that cannot be kept never fails the screen."""
+    UpdateItem, none when neither changes. Each card keeps the propensity its run gave it in
+    the match list (`matches`; an exploration place's is below 1). A view that cannot be kept
+    never fails the screen."""
+    listed = matches or {}
+
+    def propensity(brand_id: int) -> float:
+        card = listed.get(brand_id)
+        return float(card.propensity) if card is not None else 1.0
+
     try:
         views = match_learning.views_after(
-            kept.views if kept is not None else None, [(int(c["id"]), int(c["score"])) for c in cards]
+            kept.views if kept is not None else None,
+            [(int(c["id"]), int(c["score"]), propensity(int(c["id"]))) for c in cards],
         )
     except Exception:
         logger.exception("Could not keep a Matches view")

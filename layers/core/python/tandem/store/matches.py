@@ -98,6 +98,9 @@ class MatchCard:
     reasons: tuple[str, ...]
     rank: int | None
     labels: int = 0  # the brand's reply label code when the run wrote it (reply_time.label_texts)
+    # The probability the card had of being in the list (1: ranked there; less: an exploration
+    # place drew it, tandem.domain.matching.explore); a view keeps it for training.
+    propensity: float = 1.0
 
 
 @_register
@@ -105,7 +108,8 @@ class MatchCards(TandemModel):
     """A brand's match list as its Matches screen reads it (pk=BRAND#<id>, sk=MATCHCARDS): written
     by each run together with its Match items, and read in the Query of the brand's own items
     instead of them. `cards` is JSON, [[candidate id, score, rank or null, [reasons], reply label
-    code], ...] in the run's order (cards written before the code have four fields: no labels):
+    code(, propensity)], ...] in the run's order (cards written before the code have four fields:
+    no labels; a propensity is written only below 1, an explored card's):
     one attribute value to read instead of one item of eight attributes per match. The brands'
     names, logos and descriptions are not in it: they are read live (they change after the run,
     and who may see a name is decided per viewer); their reply labels are as the run found them
@@ -136,7 +140,11 @@ class MatchCards(TandemModel):
         thresholds: dict[str, int] | None = None,
         promises: dict[str, Any] | None = None,
     ) -> MatchCards:
-        packed = [[c.candidate_id, c.score, c.rank, list(c.reasons), c.labels] for c in cards]
+        packed = [
+            [c.candidate_id, c.score, c.rank, list(c.reasons), c.labels]
+            + ([round(float(c.propensity), 4)] if c.propensity < 1 else [])
+            for c in cards
+        ]
         return cls(
             *cls.key(brand_id),
             brand_id=brand_id,
@@ -170,6 +178,7 @@ class MatchCards(TandemModel):
                 tuple(c[3]),
                 None if c[2] is None else int(c[2]),
                 int(c[4]) if len(c) > 4 and c[4] else 0,
+                float(c[5]) if len(c) > 5 else 1.0,
             )
             for c in json.loads(self.cards or "[]")
         }

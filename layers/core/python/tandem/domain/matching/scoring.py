@@ -164,6 +164,9 @@ class Scored:
     reasons: tuple[str, ...] = field(default_factory=tuple)
     category: str = ""
     keys: frozenset[str] = frozenset()  # what the reasons rest on (diversity compares these)
+    # The probability this card had of being in its list: 1 when ranked there, less when an
+    # exploration place drew it (tandem.domain.matching.explore).
+    propensity: float = 1.0
 
 
 def _shared(mine: frozenset[str], theirs: frozenset[str]) -> int:

@@ -12,8 +12,10 @@ Two directions, learned and multiplied (RECON's reciprocity, learned rather than
 - the send model, P(A sends to B | B shown to A), from impressions (label: a later send);
 - the accept model, P(B accepts | A sent to B), from answers and expiries.
 A pair's learned score is sqrt(send(A,B) accept(A,B) send(B,A) accept(B,A)): both must want the
-other. The rules stay the prior: a ranking is rules^(1-w) x learned^w, with w rising with the
-platform's evidence (`blend_weight`, measured in tests/bench/platform_sim.py).
+other. Without a model a ranking is the fresh rank value: the rules' hand score blended with a
+prior fitted offline on our tuning world (`prior_model`, prior_model.json: P(mutual fit) from
+public profiles alone); with one it is fresh^(1-w) x learned^w, w rising with the platform's
+evidence (`blend_weight`, measured in tests/bench/platform_sim.py).
 
 No small group can steer it: each account's rows weigh at most a bounded share (`GROUP_ROWS`),
 accounts that mostly trade with each other count as one (`groups`), and the model (and any
@@ -25,9 +27,12 @@ numpy is imported inside the functions (the API must not pay for it on a cold st
 from __future__ import annotations
 
 import base64
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tandem.domain.matching import learned
@@ -470,6 +475,63 @@ def train(
     return out
 
 
+# ---------------------------------------------------------------- the fresh prior
+
+# P(a pair is a true mutual fit) from public profiles alone: a logistic regression over pair_x
+# fitted offline on our own tuning world (tests/bench/fit_prior.py), stored beside this module.
+# It ranks a fresh deployment and every brand the platform has no model for yet, blended with
+# the rules' hand score (`fresh_scores`); the learned model's blend starts from it.
+PRIOR_FILE = Path(__file__).with_name("prior_model.json")
+PRIOR_VERSION = 1
+
+
+@cache
+def prior_model() -> dict[str, Any] | None:
+    """The committed prior ({version, features, blend, weights, bias}), or None when it is
+    missing or was fitted over other features (the rules alone then). Read once, on the first
+    ranking (no import-time read: the API's cold start is unchanged)."""
+    try:
+        data = json.loads(PRIOR_FILE.read_text())
+    except (OSError, ValueError):
+        return None
+    ok = (
+        data.get("version") == PRIOR_VERSION
+        and data.get("features") == N_FEATURES
+        and len(data.get("weights") or ()) == N_FEATURES
+    )
+    return data if ok else None
+
+
+def prior_score(
+    me: bytes, cands: Packed, prior: Mapping[str, Any], x: np.ndarray | None = None
+) -> np.ndarray:
+    """The prior's P(mutual fit) of `me` with every candidate, the same from either side: the
+    logit is the mean of the pair's two directions (a mutual fit is symmetric). `x`: pair_x of
+    the same pairs when the caller has it."""
+    import numpy as np
+
+    x = pair_x(me, cands) if x is None else x
+    w = np.asarray(prior["weights"], dtype=np.float64)
+    swapped = np.zeros_like(w)
+    swapped[_swap_index()] = w  # reverse(x) @ w == x @ swapped, without copying x
+    # float32 like x (no float64 copy of it), and einsum rather than BLAS: a matrix-vector product
+    # through a multi-threaded BLAS took 11 ms instead of 0.2 over 20,000 rows on a busy machine
+    w_sym = (0.5 * (w + swapped)).astype(x.dtype)
+    z = np.einsum("ij,j->i", x, w_sym).astype(np.float64) + float(prior["bias"])
+    return _sigmoid(z).astype(np.float32)
+
+
+def fresh_scores(rules: np.ndarray, prior: np.ndarray, blend: float) -> np.ndarray:
+    """rules^(1-blend) x prior^blend: the rank value without a learned model (the rules' zeros,
+    own account and exclusions, stay zero)."""
+    import numpy as np
+
+    if blend <= 0.0:
+        return rules
+    out = np.power(np.maximum(rules, 1e-6), 1 - blend) * np.power(np.maximum(prior, 1e-9), blend)
+    return np.where(rules > 0, out, 0).astype(np.float32)
+
+
 # ---------------------------------------------------------------- scoring
 
 BLEND_HALF = 1500.0  # effective answers at which the learned score weighs BLEND_MAX / 2
@@ -494,11 +556,14 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
 
 
-def learned_score(me: bytes, cands: Packed, model: Mapping[str, Any]) -> np.ndarray:
-    """sqrt(send(me, c) accept(me, c) send(c, me) accept(c, me)) for every candidate."""
+def learned_score(
+    me: bytes, cands: Packed, model: Mapping[str, Any], x: np.ndarray | None = None
+) -> np.ndarray:
+    """sqrt(send(me, c) accept(me, c) send(c, me) accept(c, me)) for every candidate (`x`:
+    pair_x of the same pairs when the caller has it)."""
     import numpy as np
 
-    x = pair_x(me, cands).astype(np.float64)
+    x = (pair_x(me, cands) if x is None else x).astype(np.float64)
     xr = reverse(x)
     ab = ba = np.zeros(len(x))
     if model.get("cf"):
@@ -523,14 +588,30 @@ def learned_score(me: bytes, cands: Packed, model: Mapping[str, Any]) -> np.ndar
     return np.sqrt(both).astype(np.float32)
 
 
-def rank_scores(me: bytes, cands: Packed, rules: np.ndarray, model: Mapping[str, Any] | None) -> np.ndarray:
-    """What a ranking orders by: the rules' scores alone without a usable model, else
-    rules^(1-w) x learned^w over every candidate the rules do not exclude (score 0 stays 0)."""
+def rank_scores(
+    me: bytes,
+    cands: Packed,
+    rules: np.ndarray,
+    model: Mapping[str, Any] | None,
+    prior: Mapping[str, Any] | None | bool = True,
+) -> np.ndarray:
+    """What a ranking orders by: the fresh rank value (the rules blended with the committed
+    prior, `fresh_scores`; `prior=False` or no prior: the rules alone) without a usable model,
+    else fresh^(1-w) x learned^w over every candidate the rules do not exclude (score 0 stays 0).
+    `prior`: True for the committed one (prior_model), or a prior of the same form."""
     import numpy as np
 
-    w = blend_weight(model)
-    if w == 0.0 or not len(cands):
+    if not len(cands):
         return rules
-    learned = learned_score(me, cands, model)  # type: ignore[arg-type]
-    out = np.power(np.maximum(rules, 1e-6), 1 - w) * np.power(np.maximum(learned, 1e-9), w)
+    prior = prior_model() if prior is True else (prior or None)
+    w = blend_weight(model)
+    blend = float(prior["blend"]) if prior else 0.0
+    if w == 0.0 and blend <= 0.0:
+        return rules
+    x = pair_x(me, cands)
+    base = fresh_scores(rules, prior_score(me, cands, prior, x), blend) if blend > 0 else rules
+    if w == 0.0:
+        return base
+    learned = learned_score(me, cands, model, x)  # type: ignore[arg-type]
+    out = np.power(np.maximum(base, 1e-6), 1 - w) * np.power(np.maximum(learned, 1e-9), w)
     return np.where(rules > 0, out, 0).astype(np.float32)

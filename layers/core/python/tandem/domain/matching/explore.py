@@ -1,0 +1,102 @@
+"""Exploration slots with logged propensities (issue 37): a small, fixed share of a Matches list's
+places goes to brands the model is unsure of, drawn at random with a known probability, so the
+training (tandem.domain.matching.training, which weighs each shown card by 1 / its propensity,
+at most MAX_IPW) does not learn only from what the ranking already chose.
+
+- Which places: the fifth of each ten after the first ten (places 15, 25, 35 and 45 of 50: 8%
+  of the list). Not in the first ten: on our tuning world one explored card in the top ten cost
+  0.009-0.013 p@10 every week of the simulation (tests/bench/platform_sim.py, docs/decisions.md
+  2026-12-04) for no measurable gain in what the model learned.
+- Who may fill them: `unsure` brands (an incomplete profile, or no behaviour the model knows of)
+  among the pool the run ranked, outside the cards the list keeps by rank.
+- How: k places, m such brands: k of them drawn uniformly without replacement, each shown with
+  probability k / m (its propensity, logged on the card and on every view of it); every card
+  kept by rank has propensity 1. With m <= k every unsure brand is shown (propensity 1) and the
+  places left go back to the ranking. A list shorter than its limit explores nothing (every
+  candidate is shown anyway).
+
+Pure Python (no numpy): the runs' last step uses it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Sequence
+from typing import TypeVar
+
+from tandem.domain.matching.scoring import Profile
+
+T = TypeVar("T")
+
+EXPLORE_FROM = 10  # the first ten places are the ranking's
+EXPLORE_EVERY = 10
+EXPLORE_AT = 4  # place (from 0) within each EXPLORE_EVERY
+
+
+def places(limit: int) -> list[int]:
+    """The list places (from 0) that exploration may fill in a list of `limit` cards."""
+    return list(range(EXPLORE_FROM + EXPLORE_AT, limit, EXPLORE_EVERY))
+
+
+def incomplete(profile: Profile) -> bool:
+    """A profile missing any field the matcher reads beyond its category."""
+    return not (
+        profile.company_size
+        and profile.audience_size
+        and profile.niche
+        and profile.price_tier
+        and profile.countries
+        and profile.age_bands
+        and profile.genders
+        and profile.collab_kinds
+    )
+
+
+def unsure(profile: Profile, known: Collection[int] | None) -> bool:
+    """The model is unsure of this brand: its profile is incomplete, or `known` (the brands whose
+    behaviour the model has learned, None: no model knows anyone's) leaves it out."""
+    return incomplete(profile) or (known is not None and profile.brand_id not in known)
+
+
+def fill(
+    ranked: Sequence[T],
+    candidates: Sequence[T],
+    limit: int,
+    rng: random.Random,
+    key: Callable[[T], int],
+) -> list[tuple[T, float]]:
+    """The list of at most `limit` cards as (item, propensity): `ranked` in order, with the
+    exploration places filled by a uniform draw from `candidates` (the unsure brands of the
+    ranked pool, in any order; `key` gives an item's brand id) that the list does not keep by
+    rank."""
+    if len(ranked) < limit:
+        return [(item, 1.0) for item in ranked[:limit]]
+    slots = places(limit)
+    kept = list(ranked[: limit - len(slots)])
+    kept_ids = {key(item) for item in kept}
+    seen: set[int] = set()
+    pool = []
+    for item in candidates:
+        if key(item) not in kept_ids and key(item) not in seen:
+            seen.add(key(item))
+            pool.append(item)
+    if not pool:
+        return [(item, 1.0) for item in ranked[:limit]]
+    k = min(len(slots), len(pool))
+    drawn = rng.sample(pool, k)
+    propensity = k / len(pool)
+    drawn_ids = {key(item) for item in drawn}
+    # The places the draws do not fill go back to the ranking, best first.
+    fillers = [item for item in ranked if key(item) not in kept_ids and key(item) not in drawn_ids]
+    rest = iter([*kept, *fillers[: len(slots) - k]])
+    draws = iter(drawn)
+    out: list[tuple[T, float]] = []
+    for place in range(limit):
+        if place in slots[:k]:
+            out.append((next(draws), propensity))
+        else:
+            nxt = next(rest, None)
+            if nxt is None:
+                break
+            out.append((nxt, 1.0))
+    return out

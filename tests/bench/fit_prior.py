@@ -21,7 +21,7 @@ import json
 import sys
 import time
 
-import _setup  # noqa: I001 (sets sys.path first; see tests/bench/_setup.py)
+import _setup  # sets sys.path first; see tests/bench/_setup.py
 
 _setup.moto_environment("ERROR")
 

@@ -15,7 +15,7 @@ from tandem.domain import matching
 from tandem.domain.matching import Profile, Scored, explore, pack
 from tandem.services import match_learning, match_runs
 from tandem.store.learning import unpack_views
-from tandem.store.models import MatchCard, MatchCards
+from tandem.store.matches import MatchCard, MatchCards
 
 
 def _key(item: int) -> int:

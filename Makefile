@@ -36,13 +36,13 @@ job:                           ## run a scheduled job now on the running local s
 # exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-e2e ci-web-lint ci-sam ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-calendar ci-pytest ci-web-test
+CI_PARTS := ci-e2e ci-web-lint ci-sam ci-calendar ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
 test:                          ## everything CI runs (installs first, six at a time; then the checks two at a time)
 	@start=$$(date +%s); export CI_T0=$$start; \
 	  $(PY_BOOT) tests/bench/timed.py ci_deps_s -- $(MAKE) --no-print-directory -j6 deps test-deps; \
-	  $(MAKE) --no-print-directory -j2 --output-sync=target $(CI_PARTS); \
+	  $(MAKE) --no-print-directory -j3 --output-sync=target $(CI_PARTS); \
 	  echo "BENCH ci_test_s $$(( $$(date +%s) - start ))"
 	@echo "All checks passed."
 

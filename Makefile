@@ -20,26 +20,26 @@ dev: deps build-web            ## install, build the SPA, run the local stack on
 job:                           ## run a scheduled job now on the running local stack: make job JOB=expire-features
 	@curl -sS -X POST http://127.0.0.1:$(PORT)/__local/jobs/$(JOB); echo
 
-# After the installs, every part runs in ONE make, two at a time (docs/decisions.md, 2026-11-29
+# After the installs, every part runs in ONE make, three at a time (docs/decisions.md, 2026-11-29
 # "make test in one queue"; 2026-12-04 "Playwright first, really"). Playwright (two workers, each
-# its own stack) leaves half the CPU idle while it waits on its pages, so it goes first, building
-# the SPA in its own recipe, and beside it ESLint and the short single-process checks, then the
-# calendar pass (one pytest at a time: one core, the width Playwright leaves); pytest (-n 2)
-# follows Playwright (the calendar pass before the short checks held them back to Playwright's
-# slot, and pytest with them: 502 s before the first of them started in a run); Vitest comes last (its order-only prerequisite: it never runs beside Playwright, where h24c saw it
-# starve). The SPA build is inside ci-e2e, not a part before it:
+# its own stack) uses about 0.7 of a core while it waits on its pages, and the SAM build and
+# rehearsal wait on pip and moto more than they compute, so three parts keep the two cores busy:
+# Playwright first (it builds the SPA in its own recipe), ESLint and the SAM steps beside it, then
+# the calendar pass (one pytest at a time) as ESLint ends, the short checks, pytest (-n 2), and
+# Vitest once Playwright is done (its order-only prerequisite: never beside Playwright, where h24c
+# saw it starve). Two at a time, a fresh run took 758 s and left ~300 core-seconds idle while
+# Playwright ran; three at a time, 715 s. The SPA build is inside ci-e2e, not a part before it:
 # GNU make (4.3) passes over a goal whose prerequisite is still running and comes back to it only
-# after the rest of the list, so with ci-build-web before it Playwright started last, after the
-# calendar pass (a fresh-machine run on 2026-12-04). Each part prints BENCH ci_<part>_s (wall) and
-# ci_<part>_cpu_s, and when it started and ended (seconds after make test began: CI_T0). The SPA
-# build here is Vite's alone: the type check `npm run build` starts with (tsc -b, noEmit) is
-# exactly ci-web-typecheck's, so it runs once.
+# after the rest of the list, so with ci-build-web before it Playwright started last. Each part
+# prints BENCH ci_<part>_s (wall) and ci_<part>_cpu_s, and when it started and ended (seconds
+# after make test began: CI_T0). The SPA build here is Vite's alone: the type check `npm run
+# build` starts with (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
 CI_PARTS := ci-e2e ci-web-lint ci-sam ci-calendar ci-lint-py ci-web-typecheck ci-e2e-typecheck ci-pytest ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
-test:                          ## everything CI runs (installs first, six at a time; then the checks two at a time)
+test:                          ## everything CI runs (installs first, six at a time; then the checks three at a time)
 	@start=$$(date +%s); export CI_T0=$$start; \
 	  $(PY_BOOT) tests/bench/timed.py ci_deps_s -- $(MAKE) --no-print-directory -j6 deps test-deps; \
 	  $(MAKE) --no-print-directory -j3 --output-sync=target $(CI_PARTS); \

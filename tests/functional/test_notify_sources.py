@@ -119,14 +119,24 @@ def test_the_hourly_digest_reads_an_accounts_users_once_after_each_run(api, oper
     from tandem.domain.notifications import digest_hour_utc
     from tandem.store.notify import DigestPending
 
+    # A digest holds the last day's matches, and these are stored now: every run below is within a
+    # few hours of now, at whatever hour the test runs (a fixed quiet hour put Ben's digest 28 hours
+    # after his matches when it ran at 10:00 UTC). The members' offsets are chosen so their digest
+    # hours come 2 and 4 hours after the first run: Mia's a half-hour offset, Ben's a whole one.
+    now = datetime.now(UTC)
+    first = _next((now.hour + 1) % 24, now)
+
+    def offset_for(hour: int, half: bool) -> float:
+        offsets = [o + (0.5 if half else 0.0) for o in range(-11, 13)]
+        return next(o for o in offsets if digest_hour_utc(o) == hour)
+
+    mia_offset, ben_offset = offset_for((first.hour + 2) % 24, True), offset_for((first.hour + 4) % 24, False)
     mia, ben = Brand("mia@example.com", "Oat & Co"), Brand("ben@example.com", "Fern Candles")
-    _settings(api, mia, {"tips": {"email": False}}, offset="5.5")
-    _settings(api, ben, {"tips": {"email": False}}, offset="-5")
-    hours = {"mia": digest_hour_utc(5.5), "ben": digest_hour_utc(-5)}
+    _settings(api, mia, {"tips": {"email": False}}, offset=str(mia_offset))
+    _settings(api, ben, {"tips": {"email": False}}, offset=str(ben_offset))
+    hours = {"mia": digest_hour_utc(mia_offset), "ben": digest_hour_utc(ben_offset)}
     _store(mia, _others(3))
     _store(ben, _others(2, start=10))
-    quiet = next(h for h in range(24) if {h, (h + 1) % 24}.isdisjoint(hours.values()))
-    first = _next(quiet, datetime.now(UTC))
 
     operations.clear()
     assert digests(first) == {"accounts": 2, "digests": 0}

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, shellRoutes } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
@@ -21,6 +21,15 @@ const ITEM: MemberCollab = {
 };
 
 describe('MemberCollabsPage', () => {
+  // A date of this year is shown without its year: the page is read on a fixed day of 2026, not today.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-04T12:00:00Z'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('lists the collabs members agreed to show, with both brands, the summary and the idea', async () => {
     signIn();
     const api = mockApi({

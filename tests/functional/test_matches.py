@@ -409,10 +409,8 @@ def test_the_first_view_after_a_run_writes_one_item_and_keeps_its_cards(api, wri
     assert (int(saved.actor), int(saved.target)) == (me, int(others[0].brand_id))
 
 
-def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
-    user, _, token = member()
-    subscribe(user.account_id)
-    population(40)
+def _new_brand(api, token: str) -> dict:
+    """A member adds a full brand profile (POST /api/brands): the answer, with its first run's id."""
     status, created = api.call(
         "POST",
         "/api/brands",
@@ -430,6 +428,14 @@ def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
         },
     )
     assert status == 201, created
+    return created
+
+
+def test_a_new_brand_gets_matches_with_reasons_from_its_first_run(api):
+    user, _, token = member()
+    subscribe(user.account_id)
+    population(40)
+    created = _new_brand(api, token)
     brand_id = created["brand"]["id"]
     check = wait_for_run(api, token, brand_id, created["runId"])
     assert check["status"] == "done", check
@@ -458,23 +464,7 @@ def test_a_runs_exploration_places_reach_the_view_with_the_probability_they_had(
     user, _, token = member()
     subscribe(user.account_id)
     population(120)
-    status, created = api.call(
-        "POST",
-        "/api/brands",
-        auth_headers(token),
-        {
-            "name": "Pebble Paper Co",
-            "category": "home",
-            "values": ["sustainable", "vegan", "local"],
-            "collabKinds": ["giveaways", "newsletter swaps", "content swaps"],
-            "audience": {
-                "countries": ["GB", "US", "IE"],
-                "ageBands": ["25-34", "35-44"],
-                "genders": ["women"],
-            },
-        },
-    )
-    assert status == 201, created
+    created = _new_brand(api, token)
     brand_id = created["brand"]["id"]
     assert wait_for_run(api, token, brand_id, created["runId"])["status"] == "done"
     listed = MatchCards.find(brand_id).listed()

@@ -118,6 +118,27 @@ export function fetchLastWebhookUpdate(brand: string): Promise<Readonly<Record<s
 /** Set when the member leaves for the billing portal: back on the Billing page, the update watch runs. */
 export const PORTAL_KEY = 'billing.portal-opened';
 
+/** What PORTAL_KEY holds: when the member left and the webhook stamps as they stood then. */
+export interface PortalLeft {
+  readonly openedAt: number;
+  readonly baseline: Readonly<Record<string, unknown>> | null;
+}
+
+/**
+ * The stored departure, or null when there is none or it is not this shape. The baseline is
+ * kept from before the member left: a change the portal made arrives by webhook, and it may be
+ * processed (and its stamp more than 3 s old) before the Billing page is back and polls.
+ */
+export function portalLeft(): PortalLeft | null {
+  const held = storage.get(PORTAL_KEY);
+  if (typeof held === 'number') return { openedAt: held, baseline: null }; // as kept before the baseline was
+  if (typeof held !== 'object' || held === null) return null;
+  const { openedAt, baseline } = held as Record<string, unknown>;
+  if (typeof openedAt !== 'number') return null;
+  const stamps = typeof baseline === 'object' && baseline !== null && !Array.isArray(baseline) ? baseline : null;
+  return { openedAt, baseline: stamps as Readonly<Record<string, unknown>> | null };
+}
+
 /** Buy now without a ready link: one Checkout Session, then the page leaves for it. */
 export function useCheckout(redirect: string | null) {
   return useMutation({
@@ -133,9 +154,11 @@ export function useCheckout(redirect: string | null) {
 export function usePortal() {
   return useMutation({
     meta: errorToast(OPERATIONS.getPortalLink),
-    mutationFn: fetchPortalUrl,
-    onSuccess: ({ url }) => {
-      storage.set(PORTAL_KEY, Date.now());
+    // The variable is the member's webhook stamps as they stand before leaving (null when unknown).
+    mutationFn: async (baseline: Readonly<Record<string, unknown>> | null) => ({ ...(await fetchPortalUrl()), baseline }),
+    onSuccess: ({ url, baseline }) => {
+      const left: PortalLeft = { openedAt: Date.now(), baseline };
+      storage.set(PORTAL_KEY, left);
       leaveApp(url);
     },
   });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaveApp } from '@/lib/leave-app';
-import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
+import { dashboardBody, mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { jsonResponse, renderRoute } from '@/testing/render-route';
 import { signIn } from '@/testing/session';
 import { formatOrdinalDate } from '@/lib/format';
@@ -153,6 +153,46 @@ describe('Subscriptions screen', () => {
     await waitFor(() => {
       expect(leaveApp).toHaveBeenCalledWith('https://billing.stripe.test/p/session_1');
     });
+  });
+
+  it('back from the portal, a cancellation processed while the member was away reloads the plan', async () => {
+    // The member leaves for the portal with the stamps they had; the cancellation's webhook is
+    // processed while they are away, so by the time the page is back its stamp is 10 s old (more
+    // than the 3 s of freshness) and the page's first dashboard read was taken just before it.
+    const before = { 'invoice.paid': new Date(Date.now() - 3_600_000).toISOString() };
+    const after = { ...before, 'customer.subscription.updated': new Date(Date.now() - 10_000).toISOString() };
+    const endsOn = planOf(monthly).renewsOn;
+    const cancelled = {
+      ...monthly,
+      canUpgradeToYearly: false,
+      plan: { ...planOf(monthly), state: 'cancelled', description: 'Your subscription is cancelled.', renews: false, renewsOn: null, endsOn },
+    };
+    // As usePortal leaves it; the real departure is covered by the first portal test.
+    localStorage.setItem('tandem.billing.portal-opened', JSON.stringify({ openedAt: Date.now() - 60_000, baseline: before }));
+    let dashboards = 0;
+    const { api } = openBilling(
+      monthly,
+      {
+        'GET dashboard': () => dashboardBody({ credits: dashboards++ === 0 ? monthly : cancelled }),
+      },
+      { lastWebhookUpdate: after },
+    );
+    expect(await screen.findByText(`It stays valid until ${day(endsOn)}. You can renew it from Manage subscription.`)).toBeInTheDocument();
+    expect(screen.getByText('Your subscription is cancelled.', { exact: true })).toBeInTheDocument();
+    expect(api.calls('GET dashboard')).toHaveLength(2); // the page's own read, then the watch's reload
+    expect(localStorage.getItem('tandem.billing.portal-opened')).toBeNull();
+  });
+
+  it('leaving for the portal keeps the stamps the member had, for the watch on the way back', async () => {
+    const stamps = { 'invoice.paid': '2026-12-01T09:00:00.000Z' };
+    const { user } = openBilling(monthly, { 'GET users/stripe-portal-url': { url: 'https://billing.stripe.test/p/session_3' } }, { lastWebhookUpdate: stamps });
+    await user.click(await screen.findByRole('button', { name: 'Manage subscription' }));
+    await waitFor(() => {
+      expect(leaveApp).toHaveBeenCalledWith('https://billing.stripe.test/p/session_3');
+    });
+    const left = JSON.parse(localStorage.getItem('tandem.billing.portal-opened') ?? 'null') as { openedAt: unknown; baseline: unknown };
+    expect(left.baseline).toEqual(stamps);
+    expect(typeof left.openedAt).toBe('number');
   });
 
   it('upgrades to yearly after a confirmation with the saving, then says so', async () => {

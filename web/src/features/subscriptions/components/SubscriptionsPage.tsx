@@ -9,7 +9,7 @@ import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/lib/sessi
 import { ApiError } from '@/lib/api';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
 import { storage } from '@/lib/storage';
-import { PORTAL_KEY, usePortal, useYearlyUpgrade } from '../api/billing';
+import { PORTAL_KEY, portalLeft, usePortal, useYearlyUpgrade } from '../api/billing';
 import { useProducts } from '../api/products';
 import {
   mainPrices,
@@ -90,10 +90,11 @@ export function SubscriptionsPage() {
   const yearly = useYearlyUpgrade();
   const [upgrade, setUpgrade] = useState<UpgradeResult | null>(null);
   const baseline = check.data?.lastWebhookUpdate ?? null;
-  // Back from the billing portal: a change made there arrives by webhook, so the update watch runs.
+  // Back from the billing portal: a change made there arrives by webhook, so the update watch
+  // runs, against the stamps from before the member left.
   const [watch, setWatch] = useState<WatchStart | null>(() => {
-    const opened = storage.get(PORTAL_KEY);
-    return typeof opened === 'number' && Date.now() - opened < PORTAL_RETURN_MS ? { startedAt: Date.now(), baseline } : null;
+    const left = portalLeft();
+    return left && Date.now() - left.openedAt < PORTAL_RETURN_MS ? { startedAt: Date.now(), baseline: left.baseline ?? baseline } : null;
   });
   const credits = dashboard.data?.credits;
 
@@ -116,7 +117,7 @@ export function SubscriptionsPage() {
   }
 
   const openPortal = () => {
-    portal.mutate();
+    portal.mutate(baseline);
   };
 
   const prices = mainPrices(products.data, credits?.mainSubscripionProductId, credits);

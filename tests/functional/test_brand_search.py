@@ -345,3 +345,53 @@ def test_a_brand_that_just_signed_up_is_found_by_name_without_the_nightly_rebuil
     assert status == 200, found
     assert names(found) == ["Larkspur Teas"]
     assert len(operations) <= 3, operations
+
+
+def test_best_fit_follows_the_stored_model_as_match_runs_do(api):
+    """Best fit orders its top hits by the value match runs rank by: the rules blended with the
+    fresh prior, then with the stored learned model once it has evidence (issue 37)."""
+    import json
+
+    from tandem.domain.matching import learned, training
+    from tandem.store.learning import MatchModel
+    from tandem.store.models import Brand as BrandItem
+    from tests.factories import member, population
+    from tests.functional.helpers import subscribe
+
+    user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
+    subscribe(user.account_id)
+    population(40)
+    match_index.rebuild()
+    brand_id = int(mine.brand_id)
+
+    def best_fit() -> list[int]:
+        brand_search.forget_index()  # a new container: it reads the stored model with the index
+        ids, params = [], {"sort": "best"}
+        while True:
+            status, body = api.call(
+                "GET", f"/api/brands/search?{urlencode(params)}", auth_headers(token, brand_id)
+            )
+            assert status == 200, body
+            ids += [int(card["id"]) for card in body["matches"]]
+            if not body["nextCursor"]:
+                return ids
+            params = {"sort": "best", "cursor": body["nextCursor"]}
+
+    rules = best_fit()
+    weights = [0.0] * (training.N_FEATURES + 1)
+    weights[learned.FEATURES.index("values_ab")] = 8.0  # "brands that share my values say yes"
+    weights[-1] = -4.0
+    stored = {"version": training.MODEL_VERSION, "send": None, "accept": weights, "evidence": 0, "groups": 40}
+    model = MatchModel(*MatchModel.key(), weights=[], outcomes=0, trained_at=1, learned=json.dumps(stored))
+    model.save()
+    assert best_fit() == rules  # no evidence yet: the fresh value alone
+    model.learned = json.dumps({**stored, "evidence": 20_000})
+    model.save()
+    blended = best_fit()
+    assert blended != rules and sorted(blended) == sorted(rules)
+    vegan = {int(b.brand_id) for b in BrandItem.find_many(rules) if "vegan" in (b.values or ())}
+
+    def place(order: list[int]) -> float:
+        return sum(order.index(i) for i in vegan) / len(vegan)
+
+    assert vegan and place(blended) < place(rules)

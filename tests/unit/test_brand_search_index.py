@@ -83,6 +83,32 @@ def test_exact_name_hits_rank_first_whatever_the_fit():
     assert [int(index.ids[p]) for p in page.positions] == [2, 1, 3]
 
 
+def test_best_fit_reorders_its_best_hits_by_the_rank_value_and_the_rest_follow_by_fit(monkeypatch):
+    monkeypatch.setattr(rules, "RERANK", 3)
+    index = build([{"name": f"Kestrel {i}"} for i in range(6)])
+    fit = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.0], dtype=np.float32)
+    asked = []
+
+    def rerank(positions: np.ndarray) -> np.ndarray:
+        asked.append(sorted(int(index.ids[p]) for p in positions))
+        return np.array([{1: 0.1, 2: 0.3, 3: 0.2}.get(int(index.ids[p]), 0.05) for p in positions])
+
+    def order(sort: str = "best", text: str = "") -> list[int]:
+        query = rules.parse_query({"q": text, "sort": sort})
+        page = rules.search(
+            index, query, excluded=np.zeros(6, dtype=bool), by_name=True, fit=fit, rerank=rerank
+        )
+        return [int(index.ids[p]) for p in page.positions]
+
+    # The three best by fit (1, 2, 3) go by the rank value, ahead of 4 and 5 by fit; 6 (fit 0) last.
+    assert order() == [2, 3, 1, 4, 5, 6]
+    assert asked == [[1, 2, 3]]
+    # An exact name still comes first, whatever its rank value.
+    assert order(text="kestrel 4")[0] == 5
+    asked.clear()
+    assert order(sort="newest") == [6, 5, 4, 3, 2, 1] and asked == []
+
+
 def test_topic_words_match_for_everyone_names_only_for_who_sees_them():
     index = build(
         [{"name": "Northwind Outdoor", "category": "outdoors"}, {"name": "Moss", "category": "home"}]

@@ -25,10 +25,10 @@ import re
 import unicodedata
 import zlib
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,8 +45,11 @@ from tandem.domain.matching import (
     Packed,
     category_code,
     record_dtype,
+    reply,
+    score_packed,
+    training,
 )
-from tandem.domain.search_rows import HIDDEN, decode_columns
+from tandem.domain.search_rows import HIDDEN, decode_columns, reply_tiers
 from tandem.domain.vocabulary import (
     _AGE_BIT,
     _AUDIENCE_CODE,
@@ -67,6 +70,10 @@ MAX_WORDS = 8
 MAX_OFFSET = 10_000  # a cursor past this is not one we gave out
 FUZZY_MIN = 4  # words this long may be one edit away
 SORTS = ("best", "newest", "name")
+# Best fit: this many hits, best by the rules, are ordered by the match runs' rank value (the
+# fresh prior and the learned model); pair features for all 100,000 brands would cost a search
+# about 100 ms (docs/decisions.md, 2026-12-04).
+RERANK = 2000
 
 # The audienceSize filter takes the profile's audience bands (AUDIENCE_SIZES). A brand that gave
 # no band is judged by its company size, read as the band a team of that size usually reaches
@@ -475,11 +482,20 @@ def filter_mask(index: Index, query: Query, excluded: np.ndarray) -> np.ndarray:
 
 
 def search(
-    index: Index, query: Query, *, excluded: np.ndarray, by_name: bool, fit: np.ndarray | None
+    index: Index,
+    query: Query,
+    *,
+    excluded: np.ndarray,
+    by_name: bool,
+    fit: np.ndarray | None,
+    rerank: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> Page:
     """One page of a search. `excluded`: a mask of brands this viewer never gets (its own,
     blocked, suspended, and for `open` the feature-only ones); `by_name`: the viewer sees names
-    (else only topic words match); `fit`: the reciprocal score of each brand for the viewer."""
+    (else only topic words match); `fit`: the reciprocal score of each brand for the viewer.
+    `rerank`: for Best fit, the rank value of the brands at the given index positions (what a
+    match run orders by); the RERANK hits best by `fit` are ordered by it, ahead of the rest in
+    the same text tier, which follow by `fit`."""
     mask = filter_mask(index, query, excluded)
     words = query.words
     tier = text_tiers(index, words, by_name) if words else np.zeros(len(index), dtype=np.int8)
@@ -498,9 +514,46 @@ def search(
         keys = (ranks[hits], exact_first)
     else:
         score = fit[hits] if fit is not None else np.zeros(total, dtype=np.float32)
-        keys = (index.ids[hits], -score, -tier[hits])
+        ahead = np.zeros(total, dtype=np.int8)
+        if rerank is not None and fit is not None:
+            best = np.argsort(-score, kind="stable")[:RERANK]
+            best = best[score[best] > 0]
+            if len(best):
+                score = score.astype(np.float64)
+                score[best] = rerank(hits[best])
+                ahead[best] = 1
+        keys = (index.ids[hits], -score, -ahead, -tier[hits])
     order = np.lexsort(keys)[query.offset : end]
     return Page([int(i) for i in hits[order]], total, end if end < total else None)
+
+
+def ranked_page(
+    index: Index,
+    query: Query,
+    me: bytes,
+    excluded: np.ndarray,
+    *,
+    by_name: bool,
+    model: Mapping[str, Any] | None,
+) -> Page:
+    """The page a search shows once its reads are in (`me`: the viewer's packed record; `model`:
+    the stored model as match runs carry it, services/match_learning.model_json). Best fit:
+    the rules' reciprocal score times each brand's reply factor (its row's reply tier), and the best of
+    those ordered by the rank value match runs order by (training.rank_scores: the rules blended
+    with the fresh prior, then with the learned model, times the same factor). The cards still
+    show the plain fit."""
+    if not len(index):
+        return search(index, query, excluded=excluded, by_name=by_name, fit=None)
+    rules_fit = score_packed(me, index.packed).score
+    factors = reply.tier_factors(reply_tiers(index.flags))
+
+    def rank_values(positions: np.ndarray) -> np.ndarray:
+        cands = Packed(index.packed.records[positions])
+        return training.rank_scores(me, cands, rules_fit[positions], model) * factors[positions]
+
+    return search(
+        index, query, excluded=excluded, by_name=by_name, fit=rules_fit * factors, rerank=rank_values
+    )
 
 
 def excluded_mask(index: Index, brand_ids: Iterable[int]) -> np.ndarray:

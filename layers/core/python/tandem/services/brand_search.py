@@ -27,8 +27,8 @@ from typing import Any
 
 from tandem.domain import search as rules
 from tandem.domain import search_rows
-from tandem.domain.matching import account_hash, pack, reply, score_packed
-from tandem.services import match_index, visibility
+from tandem.domain.matching import account_hash, pack
+from tandem.services import match_index, match_learning, visibility
 from tandem.services.matches import search_card
 from tandem.services.viewer import Pending
 from tandem.store import news
@@ -54,6 +54,8 @@ class _Cache:
         # the manifest: cards found by search are labelled as Matches labels them.
         self.thresholds: dict[str, int] | None = None
         self.promises: dict | None = None  # what each label may promise (the stored model's)
+        # The stored model as a match run ranks by it (match_learning.model_json), for Best fit.
+        self.model: dict[str, Any] | None = None
 
     def due(self, now: float) -> bool:
         return self.index is None or now - self.checked >= CHECK_SECONDS
@@ -134,17 +136,13 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
         model = found.get(MatchModel.key())
         cache.thresholds = model.fit_thresholds() if model is not None else None
         cache.promises = _promises(model)
+        cache.model = match_learning.model_json(model)
     hidden = visibility.hidden_from(brand_id, found, blocks=mine.blocks)
     excluded = rules.excluded_mask(
         index, excluded_brand_ids(viewer.brand, index, open_only=query.open_only, hidden=hidden)
     )
-    fit = None
-    if len(index):
-        # Best fit: the reciprocal score times each brand's reply factor (its row's reply tier),
-        # as a match run ranks them; the cards still show the plain fit.
-        fit = score_packed(pack(match_index.to_profile(viewer.brand)), index.packed).score
-        fit = fit * reply.tier_factors(search_rows.reply_tiers(index.flags))
-    page = rules.search(index, query, excluded=excluded, by_name=viewer.names_shown, fit=fit)
+    me = pack(match_index.to_profile(viewer.brand))
+    page = rules.ranked_page(index, query, me, excluded, by_name=viewer.names_shown, model=cache.model)
     ids = [int(index.ids[p]) for p in page.positions]
     labels = dict(
         zip(ids, search_rows.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True)

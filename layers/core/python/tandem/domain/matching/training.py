@@ -563,8 +563,7 @@ def learned_score(
     pair_x of the same pairs when the caller has it)."""
     import numpy as np
 
-    x = (pair_x(me, cands) if x is None else x).astype(np.float64)
-    xr = reverse(x)
+    x = pair_x(me, cands) if x is None else x
     ab = ba = np.zeros(len(x))
     if model.get("cf"):
         emb = unpack_embedding(model["cf"])
@@ -574,7 +573,14 @@ def learned_score(
         ba = _cf_of(emb, theirs, mine) / emb["scale"]
 
     def logit(w: np.ndarray, forward: bool, cf_at: int) -> np.ndarray:
-        z = (x if forward else xr) @ w[:N_FEATURES] + w[-1]
+        # reverse(x) @ w == x @ swapped (no reversed copy of x); einsum in x's float32 rather
+        # than BLAS, as prior_score does (a threaded BLAS was 50x slower on a busy machine).
+        weights = np.asarray(w[:N_FEATURES], dtype=np.float64)
+        if not forward:
+            swapped = np.zeros_like(weights)
+            swapped[_swap_index()] = weights
+            weights = swapped
+        z = np.einsum("ij,j->i", x, weights.astype(x.dtype)).astype(np.float64) + w[-1]
         if model.get("cf"):  # (cf_ab, cf_ba) at cf_at, seen from the pair's own side
             z = z + (ab if forward else ba) * w[cf_at] + (ba if forward else ab) * w[cf_at + 1]
         return z

@@ -534,7 +534,8 @@ def fresh_scores(rules: np.ndarray, prior: np.ndarray, blend: float) -> np.ndarr
 
 # ---------------------------------------------------------------- scoring
 
-BLEND_HALF = 250.0  # effective answers at which the learned score weighs BLEND_MAX / 2 (chosen on ours, 2026-12-04)
+# effective answers at which the learned score weighs BLEND_MAX / 2 (chosen on ours, 2026-12-04)
+BLEND_HALF = 250.0
 BLEND_MAX = 0.9  # the rules always keep a say
 
 

@@ -179,3 +179,24 @@ def wait_for_run(
             seen.append(check)
         time.sleep(0.1)
     raise AssertionError(f"match run {run_id} did not finish in {timeout:.0f} s")
+
+
+def store_values_model(evidence: int) -> None:
+    """Store a learned model (as the training job would) whose one belief is "brands that share
+    my values say yes", with `evidence` effective answers (0: not blended yet)."""
+    import json
+
+    from tandem.domain.matching import learned, training
+    from tandem.store.learning import MatchModel
+
+    weights = [0.0] * (training.N_FEATURES + 1)
+    weights[learned.FEATURES.index("values_ab")] = 8.0
+    weights[-1] = -4.0
+    stored = {
+        "version": training.MODEL_VERSION,
+        "send": None,
+        "accept": weights,
+        "evidence": evidence,
+        "groups": 40,
+    }
+    MatchModel(*MatchModel.key(), weights=[], outcomes=0, trained_at=1, learned=json.dumps(stored)).save()

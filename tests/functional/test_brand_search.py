@@ -350,13 +350,10 @@ def test_a_brand_that_just_signed_up_is_found_by_name_without_the_nightly_rebuil
 def test_best_fit_follows_the_stored_model_as_match_runs_do(api):
     """Best fit orders its top hits by the value match runs rank by: the rules blended with the
     fresh prior, then with the stored learned model once it has evidence (issue 37)."""
-    import json
 
-    from tandem.domain.matching import learned, training
-    from tandem.store.learning import MatchModel
     from tandem.store.models import Brand as BrandItem
     from tests.factories import member, population
-    from tests.functional.helpers import subscribe
+    from tests.functional.helpers import store_values_model, subscribe
 
     user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
     subscribe(user.account_id)
@@ -378,15 +375,9 @@ def test_best_fit_follows_the_stored_model_as_match_runs_do(api):
             params = {"sort": "best", "cursor": body["nextCursor"]}
 
     rules = best_fit()
-    weights = [0.0] * (training.N_FEATURES + 1)
-    weights[learned.FEATURES.index("values_ab")] = 8.0  # "brands that share my values say yes"
-    weights[-1] = -4.0
-    stored = {"version": training.MODEL_VERSION, "send": None, "accept": weights, "evidence": 0, "groups": 40}
-    model = MatchModel(*MatchModel.key(), weights=[], outcomes=0, trained_at=1, learned=json.dumps(stored))
-    model.save()
+    store_values_model(evidence=0)
     assert best_fit() == rules  # no evidence yet: the fresh value alone
-    model.learned = json.dumps({**stored, "evidence": 20_000})
-    model.save()
+    store_values_model(evidence=20_000)
     blended = best_fit()
     assert blended != rules and sorted(blended) == sorted(rules)
     vegan = {int(b.brand_id) for b in BrandItem.find_many(rules) if "vegan" in (b.values or ())}

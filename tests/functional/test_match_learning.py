@@ -170,11 +170,9 @@ def test_the_training_job_reads_the_views_kept_on_each_brand(api, aws):
 
 
 def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
-    from tandem.domain.matching import learned, training
-    from tandem.store.learning import MatchModel
     from tandem.store.matches import Match
     from tests.factories import auth_headers, member, population
-    from tests.functional.helpers import subscribe, wait_for_run
+    from tests.functional.helpers import store_values_model, subscribe, wait_for_run
 
     user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
     subscribe(user.account_id)
@@ -189,15 +187,9 @@ def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
         return sorted(ranked, key=ranked.__getitem__)
 
     rules = ranks()
-    weights = [0.0] * (training.N_FEATURES + 1)
-    weights[learned.FEATURES.index("values_ab")] = 8.0  # "brands that share my values say yes"
-    weights[-1] = -4.0
-    stored = {"version": training.MODEL_VERSION, "send": None, "accept": weights, "evidence": 0, "groups": 40}
-    model = MatchModel(*MatchModel.key(), weights=[], outcomes=0, trained_at=1, learned=json.dumps(stored))
-    model.save()
+    store_values_model(evidence=0)
     assert ranks() == rules  # no evidence: the rules alone
-    model.learned = json.dumps({**stored, "evidence": 20_000})
-    model.save()
+    store_values_model(evidence=20_000)
     blended = ranks()
     assert blended != rules and sorted(blended) == sorted(rules)
     # The population's brands that share my value (vegan) moved up.

@@ -188,11 +188,15 @@ describe('payment flow helpers', () => {
     expect(paymentCompleteMessage('pitch', true)).toBe('Thanks, your payment has been processed successfully.');
   });
 
-  it('knows a webhook update by a changed timestamp or one within 3 s of now', () => {
+  it('knows a webhook update by a changed timestamp, or without a baseline by one within 3 s of now', () => {
     const now = Date.parse('2026-11-23T05:00:10Z');
     const before = { 'invoice.paid': '2026-11-01T00:00:00Z' };
     expect(webhookUpdated(before, before, now)).toBe(false);
     expect(webhookUpdated(before, { 'invoice.paid': '2026-11-23T05:00:00Z' }, now)).toBe(true);
+    expect(webhookUpdated(before, { ...before, 'customer.subscription.updated': '2026-11-22T00:00:00Z' }, now)).toBe(true);
+    // Fresh, but already in the baseline: the webhook of what came before, not news.
+    const just = { ...before, 'checkout.session.completed': '2026-11-23T05:00:09Z' };
+    expect(webhookUpdated(just, just, now)).toBe(false);
     expect(webhookUpdated(null, { 'invoice.paid': '2026-11-23T05:00:08Z' }, now)).toBe(true);
     expect(webhookUpdated(null, { 'invoice.paid': '2026-11-23T05:00:06Z' }, now)).toBe(false);
   });

@@ -250,8 +250,11 @@ export function addOnTypeLabel(type: string | undefined): string {
 }
 
 /**
- * Whether a webhook timestamp moved: one differs from the baseline, or one is within
- * 3 s of now (SPEC section 4, update watch).
+ * Whether a webhook timestamp moved (SPEC section 4, update watch): one differs from the
+ * baseline, or, when there is no baseline to compare with, one is within 3 s of now. A stamp the
+ * baseline already holds is not news however fresh it is: it is the webhook of what came before
+ * (a purchase just made), and ending the watch on it would reload the plan before the change the
+ * member is waiting for has arrived. Only without a baseline does freshness stand in for a change.
  */
 export function webhookUpdated(
   baseline: Readonly<Record<string, unknown>> | null,
@@ -259,7 +262,10 @@ export function webhookUpdated(
   now: number = Date.now(),
 ): boolean {
   for (const [type, value] of Object.entries(current)) {
-    if (baseline !== null && baseline[type] !== value) return true;
+    if (baseline !== null) {
+      if (baseline[type] !== value) return true;
+      continue;
+    }
     const at = typeof value === 'string' || typeof value === 'number' ? parseDate(value) : null;
     if (at && Math.abs(now - at.getTime()) <= UPDATE_FRESH_MS) return true;
   }

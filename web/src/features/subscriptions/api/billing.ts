@@ -150,12 +150,25 @@ export function useCheckout(redirect: string | null) {
   });
 }
 
-/** Manage subscription / Payments and invoices / Access invoices: the page leaves for the billing portal. */
-export function usePortal() {
+/** Webhook stamps the page had, as GET users has them now; the stamps the page had when that read fails. */
+function stampsNow(brand: string, known: Readonly<Record<string, unknown>> | null): Promise<Readonly<Record<string, unknown>> | null> {
+  return fetchLastWebhookUpdate(brand).catch(() => known);
+}
+
+/**
+ * Manage subscription / Payments and invoices / Access invoices: the page leaves for the billing
+ * portal. The variable is the member's webhook stamps as the page last read them (null when
+ * unknown). The baseline kept for the way back is read afresh as the member leaves: a purchase's
+ * late webhook processed after the page's read would otherwise look, on the way back, like the
+ * change made in the portal, and end the update watch before that change's own webhook.
+ */
+export function usePortal(brand: string) {
   return useMutation({
     meta: errorToast(OPERATIONS.getPortalLink),
-    // The variable is the member's webhook stamps as they stand before leaving (null when unknown).
-    mutationFn: async (baseline: Readonly<Record<string, unknown>> | null) => ({ ...(await fetchPortalUrl()), baseline }),
+    mutationFn: async (known: Readonly<Record<string, unknown>> | null) => {
+      const [portal, baseline] = await Promise.all([fetchPortalUrl(), stampsNow(brand, known)]);
+      return { ...portal, baseline };
+    },
     onSuccess: ({ url, baseline }) => {
       const left: PortalLeft = { openedAt: Date.now(), baseline };
       storage.set(PORTAL_KEY, left);
@@ -164,11 +177,18 @@ export function usePortal() {
   });
 }
 
-/** Upgrade to yearly. A refused payment (402) is the page's to tell in its dialog; other refusals are a toast. */
-export function useYearlyUpgrade() {
+/**
+ * Upgrade to yearly. A refused payment (402) is the page's to tell in its dialog; other refusals
+ * are a toast. The answer carries the webhook stamps read just before the upgrade, the update
+ * watch's baseline (the variable: the stamps the page had, used when that read fails).
+ */
+export function useYearlyUpgrade(brand: string) {
   return useMutation({
     meta: errorToast(OPERATIONS.yearlyUpgrade, (error) => error instanceof ApiError && error.status === 402),
-    mutationFn: upgradeToYearly,
+    mutationFn: async (known: Readonly<Record<string, unknown>> | null) => {
+      const baseline = await stampsNow(brand, known);
+      return { ...(await upgradeToYearly()), baseline };
+    },
   });
 }
 

@@ -183,16 +183,40 @@ describe('Subscriptions screen', () => {
     expect(localStorage.getItem('tandem.billing.portal-opened')).toBeNull();
   });
 
-  it('leaving for the portal keeps the stamps the member had, for the watch on the way back', async () => {
-    const stamps = { 'invoice.paid': '2026-12-01T09:00:00.000Z' };
-    const { user } = openBilling(monthly, { 'GET users/stripe-portal-url': { url: 'https://billing.stripe.test/p/session_3' } }, { lastWebhookUpdate: stamps });
+  it('leaving for the portal keeps the stamps as they stand when the member leaves, for the watch on the way back', async () => {
+    // The page read its stamps at load; a purchase's late webhook was processed since. The baseline
+    // kept is GET users' answer as the member leaves, so that webhook is not taken for the portal's.
+    const loaded = { 'invoice.paid': '2026-12-01T09:00:00.000Z' };
+    const now = { ...loaded, 'checkout.session.completed': '2026-12-01T09:00:02.000Z' };
+    let users = 0; // the login check at start-up (the default brand's is GET users), then the departure's read
+    const { user, api } = openBilling(monthly, {
+      'GET users/stripe-portal-url': { url: 'https://billing.stripe.test/p/session_3' },
+      'GET users': () => ({ id: 'u1', email: 'ana@oat.co', lastWebhookUpdate: users++ === 0 ? loaded : now }),
+    });
     await user.click(await screen.findByRole('button', { name: 'Manage subscription' }));
     await waitFor(() => {
       expect(leaveApp).toHaveBeenCalledWith('https://billing.stripe.test/p/session_3');
     });
     const left = JSON.parse(localStorage.getItem('tandem.billing.portal-opened') ?? 'null') as { openedAt: unknown; baseline: unknown };
-    expect(left.baseline).toEqual(stamps);
+    expect(left.baseline).toEqual(now);
     expect(typeof left.openedAt).toBe('number');
+    expect(api.calls('GET users')).toHaveLength(2);
+  });
+
+  it('leaving for the portal keeps the stamps the page had when reading them again fails', async () => {
+    const loaded = { 'invoice.paid': '2026-12-01T09:00:00.000Z' };
+    let users = 0;
+    const { user } = openBilling(monthly, {
+      'GET users/stripe-portal-url': { url: 'https://billing.stripe.test/p/session_4' },
+      'GET users': () =>
+        users++ === 0 ? { id: 'u1', email: 'ana@oat.co', lastWebhookUpdate: loaded } : jsonResponse({ error: 'Service unavailable' }, 503),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Manage subscription' }));
+    await waitFor(() => {
+      expect(leaveApp).toHaveBeenCalledWith('https://billing.stripe.test/p/session_4');
+    });
+    const left = JSON.parse(localStorage.getItem('tandem.billing.portal-opened') ?? 'null') as { baseline: unknown };
+    expect(left.baseline).toEqual(loaded);
   });
 
   it('upgrades to yearly after a confirmation with the saving, then says so', async () => {

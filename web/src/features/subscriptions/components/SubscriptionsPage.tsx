@@ -8,6 +8,7 @@ import { LoadFailed } from '@/components/ui/ListStates';
 import { useDashboard, useRefreshDashboard, type CreditsInfo } from '@/lib/session-state';
 import { ApiError } from '@/lib/api';
 import { useIsFeatureOnly, useLoginCheck } from '@/lib/login-check';
+import { useSelectedBrand } from '@/lib/session';
 import { storage } from '@/lib/storage';
 import { PORTAL_KEY, portalLeft, usePortal, useYearlyUpgrade } from '../api/billing';
 import { useProducts } from '../api/products';
@@ -84,10 +85,11 @@ export function SubscriptionsPage() {
   const check = useLoginCheck();
   const featureOnly = useIsFeatureOnly();
   const products = useProducts(null);
-  const portal = usePortal();
+  const brand = useSelectedBrand();
+  const portal = usePortal(brand);
   // Once the portal's address is in, the page is leaving for it: the button stays busy.
   const portalBusy = portal.isPending || portal.isSuccess;
-  const yearly = useYearlyUpgrade();
+  const yearly = useYearlyUpgrade(brand);
   const [upgrade, setUpgrade] = useState<UpgradeResult | null>(null);
   const baseline = check.data?.lastWebhookUpdate ?? null;
   // Back from the billing portal: a change made there arrives by webhook, so the update watch
@@ -102,9 +104,9 @@ export function SubscriptionsPage() {
     storage.remove(PORTAL_KEY);
   }, []);
 
-  const startWatch = useCallback(() => {
-    setWatch({ startedAt: Date.now(), baseline });
-  }, [baseline]);
+  const startWatch = useCallback((stamps: Readonly<Record<string, unknown>> | null) => {
+    setWatch({ startedAt: Date.now(), baseline: stamps });
+  }, []);
   const endWatch = useCallback(() => {
     setWatch(null);
   }, []);
@@ -132,11 +134,11 @@ export function SubscriptionsPage() {
     } catch {
       return; // 'User cancelled'
     }
-    yearly.mutate(undefined, {
-      onSuccess: () => {
+    yearly.mutate(baseline, {
+      onSuccess: (answer) => {
         setUpgrade({ ok: true, message: YEARLY_UPGRADE_SUCCESS });
         void refresh();
-        startWatch();
+        startWatch(answer.baseline);
       },
       // A refused payment is told here; other refusals are the write's error toast.
       onError: (error) => {

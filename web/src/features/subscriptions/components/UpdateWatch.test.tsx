@@ -19,7 +19,12 @@ const tick = (ms: number) =>
     await vi.advanceTimersByTimeAsync(ms);
   });
 
-async function upgrade(usersAnswers: (call: number) => unknown) {
+/**
+ * Upgrades to yearly with GET users answering: first the login check at start-up (OLD), then the
+ * upgrade's read of the stamps just before it (`before`, the watch's baseline), then the watch's
+ * polls (`usersAnswers(1)`, `usersAnswers(2)`...).
+ */
+async function upgrade(usersAnswers: (call: number) => unknown, before: unknown = OLD) {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   vi.setSystemTime(new Date('2026-11-23T05:00:00Z'));
   signIn();
@@ -37,15 +42,15 @@ async function upgrade(usersAnswers: (call: number) => unknown) {
     'GET users/yearly-upgrade': { upgraded: true },
     'GET users': () => {
       users += 1;
-      // The first GET users is the login check at start-up; the watch's are the next ones.
-      return { id: 'u1', email: 'ana@oat.co', lastWebhookUpdate: users === 1 ? OLD : usersAnswers(users - 1) };
+      const stamps = users === 1 ? OLD : users === 2 ? before : usersAnswers(users - 2);
+      return { id: 'u1', email: 'ana@oat.co', lastWebhookUpdate: stamps };
     },
   });
   const { user } = renderRoute('/account/subscriptions/');
   await user.click(await screen.findByRole('button', { name: 'Upgrade to yearly' }));
   await user.click(within(await screen.findByRole('dialog', { name: 'Upgrade to yearly' })).getByRole('button', { name: 'Upgrade to yearly' }));
   await screen.findByRole('dialog', { name: 'Yearly upgrade' });
-  const watchCalls = () => api.calls('GET users').length - 1;
+  const watchCalls = () => api.calls('GET users').length - 2;
   return { api, watchCalls };
 }
 
@@ -61,6 +66,25 @@ describe('update watch (SPEC section 4)', () => {
     expect(await screen.findByText('You have a yearly subscription.')).toBeInTheDocument();
     await tick(UPDATE_POLL_MS * 3);
     expect(watchCalls()).toBe(3);
+  });
+
+  it('keeps polling past a stamp it already had, however fresh, until the upgrade\'s own webhook', async () => {
+    // A purchase's webhook processed a second before the upgrade: within 3 s of now, but in the
+    // baseline. Ending on it would reload the plan before the upgrade's webhook (seen in CI).
+    const just = { ...OLD, 'checkout.session.completed': '2026-11-23T04:59:59Z' };
+    const { api, watchCalls } = await upgrade(
+      (call) => (call < 4 ? just : { ...just, 'customer.subscription.updated': '2026-11-23T05:00:07Z' }),
+      just,
+    );
+    await tick(UPDATE_POLL_MS * 2 + 10);
+    expect(watchCalls()).toBe(3);
+    expect(screen.getByText('You have a monthly subscription.')).toBeInTheDocument();
+    await tick(UPDATE_POLL_MS);
+    expect(watchCalls()).toBe(4);
+    expect(await screen.findByText('You have a yearly subscription.')).toBeInTheDocument();
+    await tick(UPDATE_POLL_MS * 3);
+    expect(watchCalls()).toBe(4);
+    expect(api.calls('GET users/yearly-upgrade')).toHaveLength(1);
   });
 
   it('gives up after 15 tries when nothing changes', async () => {

@@ -168,11 +168,20 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
             "ids": active,
             "u": emb_rng.normal(0, 0.3, (len(active), training.CF_DIMS)),
             "v": emb_rng.normal(0, 0.3, (len(active), training.CF_DIMS)),
+            # each active brand's liked step in company and audience size, with its confidence
+            "taste": np.stack(
+                [
+                    emb_rng.normal(0, 1.0, (len(active), training.TASTE_FIELDS)),
+                    emb_rng.uniform(0, 0.9, (len(active), training.TASTE_FIELDS)),
+                ],
+                axis=1,
+            ),
         }
+        taste = [-0.2, -0.2, 0.1, 0.1] * training.TASTE_FIELDS
         stored = {
             "version": training.MODEL_VERSION,
-            "send": [0.05] * (width + 2) + [-2.0],
-            "accept": [0.1] * (width + 1) + [-2.0],
+            "send": [0.05] * (width + 2) + taste + [-2.0],
+            "accept": [0.1] * (width + 1) + taste + [-2.0],
             "evidence": 5_000,
             "groups": 400,
             "cf": training.pack_embedding(embedding, 1.0),

@@ -314,3 +314,64 @@ def test_collaboration_outcome_rows_become_actions_with_their_rating():
     (action,) = match_learning.outcome_actions([(a, b, match_learning.COLLAB_AGAIN, 5_000, 4)])
     assert (action.actor, action.target, action.kind, action.weight) == (11, 12, training.AGAIN, 4.0)
     assert action.account == str(matching.account_hash("acct-a"))
+
+
+def _sized(i: int, audience: str) -> Profile:
+    return Profile(
+        i,
+        f"acct{i}",
+        category="home" if i % 2 else "beauty",
+        company_size="",
+        audience_size=audience,
+        values=frozenset(),
+        collab_kinds=frozenset({"giveaways"}),
+        countries=frozenset({"GB"}),
+        age_bands=frozenset({"25-34"}),
+        genders=frozenset(),
+    )
+
+
+def test_a_brands_liked_partner_size_becomes_its_own_taste_and_a_run_ranks_by_it():
+    """Some brands want partners two audience sizes away from their own (small ones bigger, big
+    ones smaller), the rest want their own size: the public profile's up/down columns give every
+    brand one slope, the tastes learned from whom each one liked tell them apart (issue 37)."""
+    sizes = matching.AUDIENCE_SIZES
+    profiles = {i: _sized(i, sizes[i % 3]) for i in range(1, 241)}  # own size: bands 1-3
+    records = {i: pack(p) for i, p in profiles.items()}
+    code = {i: i % 3 + 1 for i in profiles}
+    # the step each brand wants: +2 for half the smallest, -2 for half the biggest, else 0
+    goal = {i: (2 if code[i] == 1 else -2 if code[i] == 3 else 0) if i % 6 < 3 else 0 for i in profiles}
+
+    def wants(a: int, b: int) -> bool:
+        return code[b] - code[a] == goal[a]
+
+    rng = random.Random(8)
+    impressions, actions = [], []
+    for viewer in profiles:
+        shown = rng.sample([i for i in profiles if i != viewer], 40)
+        impressions.append(
+            Impression(
+                viewer, f"acct{viewer}", 10, "matches", tuple((b, k, 1.0) for k, b in enumerate(shown))
+            )
+        )
+        for b in shown:
+            if wants(viewer, b):
+                actions.append(Action(viewer, f"acct{viewer}", b, f"acct{b}", training.SEND, 20))
+                kind = training.ACCEPT if wants(b, viewer) else training.DECLINE
+                actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, 30))
+    model = training.train(impressions, actions, records)
+    assert model is not None and model["cf"].get("taste")
+    taste = training.unpack_embedding(model["cf"])
+    row = {int(i): k for k, i in enumerate(taste["ids"].tolist())}
+    # Two brands of the smallest band: one wants bigger partners, one its own size.
+    grower = next(i for i in profiles if goal[i] == 2)
+    peer = next(i for i in profiles if goal[i] == 0 and code[i] == 1)
+    # Their tastes: a step of about +2 for the one, 0 for the other, both with confidence.
+    assert abs(taste["taste"][row[grower], 0, 1] - 2) < 0.1 and abs(taste["taste"][row[peer], 0, 1]) < 0.1
+    assert taste["taste"][row[grower], 1, 1] > 0.7
+    # Two new brands nobody has liked yet (no collaborative signal), one big, one small: the
+    # learned score puts the big one first for the grower and the small one for the peer.
+    big, same = pack(_sized(901, sizes[2])), pack(_sized(902, sizes[0]))
+    cands = Packed.from_bytes([big, same])
+    for me, first in ((grower, 0), (peer, 1)):
+        assert int(np.argmax(training.learned_score(records[me], cands, model))) == first

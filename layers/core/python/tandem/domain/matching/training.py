@@ -216,7 +216,7 @@ CF_DIMS = 8  # taste dimensions learned from who sends to, saves and accepts who
 # actor likes target (an accept: the recipient likes the sender)
 CF_EDGE = {SEND: 1.0, SAVE: 0.5, ACCEPT: 1.0, AGAIN: 2.0}  # a collaboration that worked: the strongest
 CF_MIN_EDGES = 200  # fewer liking edges than this: no collaborative signal
-CF_MAX_BRANDS = 12_000  # brands the stored embedding keeps (20 bytes each, base64: 320 KB)
+CF_MAX_BRANDS = 11_000  # brands the stored embedding keeps (24 bytes each with tastes, base64: 352 KB)
 
 
 def _fold(a: int, b: int) -> int:
@@ -311,6 +311,142 @@ def cf_columns(pairs: list[tuple[int, int]], folds: list[dict[str, Any] | None],
     return out / scale
 
 
+# A brand's taste in partner size: the mean step (partner's code minus its own) of the company
+# size and of the audience size of the brands it liked (the same liking edges), with a confidence
+# n / (n + TASTE_PRIOR) over the n liked brands whose field was known. A brand that keeps liking
+# partners a size above its own scores a candidate by how far it is from that step, where the
+# public profile's up/down columns can only give every brand the same slope.
+TASTE_PRIOR = 3.0
+TASTE_FIELDS = 2  # company size, audience size
+TASTE_COLUMNS = 4 * TASTE_FIELDS  # per field: deviation ab, ba; confidence ab, ba
+_TASTE_STEP = 127 / 8  # int8 units of a mean step (codes differ by at most 7)
+
+
+def size_codes(records: Mapping[int, bytes]) -> dict[str, np.ndarray]:
+    """{ids (sorted), codes (n x TASTE_FIELDS; 0 = not given)} of these packed records."""
+    import numpy as np
+
+    ids = sorted(records)
+    packed = Packed.from_bytes(records[i] for i in ids)
+    return {"ids": np.asarray(ids, dtype=np.int64), "codes": np.stack([packed.size, packed.audience], axis=1)}
+
+
+def _codes_of(codes: Mapping[str, np.ndarray], brands: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    ids = codes["ids"]
+    at = np.clip(np.searchsorted(ids, brands), 0, max(len(ids) - 1, 0))
+    known = ids[at] == brands if len(ids) else np.zeros(len(brands), dtype=bool)
+    return np.where(known[:, None], codes["codes"][at], 0)
+
+
+def tastes(
+    edges: Mapping[tuple[int, int], float], codes: Mapping[str, np.ndarray], ids: np.ndarray
+) -> np.ndarray:
+    """Per brand of `ids` (as an actor): (mean step, confidence) per size field, n x 2 x TASTE_FIELDS
+    (0, 0 for a brand that liked nobody whose size it knew)."""
+    import numpy as np
+
+    out = np.zeros((len(ids), 2, TASTE_FIELDS))
+    if not edges or not len(ids):
+        return out
+    a = np.fromiter((k[0] for k in edges), dtype=np.int64, count=len(edges))
+    b = np.fromiter((k[1] for k in edges), dtype=np.int64, count=len(edges))
+    w = np.fromiter(edges.values(), dtype=np.float64, count=len(edges))
+    mine, theirs = _codes_of(codes, a), _codes_of(codes, b)
+    row = np.searchsorted(ids, a)
+    ok = (row < len(ids)) & (ids[np.minimum(row, len(ids) - 1)] == a)
+    for f in range(TASTE_FIELDS):
+        known = ok & (mine[:, f] > 0) & (theirs[:, f] > 0)
+        n = np.zeros(len(ids))
+        total = np.zeros(len(ids))
+        np.add.at(n, row[known], w[known])
+        np.add.at(total, row[known], w[known] * (theirs[known, f] - mine[known, f]))
+        out[:, 0, f] = np.where(n > 0, total / np.maximum(n, 1e-9), 0)
+        out[:, 1, f] = n / (n + TASTE_PRIOR)
+    return out
+
+
+def _taste_at(table: Mapping[str, np.ndarray] | None, brands: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    out = np.zeros((len(brands), 2, TASTE_FIELDS))
+    if table is None or not len(table["ids"]):
+        return out
+    ids = table["ids"]
+    at = np.clip(np.searchsorted(ids, brands), 0, len(ids) - 1)
+    known = ids[at] == brands
+    out[known] = table["taste"][at[known]]
+    return out
+
+
+def taste_columns(
+    t_a: np.ndarray,
+    t_b: np.ndarray,
+    c_a: np.ndarray,
+    c_b: np.ndarray,
+    fill: Iterable[float] = (0.0,) * TASTE_FIELDS,
+) -> np.ndarray:
+    """The TASTE_COLUMNS of pairs (a, b): per field, how far b's step from a is from a's liked step
+    and a's from b's (times each one's confidence), and those confidences. Where a size is not
+    given the deviation is `fill` (the mean deviation of the candidates training saw): an empty
+    field reads as an average candidate, neither a close one nor a far one."""
+    import numpy as np
+
+    out = np.zeros((len(c_a), TASTE_COLUMNS))
+    for f, typical in enumerate(fill):
+        known = (c_a[:, f] > 0) & (c_b[:, f] > 0)
+        step = (c_b[:, f] - c_a[:, f]).astype(np.float64)
+        conf_a, conf_b = t_a[:, 1, f], t_b[:, 1, f]
+        out[:, 4 * f + 0] = conf_a * np.where(known, np.abs(step - t_a[:, 0, f]), typical)
+        out[:, 4 * f + 1] = conf_b * np.where(known, np.abs(-step - t_b[:, 0, f]), typical)
+        out[:, 4 * f + 2] = conf_a
+        out[:, 4 * f + 3] = conf_b
+    return out
+
+
+def taste_fill(cols: np.ndarray, known: np.ndarray) -> list[float]:
+    """Per field, the mean deviation (per unit of confidence) of the pairs whose sizes are known."""
+    out = []
+    for f in range(TASTE_FIELDS):
+        conf = cols[:, 4 * f + 2]
+        m = known[:, f] & (conf > 0)
+        out.append(round(float((cols[m, 4 * f] / conf[m]).mean()), 4) if m.any() else 0.0)
+    return out
+
+
+def _taste_reverse(cols: np.ndarray) -> np.ndarray:
+    perm = []
+    for f in range(TASTE_FIELDS):
+        perm += [4 * f + 1, 4 * f + 0, 4 * f + 3, 4 * f + 2]
+    return cols[:, perm]
+
+
+def taste_pair_columns(
+    pairs: list[tuple[int, int]],
+    fold_tastes: list[dict[str, Any] | None],
+    codes: Mapping[str, np.ndarray],
+    fill: Iterable[float] | None = None,
+) -> tuple[np.ndarray, list[float]]:
+    """taste_columns of each (a, b) pair, from the tastes of the half its own edges are not in, and
+    the fill they used (`fill`, or the mean deviation of these pairs' known ones)."""
+    import numpy as np
+
+    a = np.array([p[0] for p in pairs], dtype=np.int64)
+    b = np.array([p[1] for p in pairs], dtype=np.int64)
+    f = np.array([_fold(int(x), int(y)) for x, y in pairs], dtype=np.int64)
+    t_a, t_b = np.zeros((len(pairs), 2, TASTE_FIELDS)), np.zeros((len(pairs), 2, TASTE_FIELDS))
+    for half in (0, 1):
+        m = f == half
+        if m.any():
+            t_a[m], t_b[m] = _taste_at(fold_tastes[half], a[m]), _taste_at(fold_tastes[half], b[m])
+    c_a, c_b = _codes_of(codes, a), _codes_of(codes, b)
+    if fill is None:
+        fill = taste_fill(taste_columns(t_a, t_b, c_a, c_b), (c_a > 0) & (c_b > 0))
+    fill = list(fill)
+    return taste_columns(t_a, t_b, c_a, c_b, fill), fill
+
+
 def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
     """The full embedding as the stored model keeps it (int8 per dimension, base64): 2 x CF_DIMS
     bytes and 4 for the id a brand. Its products are halved: it saw both halves' edges."""
@@ -321,10 +457,10 @@ def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
         keep = np.sort(
             np.argsort(-(np.abs(emb["u"]).sum(axis=1) + np.abs(emb["v"]).sum(axis=1)))[:CF_MAX_BRANDS]
         )
-        emb = {"ids": emb["ids"][keep], "u": emb["u"][keep], "v": emb["v"][keep]}
+        emb = {k: emb[k][keep] for k in ("ids", "u", "v", "taste") if k in emb}
     top = float(max(np.abs(emb["u"]).max(), np.abs(emb["v"]).max(), 1e-9))
     q = lambda m: base64.b64encode(np.round(m / top * 127).astype(np.int8).tobytes()).decode()  # noqa: E731
-    return {
+    out = {
         "ids": base64.b64encode(emb["ids"].astype(np.uint32).tobytes()).decode(),
         "u": q(emb["u"]),
         "v": q(emb["v"]),
@@ -332,6 +468,13 @@ def pack_embedding(emb: dict[str, Any], scale: float) -> dict[str, Any]:
         "unit": round(top / 127, 8),
         "scale": round(2 * scale, 8),
     }
+    if "taste" in emb:  # (mean step x _TASTE_STEP, confidence x 127) per size field, int8
+        t = emb["taste"]
+        packed = np.stack(
+            [np.clip(np.round(t[:, 0] * _TASTE_STEP), -127, 127), np.round(t[:, 1] * 127)], axis=1
+        )
+        out["taste"] = base64.b64encode(packed.astype(np.int8).tobytes()).decode()
+    return out
 
 
 _UNPACKED: dict[str, dict[str, Any]] = {}
@@ -349,6 +492,9 @@ def unpack_embedding(stored: Mapping[str, Any]) -> dict[str, Any]:
         v = np.frombuffer(base64.b64decode(stored["v"]), dtype=np.int8).reshape(-1, dims) * unit
         _UNPACKED.clear()
         _UNPACKED[key] = {"ids": ids, "u": u, "v": v, "scale": float(stored["scale"])}
+        if stored.get("taste"):
+            t = np.frombuffer(base64.b64decode(stored["taste"]), dtype=np.int8).reshape(-1, 2, TASTE_FIELDS)
+            _UNPACKED[key]["taste"] = np.stack([t[:, 0] / _TASTE_STEP, t[:, 1] / 127.0], axis=1)
     return _UNPACKED[key]
 
 
@@ -429,7 +575,8 @@ def train(
 ) -> dict[str, Any] | None:
     """The model of these records ({version, send, accept, evidence, groups, cf}: logistic
     weights over pair_x, bias last; the send model has the position column after pair_x; with a
-    collaborative embedding (`cf`), both end in (cf_ab, cf_ba) before the bias), or None when too
+    collaborative embedding (`cf`), both end in (cf_ab, cf_ba) and the TASTE_COLUMNS (when `cf` has
+    tastes) before the bias), or None when too
     few distinct groups decided anything. `records`: each brand's packed record now."""
     import numpy as np
 
@@ -442,16 +589,31 @@ def train(
         return None
     out: dict[str, Any] = {"version": MODEL_VERSION}
     edges = liking_edges(actions, group_of)
-    folds = [embed({k: w for k, w in edges.items() if _fold(*k) != half}) for half in (0, 1)]
+    halves = [{k: w for k, w in edges.items() if _fold(*k) != half} for half in (0, 1)]
+    folds = [embed(h) for h in halves]
     full = embed(edges) if all(f is not None for f in folds) else None
     scale = 1.0
+    codes = size_codes(records)
+    fold_tastes: list[dict[str, Any] | None] = [None, None]
     if full is not None:
         sample = [(r[0], r[1]) for r in answers] or list(edges)
         scale = float(np.std(cf_columns(sample, folds, 1.0))) or 1.0
+        full["taste"] = tastes(edges, codes, full["ids"])
+        fold_tastes = [
+            {"ids": f["ids"], "taste": tastes(h, codes, f["ids"])}  # type: ignore[index]
+            for f, h in zip(folds, halves, strict=True)
+        ]
         out["cf"] = pack_embedding(full, scale)
 
+    fill: list[float] | None = None  # the send rows' (the cards shown), then the answers' reuse it
+
     def with_cf(x: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
-        return np.hstack([x, cf_columns(pairs, folds, scale)]) if full is not None else x
+        nonlocal fill
+        if full is None:
+            return x
+        taste, fill = taste_pair_columns(pairs, fold_tastes, codes, fill)
+        out["cf"]["fill"] = fill
+        return np.hstack([x, cf_columns(pairs, folds, scale), taste])
 
     if shown:
         positions = [float(np.log1p(r[2])) for r in shown]
@@ -566,12 +728,23 @@ def learned_score(
 
     x = pair_x(me, cands) if x is None else x
     ab = ba = np.zeros(len(x))
+    taste = None  # the pairs' TASTE_COLUMNS from me's side, when the model has tastes
     if model.get("cf"):
         emb = unpack_embedding(model["cf"])
         mine = np.full(len(cands), int.from_bytes(me[:4], "little"), dtype=np.int64)
         theirs = np.asarray(cands.ids, dtype=np.int64)
         ab = _cf_of(emb, mine, theirs) / emb["scale"]
         ba = _cf_of(emb, theirs, mine) / emb["scale"]
+        if "taste" in emb:
+            me_packed = Packed.from_bytes([me])
+            c_me = np.broadcast_to(np.array([me_packed.size[0], me_packed.audience[0]]), (len(cands), 2))
+            taste = taste_columns(
+                np.repeat(_taste_at(emb, mine[:1]), len(cands), axis=0),
+                _taste_at(emb, theirs),
+                c_me,
+                np.stack([cands.size, cands.audience], axis=1),
+                model["cf"].get("fill") or (0.0,) * TASTE_FIELDS,
+            )
 
     def logit(w: np.ndarray, forward: bool, cf_at: int) -> np.ndarray:
         # reverse(x) @ w == x @ swapped (no reversed copy of x); einsum in x's float32 rather
@@ -584,6 +757,9 @@ def learned_score(
         z = np.einsum("ij,j->i", x, weights.astype(x.dtype)).astype(np.float64) + w[-1]
         if model.get("cf"):  # (cf_ab, cf_ba) at cf_at, seen from the pair's own side
             z = z + (ab if forward else ba) * w[cf_at] + (ba if forward else ab) * w[cf_at + 1]
+        if taste is not None:  # then the taste columns, from the pair's own side too
+            cols = taste if forward else _taste_reverse(taste)
+            z = z + cols @ np.asarray(w[cf_at + 2 : cf_at + 2 + TASTE_COLUMNS], dtype=np.float64)
         return z
 
     acc = np.asarray(model["accept"])

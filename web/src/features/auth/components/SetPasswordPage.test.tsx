@@ -47,12 +47,16 @@ describe('ResetPasswordPage', () => {
   });
 
   it('shows no form until the check says the link works', async () => {
-    let answer: (response: Response) => void = () => undefined;
-    mockApi({ 'GET users/reset-password/code-9': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    // The check's answer waits on a gate the test opens, not on a resolver the request sets: the
+    // request reaches the mock after some awaits of the client's, and on a busy machine the test
+    // could answer before it had asked (the answer went nowhere and the check never ended).
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    mockApi({ 'GET users/reset-password/code-9': () => gate.then(() => jsonResponse(USABLE)) });
     renderRoute('/reset-password/code-9');
     expect(await screen.findByRole('heading', { name: 'Checking your link…' })).toBeInTheDocument();
     expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
-    answer(jsonResponse(USABLE));
+    open();
     expect(await screen.findByLabelText('New password')).toBeInTheDocument();
   });
 

@@ -206,13 +206,18 @@ export async function credits(request: APIRequestContext, member: Member): Promi
  * and the plan active (the sync grants the credits, then writes the plan; a send before the plan
  * is written is refused with "You need to buy a subscription to continue.").
  */
-export async function subscribeMonthly(request: APIRequestContext, member: Member): Promise<void> {
+export async function subscribeMonthly(
+  request: APIRequestContext,
+  member: Member,
+  beforePaying?: (fakeStripe: string) => Promise<void>,
+): Promise<void> {
   const made = await request.post('/api/checkout', {
     headers: authed(member.token, member.brandId),
     data: { priceId: 'tandem_main_monthly' },
   });
   expect(made.ok(), await made.text()).toBeTruthy();
   const { url } = (await made.json()) as { url: string };
+  await beforePaying?.(new URL(url).origin); // the fake Stripe's address, to steer its webhooks
   const paid = await request.post(url, {
     form: { email: member.email, name: member.name, card_number: GOOD_CARD, pay: '1' },
     maxRedirects: 0,

@@ -24,7 +24,7 @@ const tick = (ms: number) =>
  * upgrade's read of the stamps just before it (`before`, the watch's baseline), then the watch's
  * polls (`usersAnswers(1)`, `usersAnswers(2)`...).
  */
-async function upgrade(usersAnswers: (call: number) => unknown, before: unknown = OLD) {
+async function upgrade(usersAnswers: (call: number) => unknown, before: unknown = OLD, monthlyReads = 2) {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   vi.setSystemTime(new Date('2026-11-23T05:00:00Z'));
   signIn();
@@ -32,7 +32,7 @@ async function upgrade(usersAnswers: (call: number) => unknown, before: unknown 
   let dashboards = 0;
   const dashboard = () => {
     dashboards += 1;
-    return dashboardBody({ credits: dashboards <= 2 ? monthly : yearly });
+    return dashboardBody({ credits: dashboards <= monthlyReads ? monthly : yearly });
   };
   const api = mockApi({
     ...shellRoutes({ credits: monthly }, { lastWebhookUpdate: OLD }),
@@ -51,7 +51,8 @@ async function upgrade(usersAnswers: (call: number) => unknown, before: unknown 
   await user.click(within(await screen.findByRole('dialog', { name: 'Upgrade to yearly' })).getByRole('button', { name: 'Upgrade to yearly' }));
   await screen.findByRole('dialog', { name: 'Yearly upgrade' });
   const watchCalls = () => api.calls('GET users').length - 2;
-  return { api, watchCalls };
+  const dashboardReads = () => dashboards;
+  return { api, watchCalls, dashboardReads };
 }
 
 describe('update watch (SPEC section 4)', () => {
@@ -85,6 +86,34 @@ describe('update watch (SPEC section 4)', () => {
     await tick(UPDATE_POLL_MS * 3);
     expect(watchCalls()).toBe(4);
     expect(api.calls('GET users/yearly-upgrade')).toHaveLength(1);
+  });
+
+  it('goes on past a late webhook that leaves the plan as it was, to the change the member made', async () => {
+    // A purchase's last webhook is processed after the baseline was read (a busy dispatcher):
+    // its stamp is new, but the plan it reloads is the one the member had. Ending there left the
+    // page on the old plan when the member's own change came a moment later (the portal-cancel
+    // journey in a clean clone on 2026-12-06).
+    const late = { ...OLD, 'customer.subscription.created': '2026-11-23T05:00:01Z' };
+    const { watchCalls, dashboardReads } = await upgrade(
+      (call) => (call < 2 ? OLD : call < 4 ? late : { ...late, 'customer.subscription.updated': '2026-11-23T05:00:07Z' }),
+      OLD,
+      3,
+    );
+    await tick(UPDATE_POLL_MS + 10);
+    expect(watchCalls()).toBe(2);
+    await vi.waitFor(() => {
+      expect(dashboardReads()).toBe(3); // the late webhook's reload: the monthly plan still
+    });
+    expect(screen.getByText('You have a monthly subscription.')).toBeInTheDocument();
+    await tick(UPDATE_POLL_MS);
+    expect(watchCalls()).toBe(3);
+    expect(dashboardReads()).toBe(3); // the same stamps again: nothing new to reload for
+    await tick(UPDATE_POLL_MS);
+    expect(watchCalls()).toBe(4);
+    expect(await screen.findByText('You have a yearly subscription.')).toBeInTheDocument();
+    await tick(UPDATE_POLL_MS * 3);
+    expect(watchCalls()).toBe(4);
+    expect(dashboardReads()).toBe(4);
   });
 
   it('gives up after 15 tries when nothing changes', async () => {

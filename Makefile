@@ -8,6 +8,13 @@ SAM := .venv-sam/bin/sam
 PORT ?= 8080
 ENV ?= dev
 export SAM_CLI_TELEMETRY := 0
+# Under libfaketime (the calendar pass, or a whole run started at a date: issue 36) every process
+# keeps the real monotonic clock and the library's "monotonic fix" stays off. With the library's
+# defaults each timed wait's deadline moved by the faked date's offset: a clean clone started under
+# faketime 5 days in the past waited 5 days on the first Condition.wait(timeout=5) (pytest hung on
+# 2026-12-06), and one in the future spun. Without libfaketime loaded these mean nothing.
+export FAKETIME_DONT_FAKE_MONOTONIC := 1
+export FAKETIME_FORCE_MONOTONIC_FIX := 0
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: sam-build deploy-rehearsal checkov cost

@@ -15,6 +15,13 @@ export SAM_CLI_TELEMETRY := 0
 # 2026-12-06), and one in the future spun. Without libfaketime loaded these mean nothing.
 export FAKETIME_DONT_FAKE_MONOTONIC := 1
 export FAKETIME_FORCE_MONOTONIC_FIX := 0
+# ... and then CPython's time.sleep (clock_nanosleep with an absolute monotonic deadline, which
+# the library shifts by the offset) fails with EINVAL: under libfaketime every Python process
+# loads tests/faketime_site, whose sitecustomize sleeps on a timed Event instead (the calendar pass
+# does the same for its own processes). Node's and Chromium's timers are relative: unaffected.
+ifneq ($(findstring faketime,$(LD_PRELOAD)),)
+export PYTHONPATH := $(CURDIR)/tests/faketime_site$(if $(PYTHONPATH),:$(PYTHONPATH))
+endif
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 .PHONY: sam-build deploy-rehearsal checkov cost

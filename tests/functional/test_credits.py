@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -115,7 +116,9 @@ class LedgerMachine(RuleBasedStateMachine):
         self.model: dict[str, dict] = {}  # bucket op -> {available, valid_to}
         self.holds: dict[str, str] = {}  # ref -> status
         self.counter = 0
-        self.account = f"acc-{id(self)}"
+        # Its own account each example: id(self) was reused once an earlier machine was freed, and
+        # a second main grant on that account (a later second) doubled the balance (12 == 6).
+        self.account = f"acc-{uuid.uuid4().hex}"
 
     def _live(self):
         return sum(b["available"] for b in self.model.values() if b["from"] <= self.now < b["to"])

@@ -29,4 +29,4 @@ def test_the_cpu_of_a_process_left_behind_is_counted_and_the_exit_status_passed_
     assert done.returncode == 3, done.stdout + done.stderr
     figures = dict(line.split()[1:] for line in done.stdout.splitlines() if line.startswith("BENCH "))
     assert float(figures["ci_orphan_cpu_s"]) >= 0.45, done.stdout
-    assert "still ran" not in done.stdout
+    assert "still running" not in done.stdout

@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { dashboardKeys, refreshDashboard, type DashboardResponse } from '@/lib/session-state';
 import { useSelectedBrand } from '@/lib/session';
 import { fetchLastWebhookUpdate } from '../api/billing';
@@ -33,7 +33,7 @@ function planShown(client: QueryClient, brand: string): string {
 export function UpdateWatch({ watch, onEnd }: { readonly watch: WatchStart; readonly onEnd: (updated: boolean) => void }) {
   const brand = useSelectedBrand();
   const client = useQueryClient();
-  const key = billingKeys.updateWatch(brand, watch.startedAt);
+  const key = useMemo(() => billingKeys.updateWatch(brand, watch.startedAt), [brand, watch.startedAt]);
   // What the page showed when the watch started: the change waited for is a change from this.
   const shownAtStart = useRef<string | null>(null);
   shownAtStart.current ??= planShown(client, brand);
@@ -68,7 +68,7 @@ export function UpdateWatch({ watch, onEnd }: { readonly watch: WatchStart; read
         if (planShown(client, brand) !== shownAtStart.current) {
           onEnd(true);
         } else {
-          client.setQueryData<WatchData>(billingKeys.updateWatch(brand, watch.startedAt), { stamps: seen, baseline: seen });
+          client.setQueryData<WatchData>(key, { stamps: seen, baseline: seen });
         }
       });
       return () => {
@@ -77,7 +77,7 @@ export function UpdateWatch({ watch, onEnd }: { readonly watch: WatchStart; read
     }
     if (spent) onEnd(false);
     return undefined;
-  }, [seen, spent, client, brand, watch.startedAt, onEnd]);
+  }, [seen, spent, client, brand, key, onEnd]);
 
   return null;
 }

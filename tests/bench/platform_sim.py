@@ -110,8 +110,8 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
-    # (label at send, accepted, sender, week) of every answered or expired request
-    answered: list[tuple[str, bool, str, int]] = field(default_factory=list)
+    # (label at send, accepted, sender account, week, sender index) of every answered or expired request
+    answered: list[tuple[str, bool, str, int, int]] = field(default_factory=list)
     explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
 
     @property
@@ -318,7 +318,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
-        p.answered.append((label, bool(yes), acct, t))
+        p.answered.append((label, bool(yes), acct, t, a))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -343,8 +343,14 @@ def run(
             model = training.train(p.impressions, p.actions, p.by_id())
             # What the training job lets each label promise (match_learning.train: the requests
             # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts).
-            recent = [r[:3] for r in p.answered if r[3] >= t - brand_profile.PROMISE_DAYS // 7]
-            promises = brand_profile.label_promises(recent) if model is not None else {}
+            recent = [r for r in p.answered if r[3] >= t - brand_profile.PROMISE_DAYS // 7]
+            # ... each share as the calibrated model forecasts it for the lists it will rank
+            # (training.label_forecast over the recent senders, as match_learning.train does).
+            forecast = training.label_forecast(
+                model, p.cands, [p.records[r[4]] for r in recent], match_runs.MATCHES_KEPT, actions=p.actions
+            )
+            answered_rows = [r[:3] for r in recent]
+            promises = brand_profile.label_promises(answered_rows, forecast) if model is not None else {}
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}
         week(p, t, model, stats)

@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-from tandem.domain import matching
+from tandem.domain import brand_profile, matching
 from tandem.domain.matching import Packed, Profile, learned, pack, training
 from tandem.domain.matching.training import Action, Impression
 from tandem.services import match_learning, match_runs
@@ -298,10 +298,10 @@ def test_a_collaboration_that_worked_is_the_strongest_positive_label():
     ]
     rows = training.answer_rows(actions)
     assert rows == [
-        (2, 1, "acct-1", True, 1.0),
-        (4, 3, "acct-3", True, 2 * training.AGAIN_WEIGHT),
-        (6, 5, "acct-5", True, training.AGAIN_WEIGHT),
-        (8, 7, "acct-7", False, 1.0),
+        (2, 1, "acct-1", True, 1.0, training.ACCEPT),
+        (4, 3, "acct-3", True, 2 * training.AGAIN_WEIGHT, training.AGAIN),
+        (6, 5, "acct-5", True, training.AGAIN_WEIGHT, training.AGAIN),
+        (8, 7, "acct-7", False, 1.0, training.NOT_AGAIN),
     ]
     assert training.AGAIN_WEIGHT > 1.0
     edges = training.liking_edges(actions, {})
@@ -375,3 +375,98 @@ def test_a_brands_liked_partner_size_becomes_its_own_taste_and_a_run_ranks_by_it
     cands = Packed.from_bytes([big, same])
     for me, first in ((grower, 0), (peer, 1)):
         assert int(np.argmax(training.learned_score(records[me], cands, model))) == first
+
+
+def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_last_ones_saw():
+    """Issue 37: members were shown random brands and sent to those sharing a value with them;
+    recipients accept senders that share one of their markets, and a third of requests are never
+    answered (an expiry: not accepted). The calibrated accept direction says what the promise
+    counts (its mean over the requests sent is their accepted share, expiries included), and the
+    forecast of each label is what requests sent from the lists the model now ranks get (the
+    model's lists go to brands that accept more often than the random views did)."""
+    rng = random.Random(5)
+    values = ("sustainable", "vegan", "local", "family", "premium", "playful")
+    markets = ("GB", "US", "IE", "FR", "DE", "ES")
+    profiles = [
+        Profile(
+            i,
+            f"acct{i}",
+            category=rng.choice(("home", "beauty", "food", "fashion")),
+            company_size="",
+            audience_size="",
+            values=frozenset(rng.sample(values, rng.randint(1, 2))),
+            collab_kinds=frozenset(rng.sample(("giveaways", "events", "bundles"), 2)),
+            countries=frozenset(rng.sample(markets, rng.randint(1, 2))),
+            age_bands=frozenset({"25-34"}),
+            genders=frozenset(),
+        )
+        for i in range(1, 301)
+    ]
+    by_id = {p.brand_id: p for p in profiles}
+    records = {p.brand_id: pack(p) for p in profiles}
+    cands = Packed.from_bytes(records.values())
+
+    def likes(a: int, b: int) -> bool:
+        return bool(by_id[a].values & by_id[b].values)
+
+    def answers(b: int, a: int) -> bool:  # the recipient looks at two requests in three
+        return (a * 31 + b * 17) % 3 != 0
+
+    def accepts(b: int, a: int) -> bool:
+        return bool(by_id[a].countries & by_id[b].countries)
+
+    impressions, actions, sent = [], [], []
+    for viewer in by_id:
+        shown = rng.sample([i for i in by_id if i != viewer], 40)
+        impressions.append(
+            Impression(
+                viewer, f"acct{viewer}", 10, "matches", tuple((b, k, 1.0) for k, b in enumerate(shown))
+            )
+        )
+        for b in shown:
+            if likes(viewer, b):
+                actions.append(Action(viewer, f"acct{viewer}", b, f"acct{b}", training.SEND, 20))
+                if answers(b, viewer):
+                    kind = training.ACCEPT if accepts(b, viewer) else training.DECLINE
+                    actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, 30))
+                else:
+                    actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", training.EXPIRY, 40))
+                sent.append((viewer, b))
+    model = training.train(impressions, actions, records)
+    assert model is not None and model["calibration"]
+    accepted = [answers(b, a) and accepts(b, a) for a, b in sent]
+
+    def chance(m):
+        one = [training.accept_chance(records[a], Packed.from_bytes([records[b]]), m) for a, b in sent]
+        return float(np.mean([float(c[0]) for c in one]))
+
+    # Calibrated, the accept direction's mean over the requests is their accepted share (the fit
+    # itself counts an expiry for half a decline, so uncalibrated it says more).
+    share = float(np.mean(accepted))
+    assert abs(chance(model) - share) < 0.02
+    assert chance({**model, "calibration": None}) > share + 0.03
+
+    # What the model's lists will get: each sender's list ranked as a run ranks it, labelled as a
+    # run labels it, every card it likes sent, each accepted two times in three when it shares a
+    # market. The forecast is within 0.06 of it for every label, which the last requests' share is not.
+    senders = list(by_id)[:150]
+    # (thresholds within this world's percents, so that every label has cards)
+    thresholds = {"Great fit": 78, "Good fit": 72}
+    forecast = training.label_forecast(
+        model, cands, [records[a] for a in senders], match_runs.MATCHES_KEPT, thresholds
+    )
+    seen: dict[str, list[float]] = {}
+    for a in senders:
+        top = match_runs._top_entries(records[a], cands, [], [], model=model)["top"]
+        top.sort(key=lambda e: (-e[5], e[0]))
+        top = top[: match_runs.MATCHES_KEPT]
+        percents = [brand_profile.score_percent(e[1]) for e in top]
+        at = brand_profile.capped_thresholds(percents, thresholds)
+        for e, percent in zip(top, percents, strict=True):
+            if likes(a, int(e[0])):
+                label = brand_profile.fit_label(percent, at)
+                seen.setdefault(label, []).append(2 / 3 * accepts(int(e[0]), a))
+    assert set(forecast) == set(seen)
+    for label, got in seen.items():
+        assert abs(forecast[label] - float(np.mean(got))) < 0.06, (label, forecast[label], np.mean(got))
+    assert max(float(np.mean(got)) for got in seen.values()) > share + 0.1

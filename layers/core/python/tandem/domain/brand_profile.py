@@ -605,12 +605,17 @@ def wilson(accepted: float, total: float, z: float = 1.96) -> tuple[float, float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def label_promises(rows: list[tuple[str, bool, str]]) -> dict[str, dict[str, float]]:
+def label_promises(
+    rows: list[tuple[str, bool, str]], forecast: Mapping[str, float] | None = None
+) -> dict[str, dict[str, float]]:
     """What each label can promise from our own data: rows are (label the card had when the
     request was sent, accepted, the sender's group). A label promises "about N in 10 were
     accepted" only with PROMISE_MIN_REQUESTS requests from PROMISE_MIN_GROUPS groups and an
     interval no wider than PROMISE_MAX_HALF_WIDTH either way; each group counts for at most
-    1/PROMISE_MIN_GROUPS of a label's requests. {label: {share, low, high, requests, groups}}."""
+    1/PROMISE_MIN_GROUPS of a label's requests. The share is the requests' own unless
+    `forecast` (training.label_forecast: what the calibrated model expects of the lists it will
+    rank) has one for the label: then the forecast, its interval as wide as the requests'.
+    {label: {share, low, high, requests, groups, observed}}."""
     out: dict[str, dict[str, float]] = {}
     for label in [name for name, _ in FIT_PROMISES]:
         by_group: dict[str, list[bool]] = {}
@@ -627,12 +632,16 @@ def label_promises(rows: list[tuple[str, bool, str]]) -> dict[str, dict[str, flo
         low, high = wilson(yes, total)
         if (high - low) / 2 > PROMISE_MAX_HALF_WIDTH:
             continue
+        share = float((forecast or {}).get(label, yes / total))
+        if forecast and label in forecast:
+            low, high = wilson(share * total, total)
         out[label] = {
-            "share": yes / total,
+            "share": share,
             "low": low,
             "high": high,
             "requests": requests,
             "groups": len(by_group),
+            "observed": yes / total,
         }
     return out
 

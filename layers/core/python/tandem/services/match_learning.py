@@ -258,6 +258,7 @@ def train(now: int | None = None) -> dict[str, Any]:
     stored model is left as it is (none: the rules alone)."""
 
     from tandem.services import match_index  # the scheduler's job alone reads every shard (numpy)
+    from tandem.services.match_runs import MATCHES_KEPT  # (match_runs imports this module)
 
     now = int(time.time()) if now is None else int(now)
     outcomes = [o for month in _months(now, TRAIN_MONTHS) for o in MatchOutcome.of_month(month)]
@@ -314,6 +315,24 @@ def train(now: int | None = None) -> dict[str, Any]:
     # as the learned lists move on to pickier partners, an older figure would overpromise).
     group_of = training.groups(actions)
     at_send = brand_profile.thresholds_or_defaults(thresholds)
+    recent = [
+        (sender, outcome, percent)
+        for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
+        if outcome in LABELS
+        and percent is not None
+        and len(sender) == RECORD_SIZE
+        and int(o.at) >= (now - brand_profile.PROMISE_DAYS * 86400) * 1000
+    ]
+    # ... each label's share as the calibrated model forecasts it for the lists it will rank for
+    # those senders (as their records are now, where the index has them), not the last lists'.
+    forecast = training.label_forecast(
+        model,
+        cands,
+        [records.get(int.from_bytes(sender[:4], "little"), sender) for sender, _, _ in recent],
+        MATCHES_KEPT,
+        thresholds,
+        actions,
+    )
     model["promises"] = brand_profile.label_promises(
         [
             (
@@ -323,12 +342,9 @@ def train(now: int | None = None) -> dict[str, Any]:
                     str(int.from_bytes(sender[4:12], "little")), str(int.from_bytes(sender[4:12], "little"))
                 ),
             )
-            for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
-            if outcome in LABELS
-            and percent is not None
-            and len(sender) == RECORD_SIZE
-            and int(o.at) >= (now - brand_profile.PROMISE_DAYS * 86400) * 1000
-        ]
+            for sender, outcome, percent in recent
+        ],
+        forecast,
     )
     MatchModel(
         *MatchModel.key(),

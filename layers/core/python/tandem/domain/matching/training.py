@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import json
+import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from tandem.domain.matching.packed import (
     record_dtype,
     score_packed,
     tier_bits,
+    top_positions,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -549,17 +551,18 @@ def send_rows(impressions: Iterable[Impression], actions: Iterable[Action]) -> l
 
 
 def answer_rows(actions: Iterable[Action]) -> list[tuple]:
-    """(sender, recipient, recipient's account, accepted, weight) per answered or expired request."""
+    """(sender, recipient, recipient's account, accepted, weight, kind) per answered or expired
+    request, and per collaboration's outcome."""
     out = []
     for a in actions:
         if a.kind in (ACCEPT, DECLINE):
-            out.append((a.target, a.actor, a.account, a.kind == ACCEPT, 1.0))
+            out.append((a.target, a.actor, a.account, a.kind == ACCEPT, 1.0, a.kind))
         elif a.kind == EXPIRY:
-            out.append((a.target, a.actor, a.account, False, EXPIRY_WEIGHT))
+            out.append((a.target, a.actor, a.account, False, EXPIRY_WEIGHT, a.kind))
         elif a.kind == AGAIN:  # the actor would accept the target again, whoever asks
-            out.append((a.target, a.actor, a.account, True, again_weight(a.weight)))
+            out.append((a.target, a.actor, a.account, True, again_weight(a.weight), a.kind))
         elif a.kind == NOT_AGAIN:
-            out.append((a.target, a.actor, a.account, False, 1.0))
+            out.append((a.target, a.actor, a.account, False, 1.0, a.kind))
     return out
 
 
@@ -568,6 +571,65 @@ def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> list[float] | None:
     if positives < MIN_POSITIVES or float((w * (1 - y)).sum()) < MIN_POSITIVES:
         return None
     return [round(float(v), 5) for v in learned.fit_logistic(x, y, w, l2=L2, rounds=30)]
+
+
+REQUEST_ANSWERS = (ACCEPT, DECLINE, EXPIRY)  # what a request's sender sees: accepted or not
+
+
+CALIBRATION_BINS = 20  # the accept direction's logits in this many equal-weight bins, then isotonic
+
+
+def _calibration(
+    x: np.ndarray, y_fit: np.ndarray, w_fit: np.ndarray, rows: list[tuple], group_of: Mapping[str, str]
+) -> dict[str, list[float]] | None:
+    """The accept direction calibrated in the promise's own terms: {z, p}, P(accepted) at each
+    knot of its logit z (np.interp between them, flat past the ends), isotonic (pool adjacent
+    violators) over CALIBRATION_BINS equal-weight bins of z. Each row's z is cross-fitted: the
+    accept direction refitted (`x`, `y_fit`, `w_fit`: the fit's own rows) on the other half of the
+    pairs (the halves of the collaborative columns, `_fold`), so that the map is learned on logits
+    as confident as a new pair's, not on the fit's own rows (in-sample logits are surer than a new
+    pair's: a promise calibrated on them overpromised). Calibrated on the requests' outcomes as a
+    label promises them: an expiry is a request not accepted, weighing as much as a decline (the
+    fit weighs it EXPIRY_WEIGHT), a collaboration's outcome is no request; each group's rows capped
+    as in the fit. Isotonic rather than Platt: a marketplace where a third of requests are never
+    answered accepts at most two in three, a ceiling a sigmoid of the logit passes. None with too
+    few of either answer. Written here (numpy, a few lines) rather than taken from scikit-learn,
+    which the core layer does not carry."""
+    import numpy as np
+
+    half = np.array([_fold(int(r[0]), int(r[1])) for r in rows], dtype=np.int64)
+    z_all = np.zeros(len(rows))
+    for h in (0, 1):
+        other = _fit(x[half != h], y_fit[half != h], w_fit[half != h])
+        if other is None:
+            return None
+        w_h = np.asarray(other, dtype=np.float64)
+        z_all[half == h] = x[half == h].astype(np.float64) @ w_h[:-1] + w_h[-1]
+    keep = [k for k, r in enumerate(rows) if r[5] in REQUEST_ANSWERS]
+    if not keep:
+        return None
+    z = z_all[keep]
+    y = np.array([1.0 if rows[k][3] else 0.0 for k in keep])
+    w = capped_weights([rows[k][2] for k in keep], np.ones(len(keep)), group_of)
+    if float((w * y).sum()) < MIN_POSITIVES or float((w * (1 - y)).sum()) < MIN_POSITIVES:
+        return None
+    order = np.argsort(z, kind="stable")
+    z, y, w = z[order], y[order], w[order]
+    edges = np.searchsorted(np.cumsum(w) / w.sum(), np.linspace(0, 1, CALIBRATION_BINS + 1)[1:-1])
+    blocks = []  # [weight, weighted z, weighted y] of each bin, then pooled
+    for part in np.split(np.arange(len(z)), edges):
+        if len(part) and float(w[part].sum()) > 0:
+            blocks.append([float(w[part].sum()), float(w[part] @ z[part]), float(w[part] @ y[part])])
+    pooled: list[list[float]] = []
+    for block in blocks:
+        pooled.append(block)
+        while len(pooled) > 1 and pooled[-2][2] / pooled[-2][0] >= pooled[-1][2] / pooled[-1][0]:
+            last = pooled.pop()
+            pooled[-1] = [a + b for a, b in zip(pooled[-1], last, strict=True)]
+    return {
+        "z": [round(b[1] / b[0], 5) for b in pooled],
+        "p": [round(b[2] / b[0], 5) for b in pooled],
+    }
 
 
 def train(
@@ -632,6 +694,9 @@ def train(
     out["accept"] = _fit(x, y, w)
     if out["accept"] is None:
         return None
+    calibration = _calibration(x, y, w, rows, group_of)
+    if calibration:
+        out["calibration"] = calibration
     out["evidence"] = round(float(w.sum()), 1)
     out["groups"] = len(deciding)
     return out
@@ -719,14 +784,12 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
 
 
-def learned_score(
-    me: bytes, cands: Packed, model: Mapping[str, Any], x: np.ndarray | None = None
-) -> np.ndarray:
-    """sqrt(send(me, c) accept(me, c) send(c, me) accept(c, me)) for every candidate (`x`:
-    pair_x of the same pairs when the caller has it)."""
+def _logits(me: bytes, cands: Packed, model: Mapping[str, Any], x: np.ndarray) -> Any:
+    """The pair's logit function of `model` for `me` with every candidate: logit(weights, forward,
+    cf_at) is a direction's logit, forward from `me`'s side (me sends, the candidate accepts), else
+    from the candidate's (`x`: pair_x of the same pairs)."""
     import numpy as np
 
-    x = pair_x(me, cands) if x is None else x
     ab = ba = np.zeros(len(x))
     taste = None  # the pairs' TASTE_COLUMNS from me's side, when the model has tastes
     if model.get("cf"):
@@ -762,6 +825,18 @@ def learned_score(
             z = z + cols @ np.asarray(w[cf_at + 2 : cf_at + 2 + TASTE_COLUMNS], dtype=np.float64)
         return z
 
+    return logit
+
+
+def learned_score(
+    me: bytes, cands: Packed, model: Mapping[str, Any], x: np.ndarray | None = None
+) -> np.ndarray:
+    """sqrt(send(me, c) accept(me, c) send(c, me) accept(c, me)) for every candidate (`x`:
+    pair_x of the same pairs when the caller has it)."""
+    import numpy as np
+
+    x = pair_x(me, cands) if x is None else x
+    logit = _logits(me, cands, model, x)
     acc = np.asarray(model["accept"])
     both = _sigmoid(logit(acc, True, N_FEATURES)) * _sigmoid(logit(acc, False, N_FEATURES))
     if model.get("send"):
@@ -798,3 +873,80 @@ def rank_scores(
     learned = learned_score(me, cands, model, x)  # type: ignore[arg-type]
     out = np.power(np.maximum(base, 1e-6), 1 - w) * np.power(np.maximum(learned, 1e-9), w)
     return np.where(rules > 0, out, 0).astype(np.float32)
+
+
+# ---------------------------------------------------------------- what a label may promise next
+
+FORECAST_SENDERS = 400  # the senders whose next lists a forecast ranks (a deterministic sample)
+
+
+def accept_chance(
+    me: bytes, cands: Packed, model: Mapping[str, Any], x: np.ndarray | None = None
+) -> np.ndarray:
+    """P(the candidate accepts `me`'s request) by the calibrated accept direction (`model`'s
+    `calibration`; the direction's own sigmoid without one): a probability in the promise's own
+    terms (an expiry is a request not accepted)."""
+    import numpy as np
+
+    x = pair_x(me, cands) if x is None else x
+    z = _logits(me, cands, model, x)(np.asarray(model["accept"]), True, N_FEATURES)
+    found = model.get("calibration")
+    if not found or len(found.get("z") or ()) != len(found.get("p") or ()) or not found["z"]:
+        return _sigmoid(z)
+    return np.interp(z, np.asarray(found["z"], dtype=np.float64), np.asarray(found["p"], dtype=np.float64))
+
+
+def label_forecast(
+    model: Mapping[str, Any] | None,
+    cands: Packed,
+    senders: Iterable[bytes],
+    kept: int,
+    thresholds: Mapping[str, int] | None = None,
+    actions: Iterable[Action] = (),
+) -> dict[str, float]:
+    """What share of the requests members send to each fit label's cards the calibrated `model`
+    expects accepted, once lists are ranked by it. Each sender (packed records; at most
+    FORECAST_SENDERS, a deterministic sample) is ranked against `cands` as a run ranks: the rules
+    blended with the prior and `model`, best `kept`, leaving out the brands it already sent to,
+    dismissed or blocked in `actions` (a list moves on from the partners it already asked). Its
+    cards are labelled as a run labels them (brand_profile.capped_thresholds of `thresholds`), and
+    each weighs its chance of being sent at its position (the send direction; equal without one)
+    times its calibrated chance of acceptance (`accept_chance`). {label: share} for the labels some
+    card carries; {} without a usable model. A label's promise then says what the lists it is
+    printed on will do, not what the last lists did: a new model's pickier lists are accepted more
+    often (issue 37: six promises broke on geo_size in the first learned week)."""
+    import numpy as np
+
+    from tandem.domain import brand_profile
+
+    if not usable(model):
+        return {}
+    assert model is not None
+    chosen = sorted(set(senders), key=lambda r: (zlib.crc32(r), r))[:FORECAST_SENDERS]  # stable, unsalted
+    done: dict[int, set[int]] = defaultdict(set)
+    for a in actions:
+        if a.kind in (SEND, DISMISS, BLOCK):
+            done[a.actor].add(a.target)
+    send = np.asarray(model["send"]) if model.get("send") else None
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for me in chosen:
+        rules = score_packed(me, cands, done.get(int.from_bytes(me[:4], "little"), ())).score
+        ranked = rank_scores(me, cands, rules, model)
+        top = top_positions(ranked, kept)
+        if not len(top):
+            continue
+        sub = Packed(cands.records[top])
+        percents = [brand_profile.score_percent(float(rules[p])) for p in top]
+        at = brand_profile.capped_thresholds(percents, thresholds)
+        x = pair_x(me, sub)
+        chance = accept_chance(me, sub, model, x)
+        if send is not None:
+            z = _logits(me, sub, model, x)(send, True, N_FEATURES + 1)
+            weight = _sigmoid(z + float(send[N_FEATURES]) * np.log1p(np.arange(len(top))))
+        else:
+            weight = np.ones(len(top))
+        for k, percent in enumerate(percents):
+            found = sums[brand_profile.fit_label(percent, at)]
+            found[0] += float(weight[k] * chance[k])
+            found[1] += float(weight[k])
+    return {label: yes / total for label, (yes, total) in sums.items() if total > 0}

@@ -70,3 +70,39 @@ def test_layer_requirements_keep_heavy_clients_out_of_the_api_start_up_path():
                     )
                 ), source
     assert importlib.util.find_spec("stripe") is not None  # installed, just not eagerly imported
+
+
+def test_the_lints_pass_on_any_day_and_a_deploy_stops_on_a_retired_runtime():
+    """Issue 36: cfn-lint judges the Lambda runtime by today's date (python3.11 is deprecated on
+    2027-06-30), so from that day every `make test` went red whatever changed. template.yaml's
+    Metadata leaves those rules out of the lints; `make runtime-dates`, which `make deploy` runs
+    first, checks them on the real date. Both at a fixed date past the retirement (libfaketime)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from calendar_pass import faketime_env
+
+    lint = [str(Path(sys.executable).with_name("cfn-lint")), "--regions", "us-east-1"]
+    later = ["faketime", "-f", "@2028-02-29 12:00:00"]
+    env = faketime_env("2028-02-29 12:00:00")
+    checks = ["--mandatory-checks", "W2531", "E2531", "E2533"]
+    runs = [
+        subprocess.Popen(
+            [*later, *lint, *extra, "--", "template.yaml"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for extra in ([], checks)
+    ]
+    (plain, _), (dated, _) = (run.communicate(timeout=120) for run in runs)
+    assert runs[0].returncode == 0, plain
+    assert runs[1].returncode != 0 and "Runtime 'python3.11' was deprecated on '2027-06-30'" in dated
+    makefile = (ROOT / "Makefile").read_text()
+    assert (
+        "RUNTIME_DATES := W2531 E2531 E2533" in makefile
+        and "deploy: deps build-web runtime-dates" in makefile
+    )

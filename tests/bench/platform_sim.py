@@ -225,7 +225,8 @@ def promise_check(promises: dict[str, Any], by_label: dict[str, tuple[int, int]]
         figure = int(said.group(1)) / int(said.group(2))
         low, high = brand_profile.wilson(yes, sent)
         holds = "holds" if sent and low <= figure <= high else ("too few sent" if sent < 30 else "BROKEN")
-        out.append(f"{label}: promised {said.group(1)} in {said.group(2)}, observed {yes}/{sent} {holds}")
+        promised = f"{said.group(1)} in {said.group(2)} ({float(promises[label]['share']):.3f})"
+        out.append(f"{label}: promised {promised}, observed {yes}/{sent} {holds}")
     return "; ".join(out)
 
 

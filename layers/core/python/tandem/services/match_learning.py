@@ -258,7 +258,6 @@ def train(now: int | None = None) -> dict[str, Any]:
     stored model is left as it is (none: the rules alone)."""
 
     from tandem.services import match_index  # the scheduler's job alone reads every shard (numpy)
-    from tandem.services.match_runs import MATCHES_KEPT  # (match_runs imports this module)
 
     now = int(time.time()) if now is None else int(now)
     outcomes = [o for month in _months(now, TRAIN_MONTHS) for o in MatchOutcome.of_month(month)]
@@ -329,7 +328,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         model,
         cands,
         [records.get(int.from_bytes(sender[:4], "little"), sender) for sender, _, _ in recent],
-        MATCHES_KEPT,
+        matching.MATCHES_KEPT,
         thresholds,
         actions,
     )

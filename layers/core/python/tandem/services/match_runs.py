@@ -38,7 +38,7 @@ from tandem.store.models import Brand, BrandRelation, BrandSeen
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 OPEN_STATUSES = (QUEUED, RUNNING)
-MATCHES_KEPT = 50
+MATCHES_KEPT = matching.MATCHES_KEPT
 # Saved brands outside the chosen list that the match list carries (each card is about 300
 # bytes: 50 + 500 cards stay far below DynamoDB's 400 KB item). Saved brands beyond these are
 # scored on the spot when the saved list shows them, as a brand saved since the run is.

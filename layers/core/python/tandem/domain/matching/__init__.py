@@ -25,7 +25,7 @@ The package, by what each part does:
 
 from __future__ import annotations
 
-from tandem.domain.matching.diversity import DIVERSITY_LAMBDA, POOL_FACTOR, diversify
+from tandem.domain.matching.diversity import DIVERSITY_LAMBDA, MATCHES_KEPT, POOL_FACTOR, diversify
 from tandem.domain.matching.packed import (
     FLAG_PRESENT,
     RECORD_FORMAT,
@@ -104,6 +104,7 @@ __all__ = [
     "score_pair",
     "age_ranges",
     "explain",
+    "MATCHES_KEPT",
     "POOL_FACTOR",
     "DIVERSITY_LAMBDA",
     "diversify",

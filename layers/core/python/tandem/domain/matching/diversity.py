@@ -8,6 +8,7 @@ from tandem.domain.matching.scoring import Scored
 
 # ---------------------------------------------------------------- diversity
 
+MATCHES_KEPT = 50  # the cards a match run keeps for a brand (its Matches list)
 POOL_FACTOR = 2  # diversity picks `limit` from the best `limit * POOL_FACTOR`
 DIVERSITY_LAMBDA = 0.7  # 1.0 = pure score order
 # Diversity chooses only among candidates whose score is within this share of the best one

@@ -36,6 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tandem.domain import brand_profile
 from tandem.domain.matching import learned
 from tandem.domain.matching.packed import (
     FORM_KINDS_MASK,
@@ -916,8 +917,6 @@ def label_forecast(
     printed on will do, not what the last lists did: a new model's pickier lists are accepted more
     often (issue 37: six promises broke on geo_size in the first learned week)."""
     import numpy as np
-
-    from tandem.domain import brand_profile
 
     if not usable(model):
         return {}

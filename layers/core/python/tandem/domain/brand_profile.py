@@ -653,10 +653,7 @@ def checkable_promise(label: str, promises: Mapping[str, Mapping[str, float]] | 
     if not found:
         return None
     share, low, high = float(found["share"]), float(found["low"]), float(found["high"])
-    tenths, hundredths = round(10 * share), round(100 * share)
-    # "N in 10" when that is the share to within a hundredth (and inside the 95% interval), else
-    # to the nearest in 100: rounded to tenths a share of 0.35 read "3 in 10" (or "4 in 10"), five
-    # points given away before a member checks it (issue 37).
-    close = abs(hundredths - 10 * tenths) <= 1 and low <= tenths / 10 <= high
-    said = f"{tenths} in 10" if close else f"{hundredths} in 100"
+    tenths = round(10 * share)
+    # "N in 10" when that is inside the 95% interval, else to the nearest in 100 (which is).
+    said = f"{tenths} in 10" if low <= tenths / 10 <= high else f"{round(100 * share)} in 100"
     return f"Of requests sent to {label} brands, about {said} were accepted"

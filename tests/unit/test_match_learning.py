@@ -36,24 +36,32 @@ def test_pair_features_share_markets_as_a_share_of_mine():
     assert x[:, learned.FEATURES.index("countries_ab")].tolist() == [0.5, 0.0]  # half my markets
 
 
-def _world():
-    rng = random.Random(11)
-    values = ("sustainable", "vegan", "local", "family", "premium", "playful")
-    profiles = [
+VALUES = ("sustainable", "vegan", "local", "family", "premium", "playful")
+
+
+def _random_profiles(
+    rng: random.Random, count: int, markets: tuple[str, ...], least_values: int
+) -> list[Profile]:
+    """Brands 1..count with a random category, 1-2 of `markets`, least_values-2 values, 2 kinds."""
+    return [
         Profile(
             i,
             f"acct{i}",
             category=rng.choice(("home", "beauty", "food", "fashion")),
             company_size="",
             audience_size="",
-            values=frozenset(rng.sample(values, rng.randint(0, 2))),
+            values=frozenset(rng.sample(VALUES, rng.randint(least_values, 2))),
             collab_kinds=frozenset(rng.sample(("giveaways", "events", "bundles"), 2)),
-            countries=frozenset(rng.sample(("GB", "US", "IE"), rng.randint(1, 2))),
+            countries=frozenset(rng.sample(markets, rng.randint(1, 2))),
             age_bands=frozenset({"25-34"}),
             genders=frozenset(),
         )
-        for i in range(1, 400)
+        for i in range(1, count + 1)
     ]
+
+
+def _world():
+    profiles = _random_profiles(random.Random(11), 399, ("GB", "US", "IE"), 0)
     me = Profile(
         999,
         "mine",
@@ -74,14 +82,13 @@ def _shares_values(record: bytes, chosen) -> float:
     return float(learned.pair_features(record, cands)[:10, learned.FEATURES.index("values_ab")].mean())
 
 
-def _history(record: bytes, cands: Packed, likes, accepts, accounts: int = 60):
-    """Views and actions of `accounts` members: each is shown 40 of the brands, sends to those
-    `likes` says it wants, and each recipient accepts those `accepts` says it wants."""
-    rng = random.Random(3)
-    ids = [int(i) for i in cands.ids]
-    impressions, actions = [], []
-    for viewer in ids[:accounts]:
-        shown = rng.sample([i for i in ids if i != viewer], 40)
+def _browsing(rng: random.Random, viewers, pool, likes, answer):
+    """Each of `viewers` is shown 40 others of `pool` at random, sends to those `likes` says it
+    wants, and each recipient answers `answer(recipient, sender)`: accept, decline or expiry.
+    (views, actions, sends)"""
+    impressions, actions, sent = [], [], []
+    for viewer in viewers:
+        shown = rng.sample([i for i in pool if i != viewer], 40)
         impressions.append(
             Impression(
                 viewer, f"acct{viewer}", 10, "matches", tuple((b, k, 1.0) for k, b in enumerate(shown))
@@ -90,8 +97,22 @@ def _history(record: bytes, cands: Packed, likes, accepts, accounts: int = 60):
         for b in shown:
             if likes(viewer, b):
                 actions.append(Action(viewer, f"acct{viewer}", b, f"acct{b}", training.SEND, 20))
-                kind = training.ACCEPT if accepts(b, viewer) else training.DECLINE
-                actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, 30))
+                kind = answer(b, viewer)
+                at = 40 if kind == training.EXPIRY else 30
+                actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, at))
+                sent.append((viewer, b))
+    return impressions, actions, sent
+
+
+def _history(record: bytes, cands: Packed, likes, accepts, accounts: int = 60):
+    """Views and actions of `accounts` members: each is shown 40 of the brands, sends to those
+    `likes` says it wants, and each recipient accepts those `accepts` says it wants."""
+    ids = [int(i) for i in cands.ids]
+
+    def answer(b, a):
+        return training.ACCEPT if accepts(b, a) else training.DECLINE
+
+    impressions, actions, _ = _browsing(random.Random(3), ids[:accounts], ids, likes, answer)
     return impressions, actions
 
 
@@ -345,20 +366,13 @@ def test_a_brands_liked_partner_size_becomes_its_own_taste_and_a_run_ranks_by_it
     def wants(a: int, b: int) -> bool:
         return code[b] - code[a] == goal[a]
 
-    rng = random.Random(8)
-    impressions, actions = [], []
-    for viewer in profiles:
-        shown = rng.sample([i for i in profiles if i != viewer], 40)
-        impressions.append(
-            Impression(
-                viewer, f"acct{viewer}", 10, "matches", tuple((b, k, 1.0) for k, b in enumerate(shown))
-            )
-        )
-        for b in shown:
-            if wants(viewer, b):
-                actions.append(Action(viewer, f"acct{viewer}", b, f"acct{b}", training.SEND, 20))
-                kind = training.ACCEPT if wants(b, viewer) else training.DECLINE
-                actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, 30))
+    impressions, actions, _ = _browsing(
+        random.Random(8),
+        list(profiles),
+        list(profiles),
+        wants,
+        lambda b, a: training.ACCEPT if wants(b, a) else training.DECLINE,
+    )
     model = training.train(impressions, actions, records)
     assert model is not None and model["cf"].get("taste")
     taste = training.unpack_embedding(model["cf"])
@@ -385,23 +399,7 @@ def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_l
     forecast of each label is what requests sent from the lists the model now ranks get (the
     model's lists go to brands that accept more often than the random views did)."""
     rng = random.Random(5)
-    values = ("sustainable", "vegan", "local", "family", "premium", "playful")
-    markets = ("GB", "US", "IE", "FR", "DE", "ES")
-    profiles = [
-        Profile(
-            i,
-            f"acct{i}",
-            category=rng.choice(("home", "beauty", "food", "fashion")),
-            company_size="",
-            audience_size="",
-            values=frozenset(rng.sample(values, rng.randint(1, 2))),
-            collab_kinds=frozenset(rng.sample(("giveaways", "events", "bundles"), 2)),
-            countries=frozenset(rng.sample(markets, rng.randint(1, 2))),
-            age_bands=frozenset({"25-34"}),
-            genders=frozenset(),
-        )
-        for i in range(1, 301)
-    ]
+    profiles = _random_profiles(rng, 300, ("GB", "US", "IE", "FR", "DE", "ES"), 1)
     by_id = {p.brand_id: p for p in profiles}
     records = {p.brand_id: pack(p) for p in profiles}
     cands = Packed.from_bytes(records.values())
@@ -415,23 +413,12 @@ def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_l
     def accepts(b: int, a: int) -> bool:
         return bool(by_id[a].countries & by_id[b].countries)
 
-    impressions, actions, sent = [], [], []
-    for viewer in by_id:
-        shown = rng.sample([i for i in by_id if i != viewer], 40)
-        impressions.append(
-            Impression(
-                viewer, f"acct{viewer}", 10, "matches", tuple((b, k, 1.0) for k, b in enumerate(shown))
-            )
-        )
-        for b in shown:
-            if likes(viewer, b):
-                actions.append(Action(viewer, f"acct{viewer}", b, f"acct{b}", training.SEND, 20))
-                if answers(b, viewer):
-                    kind = training.ACCEPT if accepts(b, viewer) else training.DECLINE
-                    actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", kind, 30))
-                else:
-                    actions.append(Action(b, f"acct{b}", viewer, f"acct{viewer}", training.EXPIRY, 40))
-                sent.append((viewer, b))
+    def answer(b: int, a: int) -> str:
+        if not answers(b, a):
+            return training.EXPIRY
+        return training.ACCEPT if accepts(b, a) else training.DECLINE
+
+    impressions, actions, sent = _browsing(rng, list(by_id), list(by_id), likes, answer)
     model = training.train(impressions, actions, records)
     assert model is not None and model["calibration"]
     accepted = [answers(b, a) and accepts(b, a) for a, b in sent]

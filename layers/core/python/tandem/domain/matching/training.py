@@ -890,9 +890,16 @@ def accept_chance(
     import numpy as np
 
     x = pair_x(me, cands) if x is None else x
-    z = _logits(me, cands, model, x)(np.asarray(model["accept"]), True, N_FEATURES)
+    return _calibrated(model, _logits(me, cands, model, x)(np.asarray(model["accept"]), True, N_FEATURES))
+
+
+def _calibrated(model: Mapping[str, Any], z: np.ndarray) -> np.ndarray:
+    """The accept direction's logits `z` as probabilities: `model`'s calibration (from
+    `_calibration`), else the sigmoid."""
+    import numpy as np
+
     found = model.get("calibration")
-    if not found or len(found.get("z") or ()) != len(found.get("p") or ()) or not found["z"]:
+    if not found:
         return _sigmoid(z)
     return np.interp(z, np.asarray(found["z"], dtype=np.float64), np.asarray(found["p"], dtype=np.float64))
 
@@ -926,6 +933,7 @@ def label_forecast(
     for a in actions:
         if a.kind in (SEND, DISMISS, BLOCK):
             done[a.actor].add(a.target)
+    accept = np.asarray(model["accept"])
     send = np.asarray(model["send"]) if model.get("send") else None
     sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for me in chosen:
@@ -937,10 +945,10 @@ def label_forecast(
         sub = Packed(cands.records[top])
         percents = [brand_profile.score_percent(float(rules[p])) for p in top]
         at = brand_profile.capped_thresholds(percents, thresholds)
-        x = pair_x(me, sub)
-        chance = accept_chance(me, sub, model, x)
+        logit = _logits(me, sub, model, pair_x(me, sub))
+        chance = _calibrated(model, logit(accept, True, N_FEATURES))
         if send is not None:
-            z = _logits(me, sub, model, x)(send, True, N_FEATURES + 1)
+            z = logit(send, True, N_FEATURES + 1)
             weight = _sigmoid(z + float(send[N_FEATURES]) * np.log1p(np.arange(len(top))))
         else:
             weight = np.ones(len(top))

@@ -632,8 +632,9 @@ def label_promises(
         low, high = wilson(yes, total)
         if (high - low) / 2 > PROMISE_MAX_HALF_WIDTH:
             continue
-        share = float((forecast or {}).get(label, yes / total))
+        share = yes / total
         if forecast and label in forecast:
+            share = float(forecast[label])
             low, high = wilson(share * total, total)
         out[label] = {
             "share": share,

@@ -315,7 +315,7 @@ def train(now: int | None = None) -> dict[str, Any]:
     group_of = training.groups(actions)
     at_send = brand_profile.thresholds_or_defaults(thresholds)
     recent = [
-        (sender, outcome, percent)
+        (sender, str(int.from_bytes(sender[4:12], "little")), outcome, percent)
         for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
         if outcome in LABELS
         and percent is not None
@@ -327,7 +327,7 @@ def train(now: int | None = None) -> dict[str, Any]:
     forecast = training.label_forecast(
         model,
         cands,
-        [records.get(int.from_bytes(sender[:4], "little"), sender) for sender, _, _ in recent],
+        [records.get(int.from_bytes(sender[:4], "little"), sender) for sender, *_ in recent],
         matching.MATCHES_KEPT,
         thresholds,
         actions,
@@ -337,11 +337,9 @@ def train(now: int | None = None) -> dict[str, Any]:
             (
                 brand_profile.fit_label(percent, at_send),
                 outcome == rules.ACCEPTED,
-                group_of.get(
-                    str(int.from_bytes(sender[4:12], "little")), str(int.from_bytes(sender[4:12], "little"))
-                ),
+                group_of.get(account, account),
             )
-            for sender, outcome, percent in recent
+            for _, account, outcome, percent in recent
         ],
         forecast,
     )

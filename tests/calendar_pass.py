@@ -78,6 +78,11 @@ def runs_here(nodeid: str) -> bool:
     return path in TESTS + JOURNEYS and not any(name in nodeid for name in NOT_DATES)
 
 
+def faketime_command(date: str) -> list[str]:
+    """The command prefix that starts a process at `date` (libfaketime; with faketime_env)."""
+    return ["faketime", "-f", f"@{date}"]
+
+
 def faketime_env(date: str) -> dict[str, str]:
     env = dict(os.environ)
     site = str(ROOT / "tests" / "faketime_site")
@@ -97,7 +102,7 @@ def faketime_env(date: str) -> dict[str, str]:
 
 def run(date: str, tests: list[str], workers: int) -> tuple[str, int, float, str, str]:
     started = time.monotonic()
-    command = ["faketime", "-f", f"@{date}", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command = [*faketime_command(date), sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     command += ["--tb=short", "-n", str(workers)] if workers > 1 else ["-p", "no:xdist", "--tb=short"]
     deselect = " and ".join(f"not {name}" for name in NOT_DATES)
     done = subprocess.run(
@@ -124,7 +129,7 @@ def main() -> int:
         return 2
     dates = args.date or list(DATES)
     probe = subprocess.run(
-        ["faketime", "-f", f"@{dates[0]}", sys.executable, "-c", "import time; print(int(time.time()))"],
+        [*faketime_command(dates[0]), sys.executable, "-c", "import time; print(int(time.time()))"],
         env=faketime_env(dates[0]),
         capture_output=True,
         text=True,

@@ -2,8 +2,12 @@
 
 import importlib.util
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from infra.local.template import ROOT, build_plan, load_template
+from tests.calendar_pass import faketime_command, faketime_env
 
 
 def test_api_gateway_routes_match_the_chalice_app_routes():
@@ -77,22 +81,14 @@ def test_the_lints_pass_on_any_day_and_a_deploy_stops_on_a_retired_runtime():
     2027-06-30), so from that day every `make test` went red whatever changed. template.yaml's
     Metadata leaves those rules out of the lints; `make runtime-dates`, which `make deploy` runs
     first, checks them on the real date. Both at a fixed date past the retirement (libfaketime)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(ROOT / "tests"))
-    from calendar_pass import faketime_env
-
+    later = "2028-02-29 12:00:00"
     lint = [str(Path(sys.executable).with_name("cfn-lint")), "--regions", "us-east-1"]
-    later = ["faketime", "-f", "@2028-02-29 12:00:00"]
-    env = faketime_env("2028-02-29 12:00:00")
     checks = ["--mandatory-checks", "W2531", "E2531", "E2533"]
     runs = [
         subprocess.Popen(
-            [*later, *lint, *extra, "--", "template.yaml"],
+            [*faketime_command(later), *lint, *extra, "--", "template.yaml"],
             cwd=ROOT,
-            env=env,
+            env=faketime_env(later),
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -140,12 +140,14 @@ build-web: web/node_modules/.installed
 ## ---- checks
 lint: lint-py lint-web
 
+CFN_LINT = $(VENV)/bin/cfn-lint --regions us-east-1 eu-west-2
+
 lint-py: deps test-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check functions layers infra tests
 	# one cfn-lint for both regions: `sam validate --lint` is this same cfn-lint (1.58.0) at
 	# samconfig's eu-west-2 and nothing else, so it ran the linter twice (docs/decisions.md 2026-12-03)
-	$(VENV)/bin/cfn-lint --regions us-east-1 eu-west-2 -- template.yaml
+	$(CFN_LINT) -- template.yaml
 	$(PY) -m infra.observability --check
 	$(MAKE) --no-print-directory checkov
 	rm -rf .local/asl && $(PY) -m infra.local.export_asl .local/asl
@@ -248,7 +250,7 @@ deploy-rehearsal: sam-build     ## sam package to moto S3, create the stack in m
 # every other lint (make test is green on any day, issue 36), so a deploy is where they stop us.
 RUNTIME_DATES := W2531 E2531 E2533
 runtime-dates: deps            ## fails once template.yaml's Lambda runtime is deprecated (cfn-lint, today's date)
-	$(VENV)/bin/cfn-lint --regions us-east-1 eu-west-2 --mandatory-checks $(RUNTIME_DATES) -- template.yaml
+	$(CFN_LINT) --mandatory-checks $(RUNTIME_DATES) -- template.yaml
 
 deploy: deps build-web runtime-dates
 	$(SAM) build --config-env $(ENV)

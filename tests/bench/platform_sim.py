@@ -26,8 +26,9 @@ logistic regression fitted on full truth (another seed of the same world: every 
 sample of the rest, over the same pair features), random and the oracle (wants both ways).
 
 Each week also prints every label's printed promise (what the training so far let it say,
-brand_profile.label_promises, the top label capped per list as a run caps it) against what that
-week's requests observed. Per world: the weekly p@10 table for each noise, `BENCH
+brand_profile.label_promises of the recent requests with training.label_forecast's share, the top
+label capped per list as a run caps it) against what that week's requests observed. Per world:
+the weekly p@10 table for each noise, `BENCH
 match_sim_week8_vs_fitted_<world>_noise<N>` and `BENCH match_sim_exposure_min_<world>_noise<N>`
 per noise, and `BENCH match_sim_week8_vs_fitted_<world>` (week-8 p@10 / fitted p@10, at 20% noise
 or the one noise run) with `BENCH match_sim_fresh_p_at_10_<world>`.

@@ -887,10 +887,8 @@ def accept_chance(
     """P(the candidate accepts `me`'s request) by the calibrated accept direction (`model`'s
     `calibration`; the direction's own sigmoid without one): a probability in the promise's own
     terms (an expiry is a request not accepted)."""
-    import numpy as np
-
     x = pair_x(me, cands) if x is None else x
-    return _calibrated(model, _logits(me, cands, model, x)(np.asarray(model["accept"]), True, N_FEATURES))
+    return _calibrated(model, _logits(me, cands, model, x)(model["accept"], True, N_FEATURES))
 
 
 def _calibrated(model: Mapping[str, Any], z: np.ndarray) -> np.ndarray:

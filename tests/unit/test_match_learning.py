@@ -423,9 +423,16 @@ def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_l
     assert model is not None and model["calibration"]
     accepted = [answers(b, a) and accepts(b, a) for a, b in sent]
 
-    def chance(m):
-        one = [training.accept_chance(records[a], Packed.from_bytes([records[b]]), m) for a, b in sent]
-        return float(np.mean([float(c[0]) for c in one]))
+    to: dict[int, list[int]] = {}
+    for a, b in sent:
+        to.setdefault(a, []).append(b)
+
+    def chance(m):  # the mean over the requests sent, each sender's recipients scored at once
+        each = [
+            training.accept_chance(records[a], Packed.from_bytes(records[b] for b in bs), m)
+            for a, bs in to.items()
+        ]
+        return float(np.mean(np.concatenate(each)))
 
     # Calibrated, the accept direction's mean over the requests is their accepted share (the fit
     # itself counts an expiry for half a decline, so uncalibrated it says more).

@@ -39,8 +39,9 @@ job:                           ## run a scheduled job now on the running local s
 # its own stack) uses about 0.7 of a core while it waits on its pages, and the SAM build and
 # rehearsal wait on pip and moto more than they compute, so three parts keep the two cores busy:
 # Playwright first (it builds the SPA in its own recipe), ESLint and the SAM steps beside it, then
-# the calendar pass (one pytest at a time) as ESLint ends, two short checks, pytest (-n 2: the
-# longest part left, so it starts before the web type check, which waits for Playwright's slot), and
+# the calendar pass (one pytest at a time) as ESLint ends, pytest (-n 2: the longest part left) as
+# the SAM steps end, then the two short checks and the web type check in the slot Playwright
+# leaves (the short checks before pytest made it the run's tail: 50 s later, s56c-s56f), and
 # Vitest once Playwright is done (its order-only prerequisite: never beside Playwright, where h24c
 # saw it starve). Two at a time, a fresh run took 758 s and left ~300 core-seconds idle while
 # Playwright ran; three at a time, 715 s. The SPA build is inside ci-e2e, not a part before it:
@@ -51,7 +52,7 @@ job:                           ## run a scheduled job now on the running local s
 # build` starts with (tsc -b, noEmit) is exactly ci-web-typecheck's, so it runs once.
 # timed.py needs only the standard library: the system Python until the venv exists
 PY_BOOT = $$(test -x $(PY) && echo $(PY) || echo $(PYTHON))
-CI_PARTS := ci-e2e ci-web-lint ci-sam ci-calendar ci-lint-py ci-e2e-typecheck ci-pytest ci-web-typecheck ci-web-test
+CI_PARTS := ci-e2e ci-web-lint ci-sam ci-calendar ci-pytest ci-lint-py ci-e2e-typecheck ci-web-typecheck ci-web-test
 # The installs run six at a time: on an empty cache they wait on the network, not the CPU (web's
 # `npm ci` alone took 166 s wall for 22 CPU s), so the three npm installs, uv and apt-get overlap.
 test:                          ## everything CI runs (installs first, six at a time; then the checks three at a time)

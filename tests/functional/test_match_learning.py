@@ -211,6 +211,20 @@ def test_a_match_run_blends_the_stored_model_once_there_is_enough_history(api):
     assert sorted(nightly, key=nightly.__getitem__) == blended
 
 
+def _potentials_after_a_run(api, token: str, brand_id: int) -> list[dict]:
+    """The brand's Potentials cards after a match run it started (POST, wait, GET)."""
+    from tests.factories import auth_headers
+    from tests.functional.helpers import wait_for_run
+
+    headers = auth_headers(token, brand_id)
+    status, started = api.call("POST", f"/api/matching/run/{brand_id}", headers)
+    assert status == 202, started
+    assert wait_for_run(api, token, brand_id, started["runId"])["status"] == "done"
+    status, body = api.call("GET", "/api/matches?list=potentials", headers)
+    assert status == 200, body
+    return body["matches"]
+
+
 def _answered(count: int, percent: int, accepted_every: int, at_ms: int, first: int = 0) -> None:
     """`count` answered requests shown at `percent`, one in `accepted_every` accepted."""
     from tandem.domain import matching
@@ -234,7 +248,7 @@ def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     from tandem.services import brand_search, brands
     from tandem.store.learning import MatchModel
     from tests.factories import auth_headers, member, population
-    from tests.functional.helpers import run_job, subscribe, wait_for_run
+    from tests.functional.helpers import run_job, subscribe
 
     # A brand whose markets, ages, kinds and audience size some partners share closely: scores
     # spread from "Worth a look" (the population) up into the 70s, 80s and 90s.
@@ -278,12 +292,7 @@ def test_fit_labels_move_with_recorded_outcomes_once_there_are_enough(api, aws):
     headers = auth_headers(token, brand_id)
 
     def cards() -> dict[int, tuple[int, str]]:
-        status, started = api.call("POST", f"/api/matching/run/{brand_id}", headers)
-        assert status == 202, started
-        assert wait_for_run(api, token, brand_id, started["runId"])["status"] == "done"
-        status, body = api.call("GET", "/api/matches?list=potentials", headers)
-        assert status == 200, body
-        return {c["id"]: (c["score"], c["fit"]) for c in body["matches"]}
+        return {c["id"]: (c["score"], c["fit"]) for c in _potentials_after_a_run(api, token, brand_id)}
 
     before = cards()
     assert all(fit == brand_profile.fit_label(score) for score, fit in before.values())  # the defaults
@@ -326,7 +335,7 @@ def test_cards_promise_only_what_our_requests_back_and_at_most_a_fifth_are_great
     from tandem.domain.matching import training
     from tandem.store.learning import MatchModel
     from tests.factories import auth_headers, member, population
-    from tests.functional.helpers import subscribe, wait_for_run
+    from tests.functional.helpers import subscribe
 
     user, (mine,), token = member(category="home", values=["vegan"], collab_kinds=["giveaways"])
     subscribe(user.account_id)
@@ -351,12 +360,7 @@ def test_cards_promise_only_what_our_requests_back_and_at_most_a_fifth_are_great
         thresholds=generous,
         learned=json.dumps(stored),
     ).save()
-    status, started = api.call("POST", f"/api/matching/run/{brand_id}", headers)
-    assert status == 202, started
-    assert wait_for_run(api, token, brand_id, started["runId"])["status"] == "done"
-    status, body = api.call("GET", "/api/matches?list=potentials", headers)
-    assert status == 200, body
-    cards = body["matches"]
+    cards = _potentials_after_a_run(api, token, brand_id)
     assert len(cards) >= 10
     top = [c for c in cards if c["fit"] == "Great fit"]
     assert len(top) <= brand_profile.TOP_LABEL_SHARE * len(cards)  # uncapped: every card
@@ -377,13 +381,12 @@ def test_the_training_job_promises_what_the_lists_it_will_rank_get_not_what_the_
     accepted) and two to brands that share none (one in ten accepted): 68 of the 160. The model
     learns that sharing a market is a yes, and the lists it now ranks for those members are brands
     that share one: the stored promise is the forecast for those lists, not the 4 in 10 the last
-    requests got, and a run's
-    Good fit cards print it."""
+    requests got, and a run's Good fit cards print it."""
     from tandem.domain import brand_profile
     from tandem.services import brands, match_index
     from tandem.store.learning import MatchOutcome
-    from tests.factories import auth_headers, member
-    from tests.functional.helpers import run_job, subscribe, wait_for_run
+    from tests.factories import member
+    from tests.functional.helpers import run_job, subscribe
 
     base = {
         "values": ["vegan"],
@@ -393,24 +396,20 @@ def test_the_training_job_promises_what_the_lists_it_will_rank_get_not_what_the_
         "company_size": "11-50",
         "audience_size": "10K-100K",
     }
-    categories = ("beauty", "fashion", "food & drink", "home", "health & wellness")
     user, (mine,), token = member(category="home", countries=["GB", "US"], **base)
     subscribe(user.account_id)
-    senders = brands.create_brands(
-        {"account_id": f"sender-{i}", "name": f"Sender {i}", "category": categories[i % 5],
-         "countries": ["GB", "US"] if i % 2 else ["GB", "IE"], **base}
-        for i in range(40)
-    )  # fmt: skip
-    sharing = brands.create_brands(
-        {"account_id": f"near-{i}", "name": f"Near {i}", "category": categories[i % 5],
-         "countries": ["GB"], **base}
-        for i in range(40)
-    )  # fmt: skip
-    apart = brands.create_brands(
-        {"account_id": f"far-{i}", "name": f"Far {i}", "category": categories[i % 5],
-         "countries": ["JP"], **base}
-        for i in range(40)
-    )  # fmt: skip
+    categories = ("beauty", "fashion", "food & drink", "home", "health & wellness")
+
+    def forty(kind: str, countries) -> list:  # 40 brands of `base`, the i-th in countries(i)
+        return brands.create_brands(
+            {"account_id": f"{kind}-{i}", "name": f"{kind.title()} {i}", "category": categories[i % 5],
+             "countries": countries(i), **base}
+            for i in range(40)
+        )  # fmt: skip
+
+    senders = forty("sender", lambda i: ["GB", "US"] if i % 2 else ["GB", "IE"])
+    sharing = forty("near", lambda i: ["GB"])
+    apart = forty("far", lambda i: ["JP"])
     match_index.rebuild()
     cands = match_index.load(list(range(match_index.shard_count())))
     record = {int(cands.ids[p]): cands.record(p) for p in range(len(cands))}
@@ -439,12 +438,6 @@ def test_the_training_job_promises_what_the_lists_it_will_rank_get_not_what_the_
     promised = brand_profile.checkable_promise("Good fit", trained["promises"])
     assert promised is not None and "about 4 in 10" not in promised
 
-    brand_id = int(mine.brand_id)
-    headers = auth_headers(token, brand_id)
-    status, started = api.call("POST", f"/api/matching/run/{brand_id}", headers)
-    assert status == 202, started
-    assert wait_for_run(api, token, brand_id, started["runId"])["status"] == "done"
-    status, body = api.call("GET", "/api/matches?list=potentials", headers)
-    assert status == 200, body
-    good_cards = [c for c in body["matches"] if c["fit"] == "Good fit"]
+    cards = _potentials_after_a_run(api, token, int(mine.brand_id))
+    good_cards = [c for c in cards if c["fit"] == "Good fit"]
     assert good_cards and {c["fitPromise"] for c in good_cards} == {promised}

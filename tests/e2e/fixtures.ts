@@ -13,7 +13,8 @@ import { startStack, type LocalStack } from './stack';
  * runs is dropped (the next address gets its own), and the page as the journey leaves
  * it is scanned at the end. A finding on an element that left the page while the scan
  * ran (a popup closing under it) is dropped: axe measured something no longer on screen
- * (a closing confirm's buttons came out at 1.04:1). Any moderate, serious or critical
+ * (a closing confirm's buttons came out at 1.04:1), and a scan the page changed under is run
+ * again once it holds still (`runAxe`). Any moderate, serious or critical
  * violation fails the test, listed by address. The `page` fixture is watched
  * automatically; pages a journey opens itself (another member's browser) are watched
  * with `a11y.watch(page)`.
@@ -57,14 +58,22 @@ interface PageViolation {
  * Runs axe-core in the page's main frame and keeps, of each violation, the nodes still in the
  * document when the scan ends (axe returns element references only in the page itself, hence
  * no @axe-core/playwright here). Third-party frames (the video guides' player) are not ours
- * to scan.
+ * to scan. `changed` says whether the document changed while axe ran (a MutationObserver on
+ * the whole document): its findings may then mix two states of the page.
  */
-async function runAxe(page: Page): Promise<PageViolation[]> {
+async function runAxeOnce(page: Page): Promise<{ violations: PageViolation[]; changed: boolean }> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   return page.evaluate(async () => {
     const engine = (window as unknown as { axe: typeof axe }).axe;
+    let changed = false;
+    const observer = new MutationObserver(() => {
+      changed = true;
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     const results = await engine.run(document, { elementRef: true, resultTypes: ['violations'] });
-    return results.violations
+    changed = changed || observer.takeRecords().length > 0;
+    observer.disconnect();
+    const violations = results.violations
       .map((violation) => ({
         rule: violation.id,
         impact: violation.impact ?? '',
@@ -74,7 +83,33 @@ async function runAxe(page: Page): Promise<PageViolation[]> {
           .map((node) => node.target.join(' ')),
       }))
       .filter((violation) => violation.targets.length > 0);
+    return { violations, changed };
   });
+}
+
+/**
+ * axe's findings on a page that held still while it ran. A page that changed under the scan
+ * (the phone menu opening and closing as the journey went on: every link in it came out with
+ * no name, their labels measured in one state and the links in the other) is scanned again
+ * once it has settled; if it never holds still for a whole scan (a ticking clock), a finding
+ * counts when every scan makes it (three at most), as a real fault on the screen does.
+ */
+function common(a: readonly PageViolation[], b: readonly PageViolation[]): PageViolation[] {
+  const inA = new Set(a.flatMap((v) => v.targets.map((t) => `${v.rule} ${t}`)));
+  return b
+    .map((v) => ({ ...v, targets: v.targets.filter((t) => inA.has(`${v.rule} ${t}`)) }))
+    .filter((v) => v.targets.length > 0);
+}
+
+async function runAxe(page: Page): Promise<PageViolation[]> {
+  let kept: PageViolation[] | null = null;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const { violations, changed } = await runAxeOnce(page);
+    if (!changed || violations.length === 0) return violations;
+    kept = kept === null ? violations : common(kept, violations);
+    await settled(page);
+  }
+  return kept ?? [];
 }
 
 async function scan(

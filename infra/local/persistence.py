@@ -159,6 +159,7 @@ class Journal:
         self.journal_path = data_dir / "dynamodb.journal"
         self.compacting_path = data_dir / "dynamodb.journal.compacting"
         self.secrets_path = data_dir / "secrets.json"
+        self.backfills_path = data_dir / "backfills.json"
         self.compact_bytes = compact_bytes
         self._fd: int | None = None
         self._size = 0
@@ -178,6 +179,18 @@ class Journal:
     def save_secrets(self, values: dict[str, str]) -> None:
         _atomic_write(self.secrets_path, json.dumps(values, indent=2).encode())
         os.chmod(self.secrets_path, 0o600)
+
+    # ------------------------------------------------------------ backfills
+
+    def backfills_done(self) -> set[str]:
+        """The backfill jobs already run on this data (none for a data folder from before this
+        record: its stack then runs them all once)."""
+        if self.backfills_path.exists():
+            return set(json.loads(self.backfills_path.read_text()))
+        return set()
+
+    def record_backfills(self, names: set[str]) -> None:
+        _atomic_write(self.backfills_path, json.dumps(sorted(names), indent=2).encode())
 
     # ------------------------------------------------------------ start
 

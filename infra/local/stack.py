@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,6 +132,22 @@ def _sync_stripe_catalogue(url: str) -> None:
         print(f"Stripe (local fake): {len(changed)} catalogue changes made.", flush=True)
 
 
+def _backfills() -> dict[str, Callable[[], object]]:
+    """The scheduler's backfill jobs (functions/scheduler/app.py; `make deploy` runs them on a
+    stage), in order. A restart runs each once on a data folder, not at every start: every write
+    since is made by code that keeps these indexes itself, and on the seeded data they cost 2.5 s
+    of each restart (index-pending-requests reads every brand's sent box)."""
+    from tandem.services.accounts import claim_legacy_emails, index_users
+    from tandem.services.requests.expiry import index_pending
+
+    return {
+        "claim-legacy-emails": claim_legacy_emails,  # users saved before one-account-per-email
+        "index-users": index_users,  # users saved before the admin lists' index (gsi3)
+        # pending requests from before the expiry schedule (issue 28)
+        "index-pending-requests": index_pending,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     port = int(os.environ.get("PORT", "8080"))
@@ -216,19 +233,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Running the sam build at {build}: {loaded} modules of ours, none from the source tree.")
 
     first_start = not journal.exists
+    backfills = _backfills()
     if first_start:
         print("First start: seeding demo data ...", flush=True)
         seed()
+        journal.record_backfills(set(backfills))  # written by this code: nothing to backfill
     else:
         items, replayed = journal.restore()
         print(f"Loaded {items} items from {journal.table_path} ({replayed} journalled writes).", flush=True)
-        from tandem.services.accounts import claim_legacy_emails, index_users
-
-        claim_legacy_emails()  # users saved before one-account-per-email (docs/decisions.md)
-        index_users()  # users saved before the admin lists' index (gsi3)
-        from tandem.services.requests.expiry import index_pending
-
-        index_pending()  # requests pending from before the expiry schedule (issue 28)
+        done = journal.backfills_done()
+        due = [name for name in backfills if name not in done]
+        for name in due:
+            backfills[name]()
+        if due:
+            print(f"Backfilled data saved by an older version: {', '.join(due)}.", flush=True)
+            journal.record_backfills(done | set(due))
     journal.open()  # a fresh snapshot; from here on every write is journalled before it is answered
     if first_start:
         start_demo_match_runs()  # finish in the background; the app polls them like any run

@@ -115,3 +115,34 @@ def test_acknowledged_writes_survive_kill_9(stacks: StackProcesses, data_dir: Pa
     assert listed.status_code == 200, listed.text
     saved = {card["id"] for card in listed.json()["matches"]}
     assert set(others) <= saved, f"lost {len(set(others) - saved)} of {len(others)} acknowledged writes"
+
+
+def test_a_data_folder_from_an_older_version_is_backfilled_once_not_at_every_start(
+    stacks: StackProcesses, data_dir: Path, web_root: Path
+):
+    """A folder saved before the stack recorded its backfills (no backfills.json), holding a
+    pending request from before the expiry schedule: the next start gives it its schedule and
+    says so; the start after runs no backfill at all (each cost every restart 2.5 s)."""
+    (data_dir / "backfills.json").unlink()
+    snapshot = data_dir / "dynamodb.json"
+    items = json.loads(snapshot.read_text())
+    pending = next(i for i in items if "due_step" in i)
+    schedule = {name: pending.pop(name) for name in ("due_step", "gsi3pk", "gsi3sk")}
+    snapshot.write_text(json.dumps(items))
+
+    stack = stacks.start(data_dir, web_root)
+    assert (
+        "Backfilled data saved by an older version: claim-legacy-emails, index-users, index-pending-requests."
+        in stack.output
+    )
+    assert stack.stop()[0] == 0, stack.output
+    after = next(
+        i for i in json.loads(snapshot.read_text()) if i["pk"] == pending["pk"] and i["sk"] == pending["sk"]
+    )
+    assert {name: after.get(name) for name in schedule} == schedule  # the schedule it had
+
+    again = stacks.start(data_dir, web_root)
+    assert "Backfilled" not in again.output
+    assert json.loads((data_dir / "backfills.json").read_text()) == sorted(
+        ["claim-legacy-emails", "index-users", "index-pending-requests"]
+    )

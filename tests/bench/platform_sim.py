@@ -248,6 +248,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         # _choose are left out of the members' lists for speed (the p@10 sample keeps them).
         entries = match_runs._top_entries(me, p.cands, excluded, [], model=model)["top"]
         entries.sort(key=lambda e: (-e[5], e[0]))
+        entries = explore.fair_top(entries, entries, lambda e: incomplete(p.profiles[int(e[0]) - 1]))
         if p.explore:  # as _choose explores: unsure brands of the ranked pool, drawn per run
             unsure = [e for e in entries if explore.unsure(p.profiles[int(e[0]) - 1], known)]
             filled = explore.fill(

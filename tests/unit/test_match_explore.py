@@ -149,3 +149,49 @@ def test_a_view_keeps_each_cards_propensity():
 
 def test_a_scored_card_is_certain_unless_explored():
     assert Scored(1, 0.5).propensity == 1.0
+
+
+def test_the_first_ten_hold_the_pools_share_of_incomplete_profiles():
+    # 50 ranked brands, best first, ten of them incomplete (20%), none in the first ten:
+    # 20% of ten places is two.
+    ranked = list(range(1, 51))
+    empty = {12, 15, 30, 31, 40, 41, 42, 43, 44, 45}
+
+    out = explore.fair_top(ranked, ranked, lambda i: i in empty)
+    # 12 and 15, the best incomplete ones after the first ten, move up to places nine and ten;
+    # 9 and 10, the lowest complete ones of the first ten, move down just after; nothing else moves.
+    assert out[:14] == [1, 2, 3, 4, 5, 6, 7, 8, 12, 15, 9, 10, 11, 13]
+    assert out[14:] == [14, *ranked[15:]]
+
+    # The share is the pool's, not the list's: a pool of 20 with 7 incomplete (35%) asks for
+    # four of the first ten (3.5, rounded half up); 3 of the first ten is incomplete already.
+    pool = list(range(1, 21))
+    more = {3, 12, 15, 16, 17, 18, 19}
+    out = explore.fair_top(ranked, pool, lambda i: i in more)
+    assert out[:10] == [1, 2, 3, 4, 5, 6, 7, 12, 15, 16]
+    assert out[10:13] == [8, 9, 10] and sorted(out) == ranked
+
+
+def test_a_first_ten_that_holds_its_share_is_left_as_ranked():
+    ranked = list(range(1, 31))
+    assert explore.fair_top(ranked, ranked, lambda i: i in (2, 7)) == ranked  # 2 of 10: 2/30 x 10 -> 1
+    assert explore.fair_top(ranked, ranked, lambda _: False) == ranked
+    assert explore.fair_top(ranked, [], lambda _: True) == ranked
+    # Not enough incomplete profiles after the first ten: the ones there move up, no more.
+    assert explore.fair_top(ranked[:12], ranked, lambda i: i > 10) == [1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 9, 10]
+
+
+def test_a_runs_first_ten_give_incomplete_profiles_their_share_of_the_pool():
+    # 300 candidates, 1 in 4 complete: the rules rank the complete ones first (they match on the
+    # fields the others leave empty), so the first ten would be all complete; the pool is 3 in
+    # 4 incomplete, and a run's first ten now hold 8 incomplete profiles (7.5 rounded up).
+    me = pack(_profile(1, complete=True))
+    entries = _entries(me, 300)
+    profiles = {int(e[0]): matching.unpack(base64.b64decode(e[2])) for e in entries}
+    by_rank = sorted(entries, key=lambda e: -e[5])
+    assert not any(explore.incomplete(profiles[int(e[0])]) for e in by_rank[:10])
+    chosen, _ = match_runs._choose(matching.unpack(me), entries, set())
+    first_ten = [explore.incomplete(profiles[s.candidate_id]) for s in chosen[:10]]
+    pool = [explore.incomplete(p) for p in profiles.values()]
+    assert sum(first_ten) == int(10 * sum(pool) / len(pool) + 0.5)
+    assert len(chosen) == match_runs.MATCHES_KEPT and len({s.candidate_id for s in chosen}) == len(chosen)

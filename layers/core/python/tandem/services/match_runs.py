@@ -368,6 +368,14 @@ def _choose(
     chosen = matching.diversify([replace(s, score=ranked(by_id[s.candidate_id])) for s in pool], MATCHES_KEPT)
     plain = {s.candidate_id: s for s in pool}
     chosen = [plain[s.candidate_id] for s in chosen]
+    # The first ten hold incomplete profiles' share of the pool, lifted from the list or, past its
+    # end, from the rest of the pool by rank (the list keeps its length).
+    picked = {s.candidate_id for s in chosen}
+    chosen = explore.fair_top(
+        [*chosen, *(s for s in pool if s.candidate_id not in picked)],
+        pool,
+        lambda s: explore.incomplete(profiles[s.candidate_id]),
+    )[: len(chosen)]
     if explore_seed is not None:
         known = match_learning.known_brands(model)
         unsure = [s for s in pool if explore.unsure(profiles[s.candidate_id], known)]

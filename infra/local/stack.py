@@ -19,8 +19,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from infra.local.template import LocalPlan
 
 ROOT = Path(__file__).resolve().parents[2]
 STOP_GRACE_SECONDS = 3.0  # requests in progress at a stop get this long to finish
@@ -132,20 +135,23 @@ def _sync_stripe_catalogue(url: str) -> None:
         print(f"Stripe (local fake): {len(changed)} catalogue changes made.", flush=True)
 
 
-def _backfills() -> dict[str, Callable[[], object]]:
-    """The scheduler's backfill jobs (functions/scheduler/app.py; `make deploy` runs them on a
-    stage), in order. A restart runs each once on a data folder, not at every start: every write
-    since is made by code that keeps these indexes itself, and on the seeded data they cost 2.5 s
-    of each restart (index-pending-requests reads every brand's sent box)."""
-    from tandem.services.accounts import claim_legacy_emails, index_users
-    from tandem.services.requests.expiry import index_pending
+# The scheduler's backfill jobs (functions/scheduler/app.py's JOBS; `make deploy` runs them on a
+# stage), in order: users from before one account per email, users from before the admin lists'
+# index, pending requests from before the expiry schedule (issue 28). A data folder gets each
+# once, not every restart: every write since is made by code that keeps these indexes itself,
+# and on the seeded data they cost 2.5 s of each restart (index-pending-requests reads every
+# brand's sent box).
+BACKFILL_JOBS = ("claim-legacy-emails", "index-users", "index-pending-requests")
 
-    return {
-        "claim-legacy-emails": claim_legacy_emails,  # users saved before one-account-per-email
-        "index-users": index_users,  # users saved before the admin lists' index (gsi3)
-        # pending requests from before the expiry schedule (issue 28)
-        "index-pending-requests": index_pending,
-    }
+
+def _run_backfills(plan: LocalPlan, names: list[str]) -> None:
+    """Run these jobs of the scheduler function's JOBS (loaded as the stack loads every handler:
+    from the sam build when it runs one)."""
+    from infra.local import lambda_inprocess
+
+    jobs = lambda_inprocess.load_handler_module(plan.functions["SchedulerFunction"]).JOBS
+    for name in names:
+        jobs[name]()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -233,19 +239,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Running the sam build at {build}: {loaded} modules of ours, none from the source tree.")
 
     first_start = not journal.exists
-    backfills = _backfills()
     if first_start:
         print("First start: seeding demo data ...", flush=True)
         seed()
-        journal.record_backfills(set(backfills))  # written by this code: nothing to backfill
+        journal.record_backfills(set(BACKFILL_JOBS))  # written by this code: nothing to backfill
     else:
         items, replayed = journal.restore()
         print(f"Loaded {items} items from {journal.table_path} ({replayed} journalled writes).", flush=True)
         done = journal.backfills_done()
-        due = [name for name in backfills if name not in done]
-        for name in due:
-            backfills[name]()
+        due = [name for name in BACKFILL_JOBS if name not in done]
         if due:
+            _run_backfills(plan, due)
             print(f"Backfilled data saved by an older version: {', '.join(due)}.", flush=True)
             journal.record_backfills(done | set(due))
     journal.open()  # a fresh snapshot; from here on every write is journalled before it is answered

@@ -87,13 +87,7 @@ async function runAxeOnce(page: Page): Promise<{ violations: PageViolation[]; ch
   });
 }
 
-/**
- * axe's findings on a page that held still while it ran. A page that changed under the scan
- * (the phone menu opening and closing as the journey went on: every link in it came out with
- * no name, their labels measured in one state and the links in the other) is scanned again
- * once it has settled, when a finding would fail the test; if it never holds still for a whole scan (a ticking clock), a finding
- * counts when every scan makes it (three at most), as a real fault on the screen does.
- */
+/** The findings of `b` that `a` made too (same rule, same element). */
 function common(a: readonly PageViolation[], b: readonly PageViolation[]): PageViolation[] {
   const inA = new Set(a.flatMap((v) => v.targets.map((t) => `${v.rule} ${t}`)));
   return b
@@ -101,12 +95,20 @@ function common(a: readonly PageViolation[], b: readonly PageViolation[]): PageV
     .filter((v) => v.targets.length > 0);
 }
 
+/**
+ * axe's findings on a page that held still while it ran. A page that changed under the scan
+ * (the phone menu opening and closing as the journey went on: every link in it came out with
+ * no name, their labels measured in one state and the links in the other) is scanned again
+ * once it has settled, when a finding would fail the test; if it never holds still for a
+ * whole scan (a ticking clock), a finding counts when every scan makes it (three at most), as
+ * a real fault on the screen does.
+ */
 async function runAxe(page: Page, blocking: ReadonlySet<string>): Promise<PageViolation[]> {
   let kept: PageViolation[] | null = null;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const { violations, changed } = await runAxeOnce(page);
-    // Only a finding that would fail the test is worth a second scan (a page that changes all
-    // the time and has a minor finding was otherwise scanned three times: +50 CPU s a run).
+    // Only a finding that would fail the test is worth a second scan: a page that changes all
+    // the time and has only a minor finding is not scanned three times for nothing.
     if (!changed || !violations.some((v) => blocking.has(v.impact))) return violations;
     kept = kept === null ? violations : common(kept, violations);
     await settled(page);

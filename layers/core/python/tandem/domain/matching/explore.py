@@ -64,7 +64,7 @@ def fair_top(
         return list(ranked)
     up = [item for item in tail if is_incomplete(item)][: need - have]
     down_from = [i for i, item in enumerate(head) if not is_incomplete(item)]
-    down = set(down_from[len(down_from) - len(up) :]) if up else set()
+    down = set(down_from[len(down_from) - len(up) :])  # none when nothing moves up
     lifted = {id(item) for item in up}
     return (
         [item for i, item in enumerate(head) if i not in down]

@@ -62,6 +62,12 @@ def _index_of(table: Any) -> dict[str, dict[Any, set[PrimaryKey]]]:
     return index
 
 
+def forget(table: Any) -> None:
+    """Drop the table's GSI buckets (its items were cleared in place: reset_world); the next GSI
+    Query builds them again from what the table then holds."""
+    table.__dict__.pop(_INDEX, None)
+
+
 def _every_item(table: Any) -> list[Any]:
     items = []
     for held in table.items.values():

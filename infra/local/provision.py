@@ -242,6 +242,89 @@ def settle_executions(wait_s: float = 30.0) -> None:
         )
 
 
+# reset_world works on moto's backends in this process, not through boto3: each call through
+# botocore and moto's dispatch cost 3-5 ms, and the 14 a reset made were 40-60 ms of every test
+# that uses the `aws` fixture (docs/decisions.md 2026-12-07 "a reset without boto3"). Writes
+# that happen only after a test changed something (a secret's value) still go through boto3.
+_SHAPES: dict[str, Any] = {}  # the table's description (and TTL) as provision() left it
+
+
+def _table_shape(table: Any) -> Any:
+    described = dict(table.describe()["TableDescription"])
+    for changing in ("ItemCount", "TableSizeBytes", "CreationDateTime"):
+        described.pop(changing, None)
+    return described, dict(table.ttl)
+
+
+def _reset_table(plan: LocalPlan, _client: Any) -> None:
+    """The table empty, as created: emptied in place while its shape is the one provision()
+    made (moto keeps every item, GSIs included, in `table.items`; infra/local/moto_index its
+    own GSI buckets on the table), created again through boto3 otherwise (a test changed or
+    deleted it). Tables a test created are dropped."""
+    from moto.backends import get_backend
+
+    from infra.local import moto_index
+
+    name = plan.table["TableName"]
+    tables = get_backend("dynamodb")[ACCOUNT][REGION].tables
+    for other in [other for other in tables if other != name]:
+        tables.pop(other)
+    table = tables.get(name)
+    if table is not None and _SHAPES.get(name) == _table_shape(table):
+        table.items.clear()
+        moto_index.forget(table)
+        return
+    dynamodb = _client("dynamodb", None)
+    if table is not None:
+        dynamodb.delete_table(TableName=name)
+    dynamodb.create_table(**{k: v for k, v in plan.table.items() if k in TABLE_KEYS})
+    ttl = plan.table.get("TimeToLiveSpecification")
+    if ttl:
+        dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+    _SHAPES[name] = _table_shape(tables[name])
+
+
+def _reset_buckets(wanted: set[str]) -> None:
+    """Every object of the provisioned buckets gone (every version), other buckets deleted."""
+    from moto.backends import get_backend
+    from moto.s3.models import FakeKey, s3_backends
+
+    s3 = get_backend("s3")[ACCOUNT]["global"]
+    for name, bucket in list(s3.buckets.items()):
+        for held in list(bucket.keys):
+            for key in bucket.keys.getlist(held):  # every version (and delete marker) of the key
+                if isinstance(key, FakeKey):
+                    key.dispose()
+        for part in bucket.multiparts.values():
+            part.dispose()
+        bucket.keys.clear()
+        bucket.multiparts.clear()
+        if name not in wanted:
+            s3.buckets.pop(name)
+            s3_backends.bucket_accounts.pop(name, None)
+
+
+def _reset_secrets(secret_values: dict[str, str], _client: Any) -> None:
+    """Each provisioned secret back to its first value (restored if a test deleted it), others
+    deleted. Read on the backend; written through boto3 only when a test changed one."""
+    from moto.backends import get_backend
+
+    secrets = get_backend("secretsmanager")[ACCOUNT][REGION].secrets
+    sm = _client("secretsmanager", None)  # made once (_reset_client), used only to write
+    for name, secret in list(secrets.items()):
+        if name not in secret_values:
+            sm.delete_secret(SecretId=name, ForceDeleteWithoutRecovery=True)
+            continue
+        if secret.is_deleted():
+            sm.restore_secret(SecretId=name)
+            current = None
+        else:
+            version = secret.versions.get(secret.default_version_id) or {}
+            current = version.get("secret_string")
+        if current != secret_values[name]:
+            sm.put_secret_value(SecretId=name, SecretString=secret_values[name])
+
+
 def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
     """Put a provisioned moto back as provision() left it, without provisioning again (the
     tests call this before each test; provisioning everything cost 0.5 s a test): the table
@@ -258,14 +341,7 @@ def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
             for account_backend in backend_dict.values():
                 account_backend.reset()
 
-    dynamodb = _client("dynamodb", None)
-    table = {k: v for k, v in plan.table.items() if k in TABLE_KEYS}
-    for name in dynamodb.list_tables()["TableNames"]:
-        dynamodb.delete_table(TableName=name)
-    dynamodb.create_table(**table)
-    ttl = plan.table.get("TimeToLiveSpecification")
-    if ttl:
-        dynamodb.update_time_to_live(TableName=table["TableName"], TimeToLiveSpecification=ttl)
+    _reset_table(plan, _client)
 
     sqs = get_backend("sqs")[ACCOUNT][REGION]
     wanted_queues = {queue["name"] for queue in plan.queues.values()}
@@ -275,39 +351,18 @@ def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
         else:
             sqs.delete_queue(name)
 
-    s3 = _client("s3", None)
-    wanted_buckets = set(plan.buckets.values())
-    for bucket in s3.list_buckets()["Buckets"]:
-        name = bucket["Name"]
-        for page in s3.get_paginator("list_object_versions").paginate(Bucket=name):
-            for entry in page.get("Versions", []) + page.get("DeleteMarkers", []):
-                s3.delete_object(Bucket=name, Key=entry["Key"], VersionId=entry["VersionId"])
-        if name not in wanted_buckets:
-            s3.delete_bucket(Bucket=name)
-
-    sm = _client("secretsmanager", None)
-    for secret in sm.list_secrets(IncludePlannedDeletion=True)["SecretList"]:
-        name = secret["Name"]
-        if name in secret_values:
-            current = (
-                sm.get_secret_value(SecretId=name)["SecretString"] if "DeletedDate" not in secret else None
-            )
-            if "DeletedDate" in secret:
-                sm.restore_secret(SecretId=name)
-            if current != secret_values[name]:
-                sm.put_secret_value(SecretId=name, SecretString=secret_values[name])
-        else:
-            sm.delete_secret(SecretId=name, ForceDeleteWithoutRecovery=True)
+    _reset_buckets(set(plan.buckets.values()))
+    _reset_secrets(secret_values, _client)
 
     ses = get_backend("ses")[ACCOUNT][REGION]
     ses.sent_messages.clear()
     ses.sent_message_count = 0
 
-    sns = _client("sns", None)
+    sns = get_backend("sns")[ACCOUNT][REGION]
     wanted_topics = set(plan.topics.values())
-    for topic in sns.list_topics()["Topics"]:
-        if topic["TopicArn"].rsplit(":", 1)[1] not in wanted_topics:
-            sns.delete_topic(TopicArn=topic["TopicArn"])
+    for arn in list(sns.topics):
+        if arn.rsplit(":", 1)[1] not in wanted_topics:
+            sns.delete_topic(arn)
 
     for machine in _step_functions().state_machines:
         machine.executions.clear()

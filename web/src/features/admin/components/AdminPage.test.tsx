@@ -5,7 +5,7 @@ import { mockApi, shellRoutes, type MockAnswer } from '@/testing/api-mock';
 import { renderRoute } from '@/testing/render-route';
 import { signIn, TEST_SESSION } from '@/testing/session';
 
-/** A row naming `email`: jsdom's accessible name puts a space at each <wbr> of an email (Chromium's does not). */
+/** A row naming `email`: the test DOM's accessible name puts a space at each <wbr> of an email (Chromium's does not). */
 const withEmail = (email: string) => (name: string) => name.replace(/\s+/g, '').includes(email);
 
 

@@ -71,7 +71,14 @@ describe('DashboardPage', () => {
     renderRoute('/');
     const link = await screen.findByRole('link', { name: 'Feature your brand' });
     expect(link).toHaveAttribute('href', '/pitch/new');
-    expect(screen.queryByRole('region', { name: 'Your activity' })).not.toBeInTheDocument();
+    // Their activity is the pitches they received (the mocked account has had a live feature),
+    // never a member's matches, requests and connections: asserted once the dashboard has loaded
+    // (before it, no activity shows at all, which said nothing).
+    const activity = within(await screen.findByRole('region', { name: 'Your activity' }));
+    expect(activity.getByText('Pitches received')).toBeInTheDocument();
+    expect(activity.queryByText('New matches')).not.toBeInTheDocument();
+    expect(activity.queryByText('New requests')).not.toBeInTheDocument();
+    expect(activity.queryByText('New connections')).not.toBeInTheDocument();
     expect(screen.queryByText('Matches that tell you why')).not.toBeInTheDocument();
   });
 

@@ -1,5 +1,5 @@
 /**
- * jsdom has <dialog> but not its methods (happy-dom has them, but not Esc). This shim gives
+ * jsdom had <dialog> but not its methods; happy-dom has them, but not Esc. This shim gives
  * tests the parts of the platform the app relies on (HTML "dialog" and "close requests"):
  * - showModal() / show() set `open`; showModal() makes it the topmost modal dialog;
  * - close(returnValue?) clears `open`, sets returnValue and fires 'close';

@@ -29,6 +29,11 @@ import moto.core.models  # noqa: E402, F401
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers",
+        "long: one of the suite's longest tests (10-35 s on a busy machine): run first, so that "
+        "pytest -n 2 does not end with one worker on it while the other has nothing left",
+    )
+    config.addinivalue_line(
+        "markers",
         "delivery: the test looks at what the notifier delivers (mail, push, Slack), so the "
         "notifier runs inline on every message put on its queue, as moto's event source mapping does",
     )
@@ -44,6 +49,10 @@ def pytest_addoption(parser) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
+    # The longest tests first (each xdist worker sorts the same collection the same way); the
+    # rest keep their order. Ending on one of them left a core idle for its whole length
+    # (docs/decisions.md 2026-12-07 "the longest tests first").
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
     if not config.getoption("--dated-in-calendar-pass"):
         return
     from tests.calendar_pass import runs_here

@@ -17,6 +17,7 @@ from tests.functional.helpers import Brand
 from tests.functional.test_billing import Shop
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", [7, 11])
 def test_webhooks_failing_while_stripe_keeps_sending_converge_without_lost_or_doubled_credit(
     shop: Shop, faults: Faults, seed: int

@@ -426,6 +426,7 @@ def test_a_refund_ends_the_plan_and_takes_back_the_unspent_credits(shop: Shop) -
 
 
 @pytest.mark.delivery
+@pytest.mark.long
 def test_shuffled_duplicated_events_of_many_customers_leave_the_ordered_state(shop: Shop) -> None:
     """Smaller than the bench's 1,000 events for 50 customers (tests/bench/billing_events.py,
     which asserts those numbers): 6 customers' purchases, upgrades and a refund;

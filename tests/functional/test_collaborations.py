@@ -242,6 +242,7 @@ def test_only_a_connected_brand_can_be_proposed_to(api, pair, now):
     assert call(api, stranger, "GET", "")[1]["items"] == []
 
 
+@pytest.mark.long
 def test_limits_messages_checklist_and_open_proposals(api, pair, now):
     a, b = pair
     made = propose(api, now, a, b, idea=None)

@@ -170,6 +170,7 @@ def test_a_delivery_that_keeps_failing_is_retried_then_kept_whole_in_the_dlq(api
 
 
 @pytest.mark.delivery
+@pytest.mark.long
 def test_a_push_the_service_keeps_refusing_with_429_is_retried_then_falls_back_to_email(api, aws, fake_push):
     """Each-run matches by browser only (email on just for the digest): the push service answers
     429 every time; the notifier puts the push back on the queue up to MAX_PUSH_RETRIES times,

@@ -122,6 +122,7 @@ def test_reminders_follow_preferences_and_unsubscribes(api, aws):
 
 
 @pytest.mark.delivery
+@pytest.mark.long
 def test_expiry_racing_an_accept_ends_in_one_state_with_the_credit_counted_once(api, aws):
     """50 requests, each answered in the same instant the job expires it."""
     from tandem.services import credits

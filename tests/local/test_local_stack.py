@@ -10,6 +10,7 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from tests.local.stack import StackProcesses
@@ -99,6 +100,7 @@ def _population_brands(data_dir: Path) -> list[int]:
     )
 
 
+@pytest.mark.long
 def test_acknowledged_writes_survive_kill_9(stacks: StackProcesses, data_dir: Path, web_root: Path):
     stack = stacks.start(data_dir, web_root)
     headers, _ = _demo_headers(stack)
@@ -117,6 +119,7 @@ def test_acknowledged_writes_survive_kill_9(stacks: StackProcesses, data_dir: Pa
     assert set(others) <= saved, f"lost {len(set(others) - saved)} of {len(others)} acknowledged writes"
 
 
+@pytest.mark.long
 def test_a_data_folder_from_an_older_version_is_backfilled_once_not_at_every_start(
     stacks: StackProcesses, data_dir: Path, web_root: Path
 ):

@@ -7,6 +7,7 @@ import base64
 import random
 
 import numpy as np
+import pytest
 
 from tandem.domain import brand_profile, matching
 from tandem.domain.matching import Packed, Profile, learned, pack, training
@@ -391,6 +392,7 @@ def test_a_brands_liked_partner_size_becomes_its_own_taste_and_a_run_ranks_by_it
         assert int(np.argmax(training.learned_score(records[me], cands, model))) == first
 
 
+@pytest.mark.long
 def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_last_ones_saw():
     """Issue 37: members were shown random brands and sent to those sharing a value with them;
     recipients accept senders that share one of their markets, and a third of requests are never

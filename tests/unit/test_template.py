@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from infra.local.template import ROOT, build_plan, load_template
 from tests.calendar_pass import faketime_command, faketime_env
 
@@ -76,6 +78,7 @@ def test_layer_requirements_keep_heavy_clients_out_of_the_api_start_up_path():
     assert importlib.util.find_spec("stripe") is not None  # installed, just not eagerly imported
 
 
+@pytest.mark.long
 def test_the_lints_pass_on_any_day_and_a_deploy_stops_on_a_retired_runtime():
     """Issue 36: cfn-lint judges the Lambda runtime by today's date (python3.11 is deprecated on
     2027-06-30), so from that day every `make test` went red whatever changed. template.yaml's

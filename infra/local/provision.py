@@ -206,6 +206,7 @@ _RESET_CLIENTS: dict[str, Any] = {}
 
 
 def _reset_client(service: str, endpoint_url: None) -> Any:
+    """reset_world's client of `service`, made once: making one costs more than a whole reset."""
     if service not in _RESET_CLIENTS:
         _RESET_CLIENTS[service] = boto3.client(service, region_name=REGION)
     return _RESET_CLIENTS[service]
@@ -256,7 +257,7 @@ def _table_shape(table: Any) -> Any:
     return described, dict(table.ttl)
 
 
-def _reset_table(plan: LocalPlan, _client: Any) -> None:
+def _reset_table(plan: LocalPlan) -> None:
     """The table empty, as created: emptied in place while its shape is the one provision()
     made (moto keeps every item, GSIs included, in `table.items`; infra/local/moto_index its
     own GSI buckets on the table), created again through boto3 otherwise (a test changed or
@@ -274,7 +275,7 @@ def _reset_table(plan: LocalPlan, _client: Any) -> None:
         table.items.clear()
         moto_index.forget(table)
         return
-    dynamodb = _client("dynamodb", None)
+    dynamodb = _reset_client("dynamodb", None)
     if table is not None:
         dynamodb.delete_table(TableName=name)
     dynamodb.create_table(**{k: v for k, v in plan.table.items() if k in TABLE_KEYS})
@@ -304,13 +305,13 @@ def _reset_buckets(wanted: set[str]) -> None:
             s3_backends.bucket_accounts.pop(name, None)
 
 
-def _reset_secrets(secret_values: dict[str, str], _client: Any) -> None:
+def _reset_secrets(secret_values: dict[str, str]) -> None:
     """Each provisioned secret back to its first value (restored if a test deleted it), others
     deleted. Read on the backend; written through boto3 only when a test changed one."""
     from moto.backends import get_backend
 
     secrets = get_backend("secretsmanager")[ACCOUNT][REGION].secrets
-    sm = _client("secretsmanager", None)  # made once (_reset_client), used only to write
+    sm = _reset_client("secretsmanager", None)  # made once, used only to write
     for name, secret in list(secrets.items()):
         if name not in secret_values:
             sm.delete_secret(SecretId=name, ForceDeleteWithoutRecovery=True)
@@ -328,20 +329,20 @@ def _reset_secrets(secret_values: dict[str, str], _client: Any) -> None:
 def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
     """Put a provisioned moto back as provision() left it, without provisioning again (the
     tests call this before each test; provisioning everything cost 0.5 s a test): the table
-    recreated empty, queues purged (extra queues deleted), buckets emptied (extra buckets
-    deleted), secrets back to their first values, SES's sent mail and SNS's extra topics gone,
-    Step Functions executions forgotten, and every service provision() does not use reset."""
+    emptied (made again if a test changed it), queues purged (extra queues deleted), buckets
+    emptied (extra buckets deleted), secrets back to their first values, SES's sent mail and
+    SNS's extra topics gone, Step Functions executions forgotten, and every service provision()
+    does not use reset."""
     from moto.backends import get_backend
     from moto.core.base_backend import BackendDict
 
     settle_executions()
-    _client = _reset_client  # made once: a client costs more than most of a reset
     for backend_dict in list(BackendDict._instances):
         if backend_dict.service_name not in PROVISIONED_SERVICES:
             for account_backend in backend_dict.values():
                 account_backend.reset()
 
-    _reset_table(plan, _client)
+    _reset_table(plan)
 
     sqs = get_backend("sqs")[ACCOUNT][REGION]
     wanted_queues = {queue["name"] for queue in plan.queues.values()}
@@ -352,7 +353,7 @@ def reset_world(plan: LocalPlan, secret_values: dict[str, str]) -> None:
             sqs.delete_queue(name)
 
     _reset_buckets(set(plan.buckets.values()))
-    _reset_secrets(secret_values, _client)
+    _reset_secrets(secret_values)
 
     ses = get_backend("ses")[ACCOUNT][REGION]
     ses.sent_messages.clear()

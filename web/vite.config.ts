@@ -60,9 +60,11 @@ export default defineConfig(({ command }) => ({
     restoreMocks: true,
     unstubGlobals: true,
     // Each test file in a fresh VM context of a kept worker, not a fresh process: every file
-    // still gets its own globals, DOM and modules (nothing carries over from file to file), but
-    // Node, Vitest and the DOM library load once per worker. CPU 248 s to 119 s, 77 files (docs/decisions.md
-    // 2026-12-03). A test cannot redefine the context's `location`: it watches leaveApp instead.
+    // still gets its own globals, document and modules, but Node, Vitest and happy-dom load once
+    // per worker, and happy-dom's classes with them: a prototype a test patches is the next
+    // file's too (src/testing/dialog-shim.ts keeps its state there for that reason). CPU 248 s
+    // to 119 s, 77 files, on jsdom (docs/decisions.md 2026-12-03). A test cannot redefine the
+    // context's `location`: it watches leaveApp instead.
     pool: 'vmThreads',
     // A VM context's modules stay in its worker's heap until the worker is replaced: recycle a
     // worker past 1 GB (the default is a share of the machine's memory, ~11 GB here).

@@ -112,7 +112,7 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	touch $@
 
-test-deps: .venv-sam/.installed .venv-checkov/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium /usr/bin/faketime
+test-deps: .venv-sam/.installed .venv-checkov/.installed tests/e2e/node_modules/.installed infra/node_modules/.installed /usr/bin/chromium /usr/lib/chromium/chromium-headless-shell /usr/bin/faketime
 
 .venv-sam/.installed: | $(UV)  # SAM CLI in its own venv: its pins must not move the app's
 	test -x .venv-sam/bin/python || $(PYTHON) -m venv .venv-sam
@@ -132,11 +132,14 @@ infra/node_modules/.installed: infra/package.json infra/package-lock.json
 	cd infra && npm ci --no-audit --no-fund
 	touch $@
 
-# Debian's Chromium and driver (never a tool's own download) and Debian's libfaketime (the
-# calendar pass, tests/calendar_pass.py): one apt-get for both (a grouped target).
-/usr/bin/chromium /usr/bin/faketime &:
+# Debian's Chromium, its driver and its headless shell (never a tool's own download) and Debian's
+# libfaketime (the calendar pass, tests/calendar_pass.py): one apt-get for all (a grouped target).
+# The Playwright journeys run in the headless shell, the same Chromium build without the full
+# browser's UI layers (docs/decisions.md 2026-12-07: 482 -> 312 core-seconds for the 73
+# journeys); the screen bench (tests/bench/page_settle.mjs) measures in the full browser.
+/usr/bin/chromium /usr/lib/chromium/chromium-headless-shell /usr/bin/faketime &:
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver faketime
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver chromium-headless-shell faketime
 
 build-web: web/node_modules/.installed
 	cd web && npm run build

@@ -29,8 +29,11 @@ export default defineConfig({
     // has no `reducedMotion` of its own (it was silently ignored there).
     contextOptions: { reducedMotion: 'reduce' },
     launchOptions: {
-      // Debian's Chromium; Playwright never downloads a browser here.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's Chromium as its headless shell (package chromium-headless-shell, the build the
+      // chromium package ships, without the full browser's windowing layers: what Playwright
+      // itself runs headless). Playwright never downloads a browser here; CHROMIUM_PATH=/usr/bin/chromium
+      // runs the journeys in the full browser.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium-headless-shell',
       args: [
         '--no-sandbox',
         '--disable-gpu',

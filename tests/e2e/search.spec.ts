@@ -20,8 +20,16 @@ test('demo@ finds a brand despite a typo, narrows, pages, opens a result and com
   await page.getByRole('navigation', { name: 'Match lists' }).getByRole('link', { name: 'Search' }).click();
   await expect(page).toHaveURL(/\/matches\/search$/);
 
+  // Each page on screen is handed back as what demo@'s brand was shown (what matching learns from).
+  const kept: Promise<{ status: number; body: unknown }>[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('/api/brands/search/views') && r.request().method() === 'POST') {
+      kept.push(r.json().then((body: unknown) => ({ status: r.status(), body })));
+    }
+  });
   await search(page, 'northwnd');
   await expect(page).toHaveURL(/\?q=northwnd$/);
+  await expect.poll(async () => (await Promise.all(kept)).map((k) => JSON.stringify(k))).toContain(JSON.stringify({ status: 200, body: { kept: 1 } }));
   const northwind = results(page).filter({ hasText: 'Northwind Outdoor' });
   await expect(northwind).toHaveCount(1);
   await expect(northwind.getByText(/^(Great fit|Good fit|Worth a look)$/)).toBeVisible(); // its fit, as on Matches
@@ -35,6 +43,9 @@ test('demo@ finds a brand despite a typo, narrows, pages, opens a result and com
   await expect(results(page)).toHaveCount(20);
   await page.getByRole('button', { name: 'Show more brands' }).click();
   await expect.poll(() => results(page).count()).toBeGreaterThan(20);
+  // The search's pages so far (northwnd's and the outdoors brands' two at least), all kept.
+  await expect.poll(async () => (await Promise.all(kept)).length).toBeGreaterThanOrEqual(3);
+  expect((await Promise.all(kept)).every((k) => k.status === 200)).toBe(true);
   for (const category of await results(page).locator('.match-card__category').allTextContents()) {
     expect(category).toBe('outdoors');
   }

@@ -23,6 +23,7 @@ REFUSED = [
     ("POST", "/api/matching/run/{mine}", "Matches are not included in a feature-only account."),
     ("GET", "/api/matching/run-check/{run}/{mine}", "Matches are not included in a feature-only account."),
     ("GET", "/api/brands/search", "Matches are not included in a feature-only account."),
+    ("POST", "/api/brands/search/views", "Matches are not included in a feature-only account."),
     ("POST", "/api/requests", "Sending connection requests is not included in a feature-only account."),
     (
         "POST",

@@ -3,6 +3,7 @@ filtered, sorted and paged, with the masking of Matches."""
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlencode
 
 import pytest
@@ -386,3 +387,104 @@ def test_best_fit_follows_the_stored_model_as_match_runs_do(api):
         return sum(order.index(i) for i in vegan) / len(vegan)
 
     assert vegan and place(blended) < place(rules)
+
+
+def _kept_views() -> list:
+    from datetime import UTC, datetime
+
+    from tandem.store.learning import ShownCards
+
+    today = datetime.now(UTC).strftime("%Y%m%d")
+    return sorted(ShownCards.of_day(today), key=lambda v: v.offset)
+
+
+def keep(api, who: Brand, view) -> tuple[int, dict]:
+    return api.call("POST", "/api/brands/search/views", who.headers, {"view": view})
+
+
+def test_a_page_the_screen_shows_is_kept_as_what_the_brand_was_shown(api, operations):
+    """Issue 37: the search writes nothing; the screen hands each page's view back once it shows
+    it, and the API keeps its cards in order, with their fit and their place in the results."""
+    me = Brand(
+        "me@example.com", "Oat & Co", category="food & drink", countries=["GB"], collab_kinds=["giveaways"]
+    )
+    directory(25)
+    operations.clear()
+    first = search(api, me, sort="name")[1]
+    assert not {"PutItem", "UpdateItem"} & set(operations)  # the GET writes nothing
+    second = search(api, me, sort="name", cursor=first["nextCursor"])[1]
+    assert first["view"] and second["view"] and first["view"] != second["view"]
+    operations.clear()
+    assert keep(api, me, first["view"]) == (200, {"kept": 20})
+    assert operations == ["BatchGetItem", "PutItem"]
+    assert keep(api, me, second["view"]) == (200, {"kept": 8})
+    assert keep(api, me, first["view"]) == (200, {"kept": 20})  # again: the same record
+    kept = _kept_views()
+    assert [(v.viewer, v.surface, v.offset) for v in kept] == [(me.id, "search", 0), (me.id, "search", 20)]
+    assert kept[0].ids == [c["id"] for c in first["matches"]]
+    assert kept[0].percents == [c["score"] for c in first["matches"]]
+    assert kept[1].ids == [c["id"] for c in second["matches"]]
+    assert {a for v in kept for a in [v.account]} == {me.user.account_id}
+    assert all(v.ttl > time.time() + 59 * 86400 for v in kept)
+    # A page with nothing on it has no view to keep.
+    assert search(api, me, q="zzzzzz")[1]["view"] is None
+
+
+def test_the_training_job_learns_from_search_pages_at_their_place(api, monkeypatch):
+    from tandem.domain.matching import training
+    from tandem.services import match_learning
+
+    me = Brand("me@example.com", "Oat & Co", category="food & drink", countries=["GB"])
+    directory(25)
+    first = search(api, me, sort="name")[1]
+    second = search(api, me, sort="name", cursor=first["nextCursor"])[1]
+    for body in (first, second):
+        assert keep(api, me, body["view"])[0] == 200
+    seen: list = []
+    real = training.train
+
+    def watched(impressions, actions, records):
+        seen.extend(impressions)
+        return real(impressions, actions, records)
+
+    monkeypatch.setattr(training, "train", watched)
+    assert match_learning.train()["views"] == 2
+    by_offset = sorted(seen, key=lambda imp: imp.cards[0][1])
+    assert [imp.surface for imp in by_offset] == ["search", "search"]
+    assert [c[:2] for c in by_offset[1].cards] == [(c["id"], 20 + k) for k, c in enumerate(second["matches"])]
+
+
+@pytest.mark.parametrize(
+    "case", ["altered", "another brand", "an hour old", "not a view", "missing", "a number"]
+)
+def test_a_view_that_is_not_this_brands_recent_search_is_refused_and_nothing_is_kept(api, case):
+    from tandem.services import tokens
+
+    me = Brand("me@example.com", "Oat & Co", category="food & drink", countries=["GB"])
+    them = Brand("them@example.com", "Wren Studio", category="food & drink", countries=["GB"])
+    directory()
+    view = search(api, me, q="northwind")[1]["view"]
+    head, body, signature = view.split(".")
+    views = {
+        "altered": f"{head}.{body[:-2]}{'A' if body[-2] != 'A' else 'B'}{body[-1]}.{signature}",
+        "another brand": search(api, them, q="northwind")[1]["view"],
+        "an hour old": tokens.issue_view_token(
+            tokens.ShownView(me.id, "search", 1, 0, ((1, 50),), int((time.time() - 3601) * 1000))
+        ),
+        "not a view": me.token,  # an access token is never a view
+        "missing": None,
+        "a number": 12,
+    }
+    status, answer = keep(api, me, views[case])
+    assert (status, answer) == (400, {"error": "view must be a view a search gave in the last hour"})
+    assert _kept_views() == []
+
+
+def test_a_view_is_kept_only_for_the_callers_own_brand(api):
+    me = Brand("me@example.com", "Oat & Co")
+    them = Brand("them@example.com", "Moss Goods")
+    directory()
+    view = search(api, them, q="northwind")[1]["view"]
+    status, _ = api.call("POST", "/api/brands/search/views", auth_headers(me.token, them.id), {"view": view})
+    assert status == 403
+    assert _kept_views() == []

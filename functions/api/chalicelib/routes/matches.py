@@ -5,7 +5,7 @@ from __future__ import annotations
 from chalice import Blueprint
 
 from chalicelib.door import route
-from chalicelib.http import brand_id_param
+from chalicelib.http import brand_id_param, json_body
 from tandem.domain import account_types as areas
 from tandem.services import brand_search, matches
 from tandem.services import viewer as reads
@@ -52,3 +52,9 @@ def undo_dismiss(viewer: Viewer, otherBrandId: str) -> dict:  # noqa: N803
 def search_brands(pending: Pending) -> dict:
     """The whole directory for the selected brand (or `userBrand`, which must be the same one)."""
     return brand_search.search(pending, bp.current_request.query_params or {})
+
+
+@route(bp, "/brands/search/views", methods=["POST"], area=areas.MATCHES, reads=reads.ACTING)
+def keep_search_view(viewer: Viewer) -> dict:
+    """A search page the screen now shows (its `view`, as GET brands/search returned it)."""
+    return brand_search.keep_view(viewer, json_body(bp.current_request).get("view"))

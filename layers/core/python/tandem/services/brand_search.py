@@ -15,6 +15,10 @@ and the stored match model (its fit labels' thresholds, kept with the index);
 keys of shards 0.., as many as the batch's 100 keys leave room for: every shard of a directory
 of up to about 190,000 brands), so its first search also makes three calls. Reloading shards
 that changed (a warm container), or a shard past that range, adds one BatchGetItem.
+
+A search writes nothing. What a page showed goes back to the screen as its `view` (signed:
+`tokens.issue_view_token`), and POST brands/search/views keeps it once the screen shows it
+(`keep_view`, one PutItem): what matching learns from (issue 37; docs/decisions.md 2026-12-07).
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from typing import Any
 from tandem.domain import search as rules
 from tandem.domain import search_rows
 from tandem.domain.matching import account_hash, pack
-from tandem.services import match_index, match_learning, visibility
+from tandem.errors import ValidationError
+from tandem.services import match_index, match_learning, tokens, visibility
 from tandem.services.matches import search_card
-from tandem.services.viewer import Pending
+from tandem.services.viewer import Pending, Viewer
 from tandem.store import news
 from tandem.store.items import BATCH_GET_LIMIT, get_many
-from tandem.store.learning import MatchModel
+from tandem.store.learning import MatchModel, ShownCards
 from tandem.store.matches import MatchIndexManifest
 from tandem.store.models import Account, Brand
 from tandem.store.partition import brand_items
@@ -164,14 +169,52 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
             )
         )
     open_run = news.open_run_of(mine.seen)
+    view = (
+        tokens.issue_view_token(
+            tokens.ShownView(
+                brand_id,
+                "search",
+                match_learning.training_version(),
+                query.offset,
+                tuple((int(c["id"]), int(c["score"])) for c in cards),
+                int(time.time() * 1000),
+            )
+        )
+        if cards
+        else None
+    )
     return {
         "matches": cards,
         "total": page.total,
+        "view": view,
         "nextCursor": rules.make_cursor(query, page.next_offset) if page.next_offset is not None else None,
         "showingBrandNames": viewer.names_shown,
         "runOutstanding": open_run is not None,
         "runId": open_run,
     }
+
+
+def keep_view(viewer: Viewer, token: object) -> dict[str, Any]:
+    """POST brands/search/views: keep what a search page showed the selected brand (the `view`
+    its GET returned, signed: no one can claim to have been shown cards they were not), as one
+    ShownCards item (one PutItem). Handing the same view back again writes the same item."""
+    view = tokens.read_view_token(token)
+    if view.brand_id != viewer.brand_id or view.surface != "search":
+        raise ValidationError("view must be a view a search gave in the last hour")
+    ShownCards(
+        *ShownCards.key(view.at_ms, view.brand_id),
+        viewer=view.brand_id,
+        account=viewer.account_id,
+        surface=view.surface,
+        version=view.version,
+        offset=view.offset,
+        ids=[i for i, _ in view.cards],
+        percents=[p for _, p in view.cards],
+        propensities=[1.0] * len(view.cards),
+        at=view.at_ms,
+        ttl=view.at_ms // 1000 + match_learning.SHOWN_KEEP_DAYS * 86400,
+    ).save()
+    return {"kept": len(view.cards)}
 
 
 def _promises(model: MatchModel | None) -> dict | None:

@@ -266,7 +266,8 @@ def train(now: int | None = None) -> dict[str, Any]:
         for o in outcomes
     ]
     days = _days(now, SHOWN_DAYS)
-    # Views kept one item each (before they moved onto BrandSeen; gone with their TTL).
+    # Views kept one item each: search pages (keep_search_view), and Matches views from before
+    # they moved onto BrandSeen (gone with their TTL).
     impressions = [
         training.Impression(
             int(v.viewer),
@@ -274,7 +275,11 @@ def train(now: int | None = None) -> dict[str, Any]:
             int(v.at) // 1000,
             v.surface,
             tuple(
-                (int(i), k, float((v.propensities or [])[k]) if k < len(v.propensities or []) else 1.0)
+                (
+                    int(i),
+                    int(v.offset or 0) + k,
+                    float((v.propensities or [])[k]) if k < len(v.propensities or []) else 1.0,
+                )
                 for k, i in enumerate(v.ids)
             ),
         )  # fmt: skip

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tandem.config import settings
 from tandem.domain import jws
-from tandem.errors import Unauthorized
+from tandem.errors import Unauthorized, ValidationError
 from tandem.integrations.aws import get_secret
 
 ALGORITHM = "HS256"
@@ -66,3 +66,65 @@ def verify_access_token(token: str) -> AccessClaims:
     if payload.get("typ") != "access" or type(version) is not int:
         raise Unauthorized("Invalid access token")
     return AccessClaims(payload["sub"], payload["acc"], payload.get("access", "member"), version)
+
+
+# ------------------------------------------------------------ what a search page showed (issue 37)
+
+VIEW_TTL_SECONDS = 60 * 60  # a page's view can be kept up to an hour after the search gave it
+VIEW_ISSUER = "tandem-view"  # never an access token's issuer: neither is ever taken for the other
+MAX_VIEW_CARDS = 50
+
+
+@dataclass(frozen=True)
+class ShownView:
+    """A page of cards the API gave a brand: its cards in the order shown (brand id, fit
+    percent), the place of the first, the ranking's version and when (epoch ms)."""
+
+    brand_id: int
+    surface: str
+    version: int
+    offset: int
+    cards: tuple[tuple[int, int], ...]
+    at_ms: int
+
+
+def issue_view_token(view: ShownView) -> str:
+    """The signed record of what a page showed, for the screen to hand back once it is on screen
+    (POST brands/search/views): the GET that showed it writes nothing."""
+    at = view.at_ms // 1000
+    payload = {
+        "sub": str(int(view.brand_id)),
+        "typ": "view",
+        "srf": view.surface,
+        "v": int(view.version),
+        "o": int(view.offset),
+        "c": [[int(i), int(p)] for i, p in view.cards[:MAX_VIEW_CARDS]],
+        "ms": int(view.at_ms),
+        "iss": VIEW_ISSUER,
+        "iat": at,
+        "exp": at + VIEW_TTL_SECONDS,
+    }
+    return jws.encode(payload, _key())
+
+
+def read_view_token(token: object) -> ShownView:
+    """The view a token this API issued says was shown; a ValidationError (400) for anything
+    else: not one of ours, altered, more than an hour old, or not a view."""
+    refused = "view must be a view a search gave in the last hour"
+    if not isinstance(token, str) or len(token) > 4096:
+        raise ValidationError(refused)
+    try:
+        payload = jws.decode(token, _key(), issuer=VIEW_ISSUER, required=("exp", "iat", "sub", "ms", "c"))
+        cards = tuple((int(i), int(p)) for i, p in payload["c"])
+        brand_id, surface, version, offset = (
+            int(payload["sub"]),
+            str(payload["srf"]),
+            int(payload["v"]),
+            int(payload["o"]),
+        )
+        view = ShownView(brand_id, surface, version, offset, cards, int(payload["ms"]))
+    except (jws.InvalidToken, KeyError, TypeError, ValueError):
+        raise ValidationError(refused) from None
+    if payload.get("typ") != "view" or not cards or len(cards) > MAX_VIEW_CARDS:
+        raise ValidationError(refused)
+    return view

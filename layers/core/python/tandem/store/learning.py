@@ -86,12 +86,15 @@ class ShownCards(TandemModel):
     """One view's cards (pk=SHOWN#<YYYYMMDD>, sk=<ms>#<viewer brand id>): the viewer, its account,
     the surface (matches, search, brand), the ranking's version, and the cards in the order shown
     (position = place in `ids`) with their fit percent and the probability each had of being shown
-    there (1 for a ranked card). One item per view: a GET writes at most this one."""
+    there (1 for a ranked card); `offset`, the place of its first card (a search's later pages).
+    One item per view. A search page's is written by POST brands/search/views, once the screen
+    shows it (the search itself already makes a screen's three calls)."""
 
     viewer = NumberAttribute()
     account = UnicodeAttribute()
     surface = UnicodeAttribute()
     version = NumberAttribute(default=0)
+    offset = NumberAttribute(default=0)
     ids = ListAttribute(of=NumberAttribute)
     percents = ListAttribute(of=NumberAttribute, null=True)
     propensities = ListAttribute(of=NumberAttribute, null=True)

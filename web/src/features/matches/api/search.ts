@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api, asBrand } from '@/lib/api';
 import { errorToast } from '@/lib/mutations';
 import { matchKeys } from './keys';
@@ -9,6 +10,8 @@ export interface SearchPage {
   readonly matches: readonly MatchCard[];
   readonly total: number;
   readonly nextCursor: string | null;
+  /** What this page showed, signed by the API: handed back once it is on screen (useKeepSearchViews). */
+  readonly view?: string | null;
   readonly showingBrandNames: boolean;
 }
 
@@ -97,4 +100,27 @@ export function useSaveFromSearch(brand: string | null) {
       void client.invalidateQueries({ queryKey: matchKeys.allLists(brand) });
     },
   });
+}
+
+/** The views this tab has handed back (a page shown again from the cache is not sent twice). */
+const keptViews = new Set<string>();
+
+/**
+ * docs/api.md POST brands/search/views: each page of results the screen shows is handed back
+ * once, as what the brand was shown (what matching learns from). It never troubles the member:
+ * a view that cannot be kept is not retried and shows nothing (no errorTitle).
+ */
+export function useKeepSearchViews(brand: string | null, pages: readonly SearchPage[]): void {
+  const { mutate } = useMutation({
+    mutationFn: ({ view, forBrand }: { view: string; forBrand: string }) =>
+      api.post('brands/search/views', { view }, asBrand(forBrand)),
+  });
+  useEffect(() => {
+    if (brand === null) return;
+    for (const page of pages) {
+      if (!page.view || keptViews.has(page.view)) continue;
+      keptViews.add(page.view);
+      mutate({ view: page.view, forBrand: brand });
+    }
+  }, [brand, pages, mutate]);
 }

@@ -91,6 +91,33 @@ describe('Search tab', () => {
     expect(screen.queryByRole('button', { name: 'Show more brands' })).not.toBeInTheDocument();
   });
 
+  it('hands each page it shows back as seen, once, and says nothing when that fails', async () => {
+    const first = Array.from({ length: 20 }, (_, i) => matchCard({ id: 100 + i, name: `Kestrel ${i}` }));
+    const { user, api } = openSearch('/matches/search?sort=name&q=kestrel', {
+      'GET brands/search?q=kestrel&sort=name': page(first, { total: 21, nextCursor: 'abc', view: 'view-page-1' }),
+      'GET brands/search?q=kestrel&sort=name&cursor=abc': page([matchCard({ id: 200, name: 'Zest' })], { total: 21, view: 'view-page-2' }),
+      'POST brands/search/views': (request) =>
+        (request.body as { view: string }).view === 'view-page-2'
+          ? jsonResponse({ error: 'view must be a view a search gave in the last hour' }, 400)
+          : { kept: 20 },
+    });
+    expect(await screen.findByText('21 brands found')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(api.calls('POST brands/search/views').map((call) => call.body)).toEqual([{ view: 'view-page-1' }]);
+    });
+    await user.click(screen.getByRole('button', { name: 'Show more brands' }));
+    expect(await screen.findByRole('article', { name: 'Zest' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(api.calls('POST brands/search/views').map((call) => call.body)).toEqual([{ view: 'view-page-1' }, { view: 'view-page-2' }]);
+    });
+    // For the brand the search was for.
+    const searchedAs = api.calls('GET brands/search?q=kestrel&sort=name')[0]?.headers.get('X-Brand-Id');
+    expect(searchedAs).toBeTruthy();
+    expect(api.calls('POST brands/search/views').map((call) => call.headers.get('X-Brand-Id'))).toEqual([searchedAs, searchedAs]);
+    // The refused view troubles no one: no alert, no toast.
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('says why names are hidden to a member without a subscription', async () => {
     openSearch('/matches/search?q=outdoors', {
       'GET brands/search?q=outdoors': page([matchCard({ name: 'An outdoors brand', nameVisible: false })], {

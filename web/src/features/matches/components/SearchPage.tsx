@@ -13,6 +13,7 @@ import {
   searchParamsOf,
   searchQueryString,
   useBrandSearch,
+  useKeepSearchViews,
   useSaveFromSearch,
   type SearchField,
   type SearchParams,
@@ -69,6 +70,7 @@ export function SearchPage() {
   const first = pages[0];
   const showingBrandNames = first?.showingBrandNames ?? true;
   useScrollMemory(search.isSuccess);
+  useKeepSearchViews(canLoad ? brandId : null, pages);
 
   const go = (next: SearchParams) => {
     setAddress(searchQueryString(next));

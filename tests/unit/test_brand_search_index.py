@@ -15,6 +15,15 @@ from tandem.domain import search as rules
 from tandem.errors import ValidationError
 
 SHARD = 2000
+# What a profile needs beyond the above to be complete (explore.incomplete), for a home brand.
+COMPLETE = {
+    "company_size": "11-50",
+    "audience_size": "10K-100K",
+    "niche": "decor",
+    "price_tier": "mid-range",
+    "age_bands": frozenset({"25-34"}),
+    "genders": frozenset({"women"}),
+}
 
 
 def build(brands: list[dict]) -> rules.Index:
@@ -28,6 +37,7 @@ def build(brands: list[dict]) -> rules.Index:
             category=b.get("category", "home"),
             countries=frozenset(b.get("countries", ["GB"])),
             collab_kinds=frozenset(b.get("kinds", ["giveaways"])),
+            **(COMPLETE if b.get("complete") else {}),
         )
         slot = brand_id % SHARD
         records += bytes(matching.RECORD_SIZE) * (slot - len(records) // matching.RECORD_SIZE)
@@ -222,3 +232,52 @@ def test_the_index_holds_each_shown_names_words_as_name_key_reads_them(names):
             i = index.vocab.index(word)
             assert position in index.word_brands[index.word_offsets[i] : index.word_offsets[i + 1]].tolist()
     assert len(index.word_brands) == sum(len(rules.tokens(n)) for n, hidden in names if not hidden)
+
+
+def test_best_fit_without_words_gives_incomplete_profiles_their_share_of_the_first_ten():
+    """As a match list's first ten (explore.fair_top): 30 of 100 results are incomplete, the fit
+    ranks every complete one first, so the first ten hold 3 incomplete ones, the best of them."""
+    brands = [{"name": f"Brand {i:03d}", "complete": i % 10 >= 3} for i in range(100)]
+    index = build(brands)
+    incomplete = {i + 1 for i in range(100) if i % 10 < 3}
+    fit = np.where(index.incomplete, 0.1, 0.9) + index.ids / 10_000  # complete ones first, then by id
+    assert set(np.flatnonzero(index.incomplete) + 1) == incomplete
+
+    def page(offset: int, **params) -> list[int]:
+        query = rules.parse_query({"sort": "best", **params})
+        query = rules.Query(**{**query.__dict__, "offset": offset})
+        excluded = np.zeros(len(index), dtype=bool)
+        got = rules.search(index, query, excluded=excluded, by_name=True, fit=fit)
+        return [int(index.ids[p]) for p in got.positions]
+
+    by_fit = sorted(range(1, 101), key=lambda i: -fit[i - 1])
+    first, rest = page(0), page(20) + page(40) + page(60) + page(80)
+    assert len([i for i in first[:10] if i in incomplete]) == 3
+    assert first[7:10] == [i for i in by_fit if i in incomplete][:3]  # the best of them, at the end
+    assert first[:7] == by_fit[:7] and first[10:13] == by_fit[7:10]  # moved down just after
+    assert sorted(first + rest) == list(range(1, 101))  # no brand on two pages, none lost
+    # Words: the text's own order (exact names first); Newest and Name: as they are.
+    assert page(0, q="brand")[:10] == by_fit[:10]
+    assert page(0, sort="newest")[:3] == [100, 99, 98]
+
+
+def test_the_packed_incomplete_mask_is_explore_incomplete_of_each_record():
+    from tandem.domain.matching import explore
+
+    rng = np.random.default_rng(7)
+    profiles = []
+    for i in range(400):
+        fields = {k: v for k, v in COMPLETE.items() if rng.random() < 0.8}
+        profiles.append(
+            matching.Profile(
+                brand_id=i + 1,
+                account_id=f"acct-{i}",
+                category="home",
+                countries=frozenset({"GB"}) if rng.random() < 0.9 else frozenset(),
+                collab_kinds=frozenset({"giveaways"}) if rng.random() < 0.9 else frozenset(),
+                **fields,
+            )
+        )
+    packed = matching.Packed.from_bytes(matching.pack(p) for p in profiles)
+    assert packed.incomplete().tolist() == [explore.incomplete(p) for p in profiles]
+    assert 0 < packed.incomplete().sum() < len(profiles)

@@ -44,6 +44,7 @@ from tandem.domain.matching import (
     VALUES,
     Packed,
     category_code,
+    explore,
     record_dtype,
     reply,
     score_packed,
@@ -244,6 +245,11 @@ class Index:
     @property
     def ids(self) -> np.ndarray:
         return self.packed.ids
+
+    @cached_property
+    def incomplete(self) -> np.ndarray:
+        """Which brands have an incomplete profile (explore.incomplete, on their records)."""
+        return self.packed.incomplete()
 
     @cached_property
     def by_length(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -523,8 +529,27 @@ def search(
                 score[best] = rerank(hits[best])
                 ahead[best] = 1
         keys = (index.ids[hits], -score, -ahead, -tier[hits])
-    order = np.lexsort(keys)[query.offset : end]
+    order = np.lexsort(keys)
+    if query.sort == "best" and not words:
+        order = fair_first_ten(order, index.incomplete[hits])
+    order = order[query.offset : end]
     return Page([int(i) for i in hits[order]], total, end if end < total else None)
+
+
+def fair_first_ten(order: np.ndarray, incomplete: np.ndarray) -> np.ndarray:
+    """Best fit without words, as a match list's first ten (explore.fair_top): the first ten
+    results hold at least the incomplete profiles' share of every result (`incomplete`: a mask in
+    the results' own order; `order`: the results best first), the best-ranked of them moved up in
+    place of the lowest-ranked complete ones. Every page is cut from the one order this gives, so
+    no brand shows on two pages."""
+    top = explore.EXPLORE_FROM
+    if len(order) <= top:
+        return order
+    share = float(incomplete.mean())
+    after = np.flatnonzero(incomplete[order[top:]])[:top]  # never more than ten move up
+    window = top + (int(after[-1]) + 1 if len(after) else 0)
+    moved = explore.fair_top(order[:window].tolist(), (), lambda i: bool(incomplete[i]), top, share=share)
+    return np.concatenate([np.asarray(moved, dtype=order.dtype), order[window:]])
 
 
 def ranked_page(

@@ -48,16 +48,22 @@ def fair_top(
     pool: Sequence[T],
     is_incomplete: Callable[[T], bool],
     top: int = EXPLORE_FROM,
+    *,
+    share: float | None = None,
 ) -> list[T]:
     """`ranked` (best first) with its first `top` places holding at least FAIR_SHARE of the share
     of incomplete profiles in `pool` (the ranked pool the list was chosen from), rounded: the
     best-ranked incomplete ones after the first `top` move up, in their order, to the end of the
     first `top`; as many of its lowest-ranked complete ones move down to just after it. Nothing
-    moves when the first `top` already hold their share."""
+    moves when the first `top` already hold their share. `share`: the pool's share when the
+    caller has counted it (brand search, over every result: `pool` is then not read)."""
     head, tail = list(ranked[:top]), list(ranked[top:])
-    if not pool or not head:
+    if share is None:
+        if not pool:
+            return list(ranked)
+        share = sum(1 for item in pool if is_incomplete(item)) / len(pool)
+    if not head:
         return list(ranked)
-    share = sum(1 for item in pool if is_incomplete(item)) / len(pool)
     need = int(FAIR_SHARE * share * len(head) + 0.5)  # rounded half up
     have = sum(1 for item in head if is_incomplete(item))
     if have >= need:

@@ -226,6 +226,20 @@ class Packed:
     def record(self, position: int) -> bytes:
         return self.records[position].tobytes()
 
+    def incomplete(self) -> Any:
+        """explore.incomplete of every candidate as its record keeps it (a mask): any field the
+        matcher reads beyond its category left empty."""
+        return (
+            (self.size == 0)
+            | (self.audience == 0)
+            | (self.niche == 0)
+            | (self.tier == 0)
+            | (self.n_countries == 0)
+            | (self.n_ages == 0)
+            | (self.n_genders == 0)
+            | (self.n_kinds == 0)
+        )
+
 
 _TABLES: dict[str, Any] = {}
 

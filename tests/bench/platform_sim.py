@@ -10,10 +10,16 @@ and each member's `habits(i)`. Every week:
    _choose: rules blended with the fresh prior, the learned blend, diversity, reasons, one place
    in ten explored with its propensity logged: `--no-explore` leaves it out), leaving out what it
    already sent to or dismissed;
-3. members open Matches `sessions_per_week` times, look at `cards_looked_at` cards from the top,
+3. members come `sessions_per_week` times, look at `cards_looked_at` cards from the top,
    open a card at position k with probability position_bias ** k, want it with probability
    wants(a, b): then send a request while they have credits (6 a month), else save it; a card not
-   wanted is dismissed half the time. Every view is an Impression, every act an Action;
+   wanted is dismissed half the time. Every view is an Impression, every act an Action. A session
+   opens Matches, or with probability `search_share` (a habit a world may give; SEARCH_SHARE
+   otherwise) brand search: Best fit, as tandem.domain.search ranks a page of it (the index built
+   from the same records), half the time filtered to the category of a brand drawn by how much
+   the member wants it (members search for what they like), else unfiltered. A search's cards are
+   what its first page shows (brands already sent to or dismissed stay on it, acted on no more):
+   an Impression of surface "search" at their places, propensity 1;
 4. a recipient answers with probability answer_rate (else the request expires) and accepts with
    probability wants(b, a).
 
@@ -63,6 +69,7 @@ from tandem.services import match_learning, match_runs  # noqa: E402
 
 K = 10
 WEEKS = 8
+SEARCH_SHARE = 0.3  # the share of sessions that search, for a world whose habits do not say
 DAY = 86400
 SAMPLE = 300
 DEFAULT_WORLDS = ("tests.bench.worlds.ours:factory",)
@@ -114,6 +121,7 @@ class Platform:
     # (label at send, accepted, sender account, week, sender index) of every answered or expired request
     answered: list[tuple[str, bool, str, int, int]] = field(default_factory=list)
     explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
+    index: Any = None  # brand search's index of the same records (tandem.domain.search.Index)
 
     @property
     def n(self) -> int:
@@ -133,8 +141,37 @@ def build(spec: str, seed: int, n: int, noise: float) -> Platform:
     habits = [world.habits(i) for i in range(n)]
     return Platform(
         world, profiles, records, matching.Packed.from_bytes(records), wants, mutual, habits,
-        np.random.default_rng(seed + 99),
+        np.random.default_rng(seed + 99), index=search_index(records),
     )  # fmt: skip
+
+
+def search_index(records: list[bytes]) -> Any:
+    """Brand search's index of brands 1..n (their records at slots 1..n of one shard; names
+    shown, none feature-only, created in id order)."""
+    from tandem.domain import search as search_rules
+    from tandem.domain import search_rows
+
+    size = len(records) + 1
+    blob = bytes(matching.RECORD_SIZE) + b"".join(records)
+    rows = [search_rows.row_for(i, i, f"Brand {i}", False, False) for i in range(1, size)]
+    shard = search_rules.Shard(number=0, version=1, records=blob, search=search_rows.encode_rows(rows))
+    return search_rules.build([shard], size)
+
+
+def search_page(p: Platform, a: int, model: dict | None) -> list[int]:
+    """Brand indexes (from 0) on the first page of a's Best fit search (see the module's note)."""
+    from tandem.domain import search as search_rules
+
+    params = {"sort": "best"}
+    if p.rng.random() < 0.5:
+        liked = p.wants[a].astype(np.float64).copy()
+        liked[a] = 0.0
+        if liked.sum() > 0:
+            params["category"] = p.profiles[int(p.rng.choice(p.n, p=liked / liked.sum()))].category or ""
+    query = search_rules.parse_query({k: v for k, v in params.items() if v})
+    excluded = search_rules.excluded_mask(p.index, [a + 1])
+    page = search_rules.ranked_page(p.index, query, p.records[a], excluded, by_name=True, model=model)
+    return [int(p.index.ids[q]) - 1 for q in page.positions]
 
 
 # ---------------------------------------------------------------- rankers
@@ -276,22 +313,27 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         acct = p.profiles[a].account_id
         for _s in range(p.rng.poisson(h["sessions_per_week"])):
             at = start + int(p.rng.integers(0, 7 * DAY))
-            cards = [b for b in lists[a] if (a, b) not in p.sent and (a, b) not in p.dismissed][
-                : h["cards_looked_at"]
-            ]
+            if p.rng.random() < h.get("search_share", SEARCH_SHARE):
+                surface, cards = "search", search_page(p, a, model)[: h["cards_looked_at"]]
+                shown = tuple((b + 1, k, 1.0) for k, b in enumerate(cards))
+                fits = matching.score_packed(
+                    p.records[a], matching.Packed(p.cands.records[cards])
+                ).score if cards else []  # fmt: skip
+                for b, fit in zip(cards, fits, strict=True):
+                    percents.setdefault((a, b), brand_profile.score_percent(float(fit)))
+            else:
+                surface = "matches"
+                cards = [b for b in lists[a] if (a, b) not in p.sent and (a, b) not in p.dismissed][
+                    : h["cards_looked_at"]
+                ]
+                shown = tuple((b + 1, k, propensity[(a, b)]) for k, b in enumerate(cards))
             if not cards:
                 continue
-            p.impressions.append(
-                Impression(
-                    a + 1,
-                    acct,
-                    at,
-                    "matches",
-                    tuple((b + 1, k, propensity[(a, b)]) for k, b in enumerate(cards)),
-                )
-            )
+            p.impressions.append(Impression(a + 1, acct, at, surface, shown))
             for k, b in enumerate(cards):
                 if p.rng.random() >= h["position_bias"] ** k:
+                    continue
+                if (a, b) in p.sent or (a, b) in p.dismissed:  # on a search page: already acted on
                     continue
                 other = p.profiles[b].account_id
                 p.actions.append(Action(a + 1, acct, b + 1, other, training.OPEN, at))

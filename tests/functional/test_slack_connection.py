@@ -71,8 +71,9 @@ def test_a_cancelled_consent_and_a_revoked_app(api, fake_slack):
 
     redirected_to(api, slack_consent(api, fake_slack, a))
     connection = SlackConnection.find(a.user.user_id)
-    assert "xoxb" not in connection.installation  # stored encrypted
-    fake_slack.revoke(slack_connection.token_of(a.user.user_id, connection))
+    token = slack_connection.token_of(a.user.user_id, connection)
+    assert token.startswith("xoxb-") and token not in connection.installation  # stored encrypted
+    fake_slack.revoke(token)
     status, body = api.call("GET", "/api/slack/status", a.headers)
     assert status == 200 and body["connected"] is False
     assert body["message"].startswith("Slack is disconnected")

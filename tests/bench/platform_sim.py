@@ -121,6 +121,7 @@ class Platform:
     # (label at send, accepted, sender account, week, sender index) of every answered or expired request
     answered: list[tuple[str, bool, str, int, int]] = field(default_factory=list)
     explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
+    search_views: bool = True  # search pages are impressions the training learns from
     index: Any = None  # brand search's index of the same records (tandem.domain.search.Index)
 
     @property
@@ -329,7 +330,8 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
                 shown = tuple((b + 1, k, propensity[(a, b)]) for k, b in enumerate(cards))
             if not cards:
                 continue
-            p.impressions.append(Impression(a + 1, acct, at, surface, shown))
+            if surface == "matches" or p.search_views:
+                p.impressions.append(Impression(a + 1, acct, at, surface, shown))
             for k, b in enumerate(cards):
                 if p.rng.random() >= h["position_bias"] ** k:
                     continue
@@ -370,11 +372,18 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
 
 
 def run(
-    spec: str, seed: int, n: int, noise: float, weeks: int = WEEKS, explore: bool = True
+    spec: str,
+    seed: int,
+    n: int,
+    noise: float,
+    weeks: int = WEEKS,
+    explore: bool = True,
+    search_views: bool = True,
 ) -> dict[str, Any]:
     t0 = time.time()
     p = build(spec, seed, n, noise)
     p.explore = explore
+    p.search_views = search_views
     rng = np.random.default_rng(seed + 7)
     sample = rng.choice(n, size=min(SAMPLE, n), replace=False)
     fitted = fitted_baseline(spec, seed, n, noise)
@@ -457,6 +466,9 @@ def main() -> None:
     parser.add_argument("--weeks", type=int, default=WEEKS)
     parser.add_argument("--fresh", action="store_true", help="fresh-deployment p@10 only (rules, prior)")
     parser.add_argument("--no-explore", action="store_true", help="lists without exploration places")
+    parser.add_argument(
+        "--search-views-unused", action="store_true", help="members search, but training never sees the pages"
+    )
     args = parser.parse_args()
     worlds = args.world or list(DEFAULT_WORLDS)
     noises = args.noise or [0.0, 0.2, 0.4]
@@ -481,7 +493,15 @@ def main() -> None:
         results = []
         for noise in noises:
             print(f"{spec} noise {noise:.0%} ({args.n} brands, seed {args.seed})", flush=True)
-            r = run(spec, args.seed, args.n, noise, args.weeks, explore=not args.no_explore)
+            r = run(
+                spec,
+                args.seed,
+                args.n,
+                noise,
+                args.weeks,
+                explore=not args.no_explore,
+                search_views=not args.search_views_unused,
+            )
             s = r["static"]
             print(
                 f"  static p@10: rules {s['rules']:.3f}  prior {s['prior']:.3f}  no-diversify "

@@ -200,7 +200,7 @@ def keep_view(viewer: Viewer, token: object) -> dict[str, Any]:
     ShownCards item (one PutItem). Handing the same view back again writes the same item."""
     view = tokens.read_view_token(token)
     if view.brand_id != viewer.brand_id or view.surface != "search":
-        raise ValidationError("view must be a view a search gave in the last hour")
+        raise ValidationError(tokens.VIEW_REFUSED)
     ShownCards(
         *ShownCards.key(view.at_ms, view.brand_id),
         viewer=view.brand_id,

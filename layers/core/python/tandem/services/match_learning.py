@@ -266,7 +266,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         for o in outcomes
     ]
     days = _days(now, SHOWN_DAYS)
-    # Views kept one item each: search pages (keep_search_view), and Matches views from before
+    # Views kept one item each: search pages (brand_search.keep_view), and Matches views from before
     # they moved onto BrandSeen (gone with their TTL).
     impressions = [
         training.Impression(

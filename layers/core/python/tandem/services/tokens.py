@@ -73,6 +73,7 @@ def verify_access_token(token: str) -> AccessClaims:
 VIEW_TTL_SECONDS = 60 * 60  # a page's view can be kept up to an hour after the search gave it
 VIEW_ISSUER = "tandem-view"  # never an access token's issuer: neither is ever taken for the other
 MAX_VIEW_CARDS = 50
+VIEW_REFUSED = "view must be a view a search gave in the last hour"  # every refusal of a view
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def issue_view_token(view: ShownView) -> str:
 def read_view_token(token: object) -> ShownView:
     """The view a token this API issued says was shown; a ValidationError (400) for anything
     else: not one of ours, altered, more than an hour old, or not a view."""
-    refused = "view must be a view a search gave in the last hour"
+    refused = VIEW_REFUSED
     if not isinstance(token, str) or len(token) > 4096:
         raise ValidationError(refused)
     try:

@@ -247,7 +247,7 @@ class LocalScheduler:
             {
                 "job": job.job,
                 "schedule": job.spec.expression,
-                "nextRun": iso(job.due),
+                "nextRun": iso(job.due) if self.running else None,  # manual: none runs by itself
                 "lastRun": iso(job.last_run),
                 "lastResult": job.last_result,
                 "failed": job.last_error,
@@ -281,6 +281,11 @@ class LocalScheduler:
         self._thread = threading.Thread(target=self._loop, name="local-scheduler", daemon=True)
         self._thread.start()
         return self
+
+    @property
+    def running(self) -> bool:
+        """Whether the schedules run by themselves (`start`); without, only `run_now` runs jobs."""
+        return self._thread is not None
 
     def wake(self) -> None:
         """Look at the clock again now (tests that move their clock)."""

@@ -165,6 +165,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moto-host", default=os.environ.get("MOTO_HOST") or "127.0.0.1")
     parser.add_argument("--data-dir", default=os.environ.get("DATA_DIR", str(ROOT / ".local/data")))
     parser.add_argument("--web-root", default=os.environ.get("WEB_ROOT", str(ROOT / "web/dist")))
+    # The browser journeys' stacks run no job by the wall clock: a journey that crossed 03:00 UTC
+    # or the hour would have the nightly match run or the digest change its screens under it.
+    # They run the jobs they need themselves (POST /__local/jobs/<job>).
+    parser.add_argument(
+        "--schedules",
+        choices=("on", "manual"),
+        default=os.environ.get("LOCAL_SCHEDULES") or "on",
+        help="on: template.yaml's schedules run jobs; manual: only POST /__local/jobs/<job> does",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     faulthandler.register(signal.SIGUSR1, all_threads=True)  # `kill -USR1`: every thread's stack
@@ -262,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
         from infra.local import meter
 
         meter.install()
-    jobs = LocalScheduler(plan).start()  # template.yaml's schedules, in this process
+    jobs = LocalScheduler(plan)  # template.yaml's schedules, in this process
+    if args.schedules == "on":
+        jobs.start()
     site = LocalSite(
         ("127.0.0.1", 0), LocalApiGateway(plan), Path(args.web_root), sock=site_socket, jobs=jobs
     )
@@ -280,7 +291,9 @@ def main(argv: list[str] | None = None) -> int:
             f"\nTandem is running at {url}  (API: {url}/api/health, ready in "
             f"{time.monotonic() - started:.1f}s)\n\nDemo logins:\n{logins}\n\n"
             f"Emails: {url}/__local/outbox   Scheduled jobs: {url}/__local/jobs "
-            f"(POST /__local/jobs/<job> runs one now)\nData: {args.data_dir}   Stop: Ctrl-C\n"
+            f"(POST /__local/jobs/<job> runs one now"
+            f"{'; none runs by its schedule: --schedules manual' if args.schedules == 'manual' else ''})"
+            f"\nData: {args.data_dir}   Stop: Ctrl-C\n"
             + (
                 f"moto (AWS) for sam local: {args.moto_host}:{moto_port}\n"
                 if args.moto_host != "127.0.0.1"

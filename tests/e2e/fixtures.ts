@@ -65,14 +65,26 @@ async function runAxeOnce(page: Page): Promise<{ violations: PageViolation[]; ch
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   return page.evaluate(async () => {
     const engine = (window as unknown as { axe: typeof axe }).axe;
+    // A CSS transition or animation under way (the phone menu's links hidden 200 ms after it
+    // slides shut) changes what axe measures without touching the document: the scan waits for
+    // those that end, and one that runs during the scan counts as a change. A spinner that never
+    // ends is not waited for.
+    const moving = () =>
+      document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    await Promise.all(moving().map((a) => a.finished.catch(() => undefined)));
     let changed = false;
     const observer = new MutationObserver(() => {
       changed = true;
     });
+    const onMotion = () => {
+      changed = true;
+    };
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    for (const kind of ['transitionrun', 'animationstart'] as const) document.addEventListener(kind, onMotion, true);
     const results = await engine.run(document, { elementRef: true, resultTypes: ['violations'] });
-    changed = changed || observer.takeRecords().length > 0;
+    changed = changed || observer.takeRecords().length > 0 || moving().length > 0;
     observer.disconnect();
+    for (const kind of ['transitionrun', 'animationstart'] as const) document.removeEventListener(kind, onMotion, true);
     const violations = results.violations
       .map((violation) => ({
         rule: violation.id,

@@ -30,7 +30,9 @@ export async function startStack(workerIndex: number): Promise<LocalStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `tandem-e2e-${workerIndex}-`));
   const child = spawn(
     join(ROOT, '.venv/bin/python'),
-    ['-m', 'infra.local.stack', '--port', String(port), '--data-dir', dataDir],
+    // --schedules manual: no job runs by the wall clock under a journey (the nightly match run
+    // at 03:00 UTC, the digest on the hour); a journey that needs one runs it (POST /__local/jobs/<job>).
+    ['-m', 'infra.local.stack', '--port', String(port), '--data-dir', dataDir, '--schedules', 'manual'],
     {
       cwd: ROOT,
       // The journeys sign many members up from 127.0.0.1: the stack's sign-up limit per network

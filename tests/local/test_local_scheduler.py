@@ -131,7 +131,7 @@ def test_the_scheduler_thread_expires_a_feature_when_its_hourly_job_is_due(aws):
 def test_the_stack_lists_its_jobs_runs_one_on_demand_and_still_stops_at_once(
     stacks: StackProcesses, data_dir: Path, web_root: Path
 ):
-    stack = stacks.start(data_dir, web_root)
+    stack = stacks.start(data_dir, web_root, "--schedules", "on")
     assert f"Scheduled jobs: {stack.url}/__local/jobs" in stack.output
 
     listed = requests.get(f"{stack.url}/__local/jobs", timeout=30)
@@ -176,3 +176,17 @@ def test_the_local_clock_runs_jobs_as_if_later():
     scheduler.run_now("expire-requests")
     assert events[-1]["job"] == "expire-requests"
     assert before + 14 * 86400 - 1 <= events[-1]["now"] <= time.time() + 14 * 86400 + 1
+
+
+def test_a_scheduler_not_started_runs_jobs_only_when_asked():
+    """--schedules manual (the browser journeys' stacks): nothing is due by the wall clock, and
+    POST /__local/jobs/<job> still runs a job."""
+    from infra.local.scheduler import LocalScheduler
+
+    events = []
+    scheduler = LocalScheduler(build_plan(), runner=lambda fn, event: (events.append(event) or {}, False))
+    assert not scheduler.running
+    assert {j["nextRun"] for j in scheduler.status()} == {None}
+    scheduler.run_now("expire-requests")
+    assert events == [{"job": "expire-requests"}]
+    assert {j["job"]: j["runs"] for j in scheduler.status()}["expire-requests"] == 1

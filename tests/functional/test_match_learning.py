@@ -333,6 +333,7 @@ def test_cards_promise_only_what_our_requests_back_and_at_most_a_fifth_are_great
     even when the stored thresholds would give it to every card."""
     from tandem.domain import brand_profile
     from tandem.domain.matching import training
+    from tandem.services import brand_search
     from tandem.store.learning import MatchModel
     from tests.factories import auth_headers, member, population
     from tests.functional.helpers import subscribe
@@ -373,6 +374,16 @@ def test_cards_promise_only_what_our_requests_back_and_at_most_a_fifth_are_great
     assert {c["fitPromise"] for c in good_cards} == {promised}
     status, page = api.call("GET", f"/api/brand/{good_cards[0]['id']}", headers)
     assert status == 200 and page["match"]["fitPromise"] == promised
+    # Search labels as the run labelled: a listed brand carries its Matches label and promise
+    # there (the stored thresholds, which call every card Great fit, would label them all so).
+    brand_search.forget_index()
+    status, found = api.call("GET", "/api/brands/search?sort=best", headers)
+    assert status == 200, found
+    listed = {c["id"]: (c["fit"], c["fitPromise"]) for c in cards}
+    searched = {c["id"]: (c["fit"], c["fitPromise"]) for c in found["matches"]}
+    both = sorted(listed.keys() & searched.keys())
+    assert len(both) >= 10
+    assert [searched[i] for i in both] == [listed[i] for i in both]
 
 
 def test_the_training_job_promises_what_the_lists_it_will_rank_get_not_what_the_last_requests_got(api, aws):

@@ -8,9 +8,12 @@ small item, in the batch the screen reads anyway) and reloads only shards whose 
 No search reads the brands table beyond the page it shows. Decision and figures:
 docs/decisions.md, 2026-11-29.
 
-DynamoDB calls of a search: (1) the viewer's partition (profile, relations, what is new);
+DynamoDB calls of a search: (1) the viewer's partition (profile, relations, what is new, and
+its match list: the fit labels' thresholds and promises its last run labelled by, so a brand
+carries the same label in search as on Matches, the top label capped as that run capped it);
 (2) one BatchGetItem of the caller's items, the viewer's account and, when due, the manifest
-and the stored match model (its fit labels' thresholds, kept with the index);
+and the stored match model (its fit labels' thresholds and promises, for a brand with no match
+list yet, and what Best fit ranks by);
 (3) one BatchGetItem of the page's brands. A cold container reads the shards in call 2 too (the
 keys of shards 0.., as many as the batch's 100 keys leave room for: every shard of a directory
 of up to about 190,000 brands), so its first search also makes three calls. Reloading shards
@@ -56,7 +59,7 @@ class _Cache:
         self.index: rules.Index | None = None
         self.checked = 0.0
         # The fit labels' thresholds of the stored model (recalibrated from outcomes), read with
-        # the manifest: cards found by search are labelled as Matches labels them.
+        # the manifest: the labels of a viewer that has no match list yet.
         self.thresholds: dict[str, int] | None = None
         self.promises: dict | None = None  # what each label may promise (the stored model's)
         # The stored model as a match run ranks by it (match_learning.model_json), for Best fit.
@@ -120,7 +123,7 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
     """One page of a search for the selected brand (see the module's note for its reads)."""
     query = rules.parse_query(params)  # a 400 before anything is read
     brand_id = pending.brand_id
-    mine = brand_items(brand_id)  # call 1
+    mine = brand_items(brand_id, with_cards=True)  # call 1
     now = time.monotonic()
     cache = _CACHE
     wanted = [*pending.keys, *visibility.keys(brand_id, with_blocks=False)]  # blocks: partition
@@ -153,6 +156,11 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
         zip(ids, search_rows.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True)
     )
     others = get_many([(Brand, Brand.key(i)) for i in ids]) if ids else {}  # call 3
+    # Labelled as Matches labels: by the viewer's last run (its thresholds, the top label capped
+    # to TOP_LABEL_SHARE of its list, and its promises); the stored model's before any run.
+    listed = mine.cards is not None
+    thresholds = mine.thresholds if listed else cache.thresholds
+    promises = mine.promises if listed else cache.promises
     cards = []
     for other_id in ids:
         other = others.get(Brand.key(other_id))
@@ -164,8 +172,8 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
                 other,
                 mine.relations.get(other_id),
                 labels[other_id],
-                cache.thresholds,
-                cache.promises,
+                thresholds,
+                promises,
             )
         )
     open_run = news.open_run_of(mine.seen)

@@ -358,6 +358,7 @@ def search_card(
 ) -> dict[str, Any]:
     """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
     (scored on the spot with the matching engine; search results are not stored matches),
-    labelled by the stored model's `thresholds` and `promises` (None: the defaults, no promise)."""
+    labelled by `thresholds` and `promises` (the viewer's last run's, as Matches labels; None:
+    the defaults, no promise)."""
     scored = _score_now(viewer.brand, other, thresholds, promises)
     return _card(viewer, other, relation, scored, labels=labels)

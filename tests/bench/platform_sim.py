@@ -32,8 +32,10 @@ logistic regression fitted on full truth (another seed of the same world: every 
 sample of the rest, over the same pair features), random and the oracle (wants both ways).
 
 Each week also prints every label's printed promise (what the training so far let it say,
-brand_profile.label_promises of the recent requests with training.label_forecast's share, the top
-label capped per list as a run caps it) against what that week's requests observed. Per world:
+brand_profile.label_promises of the recent requests with training.label_forecast's share, the
+thresholds recalibrated from the answered requests as the training job does, the top label capped
+per list as a run caps it; search cards labelled by their member's list, as the API labels them)
+against what that week's requests observed. Per world:
 the weekly p@10 table for each noise, `BENCH
 match_sim_week8_vs_fitted_<world>_noise<N>` and `BENCH match_sim_exposure_min_<world>_noise<N>`
 per noise, and `BENCH match_sim_week8_vs_fitted_<world>` (week-8 p@10 / fitted p@10, at 20% noise
@@ -118,8 +120,11 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
-    # (label at send, accepted, sender account, week, sender index) of every answered or expired request
-    answered: list[tuple[str, bool, str, int, int]] = field(default_factory=list)
+    # (label at send, accepted, sender account, week, sender index, percent at send) of every
+    # answered or expired request
+    answered: list[tuple[str, bool, str, int, int, int]] = field(default_factory=list)
+    # the fit labels' thresholds as the training job recalibrates them (None: the defaults)
+    thresholds: dict[str, int] | None = None
     explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
     search_views: bool = True  # search pages are impressions the training learns from
     index: Any = None  # brand search's index of the same records (tandem.domain.search.Index)
@@ -298,7 +303,9 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         for e, prop in filled:
             percents[(a, int(e[0]) - 1)] = brand_profile.score_percent(e[1])
             propensity[(a, int(e[0]) - 1)] = prop
-        labelled[a] = brand_profile.capped_thresholds([brand_profile.score_percent(e[1]) for e, _ in filled])
+        labelled[a] = brand_profile.capped_thresholds(
+            [brand_profile.score_percent(e[1]) for e, _ in filled], p.thresholds
+        )
     slots = incomplete_slots = 0
     flags = np.array([incomplete(pr) for pr in p.profiles])
     for ids in lists.values():
@@ -354,7 +361,8 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     by_label: dict[str, list[int]] = {}
     for a, b, at in sends:
         acct, other = p.profiles[a].account_id, p.profiles[b].account_id
-        label = brand_profile.fit_label(percents.get((a, b), 0), labelled[a])
+        percent = percents.get((a, b), 0)
+        label = brand_profile.fit_label(percent, labelled[a])
         if p.rng.random() < p.habits[b]["answer_rate"]:
             yes = p.rng.random() < p.wants[b, a]
             accepted += yes
@@ -365,7 +373,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
-        p.answered.append((label, bool(yes), acct, t, a))
+        p.answered.append((label, bool(yes), acct, t, a, percent))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -395,15 +403,26 @@ def run(
         if t:
             started = time.time()
             model = training.train(p.impressions, p.actions, p.by_id())
+            # The thresholds as match_learning.train recalibrates them once there is a model
+            # (brand_profile.calibrated_thresholds of every answered request's percent at send).
+            if model is not None:
+                p.thresholds = brand_profile.calibrated_thresholds([(r[5], r[1]) for r in p.answered])
             # What the training job lets each label promise (match_learning.train: the requests
-            # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts).
+            # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts),
+            # each request under the label its percent has by those thresholds.
             recent = [r for r in p.answered if r[3] >= t - brand_profile.PROMISE_DAYS // 7]
             # ... each share as the calibrated model forecasts it for the lists it will rank
             # (training.label_forecast over the recent senders, as match_learning.train does).
             forecast = training.label_forecast(
-                model, p.cands, [p.records[r[4]] for r in recent], match_runs.MATCHES_KEPT, actions=p.actions
+                model,
+                p.cands,
+                [p.records[r[4]] for r in recent],
+                match_runs.MATCHES_KEPT,
+                p.thresholds,
+                actions=p.actions,
             )
-            answered_rows = [r[:3] for r in recent]
+            at_send = brand_profile.thresholds_or_defaults(p.thresholds)
+            answered_rows = [(brand_profile.fit_label(r[5], at_send), r[1], r[2]) for r in recent]
             promises = brand_profile.label_promises(answered_rows, forecast) if model is not None else {}
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -61,7 +61,12 @@ export async function startStack(workerIndex: number): Promise<LocalStack> {
     child.once('exit', (code) => fail(new Error(`the local stack of worker ${workerIndex} exited (${code}) before it was ready:\n${said}`)));
   });
   child.stdout?.resume(); // keep draining what it prints later, so it never blocks on a full pipe
-  return { url, stop: () => stopStack(child), failedJobs: () => errors.match(JOB_FAILED) ?? [] };
+  return {
+    url,
+    // The data folder goes with the stack: each worker's is fresh, and nothing reads it afterwards.
+    stop: () => stopStack(child).then(() => rmSync(dataDir, { recursive: true, force: true })),
+    failedJobs: () => errors.match(JOB_FAILED) ?? [],
+  };
 }
 
 function stopStack(child: ChildProcess): Promise<void> {

@@ -120,9 +120,9 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
-    # (label at send, accepted, sender account, week, sender index, percent at send) of every
-    # answered or expired request
-    answered: list[tuple[str, bool, str, int, int, int]] = field(default_factory=list)
+    # (percent at send, accepted, sender account, week, sender index) of every answered or
+    # expired request
+    answered: list[tuple[int, bool, str, int, int]] = field(default_factory=list)
     # the fit labels' thresholds as the training job recalibrates them (None: the defaults)
     thresholds: dict[str, int] | None = None
     explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
@@ -373,7 +373,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
-        p.answered.append((label, bool(yes), acct, t, a, percent))
+        p.answered.append((percent, bool(yes), acct, t, a))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -406,7 +406,7 @@ def run(
             # The thresholds as match_learning.train recalibrates them once there is a model
             # (brand_profile.calibrated_thresholds of every answered request's percent at send).
             if model is not None:
-                p.thresholds = brand_profile.calibrated_thresholds([(r[5], r[1]) for r in p.answered])
+                p.thresholds = brand_profile.calibrated_thresholds([r[:2] for r in p.answered])
             # What the training job lets each label promise (match_learning.train: the requests
             # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts),
             # each request under the label its percent has by those thresholds.
@@ -421,9 +421,11 @@ def run(
                 p.thresholds,
                 actions=p.actions,
             )
-            at_send = brand_profile.thresholds_or_defaults(p.thresholds)
-            answered_rows = [(brand_profile.fit_label(r[5], at_send), r[1], r[2]) for r in recent]
-            promises = brand_profile.label_promises(answered_rows, forecast) if model is not None else {}
+            promises = (
+                brand_profile.label_promises_at(p.thresholds, [r[:3] for r in recent], forecast)
+                if model is not None
+                else {}
+            )
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}
         week(p, t, model, stats)

@@ -322,6 +322,15 @@ def test_a_label_promises_only_what_many_senders_observed():
     assert round(10 * label_promises(loud)["Great fit"]["share"]) >= 3
 
 
+def test_requests_promise_under_the_label_their_percent_has_by_the_recalibrated_thresholds():
+    from tandem.domain.brand_profile import label_promises_at
+
+    rows = [(80, i % 10 < 4, f"g{i % 50}") for i in range(400)]  # shown at 80%
+    assert set(label_promises_at(None, rows)) == set()  # the defaults: 80 is "Worth a look"
+    recalibrated = label_promises_at({"Great fit": 75, "Good fit": 70}, rows)
+    assert set(recalibrated) == {"Great fit"} and 0.3 < recalibrated["Great fit"]["share"] < 0.5
+
+
 def test_a_brand_kept_without_its_account_is_not_taken_for_the_viewers_own():
     from types import SimpleNamespace
 

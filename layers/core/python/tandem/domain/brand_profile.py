@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -645,6 +645,19 @@ def label_promises(
             "observed": yes / total,
         }
     return out
+
+
+def label_promises_at(
+    thresholds: Mapping[str, int] | None,
+    rows: Iterable[tuple[int, bool, str]],
+    forecast: Mapping[str, float] | None = None,
+) -> dict[str, dict[str, float]]:
+    """`label_promises` of requests given by the percent their card showed (percent, accepted,
+    the sender's group): each under the label that percent has by `thresholds` (recalibrated, or
+    None for the defaults), as the training job promises once it has recalibrated them."""
+    at = thresholds_or_defaults(thresholds)
+    labelled = [(fit_label(percent, at), accepted, group) for percent, accepted, group in rows]
+    return label_promises(labelled, forecast)
 
 
 def checkable_promise(label: str, promises: Mapping[str, Mapping[str, float]] | None) -> str | None:

@@ -318,7 +318,6 @@ def train(now: int | None = None) -> dict[str, Any]:
     # What each label may promise members, from the requests sent to its brands lately (issue 37:
     # as the learned lists move on to pickier partners, an older figure would overpromise).
     group_of = training.groups(actions)
-    at_send = brand_profile.thresholds_or_defaults(thresholds)
     recent = [
         (sender, str(int.from_bytes(sender[4:12], "little")), outcome, percent)
         for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
@@ -337,13 +336,10 @@ def train(now: int | None = None) -> dict[str, Any]:
         thresholds,
         actions,
     )
-    model["promises"] = brand_profile.label_promises(
+    model["promises"] = brand_profile.label_promises_at(
+        thresholds,
         [
-            (
-                brand_profile.fit_label(percent, at_send),
-                outcome == rules.ACCEPTED,
-                group_of.get(account, account),
-            )
+            (percent, outcome == rules.ACCEPTED, group_of.get(account, account))
             for _, account, outcome, percent in recent
         ],
         forecast,

@@ -32,9 +32,10 @@ logistic regression fitted on full truth (another seed of the same world: every 
 sample of the rest, over the same pair features), random and the oracle (wants both ways).
 
 Each week also prints every label's printed promise (what the training so far let it say,
-brand_profile.label_promises of the recent requests with training.label_forecast's share, the
-thresholds recalibrated from the answered requests as the training job does, the top label capped
-per list as a run caps it; search cards labelled by their member's list, as the API labels them)
+brand_profile.label_promises of the recent requests with training.label_plan's share, each card
+labelled by its chance of acceptance by the chance thresholds of training.label_plan as the
+training job sets them, the top label capped per list as a run caps it; search cards labelled by
+their member's list, or by their own chance, as the API labels them)
 against what that week's requests observed. Per world:
 the weekly p@10 table for each noise, `BENCH
 match_sim_week8_vs_fitted_<world>_noise<N>` and `BENCH match_sim_exposure_min_<world>_noise<N>`
@@ -120,11 +121,12 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
-    # (percent at send, accepted, sender account, week, sender index) of every answered or
+    # (accepted, sender account, week, sender index, recipient index) of every answered or
     # expired request
-    answered: list[tuple[int, bool, str, int, int]] = field(default_factory=list)
-    # the fit labels' thresholds as the training job recalibrates them (None: the defaults)
-    thresholds: dict[str, int] | None = None
+    answered: list[tuple[bool, str, int, int, int]] = field(default_factory=list)
+    # the fit labels' chance thresholds as the training job sets them (training.label_plan; None:
+    # no model yet, the labels go by percent at the defaults)
+    chances: dict[str, int] | None = None
     explore: bool = True  # the runs' exploration places (tandem.domain.matching.explore)
     search_views: bool = True  # search pages are impressions the training learns from
     index: Any = None  # brand search's index of the same records (tandem.domain.search.Index)
@@ -269,9 +271,20 @@ def promise_check(promises: dict[str, Any], by_label: dict[str, tuple[int, int]]
         figure = int(said.group(1)) / int(said.group(2))
         low, high = brand_profile.wilson(yes, sent)
         holds = "holds" if sent and low <= figure <= high else ("too few sent" if sent < 30 else "BROKEN")
-        promised = f"{said.group(1)} in {said.group(2)} ({float(promises[label]['share']):.3f})"
+        found = promises[label]
+        promised = f"{said.group(1)} in {said.group(2)} ({float(found['share']):.3f}"
+        promised += f", forecast {float(found['forecast']):.3f})" if "forecast" in found else ")"
         out.append(f"{label}: promised {promised}, observed {yes}/{sent} {holds}")
     return "; ".join(out)
+
+
+def fit_values(p: Platform, a: int, cards: list[int], model: dict | None, scores: list[float]) -> list[int]:
+    """What a's cards (brand indexes) are labelled by: their chance percents by the model once it
+    has chance thresholds (training.chance_values, as match_runs.fit_values), else the percents
+    of their rules `scores`."""
+    if p.chances is None or model is None or not cards:
+        return [brand_profile.score_percent(float(s)) for s in scores]
+    return training.chance_values(p.records[a], matching.Packed(p.cands.records[cards]), model)
 
 
 def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None:
@@ -282,8 +295,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     lists = {}
     propensity: dict[tuple[int, int], float] = {}
     known = match_learning.known_brands(model)
-    percents: dict[tuple[int, int], int] = {}
-    labelled: dict[int, dict[str, int]] = {}  # each list's thresholds, top label capped as a run caps it
+    labels: dict[tuple[int, int], str] = {}  # each card's fit label as the member saw it
     for a in range(p.n):
         excluded = [b + 1 for (x, b) in p.sent | p.dismissed if x == a]
         me = p.records[a]
@@ -301,11 +313,13 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             filled = [(e, 1.0) for e in entries[: match_runs.MATCHES_KEPT]]
         lists[a] = [int(e[0]) - 1 for e, _ in filled]
         for e, prop in filled:
-            percents[(a, int(e[0]) - 1)] = brand_profile.score_percent(e[1])
             propensity[(a, int(e[0]) - 1)] = prop
-        labelled[a] = brand_profile.capped_thresholds(
-            [brand_profile.score_percent(e[1]) for e, _ in filled], p.thresholds
-        )
+        # Labelled as a run labels (match_runs.store_matches): by each card's chance once the
+        # model has chance thresholds, else by its percent; the top label capped per list.
+        values = fit_values(p, a, lists[a], model, [e[1] for e, _ in filled])
+        at = brand_profile.capped_thresholds(values, p.chances)
+        for b, value in zip(lists[a], values, strict=True):
+            labels[(a, b)] = brand_profile.fit_label(value, at)
     slots = incomplete_slots = 0
     flags = np.array([incomplete(pr) for pr in p.profiles])
     for ids in lists.values():
@@ -324,11 +338,16 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             if p.rng.random() < h.get("search_share", SEARCH_SHARE):
                 surface, cards = "search", search_page(p, a, model)[: h["cards_looked_at"]]
                 shown = tuple((b + 1, k, 1.0) for k, b in enumerate(cards))
-                fits = matching.score_packed(
-                    p.records[a], matching.Packed(p.cands.records[cards])
-                ).score if cards else []  # fmt: skip
-                for b, fit in zip(cards, fits, strict=True):
-                    percents.setdefault((a, b), brand_profile.score_percent(float(fit)))
+                # a brand on the member's list keeps its card's label (brand_search._fits); any
+                # other is labelled by its own chance (uncapped), or its percent without a model
+                rest = [b for b in cards if (a, b) not in labels]
+                if rest:
+                    fits = matching.score_packed(p.records[a], matching.Packed(p.cands.records[rest])).score
+                    values = fit_values(p, a, rest, model, fits.tolist())
+                    for b, value in zip(rest, values, strict=True):
+                        labels[(a, b)] = brand_profile.fit_label(
+                            value, p.chances or brand_profile.FIT_THRESHOLDS
+                        )
             else:
                 surface = "matches"
                 cards = [b for b in lists[a] if (a, b) not in p.sent and (a, b) not in p.dismissed][
@@ -361,8 +380,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     by_label: dict[str, list[int]] = {}
     for a, b, at in sends:
         acct, other = p.profiles[a].account_id, p.profiles[b].account_id
-        percent = percents.get((a, b), 0)
-        label = brand_profile.fit_label(percent, labelled[a])
+        label = labels.get((a, b), brand_profile.WORTH_A_LOOK)
         if p.rng.random() < p.habits[b]["answer_rate"]:
             yes = p.rng.random() < p.wants[b, a]
             accepted += yes
@@ -373,7 +391,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
-        p.answered.append((percent, bool(yes), acct, t, a))
+        p.answered.append((bool(yes), acct, t, a, b))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -403,29 +421,23 @@ def run(
         if t:
             started = time.time()
             model = training.train(p.impressions, p.actions, p.by_id())
-            # The thresholds as match_learning.train recalibrates them once there is a model
-            # (brand_profile.calibrated_thresholds of every answered request's percent at send).
+            # What the labels go by and promise, as match_learning.train sets them: chance
+            # thresholds for the lists the model will rank for the senders of the last PROMISE_DAYS
+            # (training.label_plan), the promise what their requests got under the label each
+            # would now carry by the half of the model that had not seen its answer
+            # (training.held_out_labels), each sender its own group here (no colluding accounts).
+            recent = [r for r in p.answered if r[2] >= t - brand_profile.PROMISE_DAYS // 7]
+            chances, forecast = training.label_plan(
+                model, p.cands, [p.records[r[3]] for r in recent], match_runs.MATCHES_KEPT, p.actions
+            )
+            p.chances = chances or None
+            promises = {}
             if model is not None:
-                p.thresholds = brand_profile.calibrated_thresholds([r[:2] for r in p.answered])
-            # What the training job lets each label promise (match_learning.train: the requests
-            # of the last PROMISE_DAYS), each sender its own group here (no colluding accounts),
-            # each request under the label its percent has by those thresholds.
-            recent = [r for r in p.answered if r[3] >= t - brand_profile.PROMISE_DAYS // 7]
-            # ... each share as the calibrated model forecasts it for the lists it will rank
-            # (training.label_forecast over the recent senders, as match_learning.train does).
-            forecast = training.label_forecast(
-                model,
-                p.cands,
-                [p.records[r[4]] for r in recent],
-                match_runs.MATCHES_KEPT,
-                p.thresholds,
-                actions=p.actions,
-            )
-            promises = (
-                brand_profile.label_promises_at(p.thresholds, [r[:3] for r in recent], forecast)
-                if model is not None
-                else {}
-            )
+                held_out = model.pop("held_out", [])
+                now = training.held_out_labels(held_out, chances, [(r[3] + 1, r[4] + 1) for r in recent])
+                promises = brand_profile.label_promises(
+                    [(label, r[0], r[1]) for label, r in zip(now, recent, strict=True)], forecast
+                )
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}
         week(p, t, model, stats)

@@ -232,34 +232,35 @@ def test_scores_as_members_see_them(score, percent, fit):
     assert bp.fit_label(percent) == fit
 
 
-def test_fit_thresholds_move_only_with_enough_outcomes_and_keep_their_promise():
-    few = [(95, False)] * 50
-    assert bp.calibrated_thresholds(few) == bp.FIT_THRESHOLDS
-    # 800 answered requests: 15% accepted at 92%, 11% at 82%, 9% at 77%, 2% at 60%.
-    outcomes = [(92, i % 20 < 3) for i in range(200)] + [(82, i % 100 < 11) for i in range(200)]
-    outcomes += [(77, i % 100 < 9) for i in range(200)] + [(60, i % 50 == 0) for i in range(200)]
-    thresholds = bp.calibrated_thresholds(outcomes)
-    assert thresholds == {"Great fit": 78, "Good fit": 70}
-    for label, promise in bp.FIT_PROMISES:
-        shown = [ok for percent, ok in outcomes if bp.fit_label(percent, thresholds) == label]
-        assert shown and sum(shown) / len(shown) >= promise
-    assert bp.fit_label(60, thresholds) == "Worth a look"
+def test_chance_labels_say_how_much_likelier_than_the_typical_request_a_brand_is_to_accept():
+    # The typical request is accepted 3 times in 10: "Good fit" from 30%, "Great fit" from 45%.
+    values = [v for v in range(50) for _ in range(10)]  # 500 cards at 0..49%
+    at = bp.chance_thresholds(values, 0.3)
+    assert at == {"Great fit": 45, "Good fit": 30}
+    assert [bp.fit_label(v, at) for v in (45, 44, 30, 29)] == [
+        "Great fit",
+        "Good fit",
+        "Good fit",
+        "Worth a look",
+    ]
+    # Most cards far above the typical request: "Great fit" rises until a fifth carry it.
+    at = bp.chance_thresholds([80] * 50 + [70] * 30 + [20] * 20, 0.3)
+    assert at == {"Great fit": 81, "Good fit": 30}  # (the 80s are half the cards: none is Great fit)
+    assert bp.chance_thresholds([80] * 15 + [20] * 85, 0.3)["Great fit"] == 45  # 15%: within a fifth
+    # Cards of one chance carry one label; with none, nothing moves.
+    assert bp.chance_thresholds([], 0.3) == {"Great fit": 45, "Good fit": 30}
+    assert bp.chance_thresholds([10], 0.9) == {"Great fit": 101, "Good fit": 90}
+    assert bp.valid_thresholds(at) == at
+    assert bp.chance_percent(0.3449) == 34 and bp.chance_percent(1.7) == 100
 
 
-def test_fit_thresholds_stay_within_reach_of_their_defaults():
-    reach = bp.CALIBRATION_REACH
-    # A marketplace that says yes to half of everything: "Great fit" goes no lower than its
-    # reach allows, and is not every card's.
-    eager = [(80, i % 2 == 0) for i in range(300)] + [(40, i % 2 == 0) for i in range(300)]
-    thresholds = bp.calibrated_thresholds(eager)
-    assert thresholds["Great fit"] == bp.FIT_THRESHOLDS["Great fit"] - reach
-    assert bp.fit_label(40, thresholds) == "Worth a look"
-    # Outcomes that break both promises everywhere: both labels rise as far as they may.
-    reluctant = [(95, i % 20 == 0) for i in range(300)] + [(88, i % 33 == 0) for i in range(300)]
-    thresholds = bp.calibrated_thresholds(reluctant)
-    assert thresholds == {"Great fit": 100, "Good fit": 100}
-    assert bp.fit_label(95, thresholds) == "Worth a look"
-    assert bp.thresholds_or_defaults(thresholds) == thresholds  # a stored set the cards accept
+def test_stored_thresholds_are_used_only_whole_and_in_order():
+    assert bp.valid_thresholds({"Great fit": 30, "Good fit": 20}) == {"Great fit": 30, "Good fit": 20}
+    assert bp.valid_thresholds({"Great fit": 20, "Good fit": 30}) is None  # out of order
+    assert bp.valid_thresholds({"Great fit": 30}) is None  # half a set
+    assert bp.valid_thresholds({"Great fit": 130, "Good fit": 20}) is None
+    assert bp.valid_thresholds(None) is None
+    assert bp.thresholds_or_defaults({"Great fit": "x", "Good fit": 20}) == bp.FIT_THRESHOLDS
 
 
 def test_every_form_option_has_a_place_in_the_match_index():
@@ -322,15 +323,6 @@ def test_a_label_promises_only_what_many_senders_observed():
     assert round(10 * label_promises(loud)["Great fit"]["share"]) >= 3
 
 
-def test_requests_promise_under_the_label_their_percent_has_by_the_recalibrated_thresholds():
-    from tandem.domain.brand_profile import label_promises_at
-
-    rows = [(80, i % 10 < 4, f"g{i % 50}") for i in range(400)]  # shown at 80%
-    assert set(label_promises_at(None, rows)) == set()  # the defaults: 80 is "Worth a look"
-    recalibrated = label_promises_at({"Great fit": 75, "Good fit": 70}, rows)
-    assert set(recalibrated) == {"Great fit"} and 0.3 < recalibrated["Great fit"]["share"] < 0.5
-
-
 def test_a_brand_kept_without_its_account_is_not_taken_for_the_viewers_own():
     from types import SimpleNamespace
 
@@ -358,3 +350,8 @@ def test_the_top_label_is_at_most_a_fifth_of_a_brands_cards_and_promises_only_wh
         bp.fit_promise("Great fit", narrow)
         == "Of requests sent to Great fit brands, about 34 in 100 were accepted"
     )
+    # Tenths only where they hardly move the share: 0.557 is "56 in 100", 0.41 "4 in 10".
+    wide = {"share": 0.557, "low": 0.45, "high": 0.65, "requests": 120, "groups": 40}
+    assert bp.fit_promise("Great fit", {"Great fit": wide}).endswith("about 56 in 100 were accepted")
+    close = {**wide, "share": 0.41, "low": 0.32, "high": 0.5}
+    assert bp.fit_promise("Great fit", {"Great fit": close}).endswith("about 4 in 10 were accepted")

@@ -31,6 +31,24 @@ def test_cards_come_back_in_the_runs_order_with_score_reasons_and_rank() -> None
     assert list(MatchCards.from_raw_data(item.serialize()).listed().values()) == cards
 
 
+def test_a_card_keeps_the_fit_label_its_run_gave_it() -> None:
+    # Once labels go by a card's chance of acceptance, a run's label is not its percent's: each
+    # card carries it (and an explored card its propensity beside it).
+    cards = [
+        MatchCard(42, 0.80, ("Why",), 1, fit="Great fit"),
+        MatchCard(7, 0.95, ("Why",), 2, propensity=0.25, fit="Worth a look"),
+        MatchCard(19, 0.6, (), 3, fit="Good fit"),
+        MatchCard(20, 0.6, (), None),  # no label stored: read by its percent
+    ]
+    item = MatchCards.of(3, "run-1", cards, datetime.now(UTC))
+    assert list(MatchCards.from_raw_data(item.serialize()).listed().values()) == cards
+    # A card of a run from before the labels were stored (six fields) reads as no label.
+    item = MatchCards(*MatchCards.key(3), brand_id=3, run_id="run-0", cards='[[42,0.91,1,["Why"],0,0.5]]')
+    item.written_at = datetime.now(UTC)
+    (card,) = MatchCards.from_raw_data(item.serialize()).listed().values()
+    assert card.fit == "" and card.propensity == 0.5
+
+
 def test_cards_written_before_the_reply_label_code_read_as_no_labels() -> None:
     item = MatchCards(*MatchCards.key(3), brand_id=3, run_id="run-0", cards='[[42,0.91,1,["Why"]]]')
     item.written_at = datetime.now(UTC)

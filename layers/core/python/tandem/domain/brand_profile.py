@@ -6,6 +6,7 @@ section 5) word for word, so a member sees the same message before and after sub
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -498,24 +499,32 @@ def score_percent(score: float) -> int:
     return max(0, min(100, round(float(score) * 100)))
 
 
-# What a label promises, and the lowest percent that keeps the promise. Set for the geometric
-# score on training seeds (21-23) of the held-out evaluation world, at 0%, 20% AND 40% profile
-# noise, and checked on its reported seeds (tests/bench/matching_heldout.py; docs/decisions.md,
-# 2026-11-29 "every field must fit"): of the brands shown as a "Great fit" at least 1 in 8
-# would say yes to each other, of a "Good fit" at least 1 in 12 (with clean profiles about 1 in
-# 2 and 1 in 3; the promise is what still holds when 40% of profile fields are wrong).
-# Recalibrated from real outcomes with `calibrated_thresholds` once there are enough.
+# The fit labels, best first, each with the percent its cards start at on a fresh deployment.
+# Set for the geometric score on training seeds (21-23) of the held-out evaluation world, at 0%,
+# 20% AND 40% profile noise, and checked on its reported seeds (tests/bench/matching_heldout.py;
+# docs/decisions.md, 2026-11-29 "every field must fit"); the second figure is what the label was
+# chosen to hold there (of "Great fit" brands at least 1 in 8 would say yes to each other, of
+# "Good fit" 1 in 12). No card prints it: a fresh deployment promises nothing our own requests do
+# not back (`checkable_promise`).
 FIT_PROMISES = (("Great fit", 1 / 8), ("Good fit", 1 / 12))
 FIT_THRESHOLDS = {"Great fit": 90, "Good fit": 85}
-CALIBRATION_MINIMUM = 200  # outcomes at or above a threshold before it moves
-CALIBRATION_REACH = 15  # percent points a threshold may move from its default, either way
+# Once a model is trained, a card's label goes by its brand's calibrated chance of accepting
+# the member's request instead (tandem.domain.matching.training.label_plan): against the typical
+# request's, how many times as likely at least ("Good fit": as likely as the typical request,
+# "Great fit": half as likely again), the top label still on at most TOP_LABEL_SHARE of the
+# cards. docs/decisions.md, 2026-12-08.
+CHANCE_RATIOS = {"Great fit": 1.5, "Good fit": 1.0}
+
+
+WORTH_A_LOOK = "Worth a look"
+FIT_LABELS = (*(label for label, _ in FIT_PROMISES), WORTH_A_LOOK)  # best first
 
 
 def fit_label(percent: int, thresholds: Mapping[str, int] = FIT_THRESHOLDS) -> str:
     for label, _ in FIT_PROMISES:
         if percent >= thresholds[label]:
             return label
-    return "Worth a look"
+    return WORTH_A_LOOK
 
 
 def fit_promise(label: str, promises: Mapping[str, Mapping[str, float]] | None = None) -> str | None:
@@ -545,45 +554,42 @@ def capped_thresholds(percents: list[int], thresholds: Mapping[str, int] | None 
 def thresholds_or_defaults(stored: Mapping[str, Any] | None) -> dict[str, int]:
     """Stored thresholds (a run's, the model's) when they name every label in order, else the
     defaults: a label is never decided by half a set."""
+    return valid_thresholds(stored) or dict(FIT_THRESHOLDS)
+
+
+def valid_thresholds(stored: Mapping[str, Any] | None) -> dict[str, int] | None:
+    """Stored thresholds as ints when they name every label, best first, none below a worse
+    label's and each within 0..101; else None."""
     try:
         out = {label: int(stored[label]) for label, _ in FIT_PROMISES} if stored else {}
     except (KeyError, TypeError, ValueError):
         out = {}
     steps = list(out.values())
     if not out or any(not 0 <= t <= 101 for t in steps) or steps != sorted(steps, reverse=True):
-        return dict(FIT_THRESHOLDS)
+        return None
     return out
 
 
-def calibrated_thresholds(
-    outcomes: list[tuple[int, bool]], current: Mapping[str, int] = FIT_THRESHOLDS
-) -> dict[str, int]:
-    """Thresholds from outcomes ((percent shown, accepted) per request answered): for each label,
-    best first, the lowest percent within CALIBRATION_REACH of its default whose band (from it
-    up to the label above) was accepted at the promised rate over at least CALIBRATION_MINIMUM
-    requests. A label keeps its threshold until there are enough; where there are enough and no
-    percent in reach keeps the promise, the label rises as far as it may (up to the label above:
-    an empty band, no card promised what the outcomes break). The reach keeps one label from
-    becoming every card's in a marketplace that says yes to most requests. A lower label never
-    ends above a higher one."""
-    out = dict(current)
+def chance_percent(chance: float) -> int:
+    """A calibrated chance of acceptance (0..1) as the whole percent a label goes by."""
+    return max(0, min(100, round(float(chance) * 100)))
+
+
+def chance_thresholds(values: Iterable[int], typical: float) -> dict[str, int]:
+    """Thresholds on chance percents: a card is a "Good fit" when its brand is at least as likely
+    to accept as the `typical` request (the share of members' next requests the model expects
+    accepted), a "Great fit" when CHANCE_RATIOS times as likely; the top label raised until at
+    most TOP_LABEL_SHARE of `values` (the cards of members' lists) carry it. Cards of one chance
+    always carry one label. A lower label never ends above a higher one."""
+    ranked = sorted((int(v) for v in values), reverse=True)
+    out: dict[str, int] = {}
     ceiling = 101
-    for label, promise in FIT_PROMISES:
-        default = FIT_THRESHOLDS[label]
-        lowest, highest = max(0, default - CALIBRATION_REACH), min(100, default + CALIBRATION_REACH)
-        judged = kept = False
-        for t in range(lowest, min(highest, ceiling) + 1):
-            band = [accepted for percent, accepted in outcomes if t <= percent < ceiling]
-            if len(band) < CALIBRATION_MINIMUM:
-                break
-            judged = True
-            if sum(band) / len(band) >= promise:
-                out[label], kept = t, True
-                break
-        if judged and not kept:
-            out[label] = highest
-        out[label] = min(out[label], ceiling)
-        ceiling = out[label]
+    for k, (label, _) in enumerate(FIT_PROMISES):
+        at = min(101, max(1, math.ceil(round(100 * typical * CHANCE_RATIOS[label], 6))))
+        allowed = int(TOP_LABEL_SHARE * len(ranked))
+        if k == 0 and allowed < len(ranked) and sum(v >= at for v in ranked) > allowed:
+            at = min(101, ranked[allowed] + 1)
+        out[label] = ceiling = min(ceiling, at)
     return out
 
 
@@ -593,6 +599,7 @@ PROMISE_MIN_REQUESTS = 100  # answered or expired requests sent to a label's bra
 PROMISE_MIN_GROUPS = 30  # ... from at least this many distinct senders' groups (no small group sets it)
 PROMISE_MAX_HALF_WIDTH = 0.1  # the 95% interval's half width, at most (1 in 10 either way)
 PROMISE_DAYS = 28  # a promise is measured on the requests answered in this many days
+PROMISE_TENTHS_SLACK = 0.015  # a share is said in tenths only when that moves it this little
 
 
 def wilson(accepted: float, total: float, z: float = 1.96) -> tuple[float, float]:
@@ -608,14 +615,13 @@ def wilson(accepted: float, total: float, z: float = 1.96) -> tuple[float, float
 def label_promises(
     rows: list[tuple[str, bool, str]], forecast: Mapping[str, float] | None = None
 ) -> dict[str, dict[str, float]]:
-    """What each label can promise from our own data: rows are (label the card had when the
-    request was sent, accepted, the sender's group). A label promises "about N in 10 were
-    accepted" only with PROMISE_MIN_REQUESTS requests from PROMISE_MIN_GROUPS groups and an
-    interval no wider than PROMISE_MAX_HALF_WIDTH either way; each group counts for at most
-    1/PROMISE_MIN_GROUPS of a label's requests. The share is the requests' own unless
-    `forecast` (training.label_forecast: what the calibrated model expects of the lists it will
-    rank) has one for the label: then the forecast, its interval as wide as the requests'.
-    {label: {share, low, high, requests, groups, observed}}."""
+    """What each label can promise from our own data: rows are (the label the request's card
+    carries, accepted, the sender's group). A label promises "about N in 10 were accepted" only
+    with PROMISE_MIN_REQUESTS requests from PROMISE_MIN_GROUPS groups and an interval no wider
+    than PROMISE_MAX_HALF_WIDTH either way; each group counts for at most 1/PROMISE_MIN_GROUPS of
+    a label's requests, and the share is theirs (what a member can check). `forecast`
+    (training.label_plan: what the calibrated model expects of the lists it will rank) is kept
+    beside it. {label: {share, low, high, requests, groups, observed(, forecast)}}."""
     out: dict[str, dict[str, float]] = {}
     for label in [name for name, _ in FIT_PROMISES]:
         by_group: dict[str, list[bool]] = {}
@@ -632,32 +638,17 @@ def label_promises(
         low, high = wilson(yes, total)
         if (high - low) / 2 > PROMISE_MAX_HALF_WIDTH:
             continue
-        share = yes / total
-        if forecast and label in forecast:
-            share = float(forecast[label])
-            low, high = wilson(share * total, total)
         out[label] = {
-            "share": share,
+            "share": yes / total,
             "low": low,
             "high": high,
             "requests": requests,
             "groups": len(by_group),
             "observed": yes / total,
         }
+        if forecast and label in forecast:
+            out[label]["forecast"] = float(forecast[label])
     return out
-
-
-def label_promises_at(
-    thresholds: Mapping[str, int] | None,
-    rows: Iterable[tuple[int, bool, str]],
-    forecast: Mapping[str, float] | None = None,
-) -> dict[str, dict[str, float]]:
-    """`label_promises` of requests given by the percent their card showed (percent, accepted,
-    the sender's group): each under the label that percent has by `thresholds` (recalibrated, or
-    None for the defaults), as the training job promises once it has recalibrated them."""
-    at = thresholds_or_defaults(thresholds)
-    labelled = [(fit_label(percent, at), accepted, group) for percent, accepted, group in rows]
-    return label_promises(labelled, forecast)
 
 
 def checkable_promise(label: str, promises: Mapping[str, Mapping[str, float]] | None) -> str | None:
@@ -668,6 +659,9 @@ def checkable_promise(label: str, promises: Mapping[str, Mapping[str, float]] | 
         return None
     share, low, high = float(found["share"]), float(found["low"]), float(found["high"])
     tenths = round(10 * share)
-    # "N in 10" when that is inside the 95% interval, else to the nearest in 100 (which is).
-    said = f"{tenths} in 10" if low <= tenths / 10 <= high else f"{round(100 * share)} in 100"
+    # "N in 10" when that is inside the 95% interval and hardly moves the share, else to the
+    # nearest in 100: a share of 0.56 said as "6 in 10" promised what the next week's requests
+    # broke (tests/bench/platform_sim.py, docs/decisions.md 2026-12-08).
+    near = low <= tenths / 10 <= high and abs(tenths / 10 - share) <= PROMISE_TENTHS_SLACK
+    said = f"{tenths} in 10" if near else f"{round(100 * share)} in 100"
     return f"Of requests sent to {label} brands, about {said} were accepted"

@@ -32,9 +32,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from tandem.domain import brand_profile, search_rows
 from tandem.domain import search as rules
-from tandem.domain import search_rows
-from tandem.domain.matching import account_hash, pack
+from tandem.domain.matching import Packed, account_hash, pack, training
 from tandem.errors import ValidationError
 from tandem.services import match_index, match_learning, tokens, visibility
 from tandem.services.matches import search_card
@@ -156,25 +156,16 @@ def search(pending: Pending, params: Mapping[str, str | None]) -> dict[str, Any]
         zip(ids, search_rows.reply_label_codes(index.flags[list(page.positions)]).tolist(), strict=True)
     )
     others = get_many([(Brand, Brand.key(i)) for i in ids]) if ids else {}  # call 3
-    # Labelled as Matches labels: by the viewer's last run (its thresholds, the top label capped
-    # to TOP_LABEL_SHARE of its list, and its promises); the stored model's before any run.
-    listed = mine.cards is not None
-    thresholds = mine.thresholds if listed else cache.thresholds
-    promises = mine.promises if listed else cache.promises
+    fits, promises = _fits(mine, index, me, page.positions, cache)
+    thresholds = mine.thresholds if mine.cards is not None else cache.thresholds
     cards = []
     for other_id in ids:
         other = others.get(Brand.key(other_id))
         if other is None:  # deleted since the index was loaded
             continue
+        fit, said = fits.get(other_id, (None, promises))
         cards.append(
-            search_card(
-                viewer,
-                other,
-                mine.relations.get(other_id),
-                labels[other_id],
-                thresholds,
-                promises,
-            )
+            search_card(viewer, other, mine.relations.get(other_id), labels[other_id], thresholds, said, fit)
         )
     open_run = news.open_run_of(mine.seen)
     view = (
@@ -223,6 +214,33 @@ def keep_view(viewer: Viewer, token: object) -> dict[str, Any]:
         ttl=view.at_ms // 1000 + match_learning.SHOWN_KEEP_DAYS * 86400,
     ).save()
     return {"kept": len(view.cards)}
+
+
+def _fits(
+    mine: Any, index: rules.Index, me: bytes, positions: list[int], cache: _Cache
+) -> tuple[dict[int, tuple[str | None, dict | None]], dict | None]:
+    """Labelled as Matches labels: ({brand id: (fit label, the promises it is printed with)} of
+    the page's brands whose label is known here, the promises of the rest). A brand on the
+    viewer's list carries its card's label and that run's promises (the top label capped as that
+    run capped it); once the stored model labels by chance (match_learning.fit_chances) any other
+    brand carries its label by its chance of accepting the viewer, with the model's promises.
+    The rest are labelled by their percent: by the viewer's last run's thresholds and promises,
+    or the stored model's before any run."""
+    out: dict[int, tuple[str | None, dict | None]] = {}
+    listed = mine.cards or {}
+    for p in positions:
+        card = listed.get(int(index.ids[p]))
+        if card is not None:  # (a card of a run before labels were stored: by its percent)
+            out[card.candidate_id] = (card.fit or None, mine.promises)
+    chances = match_learning.fit_chances(cache.model)
+    rest = [p for p in positions if int(index.ids[p]) not in out]
+    if chances is not None and rest:
+        found = Packed(index.packed.records[rest])
+        for brand_id, value in zip(
+            found.ids.tolist(), training.chance_values(me, found, cache.model), strict=True
+        ):  # type: ignore[arg-type]
+            out[int(brand_id)] = (brand_profile.fit_label(value, chances), cache.promises)
+    return out, mine.promises if mine.cards is not None else cache.promises
 
 
 def _promises(model: MatchModel | None) -> dict | None:

@@ -12,9 +12,10 @@ views and actions kept, the training job, and the model a match run blends with 
 - The scheduler's `train-matching` job (`train`) learns both directions with the pure
   training.train from those records and stores them as one MatchModel item; a match run reads
   it with the brand it runs for and ranks by training.rank_scores.
-- The same job recalibrates the fit labels' thresholds (brand_profile.calibrated_thresholds) on
-  the percent each answered request's pair was shown at send (`send_records`), stores them on
-  the MatchModel item, and a match run writes its cards' labels by them (no read on a screen).
+- The same job sets what the fit labels go by once there is a model: thresholds on each card's
+  calibrated chance of acceptance (training.label_plan) and what each label may promise
+  (brand_profile.label_promises), stored in the model; a match run writes each card's label by
+  them (no read on a screen).
 """
 
 from __future__ import annotations
@@ -30,10 +31,8 @@ from tandem.domain import requests as rules
 from tandem.domain.matching import (
     RECORD_FORMAT,
     RECORD_SIZE,
-    Packed,
     account_hash,
     pack,
-    score_packed,
     training,
 )
 from tandem.services.match_profile import to_profile
@@ -106,25 +105,6 @@ def _months(now: int, count: int) -> list[str]:
     for _ in range(count):
         out.append(f"{year:04d}{month:02d}")
         year, month = (year, month - 1) if month > 1 else (year - 1, 12)
-    return out
-
-
-def answered_percents(rows: list[tuple[bytes, bytes, str, int | None]]) -> list[tuple[int, bool]]:
-    """(percent shown at send, accepted) of every answered or expired row. A row recorded before
-    the percent was kept is scored again from its packed records (today's rules: the closest to
-    what was shown)."""
-    out = []
-    for sender, recipient, outcome, percent in rows:
-        if outcome not in LABELS:
-            continue
-        if percent is None:
-            if len(sender) != RECORD_SIZE or len(recipient) != RECORD_SIZE:
-                continue
-            score = score_packed(sender, Packed.from_bytes([recipient])).score
-            if not len(score):
-                continue
-            percent = brand_profile.score_percent(float(score[0]))
-        out.append((int(percent), LABELS[outcome] == 1.0))
     return out
 
 
@@ -312,35 +292,37 @@ def train(now: int | None = None) -> dict[str, Any]:
     model = training.train(impressions, actions, records)
     if model is None:
         return {"trained": False, "rows": len(found), "views": len(impressions)}
-    # Thresholds move only on evidence from many distinct groups (training.MIN_GROUPS: a model
-    # exists only then), each group's answers capped as in training.
-    thresholds = brand_profile.calibrated_thresholds(answered_percents(found))
-    # What each label may promise members, from the requests sent to its brands lately (issue 37:
-    # as the learned lists move on to pickier partners, an older figure would overpromise).
+    # The labels go by each card's calibrated chance of acceptance now that there is a model
+    # (training.label_plan): thresholds from the lists it will rank for the recent senders (as
+    # their records are now, where the index has them) ...
+    held_out = model.pop("held_out", [])
     group_of = training.groups(actions)
     recent = [
-        (sender, str(int.from_bytes(sender[4:12], "little")), outcome, percent)
-        for (sender, _, outcome, percent), o in zip(found, outcomes, strict=True)
+        (
+            records.get(int.from_bytes(sender[:4], "little"), sender),
+            (int.from_bytes(sender[:4], "little"), int.from_bytes(recipient[:4], "little")),
+            str(int.from_bytes(sender[4:12], "little")),  # the sender's account (its hash)
+            outcome,
+        )
+        for (sender, recipient, outcome, _), o in zip(found, outcomes, strict=True)
         if outcome in LABELS
-        and percent is not None
         and len(sender) == RECORD_SIZE
+        and len(recipient) == RECORD_SIZE
         and int(o.at) >= (now - brand_profile.PROMISE_DAYS * 86400) * 1000
     ]
-    # ... each label's share as the calibrated model forecasts it for the lists it will rank for
-    # those senders (as their records are now, where the index has them), not the last lists'.
-    forecast = training.label_forecast(
-        model,
-        cands,
-        [records.get(int.from_bytes(sender[:4], "little"), sender) for sender, *_ in recent],
-        matching.MATCHES_KEPT,
-        thresholds,
-        actions,
+    chances, forecast = training.label_plan(
+        model, cands, [now_record for now_record, *_ in recent], matching.MATCHES_KEPT, actions
     )
-    model["promises"] = brand_profile.label_promises_at(
-        thresholds,
+    if chances:
+        model["chances"] = chances
+    # ... and a label promises what the requests of the last PROMISE_DAYS its cards would now
+    # carry got (each judged by the half of the model that had not seen its answer; each
+    # sender's group capped, brand_profile.label_promises: no small group sets a promise).
+    labels = training.held_out_labels(held_out, chances, [pair for _, pair, _, _ in recent])
+    model["promises"] = brand_profile.label_promises(
         [
-            (percent, outcome == rules.ACCEPTED, group_of.get(account, account))
-            for _, account, outcome, percent in recent
+            (label, outcome == rules.ACCEPTED, group_of.get(account, account))
+            for label, (_, _, account, outcome) in zip(labels, recent, strict=True)
         ],
         forecast,
     )
@@ -351,7 +333,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         accepted=0,
         trained_at=now,
         features=0,
-        thresholds=thresholds,
+        thresholds=None,  # a percent label's are the defaults (a model's labels go by chance)
         learned=json.dumps(model),
     ).save()
     return {
@@ -360,7 +342,7 @@ def train(now: int | None = None) -> dict[str, Any]:
         "views": len(impressions),
         "evidence": model["evidence"],
         "groups": model["groups"],
-        "thresholds": thresholds,
+        "chances": model.get("chances"),
         "promises": model["promises"],
     }
 
@@ -390,6 +372,14 @@ def fit_thresholds(model: dict[str, Any] | None) -> dict[str, int] | None:
     """The thresholds a run labels its cards by (`model_json`'s), None for the defaults."""
     stored = (model or {}).get("thresholds")
     return brand_profile.thresholds_or_defaults(stored) if stored else None
+
+
+def fit_chances(model: dict[str, Any] | None) -> dict[str, int] | None:
+    """The chance thresholds a run labels its cards by once the model has them
+    (training.label_plan's, {label: lowest chance percent}), None: the labels go by percent."""
+    if not training.usable(model):
+        return None
+    return brand_profile.valid_thresholds((model or {}).get("chances"))
 
 
 # Step Functions carries at most 256 KB between states: an on-demand run's Prepare passes the

@@ -399,14 +399,16 @@ def store_matches(
     labels: dict[int, int] | None = None,
     thresholds: dict[str, int] | None = None,
     promises: dict[str, Any] | None = None,
+    chances: dict[int, int] | None = None,
 ) -> int:
     """Write the brand's matches: the chosen list in order (rank 1..n), saved ones outside it;
     keep `created_at` of matches already there; delete the ones no longer suggested (fallen out
     of the list, or excluded since); and the match list the Matches screen reads (MatchCards),
     in the same batch of writes, each card with its brand's reply label code (`labels`,
     `label_codes`; none: no labels), and the fit labels' `thresholds` the run had (the stored
-    model's, recalibrated from outcomes; None: the defaults), each Match with its fit label by
-    them. New matches become new to the brand (BrandSeen), dropped
+    model's; None: the defaults), each Match and card with its fit label by them: on each card's
+    percent, or with `chances` (`fit_chances`: a model's) on its chance of acceptance, `thresholds`
+    then being the model's chance thresholds. New matches become new to the brand (BrandSeen), dropped
     ones stop being new. Returns how many are new.
 
     New matches are marked new before they are written: a match that exists is never left
@@ -416,10 +418,10 @@ def store_matches(
     existing = Match.of_brand(brand_id)
     now = _now()
     # At most a fifth of the list is the top label; each label says only what our data backs.
-    fit_at = brand_profile.capped_thresholds(
-        [brand_profile.score_percent(s.score) for s in chosen], thresholds
-    )
     kept = [*chosen, *extra]
+    value = chances or {s.candidate_id: brand_profile.score_percent(s.score) for s in kept}
+    fit_at = brand_profile.capped_thresholds([value[s.candidate_id] for s in chosen], thresholds)
+    fits = {s.candidate_id: brand_profile.fit_label(value[s.candidate_id], fit_at) for s in kept}
     stale = set(existing) - {s.candidate_id for s in kept}
     news.add(brand_id, news.MATCHES, [s.candidate_id for s in kept if s.candidate_id not in existing])
     with Match.batch_write() as batch:
@@ -435,15 +437,17 @@ def store_matches(
                 seen=bool(old.seen) if old is not None else False,
                 created_at=old.created_at if old is not None else now,
                 rank=place if place <= len(chosen) else None,
-                fit=(fit := brand_profile.fit_label(brand_profile.score_percent(s.score), fit_at)),
-                promise=brand_profile.fit_promise(fit, promises),
+                fit=fits[s.candidate_id],
+                promise=brand_profile.fit_promise(fits[s.candidate_id], promises),
             )
             if old is None or _content(old) != _content(match):
                 batch.save(match)  # unchanged: left as it is (its run_id: the run that last changed it)
         for candidate in stale:
             batch.delete(existing[candidate])
         # The Matches screen reads the list from this one item, written last.
-        batch.save(MatchCards.of(brand_id, run_id, _cards(chosen, extra, labels), now, fit_at, promises))
+        # (a chance threshold is no percent's: a card of this run carries its label)
+        listed = _cards(chosen, extra, labels, fits)
+        batch.save(MatchCards.of(brand_id, run_id, listed, now, None if chances else fit_at, promises))
     news.remove(brand_id, news.MATCHES, stale)
     fresh = [s.candidate_id for s in chosen if s.candidate_id not in existing]
     try:  # the members' new-match messages; a notification never undoes the run
@@ -465,11 +469,14 @@ def _content(match: Match) -> dict[str, Any]:
 
 
 def _cards(
-    chosen: list[matching.Scored], extra: list[matching.Scored], labels: dict[int, int] | None = None
+    chosen: list[matching.Scored],
+    extra: list[matching.Scored],
+    labels: dict[int, int] | None = None,
+    fits: dict[int, str] | None = None,
 ) -> list[MatchCard]:
     """The match list: the chosen in order (rank 1..n), then saved brands outside it, each with
-    its brand's reply label code (`labels`; none: no labels)."""
-    labels = labels or {}
+    its brand's reply label code (`labels`; none: no labels) and its fit label (`fits`)."""
+    labels, fits = labels or {}, fits or {}
     return [
         MatchCard(
             s.candidate_id,
@@ -478,9 +485,26 @@ def _cards(
             place if place <= len(chosen) else None,
             labels.get(s.candidate_id, 0),
             s.propensity if place <= len(chosen) else 1.0,
+            fits.get(s.candidate_id, ""),
         )
         for place, s in enumerate([*chosen, *extra[:SAVED_CARDS_KEPT]], start=1)
     ]
+
+
+def fit_values(
+    record: bytes, kept: list[matching.Scored], entries: list[list], model: dict | None
+) -> tuple[dict[str, int] | None, dict[int, int] | None]:
+    """What a run labels `kept` by: (the model's chance thresholds, each card's chance percent of
+    acceptance by it: training.chance_values over the entries' records) once the model has them,
+    else (the percent thresholds, None: the labels go by each card's percent)."""
+    at = match_learning.fit_chances(model)
+    if at is None or not kept:
+        return match_learning.fit_thresholds(model), None
+    records = {int(e[0]): e[2] for e in entries}
+    ids = [s.candidate_id for s in kept if s.candidate_id in records]
+    cands = matching.Packed.from_bytes(base64.b64decode(records[i]) for i in ids)
+    values = dict(zip(ids, training.chance_values(record, cands, model), strict=True))  # type: ignore[arg-type]
+    return at, {s.candidate_id: values.get(s.candidate_id, 0) for s in kept}
 
 
 def label_codes(entries: list[list]) -> dict[int, int]:
@@ -514,10 +538,10 @@ def finalize(
     profile = matching.unpack(record)
     entries = [entry for result in batch_results for entry in result["top"]]
     chosen, extra = _choose(profile, entries, set(saved), model, record, explore_seed=f"{brand_id}:{run_id}")
-    thresholds = match_learning.fit_thresholds(model)
+    thresholds, chances = fit_values(record, [*chosen, *extra], entries, model)
     promises = match_learning.label_promises(model)
     new = store_matches(
-        brand_id, run_id, chosen, extra, account_id, label_codes(entries), thresholds, promises
+        brand_id, run_id, chosen, extra, account_id, label_codes(entries), thresholds, promises, chances
     )
     scored = sum(int(result["scored"]) for result in batch_results)
     _set_status(run, DONE, _done_message(new), matches=len(chosen), candidates=scored)
@@ -558,7 +582,6 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
     A brand that fails is logged and counted; the others still get their matches."""
     cands, tiers, labels = match_index.load_ranked(list(range(match_index.shard_count())))
     model = match_learning.read_model()  # one GetItem for every brand of the batch
-    fit_thresholds = match_learning.fit_thresholds(model)
     promises = match_learning.label_promises(model)
     positions = ((cands.ids >= first) & (cands.ids <= last)).nonzero()[0].tolist()
     # The formats that worked for each brand raise them as in its on-demand run's Prepare (the
@@ -580,14 +603,16 @@ def nightly_batch(run: str, first: int, last: int) -> dict[str, Any]:
             chosen, extra = _choose(
                 matching.unpack(record), entries, saved, model, record, explore_seed=f"{brand_id}:{run}"
             )
+            thresholds, chances = fit_values(record, [*chosen, *extra], entries, model)
             store_matches(
                 brand_id,
                 run,
                 chosen,
                 extra,
                 labels=label_codes(entries),
-                thresholds=fit_thresholds,
+                thresholds=thresholds,
                 promises=promises,
+                chances=chances,
             )
             done += 1
         except Exception:

@@ -49,16 +49,22 @@ def _identity(viewer: Viewer, other: Brand, relation: BrandRelation | None) -> d
 def _score(
     match: Match | MatchCard, thresholds: dict[str, int] | None = None, promises: dict | None = None
 ) -> dict[str, Any]:
-    return _scored(float(match.score), list(match.reasons or []), thresholds, promises)
+    fit = match.fit if match.fit in brand_profile.FIT_LABELS else None  # as its run labelled it
+    return _scored(float(match.score), list(match.reasons or []), thresholds, promises, fit)
 
 
 def _scored(
-    score: float, reasons: list[str], thresholds: dict[str, int] | None = None, promises: dict | None = None
+    score: float,
+    reasons: list[str],
+    thresholds: dict[str, int] | None = None,
+    promises: dict | None = None,
+    fit: str | None = None,
 ) -> dict[str, Any]:
-    """`score` (the percent), `fit` (its label by the run's `thresholds`; None: the defaults) and
-    `fitPromise` (what our own data backs for it, the run's `promises`; None: nothing yet)."""
+    """`score` (the percent), `fit` (the label its run gave it, else its percent's by the run's
+    `thresholds`; None: the defaults) and `fitPromise` (what our own data backs for it, the run's
+    `promises`; None: nothing yet)."""
     percent = brand_profile.score_percent(score)
-    fit = brand_profile.fit_label(percent, brand_profile.thresholds_or_defaults(thresholds))
+    fit = fit or brand_profile.fit_label(percent, brand_profile.thresholds_or_defaults(thresholds))
     return {
         "score": percent,
         "fit": fit,
@@ -68,12 +74,17 @@ def _scored(
 
 
 def _score_now(
-    me: Brand, other: Brand, thresholds: dict[str, int] | None = None, promises: dict | None = None
+    me: Brand,
+    other: Brand,
+    thresholds: dict[str, int] | None = None,
+    promises: dict | None = None,
+    fit: str | None = None,
 ) -> dict[str, Any]:
     """A saved brand that is not among the stored matches (saved from its brand page, or a
-    match an older run found): scored on the spot with the same engine as the runs."""
+    match an older run found): scored on the spot with the same engine as the runs (`fit`: its
+    label when the caller has it)."""
     scored = matching.score_pair(to_profile(me), to_profile(other))
-    return _scored(scored.score, list(scored.reasons), thresholds, promises)
+    return _scored(scored.score, list(scored.reasons), thresholds, promises, fit)
 
 
 def parse_brand_ids(raw: str | None) -> set[int] | None:
@@ -315,9 +326,9 @@ def public_view(viewer: Viewer, other_id: int) -> dict[str, Any]:
 
 
 def _match_json(match: Match) -> dict[str, Any]:
-    scored = _score(match)
-    if match.fit:  # the label its run wrote, by the thresholds it had
-        scored["fit"], scored["fitPromise"] = match.fit, match.promise or None
+    scored = _score(match)  # the label its run wrote, by what that run labelled by
+    if match.fit:
+        scored["fitPromise"] = match.promise or None
     return scored
 
 
@@ -355,10 +366,12 @@ def search_card(
     labels: int = 0,
     thresholds: dict[str, int] | None = None,
     promises: dict | None = None,
+    fit: str | None = None,
 ) -> dict[str, Any]:
     """A brand found by search as a MatchCard: the same masking, fit and reasons as Matches
     (scored on the spot with the matching engine; search results are not stored matches),
-    labelled by `thresholds` and `promises` (the viewer's last run's, as Matches labels; None:
-    the defaults, no promise)."""
-    scored = _score_now(viewer.brand, other, thresholds, promises)
+    labelled `fit` when the caller knows it (its card on the viewer's list, or its chance by the
+    stored model), else by its percent and `thresholds`, with `promises` (None: the defaults, no
+    promise)."""
+    scored = _score_now(viewer.brand, other, thresholds, promises, fit)
     return _card(viewer, other, relation, scored, labels=labels)

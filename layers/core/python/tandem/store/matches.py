@@ -18,6 +18,7 @@ from pynamodb.attributes import (
     UTCDateTimeAttribute,
 )
 
+from tandem.domain.brand_profile import FIT_LABELS
 from tandem.store import keys
 from tandem.store.base import Condition, Key, TandemModel, _Gsi2, _register, update_only
 from tandem.store.errors import ConditionFailed
@@ -101,6 +102,9 @@ class MatchCard:
     # The probability the card had of being in the list (1: ranked there; less: an exploration
     # place drew it, tandem.domain.matching.explore); a view keeps it for training.
     propensity: float = 1.0
+    # Its fit label as its run decided it ("": a card written before runs stored it, labelled by
+    # its percent and the run's thresholds).
+    fit: str = ""
 
 
 @_register
@@ -142,7 +146,8 @@ class MatchCards(TandemModel):
     ) -> MatchCards:
         packed = [
             [c.candidate_id, c.score, c.rank, list(c.reasons), c.labels]
-            + ([round(float(c.propensity), 4)] if c.propensity < 1 else [])
+            + ([round(float(c.propensity), 4)] if c.propensity < 1 or c.fit else [])
+            + ([FIT_LABELS.index(c.fit) + 1] if c.fit in FIT_LABELS else [])
             for c in cards
         ]
         return cls(
@@ -179,6 +184,7 @@ class MatchCards(TandemModel):
                 None if c[2] is None else int(c[2]),
                 int(c[4]) if len(c) > 4 and c[4] else 0,
                 float(c[5]) if len(c) > 5 else 1.0,
+                FIT_LABELS[int(c[6]) - 1] if len(c) > 6 and 1 <= int(c[6]) <= len(FIT_LABELS) else "",
             )
             for c in json.loads(self.cards or "[]")
         }
@@ -191,6 +197,7 @@ class MatchCards(TandemModel):
             float(match.score),
             tuple(match.reasons or ()),
             None if match.rank is None else int(match.rank),
+            fit=match.fit if match.fit in FIT_LABELS else "",
         )
 
 

@@ -582,8 +582,9 @@ CALIBRATION_BINS = 20  # the accept direction's logits in this many equal-weight
 
 def _calibration(
     x: np.ndarray, y_fit: np.ndarray, w_fit: np.ndarray, rows: list[tuple], group_of: Mapping[str, str]
-) -> dict[str, list[float]] | None:
-    """The accept direction calibrated in the promise's own terms: {z, p}, P(accepted) at each
+) -> tuple[dict[str, list[float]] | None, np.ndarray | None]:
+    """(the accept direction calibrated in the promise's own terms, each row's cross-fitted logit
+    z): {z, p}, P(accepted) at each
     knot of its logit z (np.interp between them, flat past the ends), isotonic (pool adjacent
     violators) over CALIBRATION_BINS equal-weight bins of z. Each row's z is cross-fitted: the
     accept direction refitted (`x`, `y_fit`, `w_fit`: the fit's own rows) on the other half of the
@@ -594,8 +595,8 @@ def _calibration(
     fit weighs it EXPIRY_WEIGHT), a collaboration's outcome is no request; each group's rows capped
     as in the fit. Isotonic rather than Platt: a marketplace where a third of requests are never
     answered accepts at most two in three, a ceiling a sigmoid of the logit passes. None with too
-    few of either answer. Written here (numpy, a few lines) rather than taken from scikit-learn,
-    which the core layer does not carry."""
+    few of either answer (and no logits when a half cannot be fitted). Written here (numpy, a few
+    lines) rather than taken from scikit-learn, which the core layer does not carry."""
     import numpy as np
 
     half = np.array([_fold(int(r[0]), int(r[1])) for r in rows], dtype=np.int64)
@@ -603,17 +604,17 @@ def _calibration(
     for h in (0, 1):
         other = _fit(x[half != h], y_fit[half != h], w_fit[half != h])
         if other is None:
-            return None
+            return None, None
         w_h = np.asarray(other, dtype=np.float64)
         z_all[half == h] = x[half == h].astype(np.float64) @ w_h[:-1] + w_h[-1]
     keep = [k for k, r in enumerate(rows) if r[5] in REQUEST_ANSWERS]
     if not keep:
-        return None
+        return None, z_all
     z = z_all[keep]
     y = np.array([1.0 if rows[k][3] else 0.0 for k in keep])
     w = capped_weights([rows[k][2] for k in keep], np.ones(len(keep)), group_of)
     if float((w * y).sum()) < MIN_POSITIVES or float((w * (1 - y)).sum()) < MIN_POSITIVES:
-        return None
+        return None, z_all
     order = np.argsort(z, kind="stable")
     z, y, w = z[order], y[order], w[order]
     edges = np.searchsorted(np.cumsum(w) / w.sum(), np.linspace(0, 1, CALIBRATION_BINS + 1)[1:-1])
@@ -630,13 +631,14 @@ def _calibration(
     return {
         "z": [round(b[1] / b[0], 5) for b in pooled],
         "p": [round(b[2] / b[0], 5) for b in pooled],
-    }
+    }, z_all
 
 
 def train(
     impressions: Iterable[Impression], actions: Iterable[Action], records: Mapping[int, bytes]
 ) -> dict[str, Any] | None:
-    """The model of these records ({version, send, accept, evidence, groups, cf}: logistic
+    """The model of these records ({version, send, accept, evidence, groups, cf, calibration,
+    held_out: see `held_out_labels`, for the caller to take out before it stores the model}: logistic
     weights over pair_x, bias last; the send model has the position column after pair_x; with a
     collaborative embedding (`cf`), both end in (cf_ab, cf_ba) and the TASTE_COLUMNS (when `cf` has
     tastes) before the bias), or None when too
@@ -695,9 +697,17 @@ def train(
     out["accept"] = _fit(x, y, w)
     if out["accept"] is None:
         return None
-    calibration = _calibration(x, y, w, rows, group_of)
+    calibration, z_held = _calibration(x, y, w, rows, group_of)
     if calibration:
         out["calibration"] = calibration
+        # Each answered request's chance by the half of the model that did not learn from it
+        # (`held_out_labels`: what a label's promise is measured on); not stored with the model.
+        chance = _calibrated(out, z_held)
+        out["held_out"] = [
+            [int(r[0]), int(r[1]), round(float(c), 4)]
+            for r, c in zip(rows, chance.tolist(), strict=True)
+            if r[5] in REQUEST_ANSWERS
+        ]
     out["evidence"] = round(float(w.sum()), 1)
     out["groups"] = len(deciding)
     return out
@@ -902,56 +912,93 @@ def _calibrated(model: Mapping[str, Any], z: np.ndarray) -> np.ndarray:
     return np.interp(z, np.asarray(found["z"], dtype=np.float64), np.asarray(found["p"], dtype=np.float64))
 
 
-def label_forecast(
+def chance_values(me: bytes, cands: Packed, model: Mapping[str, Any]) -> list[int]:
+    """Each candidate's calibrated chance of accepting `me`'s request (`accept_chance`) as the
+    whole percent its fit label goes by (brand_profile.chance_percent)."""
+    if not len(cands):
+        return []
+    return [brand_profile.chance_percent(c) for c in accept_chance(me, cands, model).tolist()]
+
+
+def label_plan(
     model: Mapping[str, Any] | None,
     cands: Packed,
     senders: Iterable[bytes],
     kept: int,
-    thresholds: Mapping[str, int] | None = None,
     actions: Iterable[Action] = (),
-) -> dict[str, float]:
-    """What share of the requests members send to each fit label's cards the calibrated `model`
-    expects accepted, once lists are ranked by it. Each sender (packed records; at most
-    FORECAST_SENDERS, a deterministic sample) is ranked against `cands` as a run ranks: the rules
-    blended with the prior and `model`, best `kept`, leaving out the brands it already sent to,
-    dismissed or blocked in `actions` (a list moves on from the partners it already asked). Its
-    cards are labelled as a run labels them (brand_profile.capped_thresholds of `thresholds`), and
-    each weighs its chance of being sent at its position (the send direction; equal without one)
-    times its calibrated chance of acceptance (`accept_chance`). {label: share} for the labels some
-    card carries; {} without a usable model. A label's promise then says what the lists it is
-    printed on will do, not what the last lists did: a new model's pickier lists are accepted more
-    often (issue 37: six promises broke on geo_size in the first learned week)."""
+) -> tuple[dict[str, int], dict[str, float]]:
+    """The fit labels' chance thresholds once lists are ranked by the calibrated `model`, and what
+    share of the requests members send to each label's cards it expects accepted. Each sender
+    (packed records; at most FORECAST_SENDERS, a deterministic sample) is ranked against `cands`
+    as a run ranks: the rules blended with the prior and `model`, best `kept`, leaving out the
+    brands it already sent to, dismissed or blocked in `actions` (a list moves on from the
+    partners it already asked). The thresholds are brand_profile.chance_thresholds of those cards'
+    `chance_values` against the typical request's (the mean chance of acceptance over the cards,
+    each weighed by its chance of being sent, below); each list is then labelled
+    as a run labels it (the top label capped per list, brand_profile.capped_thresholds), and each
+    card weighs its chance of being sent at its position (the send direction; equal without one)
+    times its calibrated chance of acceptance. ({label: lowest chance percent}, {label: share}
+    for the labels some card carries); ({}, {}) without a usable model. A label then sorts cards by
+    what our data says of them (a "Great fit" is likelier to accept than a "Good fit"), and its
+    promise says what the lists it is printed on will do, not what the last lists did."""
     import numpy as np
 
     if not usable(model):
-        return {}
+        return {}, {}
     assert model is not None
     chosen = sorted(set(senders), key=lambda r: (zlib.crc32(r), r))[:FORECAST_SENDERS]  # stable, unsalted
     done: dict[int, set[int]] = defaultdict(set)
     for a in actions:
         if a.kind in (SEND, DISMISS, BLOCK):
             done[a.actor].add(a.target)
-    accept = np.asarray(model["accept"])
     send = np.asarray(model["send"]) if model.get("send") else None
-    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    lists: list[tuple[list[int], np.ndarray, np.ndarray]] = []  # (chance percents, chances, weights)
     for me in chosen:
         rules = score_packed(me, cands, done.get(int.from_bytes(me[:4], "little"), ())).score
-        ranked = rank_scores(me, cands, rules, model)
-        top = top_positions(ranked, kept)
+        top = top_positions(rank_scores(me, cands, rules, model), kept)
         if not len(top):
             continue
         sub = Packed(cands.records[top])
-        percents = [brand_profile.score_percent(float(rules[p])) for p in top]
-        at = brand_profile.capped_thresholds(percents, thresholds)
         logit = _logits(me, sub, model, pair_x(me, sub))
-        chance = _calibrated(model, logit(accept, True, N_FEATURES))
+        chance = _calibrated(model, logit(np.asarray(model["accept"]), True, N_FEATURES))
         if send is not None:
             z = logit(send, True, N_FEATURES + 1)
             weight = _sigmoid(z + float(send[N_FEATURES]) * np.log1p(np.arange(len(top))))
         else:
             weight = np.ones(len(top))
-        for k, percent in enumerate(percents):
-            found = sums[brand_profile.fit_label(percent, at)]
+        lists.append(([brand_profile.chance_percent(c) for c in chance.tolist()], chance, weight))
+    if not lists:
+        return {}, {}
+    typical = sum(float(w @ c) for _, c, w in lists) / max(sum(float(w.sum()) for _, _, w in lists), 1e-9)
+    thresholds = brand_profile.chance_thresholds((v for values, _, _ in lists for v in values), typical)
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for values, chance, weight in lists:
+        at = brand_profile.capped_thresholds(values, thresholds)
+        for k, value in enumerate(values):
+            found = sums[brand_profile.fit_label(value, at)]
             found[0] += float(weight[k] * chance[k])
             found[1] += float(weight[k])
-    return {label: yes / total for label, (yes, total) in sums.items() if total > 0}
+    return thresholds, {label: yes / total for label, (yes, total) in sums.items() if total > 0}
+
+
+def held_out_labels(
+    held_out: Iterable[list], thresholds: Mapping[str, int], pairs: list[tuple[int, int]]
+) -> list[str]:
+    """The fit label of each request (sender id, recipient id) by its chance of acceptance as the
+    half of the model that did not learn from it saw it (`train`'s `held_out`: the calibrated
+    cross-fitted accept direction) and the chance `thresholds` (`label_plan`'s): a label promises
+    what the requests its cards would now carry got, judged by a model that had not seen their
+    answers (the full model knows them: requests it labels "Great fit" are the ones it learned
+    were accepted). "" for a request it has no held-out chance for, and for all without
+    thresholds (no plan): nothing is promised from them."""
+    at = brand_profile.valid_thresholds(thresholds)
+    found = {(int(a), int(b)): float(c) for a, b, c in held_out}
+    out = []
+    for pair in pairs:
+        chance = found.get((int(pair[0]), int(pair[1])))
+        out.append(
+            ""
+            if at is None or chance is None
+            else brand_profile.fit_label(brand_profile.chance_percent(chance), at)
+        )
+    return out

@@ -121,9 +121,9 @@ class Platform:
     sent: set[tuple[int, int]] = field(default_factory=set)
     dismissed: set[tuple[int, int]] = field(default_factory=set)
     credits: np.ndarray | None = None
-    # (accepted, sender account, week, sender index, recipient index) of every answered or
-    # expired request
-    answered: list[tuple[bool, str, int, int, int]] = field(default_factory=list)
+    # (accepted, sender account, week, sender index, recipient index, the chance-based fit label
+    # the sender was shown or "") of every answered or expired request
+    answered: list[tuple[bool, str, int, int, int, str]] = field(default_factory=list)
     # the fit labels' chance thresholds as the training job sets them (training.label_plan; None:
     # no model yet, the labels go by percent at the defaults)
     chances: dict[str, int] | None = None
@@ -296,6 +296,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
     propensity: dict[tuple[int, int], float] = {}
     known = match_learning.known_brands(model)
     labels: dict[tuple[int, int], str] = {}  # each card's fit label as the member saw it
+    on_list: dict[int, set[int]] = {}  # each member's list (brand indexes)
     for a in range(p.n):
         excluded = [b + 1 for (x, b) in p.sent | p.dismissed if x == a]
         me = p.records[a]
@@ -312,6 +313,7 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
         else:
             filled = [(e, 1.0) for e in entries[: match_runs.MATCHES_KEPT]]
         lists[a] = [int(e[0]) - 1 for e, _ in filled]
+        on_list[a] = set(lists[a])
         for e, prop in filled:
             propensity[(a, int(e[0]) - 1)] = prop
         # Labelled as a run labels (match_runs.store_matches): by each card's chance once the
@@ -391,7 +393,10 @@ def week(p: Platform, t: int, model: dict | None, stats: dict[str, Any]) -> None
             yes = False
             p.actions.append(Action(b + 1, other, a + 1, acct, training.EXPIRY, at + 14 * DAY))
         by_label.setdefault(label, []).append(int(yes))
-        p.answered.append((bool(yes), acct, t, a, b))
+        # (the label kept with the request when it went by chance: a card of the member's list, as
+        # the API keeps its match's; a search card off the list keeps none)
+        shown = label if p.chances is not None and b in on_list[a] else ""
+        p.answered.append((bool(yes), acct, t, a, b, shown))
     stats["sent"] = len(sends)
     stats["acceptance"] = accepted / max(len(sends), 1)
     stats["by_label"] = {k: (sum(v), len(v)) for k, v in by_label.items()}
@@ -423,9 +428,10 @@ def run(
             model = training.train(p.impressions, p.actions, p.by_id())
             # What the labels go by and promise, as match_learning.train sets them: chance
             # thresholds for the lists the model will rank for the senders of the last PROMISE_DAYS
-            # (training.label_plan), the promise what their requests got under the label each
-            # would now carry by the half of the model that had not seen its answer
-            # (training.held_out_labels), each sender its own group here (no colluding accounts).
+            # (training.label_plan), the promise what their requests got under the label shown at
+            # send where that went by chance, else under the label each would now carry by the
+            # half of the model that had not seen its answer (training.held_out_labels), each
+            # sender its own group here (no colluding accounts).
             recent = [r for r in p.answered if r[2] >= t - brand_profile.PROMISE_DAYS // 7]
             chances, forecast = training.label_plan(
                 model, p.cands, [p.records[r[3]] for r in recent], match_runs.MATCHES_KEPT, p.actions
@@ -436,7 +442,7 @@ def run(
                 held_out = model.pop("held_out", [])
                 now = training.held_out_labels(held_out, chances, [(r[3] + 1, r[4] + 1) for r in recent])
                 promises = brand_profile.label_promises(
-                    [(label, r[0], r[1]) for label, r in zip(now, recent, strict=True)], forecast
+                    [(r[5] or label, r[0], r[1]) for label, r in zip(now, recent, strict=True)], forecast
                 )
             print(f"  trained in {time.time() - started:.0f} s", flush=True)
         stats: dict[str, Any] = {}

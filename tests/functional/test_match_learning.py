@@ -48,6 +48,33 @@ def test_a_sent_request_keeps_both_brands_packed_records(api, aws):
     assert _outcomes() == []  # nothing is an outcome yet
 
 
+def test_a_request_sent_from_a_chance_labelled_match_keeps_its_label_to_its_outcome(api, aws):
+    """Issue 37: a label promises what requests sent to its brands got, so a request keeps the
+    label its sender was shown when that label went by the brand's chance of accepting (its
+    match's, written by a run with a model), and the outcome row carries it; a match labelled by
+    its percent (a fresh deployment) keeps none."""
+    from datetime import UTC, datetime
+
+    from tandem.store.matches import Match
+    from tandem.store.requests import ConnectionRequest
+
+    a, b = _pair()
+    c = Brand("c@example.com", "Moss Soap", category="Home")
+    for other, fit, chance in ((b, "Great fit", 47), (c, "Good fit", None)):
+        Match(
+            *Match.key(a.id, other.id), brand_id=a.id, candidate_id=other.id, score=0.7, run_id="r",
+            created_at=datetime.now(UTC), rank=1,
+            fit=fit, fit_chance=chance,
+        ).save()  # fmt: skip
+    to_b = send(api, a, b)[1]["request"]["id"]
+    to_c = send(api, a, c)[1]["request"]["id"]
+    assert ConnectionRequest.find(to_b, consistent=True).shown_fit == "Great fit"
+    assert ConnectionRequest.find(to_c, consistent=True).shown_fit is None  # a percent's label
+    for request_id, who in ((to_b, b), (to_c, c)):
+        assert api.call("POST", f"/api/requests/{request_id}/decline", who.headers)[0] == 200
+    assert {row.request_id: row.fit for row in _outcomes()} == {to_b: "Great fit", to_c: None}
+
+
 @pytest.mark.parametrize(
     ("action", "actor", "outcome"),
     [("accept", "b", "accepted"), ("decline", "b", "declined"), ("cancel", "a", "cancelled")],
@@ -239,7 +266,7 @@ def _answered(count: int, at_ms: int) -> None:
             request_id=f"p{i}",
             outcome="accepted" if (i % 4 == 1 if near else i % 50 == 0) else "declined",
             sender=me,
-            recipient=matching.pack(_profile(i + 2, ("GB",) if near else ("JP",))),
+            recipient=matching.pack(_profile(10_000 + i, ("GB",) if near else ("JP",))),  # brands gone since
             at=at_ms + i,
             percent=80,
         ).save()
@@ -296,7 +323,7 @@ def test_once_a_model_is_trained_a_card_is_labelled_by_its_chance_of_acceptance(
     trained = run_job(aws, "train-matching")
     assert trained["trained"] is True
     chances = trained["chances"]
-    assert brand_profile.valid_thresholds(chances) == chances
+    assert chances and brand_profile.valid_thresholds(chances) == chances
     stored = MatchModel.find(consistent=True)
     assert (
         stored.fit_thresholds() is None
@@ -308,6 +335,10 @@ def test_once_a_model_is_trained_a_card_is_labelled_by_its_chance_of_acceptance(
     ids = sorted(after)
     others = [matching.pack(match_index.to_profile(Brand.get(*Brand.key(i)))) for i in ids]
     chance = dict(zip(ids, training.chance_values(me, Packed.from_bytes(others), model), strict=True))
+    from tandem.store.matches import Match
+
+    written = Match.of_brand(brand_id)  # each match keeps the chance its label went by
+    assert {i: int(written[i].fit_chance) for i in ids} == chance
     by_label = {label: [chance[i] for i in ids if after[i] == label] for label in brand_profile.FIT_LABELS}
     assert sum(1 for v in by_label.values() if v) >= 2, by_label  # the labels tell cards apart
     shown = [v for v in by_label.values() if v]

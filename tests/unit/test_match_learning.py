@@ -524,6 +524,8 @@ def test_a_great_fit_is_a_brand_likelier_to_accept_than_a_good_fit():
     assert len(held) == len(actions) // 2  # each send has its answer
     pairs = [(a, b) for a, b, _ in held[:50]]
     labels = training.held_out_labels(held, chances, pairs)
-    assert labels == [brand_profile.fit_label(brand_profile.chance_percent(c), chances) for _, _, c in held[:50]]
+    assert labels == [
+        brand_profile.fit_label(brand_profile.chance_percent(c), chances) for _, _, c in held[:50]
+    ]
     assert training.held_out_labels(held, {}, pairs[:3]) == ["", "", ""]  # no plan: no label
     assert training.held_out_labels(held, chances, [(0, 0)]) == [""]  # a request it did not see

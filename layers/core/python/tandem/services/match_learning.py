@@ -65,10 +65,13 @@ def pair_records(sender: Brand, recipient: Brand) -> dict[str, bytes]:
     return {"from_record": pack(to_profile(sender)), "to_record": pack(to_profile(recipient))}
 
 
-def send_records(sender: Brand, recipient: Brand, stored_score: float | None) -> dict[str, Any]:
-    """What a request keeps of its pair at send: both packed records (as `pair_records`) and
-    `shown_percent`, the fit percent the sender saw: its stored match's score, else the pair
-    scored as a screen scores it on the spot (search, a saved brand, a brand page)."""
+def send_records(
+    sender: Brand, recipient: Brand, stored_score: float | None, shown_fit: str | None = None
+) -> dict[str, Any]:
+    """What a request keeps of its pair at send: both packed records (as `pair_records`),
+    `shown_percent`, the fit percent the sender saw (its stored match's score, else the pair
+    scored as a screen scores it on the spot: search, a saved brand, a brand page), and
+    `shown_fit`, its match's fit label when that went by the chance of acceptance (None else)."""
     mine, theirs = to_profile(sender), to_profile(recipient)
     if stored_score is None:
         stored_score = matching.score_pair(mine, theirs).score
@@ -76,6 +79,7 @@ def send_records(sender: Brand, recipient: Brand, stored_score: float | None) ->
         "from_record": pack(mine),
         "to_record": pack(theirs),
         "shown_percent": brand_profile.score_percent(stored_score),
+        "shown_fit": shown_fit if shown_fit in brand_profile.FIT_LABELS else None,
     }
 
 
@@ -94,6 +98,7 @@ def record_outcome(tx: Transaction, req: ConnectionRequest, status: str, at_ms: 
         at=at_ms,
         ttl=at_ms // 1000 + KEEP_DAYS * 86400,
         percent=int(req.shown_percent) if req.shown_percent is not None else None,
+        fit=req.shown_fit or None,
     )
     tx.save(row, condition=MatchOutcome.sk.does_not_exist())
 
@@ -303,6 +308,7 @@ def train(now: int | None = None) -> dict[str, Any]:
             (int.from_bytes(sender[:4], "little"), int.from_bytes(recipient[:4], "little")),
             str(int.from_bytes(sender[4:12], "little")),  # the sender's account (its hash)
             outcome,
+            o.fit if o.fit in brand_profile.FIT_LABELS else None,
         )
         for (sender, recipient, outcome, _), o in zip(found, outcomes, strict=True)
         if outcome in LABELS
@@ -311,18 +317,20 @@ def train(now: int | None = None) -> dict[str, Any]:
         and int(o.at) >= (now - brand_profile.PROMISE_DAYS * 86400) * 1000
     ]
     chances, forecast = training.label_plan(
-        model, cands, [now_record for now_record, *_ in recent], matching.MATCHES_KEPT, actions
+        model, cands, [r[0] for r in recent], matching.MATCHES_KEPT, actions
     )
     if chances:
         model["chances"] = chances
-    # ... and a label promises what the requests of the last PROMISE_DAYS its cards would now
-    # carry got (each judged by the half of the model that had not seen its answer; each
-    # sender's group capped, brand_profile.label_promises: no small group sets a promise).
-    labels = training.held_out_labels(held_out, chances, [pair for _, pair, _, _ in recent])
+    # ... and a label promises what the requests of the last PROMISE_DAYS sent to its brands
+    # got: under the label the sender was shown, where that went by chance (`MatchOutcome.fit`),
+    # else under the label its card would now carry, judged by the half of the model that had not
+    # seen its answer (a request sent before there were chance labels, or from search or a brand
+    # page); each sender's group capped (brand_profile.label_promises: no small group sets it).
+    relabelled = training.held_out_labels(held_out, chances, [r[1] for r in recent])
     model["promises"] = brand_profile.label_promises(
         [
-            (label, outcome == rules.ACCEPTED, group_of.get(account, account))
-            for label, (_, _, account, outcome) in zip(labels, recent, strict=True)
+            (shown or label, outcome == rules.ACCEPTED, group_of.get(account, account))
+            for label, (_, _, account, outcome, shown) in zip(relabelled, recent, strict=True)
         ],
         forecast,
     )

@@ -37,6 +37,7 @@ class MatchOutcome(TandemModel):
     recipient = BinaryAttribute(legacy_encoding=False)
     at = NumberAttribute()  # epoch ms of the outcome
     percent = NumberAttribute(null=True)  # the fit percent shown at send (None: sent before it was kept)
+    fit = UnicodeAttribute(null=True)  # the chance-based fit label shown at send (None: none was)
     ttl = NumberAttribute(null=True)  # epoch s: DynamoDB deletes it once training no longer reads it
 
     @classmethod

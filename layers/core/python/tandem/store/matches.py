@@ -74,6 +74,9 @@ class Match(TandemModel):
     created_at = UTCDateTimeAttribute()
     rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
     fit = UnicodeAttribute(null=True)  # its fit label, by the thresholds the run had (None: the defaults)
+    # The chance percent of acceptance its label went by (a run with a model's chance thresholds;
+    # None: by its percent). A request sent from it keeps the label (what a promise is measured on).
+    fit_chance = NumberAttribute(null=True)
     promise = UnicodeAttribute(null=True)  # what that label promises from our own data (None: nothing yet)
 
     @classmethod

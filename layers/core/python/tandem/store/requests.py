@@ -62,8 +62,11 @@ class ConnectionRequest(TandemModel):
     from_record = BinaryAttribute(legacy_encoding=False, null=True)
     to_record = BinaryAttribute(legacy_encoding=False, null=True)
     # The fit percent the sender was shown for the pair when it sent (its match's, else scored
-    # then): what the fit labels' thresholds are recalibrated on (services/match_learning.py).
+    # then), and the fit label it was shown when that label went by the brand's chance of
+    # accepting (its match's; None otherwise): what a label's promise is measured on
+    # (services/match_learning.py).
     shown_percent = NumberAttribute(null=True)
+    shown_fit = UnicodeAttribute(null=True)
     created_at = NumberAttribute()  # epoch milliseconds
     updated_at = NumberAttribute()
     # A pending request: when it expires (epoch s) and the next step of its schedule (a

@@ -57,6 +57,7 @@ class _SendContext:
     recipient_state: str
     resend_at: int | None  # when the sender may ask again after its last request was closed
     match_score: float | None = None  # the sender's stored match with the target (None: none)
+    match_fit: str | None = None  # its fit label, when that went by the target's chance of accepting
 
 
 def _send_context(viewer: Viewer, to_brand_id: int) -> _SendContext:
@@ -78,7 +79,16 @@ def _send_context(viewer: Viewer, to_brand_id: int) -> _SendContext:
         recipient_state=(into.request_state if into else "") or "",
         resend_at=int(out.resend_at) if out is not None and out.resend_at is not None else None,
         match_score=float(found[match_key].score) if match_key in found else None,
+        match_fit=_chance_fit(found.get(match_key)),
     )
+
+
+def _chance_fit(match: Match | None) -> str | None:
+    """The fit label the sender was shown on its match when it went by the chance of acceptance
+    (a run with a model), else None."""
+    if match is None or match.fit_chance is None or not match.fit:
+        return None
+    return str(match.fit)
 
 
 def _refusal(ctx: _SendContext, now: int) -> str | None:
@@ -162,7 +172,9 @@ def deliver(
         raise Conflict(conflict)
 
     account_id = from_brand.account_id
-    records = match_learning.send_records(from_brand, ctx.target, ctx.match_score)  # the pair's features now
+    records = match_learning.send_records(
+        from_brand, ctx.target, ctx.match_score, ctx.match_fit
+    )  # the pair now
     for _ in range(ATTEMPTS):
         now = int(time.time())
         at_ms = now_ms()

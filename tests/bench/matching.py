@@ -7,9 +7,9 @@
 - `BENCH match_run_ddb_calls`: DynamoDB calls of one complete on-demand match run (start to
   'done', through the state machine) for a 10,000-brand dataset in moto: the run alone (the
   new-matches notifier is another function, counted in notify_fanout), with a stored learned
-  model to blend (issue 30). Target: at most 16. The
+  model to blend (issue 30) whose labels go by chance (issue 37). Target: at most 16. The
   bench fails when its setup is wrong (the notifier ran inside the run, a step other than
-  Prepare, ScoreBatch and Finalize ran, no matches were stored).
+  Prepare, ScoreBatch and Finalize ran, no matches were stored, a card not labelled by chance).
 - `BENCH match_reciprocal_precision_at_10` / `BENCH match_one_sided_precision_at_10`: on a
   synthetic population whose true mutual fit is known (hidden rules, noisy profiles), the share
   of each brand's top 10 that are true mutual fits, for the reciprocal engine and for ranking by
@@ -154,7 +154,8 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
                 )
         Counter(keys.COUNTER_PK, "brand", value=brands).save()
         # A learned model with history enough to weigh (issue 37: both directions, a collaborative
-        # embedding of 3,000 brands with behaviour, label promises): the run reads and blends it.
+        # embedding of 3,000 brands with behaviour, label promises, chance labels): the run reads
+        # and blends it.
         import json
 
         import numpy as np
@@ -188,6 +189,10 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
             "promises": {
                 "Great fit": {"share": 0.4, "low": 0.35, "high": 0.45, "requests": 400, "groups": 120}
             },
+            # labels by each card's chance of acceptance (training.label_plan's thresholds): the
+            # run computes every kept card's chance, as a deployment with a model does
+            "calibration": {"z": [-4.0, -2.0, 0.0], "p": [0.05, 0.2, 0.5]},
+            "chances": {"Great fit": 30, "Good fit": 15},
         }
         MatchModel(
             *MatchModel.key(), weights=[], outcomes=5_000, trained_at=1, learned=json.dumps(stored)
@@ -220,6 +225,12 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
             raise RuntimeError(f"bench setup wrong: the run invoked {invoked}, expected {expected}")
         if not stored.matches:
             raise RuntimeError("bench setup wrong: the match run found no matches in its dataset")
+        from tandem.store.matches import Match
+
+        if any(m.fit_chance is None for m in Match.of_brand(me).values()):
+            raise RuntimeError(
+                "bench setup wrong: the run did not label its cards by chance (no model read?)"
+            )
         return calls.count, calls.by_operation, int(stored.matches), int(stored.batches)
 
 

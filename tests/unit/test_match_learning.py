@@ -302,6 +302,42 @@ def test_brands_that_like_the_same_partners_come_out_alike_and_a_pairs_own_edges
     assert np.allclose(back["u"], emb["u"], atol=float(stored["unit"])) and back["scale"] == 2.0
 
 
+def test_the_largest_stored_model_fits_one_dynamodb_item():
+    """The embedding keeps the CF_MAX_BRANDS most active brands (CF_DIMS each way, with tastes):
+    with weights, calibration, label thresholds and promises beside it, the MatchModel item
+    stays under DynamoDB's 400 KB."""
+    import json
+
+    from tandem.store.learning import MatchModel
+
+    rng = np.random.default_rng(3)
+    n = training.CF_MAX_BRANDS + 500
+    emb = {
+        "ids": np.arange(1, n + 1),
+        "u": rng.normal(0, 0.3, (n, training.CF_DIMS)),
+        "v": rng.normal(0, 0.3, (n, training.CF_DIMS)),
+        "taste": np.stack([rng.normal(0, 1, (n, 2)), rng.uniform(0, 0.9, (n, 2))], axis=1),
+    }
+    cf = training.pack_embedding(emb, 1.0)
+    assert training.unpack_embedding(cf)["ids"].size == training.CF_MAX_BRANDS  # the most active
+    width = training.N_FEATURES + 3 + training.TASTE_COLUMNS
+    promise = {"share": 0.41234567, "low": 0.3312345, "high": 0.4912345, "requests": 1234, "groups": 321}
+    model = {
+        "version": training.MODEL_VERSION,
+        "send": [0.123456] * (width + 1),
+        "accept": [-0.123456] * width,
+        "evidence": 123456.7,
+        "groups": 4321,
+        "cf": {**cf, "fill": [0.1234] * training.TASTE_FIELDS},
+        "calibration": {"z": [-1.23456] * 20, "p": [0.12345] * 20},
+        "chances": {"Great fit": 45, "Good fit": 30},
+        "promises": {"Great fit": {**promise, "observed": 0.41, "forecast": 0.4}, "Good fit": promise},
+    }
+    item = MatchModel(*MatchModel.key(), weights=[], outcomes=1, trained_at=1, learned=json.dumps(model))
+    size = sum(len(k) + len(str(next(iter(v.values())))) for k, v in item.serialize().items())
+    assert size < 400 * 1024, size
+
+
 def test_an_on_demand_run_passes_the_embedding_only_while_it_fits_step_functions():
     model = {"version": training.MODEL_VERSION, "accept": [0.0], "cf": {"ids": "A" * 10}}
     assert match_learning.payload_model(model) == model

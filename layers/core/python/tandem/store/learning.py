@@ -61,8 +61,8 @@ class MatchModel(TandemModel):
     accepted = NumberAttribute(default=0)
     trained_at = NumberAttribute()
     features = NumberAttribute(default=0)  # len(FEATURES) when trained (a model of other features is unused)
-    # The fit labels' thresholds recalibrated from the same outcomes ({label: lowest percent},
-    # tandem.domain.brand_profile.calibrated_thresholds): the defaults until a band has enough.
+    # Percent thresholds a model of before 2026-12-08 recalibrated ({label: lowest percent});
+    # written None since: a model's labels go by each card's chance (`learned`'s `chances`).
     thresholds = MapAttribute(null=True)
     # The two learned directions (tandem.domain.matching.training.train's dict, as JSON; issue 37).
     learned = UnicodeAttribute(null=True)

@@ -946,8 +946,7 @@ def label_plan(
     if not usable(model):
         return {}, {}
     assert model is not None
-    chosen = sorted(set(senders), key=lambda r: (zlib.crc32(r), r))[:FORECAST_SENDERS]
-  # stable, unsalted
+    chosen = sorted(set(senders), key=lambda r: (zlib.crc32(r), r))[:FORECAST_SENDERS]  # stable, unsalted
     done: dict[int, set[int]] = defaultdict(set)
     for a in actions:
         if a.kind in (SEND, DISMISS, BLOCK):

@@ -227,7 +227,7 @@ def bench_ddb_calls(brands: int) -> tuple[int, dict[str, int], int]:
             raise RuntimeError("bench setup wrong: the match run found no matches in its dataset")
         from tandem.store.matches import Match
 
-        if any(m.fit_chance is None for m in Match.of_brand(me).values()):
+        if not all(m.fit_by_chance for m in Match.of_brand(me).values()):
             raise RuntimeError(
                 "bench setup wrong: the run did not label its cards by chance (no model read?)"
             )

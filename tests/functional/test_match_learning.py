@@ -60,11 +60,11 @@ def test_a_request_sent_from_a_chance_labelled_match_keeps_its_label_to_its_outc
 
     a, b = _pair()
     c = Brand("c@example.com", "Moss Soap", category="Home")
-    for other, fit, chance in ((b, "Great fit", 47), (c, "Good fit", None)):
+    for other, fit, chance in ((b, "Great fit", True), (c, "Good fit", None)):
         Match(
             *Match.key(a.id, other.id), brand_id=a.id, candidate_id=other.id, score=0.7, run_id="r",
             created_at=datetime.now(UTC), rank=1,
-            fit=fit, fit_chance=chance,
+            fit=fit, fit_by_chance=chance,
         ).save()  # fmt: skip
     to_b = send(api, a, b)[1]["request"]["id"]
     to_c = send(api, a, c)[1]["request"]["id"]
@@ -337,8 +337,8 @@ def test_once_a_model_is_trained_a_card_is_labelled_by_its_chance_of_acceptance(
     chance = dict(zip(ids, training.chance_values(me, Packed.from_bytes(others), model), strict=True))
     from tandem.store.matches import Match
 
-    written = Match.of_brand(brand_id)  # each match keeps the chance its label went by
-    assert {i: int(written[i].fit_chance) for i in ids} == chance
+    written = Match.of_brand(brand_id)  # each match says its label went by chance
+    assert all(written[i].fit_by_chance is True for i in ids)
     by_label = {label: [chance[i] for i in ids if after[i] == label] for label in brand_profile.FIT_LABELS}
     assert sum(1 for v in by_label.values() if v) >= 2, by_label  # the labels tell cards apart
     shown = [v for v in by_label.values() if v]

@@ -63,3 +63,41 @@ def test_a_second_night_over_unchanged_data_rewrites_no_match_item(aws, written_
     _night(aws)
     assert _kinds(written_items)["MATCH#"] == 1
     assert _lists() == before
+
+
+def test_a_retrained_model_rewrites_only_the_matches_whose_label_changed(aws, written_items):
+    """Issue 37: once labels go by each card's chance of acceptance, a nightly retrain moves every
+    chance a little; a Match item says only that its label went by chance (not the chance), so the
+    next night rewrites just the items whose label (or anything else they say) changed."""
+    import json
+
+    from tandem.domain.matching import training
+    from tandem.store.learning import MatchModel
+    from tandem.store.matches import Match
+
+    population(BRANDS)
+    width = training.N_FEATURES + 1
+
+    def model(bias: float) -> None:
+        stored = {
+            "version": training.MODEL_VERSION,
+            "send": None,
+            "accept": [0.02] * (width - 1) + [bias],
+            "evidence": 0,  # the rules' order: only the labels move
+            "groups": 80,
+            "calibration": {"z": [-3.0, 0.0, 3.0], "p": [0.05, 0.3, 0.6]},
+            "chances": {"Great fit": 40, "Good fit": 25},
+        }
+        MatchModel(*MatchModel.key(), weights=[], outcomes=0, trained_at=1, learned=json.dumps(stored)).save()
+
+    model(-1.0)
+    _night(aws)
+    before = {(b, c): m.fit for b in range(1, BRANDS + 1) for c, m in Match.of_brand(b).items()}
+    assert all(m.fit_by_chance for b in range(1, BRANDS + 1) for m in Match.of_brand(b).values())
+    model(-0.95)  # retrained: every chance a little higher
+    written_items.clear()
+    _night(aws)
+    after = {(b, c): m.fit for b in range(1, BRANDS + 1) for c, m in Match.of_brand(b).items()}
+    assert after.keys() == before.keys()
+    changed = sum(before[k] != after[k] for k in before)
+    assert _kinds(written_items)["MATCH#"] == changed < len(before)

@@ -438,7 +438,7 @@ def store_matches(
                 created_at=old.created_at if old is not None else now,
                 rank=place if place <= len(chosen) else None,
                 fit=fits[s.candidate_id],
-                fit_chance=chances.get(s.candidate_id) if chances else None,
+                fit_by_chance=True if chances else None,
                 promise=brand_profile.fit_promise(fits[s.candidate_id], promises),
             )
             if old is None or _content(old) != _content(match):

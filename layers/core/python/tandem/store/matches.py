@@ -74,9 +74,11 @@ class Match(TandemModel):
     created_at = UTCDateTimeAttribute()
     rank = NumberAttribute(null=True)  # place in the diversified list (1 first): list matches by it
     fit = UnicodeAttribute(null=True)  # its fit label, by the thresholds the run had (None: the defaults)
-    # The chance percent of acceptance its label went by (a run with a model's chance thresholds;
-    # None: by its percent). A request sent from it keeps the label (what a promise is measured on).
-    fit_chance = NumberAttribute(null=True)
+    # True when its label went by the brand's chance of acceptance (a run with a model's chance
+    # thresholds; None: by its percent): a request sent from it keeps the label (what a promise is
+    # measured on). Not the chance itself: a nightly retrain moves every chance a little, and a
+    # Match item is rewritten only when what it says changes (match_runs._content).
+    fit_by_chance = BooleanAttribute(null=True)
     promise = UnicodeAttribute(null=True)  # what that label promises from our own data (None: nothing yet)
 
     @classmethod

@@ -86,7 +86,7 @@ def _send_context(viewer: Viewer, to_brand_id: int) -> _SendContext:
 def _chance_fit(match: Match | None) -> str | None:
     """The fit label the sender was shown on its match when it went by the chance of acceptance
     (a run with a model), else None."""
-    if match is None or match.fit_chance is None or not match.fit:
+    if match is None or not match.fit_by_chance or not match.fit:
         return None
     return str(match.fit)
 

@@ -252,7 +252,16 @@ class Member(HttpUser):
             elif screen == "search":
                 word = rng.choice(["Fern", "Oak", "Honey", "Studio", "Bloom", "Field", "Salt", "Copper"])
                 found = get(f"brands/search?q={word}", "brands/search?q=")
-                cards = cards or [int(b["id"]) for b in found.get("brands", found.get("items", []))]
+                if found.get("view"):  # the screen hands back the page it showed (web/src/.../search.ts)
+                    self._call(
+                        "POST",
+                        "brands/search/views",
+                        "brands/search/views",
+                        brand,
+                        token,
+                        {"view": found["view"]},
+                    )
+                cards = cards or [int(b["id"]) for b in found["matches"]]
             elif screen == "brand":
                 if not cards:
                     listed = get("matches?list=potentials", "matches?list=potentials")

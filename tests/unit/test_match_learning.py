@@ -428,6 +428,19 @@ def test_a_brands_liked_partner_size_becomes_its_own_taste_and_a_run_ranks_by_it
         assert int(np.argmax(training.learned_score(records[me], cands, model))) == first
 
 
+def _labelled_lists(records, cands, model, senders, chances):
+    """(sender, card, fit label) of each sender's list as a run ranks and labels it: best
+    MATCHES_KEPT by rank value, each card by its chance, the top label capped per list."""
+    for a in senders:
+        top = match_runs._top_entries(records[a], cands, [], [], model=model)["top"]
+        top.sort(key=lambda e: (-e[5], e[0]))
+        ids = [int(e[0]) for e in top[: match_runs.MATCHES_KEPT]]
+        values = training.chance_values(records[a], Packed.from_bytes(records[b] for b in ids), model)
+        at = brand_profile.capped_thresholds(values, chances)
+        for b, value in zip(ids, values, strict=True):
+            yield a, b, brand_profile.fit_label(value, at)
+
+
 @pytest.mark.long
 def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_last_ones_saw():
     """Issue 37: members were shown random brands and sent to those sharing a value with them;
@@ -488,17 +501,10 @@ def test_a_labels_promise_is_what_the_new_lists_requests_will_see_not_what_the_l
     )
     seen: dict[str, list[float]] = {}
     shown: dict[str, int] = {}
-    for a in senders:
-        top = match_runs._top_entries(records[a], cands, [], [], model=model)["top"]
-        top.sort(key=lambda e: (-e[5], e[0]))
-        top = top[: match_runs.MATCHES_KEPT]
-        values = training.chance_values(records[a], Packed.from_bytes(records[int(e[0])] for e in top), model)
-        at = brand_profile.capped_thresholds(values, chances)
-        for e, value in zip(top, values, strict=True):
-            label = brand_profile.fit_label(value, at)
-            shown[label] = shown.get(label, 0) + 1
-            if likes(a, int(e[0])):
-                seen.setdefault(label, []).append(2 / 3 * accepts(int(e[0]), a))
+    for a, b, label in _labelled_lists(records, cands, model, senders, chances):
+        shown[label] = shown.get(label, 0) + 1
+        if likes(a, b):
+            seen.setdefault(label, []).append(2 / 3 * accepts(b, a))
     assert set(forecast) == set(seen) and len(seen) >= 2
     for label, got in seen.items():
         assert abs(forecast[label] - float(np.mean(got))) < 0.06, (label, forecast[label], np.mean(got))
@@ -538,16 +544,9 @@ def test_a_great_fit_is_a_brand_likelier_to_accept_than_a_good_fit():
     )
     got: dict[str, list[bool]] = {}
     shown: dict[str, int] = {}
-    for a in senders:
-        top = match_runs._top_entries(records[a], cands, [], [], model=model)["top"]
-        top.sort(key=lambda e: (-e[5], e[0]))
-        ids = [int(e[0]) for e in top[: match_runs.MATCHES_KEPT]]
-        values = training.chance_values(records[a], Packed.from_bytes(records[b] for b in ids), model)
-        at = brand_profile.capped_thresholds(values, chances)
-        for b, value in zip(ids, values, strict=True):
-            label = brand_profile.fit_label(value, at)
-            shown[label] = shown.get(label, 0) + 1
-            got.setdefault(label, []).append(accepts(b, a))  # every card sent
+    for a, b, label in _labelled_lists(records, cands, model, senders, chances):
+        shown[label] = shown.get(label, 0) + 1
+        got.setdefault(label, []).append(accepts(b, a))  # every card sent
     rates = [float(np.mean(got[label])) for label in brand_profile.FIT_LABELS]
     assert rates[0] > rates[1] + 0.05 and rates[1] > rates[2] + 0.05, rates
     for label, outcomes in got.items():

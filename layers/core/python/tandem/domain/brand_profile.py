@@ -579,18 +579,13 @@ def chance_thresholds(values: Iterable[int], typical: float) -> dict[str, int]:
     """Thresholds on chance percents: a card is a "Good fit" when its brand is at least as likely
     to accept as the `typical` request (the share of members' next requests the model expects
     accepted), a "Great fit" when CHANCE_RATIOS times as likely; the top label raised until at
-    most TOP_LABEL_SHARE of `values` (the cards of members' lists) carry it. Cards of one chance
-    always carry one label. A lower label never ends above a higher one."""
-    ranked = sorted((int(v) for v in values), reverse=True)
-    out: dict[str, int] = {}
-    ceiling = 101
-    for k, (label, _) in enumerate(FIT_PROMISES):
-        at = min(101, max(1, math.ceil(round(100 * typical * CHANCE_RATIOS[label], 6))))
-        allowed = int(TOP_LABEL_SHARE * len(ranked))
-        if k == 0 and allowed < len(ranked) and sum(v >= at for v in ranked) > allowed:
-            at = min(101, ranked[allowed] + 1)
-        out[label] = ceiling = min(ceiling, at)
-    return out
+    most TOP_LABEL_SHARE of `values` (the cards of members' lists) carry it (`capped_thresholds`).
+    Cards of one chance always carry one label. A lower label never ends above a higher one."""
+    at = {
+        label: min(101, max(1, math.ceil(round(100 * typical * CHANCE_RATIOS[label], 6))))
+        for label, _ in FIT_PROMISES
+    }
+    return capped_thresholds(list(values), at)
 
 
 # ---------------------------------------------------------------- checkable promises (issue 37)
